@@ -1,0 +1,121 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class CreateUserDto {
+  @ApiProperty({ example: 'Ada Lovelace', maxLength: 100 })
+  @Transform(trim)
+  @IsString({ message: 'Name is required.' })
+  @IsNotEmpty({ message: 'Name is required.' })
+  @MaxLength(100, { message: 'Name must be at most 100 characters.' })
+  name: string;
+
+  @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
+  @Transform(trim)
+  @IsString({ message: 'Email is required.' })
+  @IsEmail({}, { message: 'Please enter a valid email address.' })
+  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  email: string;
+
+  @ApiProperty({ example: 'correct horse battery', minLength: 8, maxLength: 128 })
+  @IsString({ message: 'Password is required.' })
+  @MinLength(8, { message: 'Password must be at least 8 characters.' })
+  @MaxLength(128, { message: 'Password must be at most 128 characters.' })
+  password: string;
+
+  @ApiProperty({ example: 'United Kingdom', maxLength: 100 })
+  @Transform(trim)
+  @IsString({ message: 'Country is required.' })
+  @IsNotEmpty({ message: 'Country is required.' })
+  @MaxLength(100, { message: 'Country must be at most 100 characters.' })
+  country: string;
+}
+
+export class LoginDto {
+  @ApiProperty({ example: 'ada@example.com' })
+  @Transform(trim)
+  @IsString({ message: 'Email is required.' })
+  @IsNotEmpty({ message: 'Email is required.' })
+  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  email: string;
+
+  @ApiProperty({ example: 'correct horse battery' })
+  @IsString({ message: 'Password is required.' })
+  @IsNotEmpty({ message: 'Password is required.' })
+  @MaxLength(128, { message: 'Password must be at most 128 characters.' })
+  password: string;
+}
+
+/** The session object: stored by the client under the `user` key exactly as returned. */
+export class SessionDto {
+  @ApiProperty({ description: 'JWT (HS256) bearer token with sub, role, iat, exp' })
+  token: string;
+
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty()
+  country: string;
+
+  @ApiProperty({ enum: ['user', 'admin'] })
+  role: 'user' | 'admin';
+}
+
+export class ProfileDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty()
+  country: string;
+
+  @ApiProperty({ enum: ['user', 'admin'] })
+  role: 'user' | 'admin';
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class UpdateProfileDto {
+  @ApiProperty({ required: false, maxLength: 100 })
+  @Transform(trim)
+  @IsString({ message: 'Name is required.' })
+  @IsNotEmpty({ message: 'Name is required.' })
+  @MaxLength(100, { message: 'Name must be at most 100 characters.' })
+  name?: string;
+
+  @ApiProperty({ required: false, maxLength: 100 })
+  @Transform(trim)
+  @IsString({ message: 'Country is required.' })
+  @IsNotEmpty({ message: 'Country is required.' })
+  @MaxLength(100, { message: 'Country must be at most 100 characters.' })
+  country?: string;
+}
+
+export class ChangePasswordDto {
+  @ApiProperty()
+  @IsString({ message: 'Current password is required.' })
+  @IsNotEmpty({ message: 'Current password is required.' })
+  @MaxLength(128, { message: 'Password must be at most 128 characters.' })
+  currentPassword: string;
+
+  @ApiProperty({ minLength: 8, maxLength: 128 })
+  @IsString({ message: 'New password is required.' })
+  @MinLength(8, { message: 'Password must be at least 8 characters.' })
+  @MaxLength(128, { message: 'Password must be at most 128 characters.' })
+  newPassword: string;
+}
+

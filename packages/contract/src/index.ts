@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+export * from './routes';
+export * from './common';
+export * from './auth';
+export * from './health';

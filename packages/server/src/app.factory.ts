@@ -1,0 +1,91 @@
+import 'reflect-metadata';
+import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { API_PREFIX } from '@coinpurse/contract';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppModule } from './app.module';
+import { requestIdMiddleware } from './common/request-id.middleware';
+import { createValidationPipe } from './common/validation';
+import type { AppConfig } from './config/config';
+import { openDatabase } from './db/database';
+import { buildOpenApiDocument } from './openapi';
+import { IMAGE_DIRECTORIES } from './static-assets';
+
+export interface CreateAppOptions {
+  logger?: LoggerService | LogLevel[] | false;
+}
+
+/** Builds the whole app (database opened and migrated, API under /api, docs, built client at /). Used by main and tests. */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrationsDir: config.migrationsDir });
+  let app: NestExpressApplication;
+  try {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database), {
+      logger: options.logger ?? ['log', 'warn', 'error'],
+      bodyParser: true,
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  configureApp(app, config);
+  await app.init();
+  return app;
+}
+
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.enableShutdownHooks();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestIdMiddleware);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          scriptSrc: ["'self'"],
+          workerSrc: ["'self'", 'blob:'],
+          connectSrc: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.setGlobalPrefix(API_PREFIX);
+  app.useGlobalPipes(createValidationPipe());
+
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json` });
+
+  // Coin icons and uploaded images. Names are server-made; nosniff comes from helmet.
+  const imageDirectories = IMAGE_DIRECTORIES(config);
+  for (const dir of imageDirectories) {
+    if (dir !== ':memory:') mkdirSync(dir, { recursive: true });
+  }
+  for (const dir of imageDirectories) app.use('/images', express.static(dir, { index: false, dotfiles: 'deny', fallthrough: true, maxAge: '1d' }));
+  app.use('/images', (_req: Request, res: Response) => res.status(404).json({ statusCode: 404, error: 'Image not found.' }));
+
+  if (existsSync(join(config.clientDir, 'index.html'))) {
+    app.use(express.static(config.clientDir, { index: false, maxAge: '1h', setHeaders: immutableAssets }));
+    // SPA fallback: every non-API GET that wants HTML gets the app shell; the client router takes it from there.
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      if (req.method !== 'GET' || req.path.startsWith(`/${API_PREFIX}/`) || req.path === `/${API_PREFIX}`) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(join(config.clientDir, 'index.html'));
+    });
+  } else {
+    new Logger('Static').warn(`No built client at ${config.clientDir}: only the API is served (run pnpm build).`);
+  }
+}
+
+function immutableAssets(res: Response, path: string): void {
+  if (path.includes(`${join('dist', 'assets')}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+}

@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AllExceptionsFilter } from './common/http-exception.filter';
+import type { AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import type { DatabaseHandle } from './db/database';
+import { DatabaseModule } from './db/database.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { authThrottleOptions } from './modules/auth/auth-throttle';
+import { AuthModule } from './modules/auth/auth.module';
+import { HealthModule } from './modules/health/health.module';
+import { FEATURE_MODULES } from './modules/feature-modules';
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig, database: DatabaseHandle): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.register(config),
+        DatabaseModule.register(database),
+        ScheduleModule.forRoot(),
+        ThrottlerModule.forRoot(authThrottleOptions(config.authRateLimitPerMinute)),
+        AuditModule,
+        AuthModule,
+        HealthModule,
+        ...FEATURE_MODULES,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Typed domain errors. Services throw these; the exception filter maps them to HTTP.
+ * The message is shown to people (the client puts it in a toast), so write it for them.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly statusCode: number;
+  constructor(
+    message: string,
+    readonly details?: Record<string, string[]>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidInputError extends DomainError {
+  readonly statusCode = 400;
+}
+export class UnauthenticatedError extends DomainError {
+  readonly statusCode = 401;
+}
+export class ForbiddenError extends DomainError {
+  readonly statusCode = 403;
+}
+export class NotFoundError extends DomainError {
+  readonly statusCode = 404;
+}
+export class ConflictError extends DomainError {
+  readonly statusCode = 409;
+}
+export class PayloadTooLargeError extends DomainError {
+  readonly statusCode = 413;
+}
+export class UnsupportedMediaError extends DomainError {
+  readonly statusCode = 415;
+}
+export class UnprocessableError extends DomainError {
+  readonly statusCode = 422;
+}
+export class TooManyRequestsError extends DomainError {
+  readonly statusCode = 429;
+}
+export class ServiceUnavailableError extends DomainError {
+  readonly statusCode = 503;
+}

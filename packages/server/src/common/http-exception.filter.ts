@@ -1,0 +1,90 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError } from './errors';
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  details?: Record<string, string[]>;
+}
+
+const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'The request is not valid.',
+  401: 'Please sign in to continue.',
+  403: 'You do not have access to this.',
+  404: 'Not found.',
+  405: 'This method is not allowed here.',
+  409: 'This conflicts with the current state.',
+  413: 'The upload is too large.',
+  415: 'This file type is not supported.',
+  422: 'The request cannot be processed.',
+  429: 'Too many attempts. Please wait a minute and try again.',
+  503: 'The service is temporarily unavailable. Please try again shortly.',
+};
+
+/** One place that turns every error into `{ statusCode, error }`; nothing internal leaks from a 500. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const response = ctx.getResponse<Response>();
+    const request = ctx.getRequest<Request>();
+    const body = this.toBody(exception, request);
+    if (response.headersSent) return;
+    response.status(body.statusCode).json(body);
+  }
+
+  toBody(exception: unknown, request?: Request): ErrorBody {
+    if (exception instanceof DomainError) {
+      return { statusCode: exception.statusCode, error: exception.message, ...(exception.details ? { details: exception.details } : {}) };
+    }
+    if (exception instanceof HttpException) {
+      const statusCode = exception.getStatus();
+      if (statusCode >= 500) return this.internal(exception, request);
+      const friendly = bodyParserMessage(exception.cause);
+      if (friendly) return { statusCode, error: friendly };
+      const response = exception.getResponse();
+      return { statusCode, error: messageOf(response) ?? DEFAULT_MESSAGES[statusCode] ?? 'The request could not be completed.', ...detailsOf(response) };
+    }
+    // body-parser and multer errors carry a status of their own (bad JSON, too large, ...).
+    const status = (exception as { status?: unknown; statusCode?: unknown })?.status ?? (exception as { statusCode?: unknown })?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return { statusCode: status, error: bodyParserMessage(exception) ?? DEFAULT_MESSAGES[status] ?? 'The request could not be completed.' };
+    }
+    return this.internal(exception, request);
+  }
+
+  private internal(exception: unknown, request?: Request): ErrorBody {
+    this.logger.error(`${request?.method ?? ''} ${request?.originalUrl ?? ''} failed`, exception instanceof Error ? exception.stack : String(exception));
+    return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, error: 'Something went wrong on our side. Please try again.' };
+  }
+}
+
+/** Errors from body-parser and Express carry technical messages; people get these instead. */
+function bodyParserMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.parse.failed' || error instanceof SyntaxError) return 'The request body is not valid JSON.';
+  if (type === 'entity.too.large') return 'The request body is too large.';
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return 'The request body encoding is not supported.';
+  if (error instanceof URIError) return 'The address is not valid.';
+  return undefined;
+}
+
+function messageOf(response: string | object): string | undefined {
+  if (typeof response === 'string') return response;
+  const { error, message } = response as { error?: unknown; message?: unknown };
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message) && message.length) return String(message[0]);
+  if (typeof error === 'string') return error;
+  return undefined;
+}
+
+function detailsOf(response: string | object): { details?: Record<string, string[]> } {
+  if (typeof response === 'object' && response && 'details' in response) {
+    return { details: (response as { details: Record<string, string[]> }).details };
+  }
+  return {};
+}

@@ -1,0 +1,34 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { UnauthenticatedError } from './errors';
+
+/** The signed-in account behind a request, set by the access guard. */
+export interface Principal {
+  id: string;
+  role: 'user' | 'admin';
+  name: string;
+  email: string;
+  tokenVersion: number;
+}
+
+export type AuthedRequest = Request & { principal?: Principal; requestId?: string };
+
+/** `@CurrentPrincipal()`: the caller; on an `optional` route it may be undefined. */
+export const CurrentPrincipal = createParamDecorator((required: boolean | undefined, context: ExecutionContext): Principal | undefined => {
+  const request = context.switchToHttp().getRequest<AuthedRequest>();
+  if (!request.principal && required !== false) throw new UnauthenticatedError('Please sign in to continue.');
+  return request.principal;
+});
+
+/** Who did it and under which request id: what the audit log needs. */
+export interface Actor {
+  id: string;
+  role: 'user' | 'admin';
+  requestId?: string;
+}
+
+export const CurrentActor = createParamDecorator((_: unknown, context: ExecutionContext): Actor => {
+  const request = context.switchToHttp().getRequest<AuthedRequest>();
+  if (!request.principal) throw new UnauthenticatedError('Please sign in to continue.');
+  return { id: request.principal.id, role: request.principal.role, requestId: request.requestId };
+});

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** Everything the server reads from the environment, validated once at boot. */
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  /** Absent: embedded PGlite in `dataDir` (or in memory when `dataDir` is ':memory:' for tests). */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  jwtSecret: string;
+  jwtTtlSeconds: number;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  coingeckoBaseUrl: string;
+  coingeckoApiKey: string | undefined;
+  marketRefreshSeconds: number;
+  /** 0 disables the scheduled refresh (tests drive it by hand). */
+  marketRefreshEnabled: boolean;
+  priceMaxAgeSeconds: number;
+  authRateLimitPerMinute: number;
+  /** Directory of the built client; served at `/` when it exists. */
+  clientDir: string;
+  /** Directory of the Drizzle migrations. */
+  migrationsDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Root of the server package, both from `src/` (tests) and `dist/` (built). */
+export const SERVER_ROOT = resolve(__dirname, '..', '..');
+
+const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+export function parseDuration(value: string): number | undefined {
+  const match = DURATION.exec(value.trim());
+  if (!match) return undefined;
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] ?? 's'];
+  return seconds > 0 ? seconds : undefined;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, fallback: string | undefined, protocols: string[]): string | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be a ${protocols.join(' or ')} URL (got "${raw}")`);
+      return fallback;
+    }
+  };
+
+  const nodeEnvRaw = env.NODE_ENV ?? 'development';
+  if (!['development', 'production', 'test'].includes(nodeEnvRaw)) {
+    problems.push(`NODE_ENV must be development, production or test (got "${nodeEnvRaw}")`);
+  }
+  const nodeEnv = (['development', 'production', 'test'].includes(nodeEnvRaw) ? nodeEnvRaw : 'development') as AppConfig['nodeEnv'];
+
+  const port = int('PORT', 3000, 0, 65535);
+  const databaseUrl = url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const dataDirRaw = env.DATA_DIR || './data';
+  const dataDir = dataDirRaw === ':memory:' ? dataDirRaw : isAbsolute(dataDirRaw) ? dataDirRaw : resolve(process.cwd(), dataDirRaw);
+
+  let jwtTtlSeconds = 86400;
+  if (env.JWT_TTL) {
+    const parsed = parseDuration(env.JWT_TTL);
+    if (parsed === undefined) problems.push(`JWT_TTL must be a duration such as 3600, 15m, 12h or 1d (got "${env.JWT_TTL}")`);
+    else jwtTtlSeconds = parsed;
+  }
+
+  let jwtSecret = env.JWT_SECRET ?? '';
+  if (jwtSecret && jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  if (!jwtSecret && nodeEnv === 'production') problems.push('JWT_SECRET is required when NODE_ENV=production');
+
+  const adminEmail = env.ADMIN_EMAIL?.trim() || undefined;
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if (adminEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) problems.push(`ADMIN_EMAIL is not an email address (got "${adminEmail}")`);
+  if (Boolean(adminEmail) !== Boolean(adminPassword)) problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  if (adminPassword && (adminPassword.length < 8 || adminPassword.length > 128)) problems.push('ADMIN_PASSWORD must be 8 to 128 characters');
+
+  const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
+  const config: AppConfig = {
+    nodeEnv,
+    port,
+    databaseUrl,
+    dataDir,
+    jwtSecret,
+    jwtTtlSeconds,
+    adminEmail,
+    adminPassword,
+    publicUrl: url('PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:'])!,
+    smtpUrl: url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'Coinpurse <no-reply@coinpurse.local>',
+    coingeckoBaseUrl: url('COINGECKO_BASE_URL', 'https://api.coingecko.com/api/v3', ['http:', 'https:'])!,
+    coingeckoApiKey: env.COINGECKO_API_KEY || undefined,
+    marketRefreshSeconds: marketRefreshSeconds || 60,
+    marketRefreshEnabled: marketRefreshSeconds > 0,
+    priceMaxAgeSeconds: int('PRICE_MAX_AGE_SECONDS', 600, 1, 86400 * 30),
+    authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+    clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
+    migrationsDir: join(SERVER_ROOT, 'drizzle'),
+  };
+
+  if (problems.length) throw new ConfigError(problems);
+  if (!config.jwtSecret) config.jwtSecret = developmentJwtSecret(config.dataDir);
+  return config;
+}
+
+/** Outside production a secret is generated once and kept in DATA_DIR so sessions survive restarts. */
+function developmentJwtSecret(dataDir: string): string {
+  if (dataDir === ':memory:') return randomBytes(48).toString('base64url');
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,4 @@
+export * from './users';
+export * from './market';
+export * from './ledger';
+export * from './support';

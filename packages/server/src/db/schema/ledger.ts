@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/**
+ * Double-entry ledger. Every account holds one token. Customer accounts belong to a user;
+ * platform accounts (deposits, withdrawals in flight, settled withdrawals, swap pool, adjustments)
+ * are the other side of every movement. Balances are the running sum of the account's lines,
+ * updated in the same transaction as the lines.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['customer', 'platform'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id),
+    platformCode: text('platform_code'),
+    token: text('token').notNull(),
+    balance: numeric('balance', { precision: 38, scale: 18 }).notNull().default('0'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_customer_key').on(t.userId, t.token).where(sql`${t.kind} = 'customer'`),
+    uniqueIndex('ledger_accounts_platform_key').on(t.platformCode, t.token).where(sql`${t.kind} = 'platform'`),
+    check('ledger_accounts_owner_check', sql`(${t.kind} = 'customer' and ${t.userId} is not null and ${t.platformCode} is null) or (${t.kind} = 'platform' and ${t.userId} is null and ${t.platformCode} is not null)`),
+    check('ledger_accounts_customer_nonnegative', sql`${t.kind} <> 'customer' or ${t.balance} >= 0`),
+  ],
+);
+
+export const journalEntries = pgTable(
+  'journal_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    transactionId: uuid('transaction_id'),
+    reason: text('reason'),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('journal_entries_transaction_idx').on(t.transactionId)],
+);
+
+/** Insert-only. Lines of one entry sum to zero per token. */
+export const journalLines = pgTable(
+  'journal_lines',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    token: text('token').notNull(),
+    amount: numeric('amount', { precision: 38, scale: 18 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('journal_lines_entry_idx').on(t.entryId), index('journal_lines_account_idx').on(t.accountId)],
+);
+
+/** What the customer sees in history: deposits, withdrawals (sends), swaps and admin adjustments. */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    type: text('type', { enum: ['deposit', 'withdrawal', 'swap', 'adjustment'] }).notNull(),
+    token: text('token').notNull(),
+    network: text('network'),
+    address: text('address'),
+    /** Token quantity moved (positive). */
+    coinAmount: numeric('coin_amount', { precision: 38, scale: 18 }).notNull(),
+    /** USD value at the time of the transaction. */
+    usdAmount: numeric('usd_amount', { precision: 38, scale: 8 }).notNull(),
+    price: numeric('price', { precision: 38, scale: 18 }),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull(),
+    /** Adjustment reason, swap details, and the like. */
+    note: text('note'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidedBy: uuid('voided_by'),
+  },
+  (t) => [index('transactions_user_created_idx').on(t.userId, t.createdAt, t.id), index('transactions_created_idx').on(t.createdAt, t.id)],
+);
+
+/** Idempotency-Key records, scoped per caller and route. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: uuid('actor_id'),
+    actorRole: text('actor_role'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    requestId: text('request_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_actor_idx').on(t.actorId), index('audit_log_target_idx').on(t.targetType, t.targetId)],
+);

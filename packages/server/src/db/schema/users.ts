@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import { check, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    /** lower(trim(email)): the identity used for sign-in and uniqueness. */
+    emailNormalized: text('email_normalized').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    country: text('country').notNull(),
+    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    /** Bumped on logout, password change and deactivation: tokens carrying an older version are refused. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
+    deactivatedBy: uuid('deactivated_by'),
+  },
+  (t) => [uniqueIndex('users_email_normalized_key').on(t.emailNormalized), check('users_role_check', sql`${t.role} in ('user', 'admin')`)],
+);
+
+export const passwordResets = pgTable('password_resets', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  /** sha256 of the random token; the token itself is only in the mail. */
+  tokenHash: text('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config';
+
+export interface TokenClaims {
+  sub: string;
+  role: 'user' | 'admin';
+  /** The user's token version when issued: logout and password change bump it. */
+  ver: number;
+  iat: number;
+  exp: number;
+}
+
+/** Issues and checks session JWTs: HS256 only, so `alg: none` and RS/HS confusion are refused. */
+@Injectable()
+export class TokenService {
+  constructor(
+    private readonly jwt: JwtService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  issue(user: { id: string; role: 'user' | 'admin'; tokenVersion: number }): string {
+    return this.jwt.sign({ role: user.role, ver: user.tokenVersion }, { subject: user.id, algorithm: 'HS256', expiresIn: this.config.jwtTtlSeconds, secret: this.config.jwtSecret });
+  }
+
+  /** Undefined for anything that is not a valid, unexpired HS256 token of ours. */
+  verify(token: string): TokenClaims | undefined {
+    try {
+      const claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.config.jwtSecret });
+      if (typeof claims.sub !== 'string' || (claims.role !== 'user' && claims.role !== 'admin') || typeof claims.ver !== 'number') return undefined;
+      return claims;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,7 @@
+import type { Type } from '@nestjs/common';
+
+/**
+ * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
+ * each can be added without touching the app module.
+ */
+export const FEATURE_MODULES: Type<unknown>[] = [];

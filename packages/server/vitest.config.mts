@@ -1,0 +1,29 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+// SWC compiles the TypeScript so Nest gets decorator metadata (constructor injection by type).
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  oxc: false,
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.spec.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Each file boots its own app on its own database; two cores, so two files at a time.
+          maxWorkers: 2,
+          fileParallelism: true,
+        },
+      },
+    ],
+  },
+});
