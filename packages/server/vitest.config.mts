@@ -24,6 +24,18 @@ export default defineConfig({
           fileParallelism: true,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // One browser at a time on two cores.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

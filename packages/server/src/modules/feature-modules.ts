@@ -1,7 +1,8 @@
 import type { Type } from '@nestjs/common';
+import { NotificationsModule } from './notifications/notifications.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
  * each can be added without touching the app module.
  */
-export const FEATURE_MODULES: Type<unknown>[] = [];
+export const FEATURE_MODULES: Type<unknown>[] = [NotificationsModule];

@@ -1,0 +1,36 @@
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { sessionExpired } from '../session/sessionSlice';
+import type { SessionState } from '../session/sessionSlice';
+
+/** Tags every generated endpoint may provide or invalidate (the OpenAPI tags of the server's controllers). */
+export const TAG_TYPES = ['auth', 'market', 'wallet', 'transactions', 'notifications', 'tickets', 'profile', 'admin', 'admin-users', 'admin-tokens', 'admin-custom-tokens', 'admin-transactions', 'admin-notifications', 'admin-tickets', 'admin-audit'] as const;
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '/',
+  prepareHeaders: (headers, { getState }) => {
+    const token = (getState() as { session: SessionState }).session.user?.token;
+    if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+/** A 401 on a call made with the stored session means the session is gone: clear it so the guards redirect. */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extraOptions) => {
+  const result = await rawBaseQuery(args, api, extraOptions);
+  const hadSession = Boolean((api.getState() as { session: SessionState }).session.user);
+  if (result.error?.status === 401 && hadSession) api.dispatch(sessionExpired());
+  return result;
+};
+
+export const baseApi = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: TAG_TYPES,
+  endpoints: () => ({}),
+});
+
+/** The `error` text of the server's `{ statusCode, error }` body, for toasts. */
+export function errorMessage(error: unknown, fallback: string): string {
+  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' && data.error ? data.error : fallback;
+}

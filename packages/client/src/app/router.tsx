@@ -1,0 +1,58 @@
+import { Suspense } from 'react';
+import { createBrowserRouter, Outlet, RouterProvider } from 'react-router-dom';
+import { Spinner } from '../components/Spinner';
+import { adminRoutes } from '../features/admin/routes';
+import { AdminGuard, SignedOutOnly, UserGuard } from './guards';
+import { lazyScreen } from './lazy';
+
+const HomePage = lazyScreen(() => import('../features/home/components/HomePage'));
+const SignupPage = lazyScreen(() => import('../features/auth/components/SignupPage'));
+const LoginPage = lazyScreen(() => import('../features/auth/components/LoginPage'));
+const AdminLoginPage = lazyScreen(() => import('../features/auth/components/AdminLoginPage'));
+const ForgotPasswordPage = lazyScreen(() => import('../features/auth/components/ForgotPasswordPage'));
+const ResetPasswordPage = lazyScreen(() => import('../features/auth/components/ResetPasswordPage'));
+const MarketPage = lazyScreen(() => import('../features/market/components/MarketPage'));
+const TicketPage = lazyScreen(() => import('../features/tickets/components/TicketPage'));
+const WalletPage = lazyScreen(() => import('../features/wallet/components/WalletPage'));
+const NotificationsPage = lazyScreen(() => import('../features/notifications/components/NotificationsPage'));
+const ProfileOverviewPage = lazyScreen(() => import('../features/profile/components/ProfileOverviewPage'));
+const ProfileSettingsPage = lazyScreen(() => import('../features/profile/components/ProfileSettingsPage'));
+const NotFoundPage = lazyScreen(() => import('../components/NotFoundPage'));
+
+function Root() {
+  return (
+    <Suspense fallback={<Spinner label="Loading" />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+const signedOut = (element: React.ReactNode) => <SignedOutOnly>{element}</SignedOutOnly>;
+const user = (element: React.ReactNode) => <UserGuard>{element}</UserGuard>;
+
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/signup', element: signedOut(<SignupPage />) },
+      { path: '/login', element: signedOut(<LoginPage />) },
+      { path: '/forgot-password', element: signedOut(<ForgotPasswordPage />) },
+      { path: '/reset-password', element: signedOut(<ResetPasswordPage />) },
+      { path: '/login-admin', element: <AdminLoginPage /> },
+      { path: '/market', element: <MarketPage /> },
+      { path: '/ticket', element: <TicketPage /> },
+      { path: '/wallet', element: user(<WalletPage />) },
+      { path: '/wallet/send', element: user(<WalletPage />) },
+      { path: '/notifications', element: user(<NotificationsPage />) },
+      { path: '/user-profile', element: user(<ProfileOverviewPage />) },
+      { path: '/profile-setting', element: user(<ProfileSettingsPage />) },
+      { path: '/admin', element: <AdminGuard><Outlet /></AdminGuard>, children: adminRoutes },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

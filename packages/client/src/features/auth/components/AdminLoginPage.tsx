@@ -1,0 +1,3 @@
+export default function AdminLoginPage() {
+  return <main className="page">AdminLoginPage</main>;
+}

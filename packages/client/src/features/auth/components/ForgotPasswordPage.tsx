@@ -1,0 +1,3 @@
+export default function ForgotPasswordPage() {
+  return <main className="page">ForgotPasswordPage</main>;
+}

@@ -1,0 +1,3 @@
+export default function SignupPage() {
+  return <main className="page">SignupPage</main>;
+}

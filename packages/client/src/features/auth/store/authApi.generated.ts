@@ -1,0 +1,113 @@
+import { baseApi as api } from '../../../app/api/baseApi';
+export const addTagTypes = ['auth'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      createUser: build.mutation<CreateUserApiResponse, CreateUserApiArg>({
+        query: (queryArg) => ({ url: `/api/user/create-user`, method: 'POST', body: queryArg.createUserDto }),
+        invalidatesTags: ['auth'],
+      }),
+      loginUser: build.mutation<LoginUserApiResponse, LoginUserApiArg>({
+        query: (queryArg) => ({ url: `/api/user/login-user`, method: 'POST', body: queryArg.loginDto }),
+        invalidatesTags: ['auth'],
+      }),
+      logout: build.mutation<LogoutApiResponse, LogoutApiArg>({
+        query: () => ({ url: `/api/user/logout`, method: 'POST' }),
+        invalidatesTags: ['auth'],
+      }),
+      me: build.query<MeApiResponse, MeApiArg>({
+        query: () => ({ url: `/api/user/me` }),
+        providesTags: ['auth'],
+      }),
+      updateProfile: build.mutation<UpdateProfileApiResponse, UpdateProfileApiArg>({
+        query: (queryArg) => ({ url: `/api/user/profile`, method: 'PATCH', body: queryArg.updateProfileDto }),
+        invalidatesTags: ['auth'],
+      }),
+      changePassword: build.mutation<ChangePasswordApiResponse, ChangePasswordApiArg>({
+        query: (queryArg) => ({ url: `/api/user/change-password`, method: 'POST', body: queryArg.changePasswordDto }),
+        invalidatesTags: ['auth'],
+      }),
+      loginAdmin: build.mutation<LoginAdminApiResponse, LoginAdminApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/login-admin`, method: 'POST', body: queryArg.loginDto }),
+        invalidatesTags: ['auth'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as enhancedApi };
+export type CreateUserApiResponse = /** status 200 The session object; 409 when the email is taken. */ SessionDto;
+export type CreateUserApiArg = {
+  createUserDto: CreateUserDto;
+};
+export type LoginUserApiResponse = /** status 200  */ SessionDto;
+export type LoginUserApiArg = {
+  loginDto: LoginDto;
+};
+export type LogoutApiResponse = /** status 200 Revokes every token of this account issued so far. */ OkResponseDto;
+export type LogoutApiArg = void;
+export type MeApiResponse = /** status 200  */ ProfileDto;
+export type MeApiArg = void;
+export type UpdateProfileApiResponse = /** status 200  */ ProfileDto;
+export type UpdateProfileApiArg = {
+  updateProfileDto: UpdateProfileDto;
+};
+export type ChangePasswordApiResponse = /** status 200 Other sessions end; the returned session replaces the stored one. */ SessionDto;
+export type ChangePasswordApiArg = {
+  changePasswordDto: ChangePasswordDto;
+};
+export type LoginAdminApiResponse = /** status 200 Administrators only: a customer account gets 401. */ SessionDto;
+export type LoginAdminApiArg = {
+  loginDto: LoginDto;
+};
+export type SessionDto = {
+  /** JWT (HS256) bearer token with sub, role, iat, exp */
+  token: string;
+  _id: string;
+  name: string;
+  email: string;
+  country: string;
+  role: 'user' | 'admin';
+};
+export type CreateUserDto = {
+  name: string;
+  email: string;
+  password: string;
+  country: string;
+};
+export type LoginDto = {
+  email: string;
+  password: string;
+};
+export type OkResponseDto = {
+  ok: boolean;
+  message?: string;
+};
+export type ProfileDto = {
+  _id: string;
+  name: string;
+  email: string;
+  country: string;
+  role: 'user' | 'admin';
+  createdAt: string;
+};
+export type UpdateProfileDto = {
+  name?: string;
+  country?: string;
+};
+export type ChangePasswordDto = {
+  currentPassword: string;
+  newPassword: string;
+};
+export const {
+  useCreateUserMutation,
+  useLoginUserMutation,
+  useLogoutMutation,
+  useMeQuery,
+  useLazyMeQuery,
+  useUpdateProfileMutation,
+  useChangePasswordMutation,
+  useLoginAdminMutation,
+} = injectedRtkApi;

@@ -1,0 +1,3 @@
+export default function MarketPage() {
+  return <main className="page">MarketPage</main>;
+}

@@ -1,0 +1,3 @@
+export default function NotificationsPage() {
+  return <main className="page">NotificationsPage</main>;
+}

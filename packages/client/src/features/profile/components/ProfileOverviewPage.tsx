@@ -1,0 +1,3 @@
+export default function ProfileOverviewPage() {
+  return <main className="page">ProfileOverviewPage</main>;
+}

@@ -1,0 +1,3 @@
+export default function ProfileSettingsPage() {
+  return <main className="page">ProfileSettingsPage</main>;
+}

@@ -1,0 +1,3 @@
+export default function TicketPage() {
+  return <main className="page">TicketPage</main>;
+}

@@ -1,0 +1,3 @@
+export default function WalletPage() {
+  return <main className="page">WalletPage</main>;
+}

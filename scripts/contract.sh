@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Regenerates the contract: the OpenAPI document (from the server's controllers, Nest preview mode: no database,
+# no HTTP server) and the client's RTK Query endpoints generated from it. `--check` fails when a committed file changes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pnpm --filter @coinpurse/contract build >/dev/null
+(cd packages/server && node -r @swc-node/register src/scripts/generate-openapi.ts)
+# Stale files of removed tags must go too.
+find packages/client/src/features -name '*.generated.ts' -delete
+(cd packages/client && pnpm exec rtk-query-codegen-openapi openapi-config.cjs >/dev/null)
+pnpm exec prettier --log-level warn --write packages/contract/openapi.json 'packages/client/src/features/**/*.generated.ts'
+echo "Contract regenerated: packages/contract/openapi.json and packages/client/src/features/*/store/*.generated.ts"
+
+if [[ "${1:-}" == "--check" ]]; then
+  if ! git diff --exit-code --stat -- packages/contract/openapi.json 'packages/client/src/features' || [[ -n "$(git ls-files --others --exclude-standard -- 'packages/client/src/features/**/*.generated.ts')" ]]; then
+    echo "Contract drift: the committed OpenAPI document or generated client differs from the server. Run 'pnpm contract' and commit." >&2
+    exit 1
+  fi
+  echo "Contract check: no drift."
+fi

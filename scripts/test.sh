@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every test: server unit, server integration (PGlite, plus PostgreSQL when TEST_DATABASE_URL is set),
+# client unit, and browser end-to-end in Debian's Chromium against the built app.
+# Prints one closing line "N passed, N failed" over all of them.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+REPORTS=$(mktemp -d)
+trap 'rm -rf "$REPORTS"' EXIT
+
+pnpm install --frozen-lockfile --prefer-offline >/dev/null || { echo "pnpm install failed" >&2; exit 1; }
+pnpm --filter @coinpurse/contract build >/dev/null || exit 1
+pnpm --filter @coinpurse/client build >/dev/null || { echo "client build failed" >&2; exit 1; }
+
+if [[ -z "${TEST_DATABASE_URL:-}" ]]; then
+  echo "TEST_DATABASE_URL is not set: integration tests run on PGlite only (set it to also run them on PostgreSQL)."
+fi
+if [[ -z "${CHROMIUM_PATH:-}" ]] && ! command -v chromium >/dev/null; then
+  echo "Chromium not found (apt-get install -y chromium): browser tests will fail." >&2
+fi
+
+status=0
+run() {
+  local name=$1 dir=$2
+  shift 2
+  echo "== $name"
+  (cd "$dir" && pnpm exec vitest run "$@" --reporter=default --reporter=json --outputFile.json="$REPORTS/$name.json") || status=1
+}
+
+run server-unit packages/server --project unit
+run server-integration packages/server --project integration
+run client-unit packages/client
+run e2e packages/server --project e2e
+
+node -e '
+const fs = require("fs"); let passed = 0, failed = 0, skipped = 0;
+for (const f of fs.readdirSync(process.argv[1])) {
+  const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + f, "utf8"));
+  passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + (r.numTodoTests || 0);
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$REPORTS"
+exit $status
