@@ -42,7 +42,7 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
   let url: string | undefined;
   if (options.listen) {
     await app.listen(0, '127.0.0.1');
-    const address = app.getHttpServer().address();
+    const address = app.getHttpServer().address() as import("node:net").AddressInfo;
     url = `http://127.0.0.1:${address.port}`;
   }
   return {
