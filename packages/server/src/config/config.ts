@@ -92,7 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     else jwtTtlSeconds = parsed;
   }
 
-  let jwtSecret = env.JWT_SECRET ?? '';
+  const jwtSecret = env.JWT_SECRET ?? '';
   if (jwtSecret && jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   if (!jwtSecret && nodeEnv === 'production') problems.push('JWT_SECRET is required when NODE_ENV=production');
 
