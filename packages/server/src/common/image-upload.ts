@@ -1,0 +1,120 @@
+import { type CallHandler, type ExecutionContext, Injectable, mixin, type NestInterceptor, type Type } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import multer, { MulterError } from 'multer';
+import { randomBytes } from 'node:crypto';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Observable } from 'rxjs';
+import type { AppConfig } from '../config/config';
+import { uploadsDirectory } from '../static-assets';
+import { InvalidInputError, PayloadTooLargeError, UnsupportedMediaError } from './errors';
+
+/** The largest accepted image. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const IMAGE_TOO_LARGE = 'The image is too large. The maximum size is 5 MB.';
+export const IMAGE_TYPE_REFUSED = 'Only PNG, JPEG, WebP or GIF images are accepted.';
+export const IMAGE_EMPTY = 'The image file is empty.';
+
+export type ImageKind = 'png' | 'jpeg' | 'webp' | 'gif';
+const EXTENSIONS: Record<ImageKind, string> = { png: '.png', jpeg: '.jpg', webp: '.webp', gif: '.gif' };
+
+/**
+ * What the bytes say the file is (magic numbers), or undefined for anything else — SVG, HTML, PDF, text.
+ * The client's file name, extension and declared mimetype are never consulted.
+ */
+export function detectImageKind(bytes: Uint8Array): ImageKind | undefined {
+  const starts = (signature: number[], offset = 0) => bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
+  const ascii = (text: string) => Array.from(text, (c) => c.charCodeAt(0));
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  // JPEG: SOI marker followed by another marker (FF D8 FF).
+  if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
+  if (starts(ascii('GIF87a')) || starts(ascii('GIF89a'))) return 'gif';
+  if (starts(ascii('RIFF')) && starts(ascii('WEBP'), 8)) return 'webp';
+  return undefined;
+}
+
+/** Server-made names only: 32 hex characters and one of our extensions. Used to refuse anything else on delete. */
+const STORED_NAME = /^[0-9a-f]{32}\.(png|jpg|webp|gif)$/;
+
+export function isStoredImageName(name: string): boolean {
+  return STORED_NAME.test(name);
+}
+
+/**
+ * Checks the uploaded bytes and stores the image under the uploads directory with a random server-made name.
+ * Returns the file name (served at `/images/<name>` with the content type of its extension) or null when no
+ * file was sent. Wrong bytes → 415, empty file → 400, too large → 413, each with a message for people.
+ */
+export async function saveImage(file: Express.Multer.File | undefined, config: AppConfig): Promise<string | null> {
+  if (!file) return null;
+  const bytes = file.buffer;
+  if (!bytes || bytes.length === 0) throw new InvalidInputError(IMAGE_EMPTY);
+  if (bytes.length > MAX_IMAGE_BYTES) throw new PayloadTooLargeError(IMAGE_TOO_LARGE);
+  const kind = detectImageKind(bytes);
+  if (!kind) throw new UnsupportedMediaError(IMAGE_TYPE_REFUSED);
+  const directory = uploadsDirectory(config);
+  await mkdir(directory, { recursive: true });
+  const name = `${randomBytes(16).toString('hex')}${EXTENSIONS[kind]}`;
+  // 'wx': never overwrite an existing file (a collision of 128 random bits would be a bug, not a race to win).
+  await writeFile(join(directory, name), bytes, { flag: 'wx', mode: 0o644 });
+  return name;
+}
+
+/** Removes a stored image (e.g. when the transaction that referenced it rolled back). Ignores names we did not make. */
+export async function removeImage(name: string | null | undefined, config: AppConfig): Promise<void> {
+  if (!name || !isStoredImageName(name)) return;
+  await unlink(join(uploadsDirectory(config), name)).catch(() => undefined);
+}
+
+/** The public URL path of a stored image. */
+export function imagePath(name: string | null | undefined): string | null {
+  return name ? `/images/${name}` : null;
+}
+
+/** Multer errors → typed errors with messages for people (never a 500). */
+export function uploadError(error: unknown): Error {
+  if (error instanceof MulterError) {
+    switch (error.code) {
+      case 'LIMIT_FILE_SIZE':
+        return new PayloadTooLargeError(IMAGE_TOO_LARGE);
+      case 'LIMIT_FILE_COUNT':
+      case 'LIMIT_UNEXPECTED_FILE':
+        return new InvalidInputError(`Attach at most one image, in the "image" field.`);
+      case 'LIMIT_FIELD_VALUE':
+        return new PayloadTooLargeError('A form field is too long.');
+      case 'LIMIT_FIELD_KEY':
+      case 'LIMIT_FIELD_COUNT':
+      case 'LIMIT_PART_COUNT':
+        return new InvalidInputError('The form has too many or too long fields.');
+      default:
+        return new InvalidInputError('The upload could not be read.');
+    }
+  }
+  // busboy: malformed multipart (no boundary, truncated body, ...).
+  return new InvalidInputError('The upload could not be read. Please send the form as multipart/form-data.');
+}
+
+/**
+ * `@UseInterceptors(ImageUploadInterceptor())`: parses a multipart body with at most one file in the `image` field,
+ * kept in memory (≤ 5 MB), and the text fields into `req.body`. A JSON or urlencoded body passes through untouched.
+ * The file arrives as `@UploadedFile() image?: Express.Multer.File`; hand it to `saveImage` in the service.
+ * For OpenAPI add `@ApiConsumes('multipart/form-data')` and an `@ApiBody` schema with `image: { type: 'string', format: 'binary' }`.
+ */
+export function ImageUploadInterceptor(field = 'image'): Type<NestInterceptor> {
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 31, fieldNameSize: 100 },
+  }).single(field);
+
+  @Injectable()
+  class MixinImageUploadInterceptor implements NestInterceptor {
+    async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+      const http = context.switchToHttp();
+      const request = http.getRequest<Request>();
+      const response = http.getResponse<Response>();
+      await new Promise<void>((resolve, reject) => upload(request, response, (error: unknown) => (error ? reject(uploadError(error)) : resolve())));
+      return next.handle();
+    }
+  }
+  return mixin(MixinImageUploadInterceptor);
+}
