@@ -7,8 +7,8 @@ import { uploadsDirectory } from '../static-assets';
 import { detectImageKind, IMAGE_TYPE_REFUSED, isStoredImageName, MAX_IMAGE_BYTES, removeImage, saveImage } from './image-upload';
 import { InvalidInputError, PayloadTooLargeError, UnsupportedMediaError } from './errors';
 
-const bytes = (...parts: Array<number[] | string>) =>
-  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+const bytes = (...parts: Array<number[] | string | Buffer>) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.isBuffer(p) ? p : Buffer.from(p))));
 
 const PNG = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0, 0, 0, 13], 'IHDR');
 const JPEG = bytes([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10], 'JFIF\0');
