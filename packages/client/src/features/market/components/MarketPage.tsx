@@ -1,3 +1,21 @@
+import { useGetCryptoQuery } from '../../../app/api/endpoints';
+import { CoinGrid } from '../../../components/CoinCard';
+import { SiteLayout } from '../../../components/SiteLayout';
+import { Spinner } from '../../../components/Spinner';
+
 export default function MarketPage() {
-  return <main className="page">MarketPage</main>;
+  const { data: coins, isLoading, isError } = useGetCryptoQuery();
+  return (
+    <SiteLayout>
+      <h1>Market</h1>
+      <p className="muted">Prices in US dollars with the change over the last 24 hours.</p>
+      {isLoading ? (
+        <Spinner label="Loading market" />
+      ) : isError ? (
+        <p role="alert">The market is unavailable right now. Please try again shortly.</p>
+      ) : (
+        <CoinGrid coins={coins ?? []} label="Market coins" />
+      )}
+    </SiteLayout>
+  );
 }

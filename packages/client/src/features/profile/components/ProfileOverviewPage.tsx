@@ -1,3 +1,38 @@
+import { Link } from 'react-router-dom';
+import { SiteLayout } from '../../../components/SiteLayout';
+import { Spinner } from '../../../components/Spinner';
+import { formatDate } from '../../../lib/text';
+import { useMeQuery } from '../../../app/api/endpoints';
+
 export default function ProfileOverviewPage() {
-  return <main className="page">ProfileOverviewPage</main>;
+  const { data: me, isLoading } = useMeQuery();
+  return (
+    <SiteLayout>
+      <h1>Profile Overview</h1>
+      {isLoading || !me ? (
+        <Spinner label="Loading your profile" />
+      ) : (
+        <div className="card">
+          <dl className="details">
+            <dt>Name</dt>
+            <dd>{me.name}</dd>
+            <dt>Email</dt>
+            <dd>{me.email}</dd>
+            <dt>Country</dt>
+            <dd>{me.country}</dd>
+            <dt>Member since</dt>
+            <dd>{formatDate(me.createdAt)}</dd>
+          </dl>
+          <p className="row" style={{ marginTop: '1.25rem', flexWrap: 'wrap' }}>
+            <Link className="button" to="/profile-setting">
+              Profile Settings
+            </Link>
+            <Link className="button secondary" to="/wallet">
+              Back to wallet
+            </Link>
+          </p>
+        </div>
+      )}
+    </SiteLayout>
+  );
 }

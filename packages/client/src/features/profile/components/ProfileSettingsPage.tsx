@@ -1,3 +1,115 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import toast from 'react-hot-toast';
+import { errorMessage } from '../../../app/api/baseApi';
+import { useChangePasswordMutation, useMeQuery, useUpdateProfileMutation } from '../../../app/api/endpoints';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { signedIn } from '../../../app/session/sessionSlice';
+import { PasswordInput } from '../../../components/PasswordInput';
+import { SiteLayout } from '../../../components/SiteLayout';
+import { Spinner } from '../../../components/Spinner';
+import { COUNTRIES } from '../../../lib/countries';
+
 export default function ProfileSettingsPage() {
-  return <main className="page">ProfileSettingsPage</main>;
+  const { data: me, isLoading } = useMeQuery();
+  return (
+    <SiteLayout>
+      <h1>Profile Settings</h1>
+      {isLoading || !me ? (
+        <Spinner label="Loading your profile" />
+      ) : (
+        <div className="profile-grid">
+          <DetailsForm name={me.name} country={me.country} />
+          <PasswordForm />
+        </div>
+      )}
+      <p style={{ marginTop: '1.25rem' }}>
+        <Link to="/user-profile">Back to Profile Overview</Link>
+      </p>
+    </SiteLayout>
+  );
+}
+
+function DetailsForm(props: { name: string; country: string }) {
+  const [name, setName] = useState(props.name);
+  const [country, setCountry] = useState(props.country);
+  const [updateProfile, { isLoading }] = useUpdateProfileMutation();
+  const session = useAppSelector((state) => state.session.user);
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    setName(props.name);
+    setCountry(props.country);
+  }, [props.name, props.country]);
+  const changed = name.trim() !== props.name || country !== props.country;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim() || !country || !changed || isLoading) return;
+    try {
+      const profile = await updateProfile({ updateProfileDto: { name: name.trim(), country } }).unwrap();
+      // Keep the stored session's copy of the name and country current.
+      if (session) dispatch(signedIn({ ...session, name: profile.name, country: profile.country }));
+      toast.success('Profile updated successfully');
+    } catch (error) {
+      toast.error(errorMessage(error, 'Your profile could not be updated.'));
+    }
+  }
+
+  return (
+    <form className="card" onSubmit={submit} noValidate>
+      <h2>Your details</h2>
+      <div className="field">
+        <label htmlFor="profile-name">Name</label>
+        <input id="profile-name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-country">Country of Residence</label>
+        <select id="profile-country" value={country} onChange={(e) => setCountry(e.target.value)}>
+          <option value="">Select a country</option>
+          {!COUNTRIES.includes(props.country) && props.country && <option value={props.country}>{props.country}</option>}
+          {COUNTRIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="button" disabled={!name.trim() || !country || !changed || isLoading}>
+        {isLoading ? 'Processing...' : 'Save changes'}
+      </button>
+    </form>
+  );
+}
+
+function PasswordForm() {
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [changePassword, { isLoading }] = useChangePasswordMutation();
+  const dispatch = useAppDispatch();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!currentPassword || !newPassword || isLoading) return;
+    try {
+      const session = await changePassword({ changePasswordDto: { currentPassword, newPassword } }).unwrap();
+      dispatch(signedIn(session));
+      setCurrent('');
+      setNew('');
+      toast.success('Password Changed Successfully');
+    } catch (error) {
+      toast.error(errorMessage(error, 'Your password could not be changed.'));
+    }
+  }
+
+  return (
+    <form className="card" onSubmit={submit} noValidate>
+      <h2>Change password</h2>
+      <p className="muted">Your other sessions will be signed out.</p>
+      <PasswordInput id="current-password" label="Current password" autoComplete="current-password" value={currentPassword} onChange={(e) => setCurrent(e.target.value)} />
+      <PasswordInput id="new-password" label="New password" autoComplete="new-password" placeholder="Minimum of 8 Characters" value={newPassword} onChange={(e) => setNew(e.target.value)} />
+      <button type="submit" className="button" disabled={!currentPassword || !newPassword || isLoading}>
+        {isLoading ? 'Processing...' : 'Change password'}
+      </button>
+    </form>
+  );
 }

@@ -1,0 +1,75 @@
+import { coinImageUrl } from '../../../lib/images';
+import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/money';
+import type { Panels } from '../hooks/usePanels';
+import type { WalletRow } from '../lib/rows';
+import { PanelHeader } from './PanelHeader';
+import { PriceChart } from './PriceChart';
+
+export default function CoinPage({ row, panels, seeBalance, onClose }: { row: WalletRow; panels: Panels; seeBalance: boolean; onClose: () => void }) {
+  const { token } = row;
+  const prices = token.sparkline_in_7d?.price ?? [];
+  return (
+    <section className="panel" aria-label={`${token.name} coin page`}>
+      <PanelHeader title={token.symbol.toUpperCase()} onBack={onClose} />
+      <div className="row">
+        <img className="coin-icon" src={coinImageUrl(token.image)} alt="" width={48} height={48} />
+        <div>
+          <div className="coin-name">{token.name}</div>
+          <div className="muted">
+            {formatPrice(row.price)} <span className={changeDirection(token.price_change_percentage_24h)}>{formatChange(token.price_change_percentage_24h)}</span>
+          </div>
+        </div>
+      </div>
+      <p className="confirm-amount" data-testid="coin-amount">
+        {seeBalance ? `${formatCoinAmount(row.amount, token.id)} ${token.symbol.toUpperCase()}` : '*****'}
+      </p>
+      <p className="center muted" data-testid="coin-usd">
+        {seeBalance ? formatUsd(row.usd) : '*****'}
+      </p>
+      <div className="actions">
+        <button
+          type="button"
+          className="action"
+          onClick={() => {
+            panels.setSelectedToken(token);
+            panels.open('sendCoin', true);
+          }}
+        >
+          <span className="action-icon" aria-hidden="true">↑</span>Send
+        </button>
+        <button
+          type="button"
+          className="action"
+          onClick={() => {
+            panels.setSelectedReceiveToken(token);
+            panels.open('openReceive', true);
+          }}
+        >
+          <span className="action-icon" aria-hidden="true">↓</span>Receive
+        </button>
+        <button
+          type="button"
+          className="action"
+          onClick={() => {
+            panels.setOpenSwapFrom(token.id);
+            panels.open('openSwap', true);
+          }}
+        >
+          <span className="action-icon" aria-hidden="true">⇄</span>Swap
+        </button>
+        <button
+          type="button"
+          className="action"
+          onClick={() => {
+            panels.setHistoryToken(token.id);
+            panels.open('openTransaction', true);
+          }}
+        >
+          <span className="action-icon" aria-hidden="true">☰</span>History
+        </button>
+      </div>
+      <h3>Last 7 days</h3>
+      <PriceChart prices={prices} name={token.name} />
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { useSwapMutation } from '../../../app/api/endpoints';
+import { formatCoinAmount, formatUsd, parseAmount } from '../../../lib/money';
+import { swapPreview } from '../lib/swap';
+import type { WalletRow } from '../lib/rows';
+import { PanelHeader } from './PanelHeader';
+
+export default function SwapPanel({ rows, initialFrom, onClose }: { rows: WalletRow[]; initialFrom?: string; onClose: () => void }) {
+  const [fromId, setFromId] = useState(initialFrom ?? rows[0]?.token.id ?? '');
+  const [toId, setToId] = useState(rows.find((r) => r.token.id !== (initialFrom ?? rows[0]?.token.id))?.token.id ?? '');
+  const [amountText, setAmountText] = useState('');
+  const [swap, { isLoading }] = useSwapMutation();
+  const busy = useRef(false);
+  const from = rows.find((r) => r.token.id === fromId);
+  const to = rows.find((r) => r.token.id === toId);
+  const preview = swapPreview(parseAmount(amountText), from, to);
+  const disabled = preview.fromAmount <= 0 || Boolean(preview.error) || !from || !to || isLoading;
+
+  function reverse() {
+    setFromId(toId);
+    setToId(fromId);
+    setAmountText(preview.output > 0 ? String(Number(preview.output.toFixed(to ? coinDecimalsOf(to) : 8))) : '');
+  }
+
+  async function confirm() {
+    if (busy.current || disabled || !from || !to) return;
+    busy.current = true;
+    try {
+      await swap({ idempotencyKey: crypto.randomUUID(), amount: preview.usdPayload, from: from.token.id, to: to.token.id }).unwrap();
+      toast.success('Swap successful');
+      setAmountText('0');
+    } catch (error) {
+      console.error('Swap failed', error);
+    } finally {
+      busy.current = false;
+    }
+  }
+
+  return (
+    <section className="panel" aria-label="Swap">
+      <PanelHeader title="Swap" onBack={onClose} />
+      <div className="field">
+        <label htmlFor="swap-from">From</label>
+        <select id="swap-from" value={fromId} onChange={(e) => setFromId(e.target.value)}>
+          {rows.map((r) => (
+            <option key={r.token.id} value={r.token.id} disabled={r.token.id === toId}>
+              {r.token.name} ({r.token.symbol.toUpperCase()}) · {formatCoinAmount(r.amount, r.token.id)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="swap-amount">Amount ({from?.token.symbol.toUpperCase()})</label>
+        <input
+          id="swap-amount"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          step="any"
+          value={amountText}
+          onChange={(e) => setAmountText(e.target.value)}
+          aria-invalid={Boolean(preview.error)}
+          aria-describedby="swap-usd swap-error"
+        />
+        <small id="swap-usd" className="hint" data-testid="swap-usd">
+          {formatUsd(preview.usd)}
+        </small>
+        <small id="swap-error" className="error-text" role="alert">
+          {preview.error ?? ''}
+        </small>
+      </div>
+      <div className="swap-reverse">
+        <button type="button" className="icon-button" onClick={reverse} aria-label="Reverse tokens">
+          <span aria-hidden="true">⇅</span>
+        </button>
+      </div>
+      <div className="field">
+        <label htmlFor="swap-to">To</label>
+        <select id="swap-to" value={toId} onChange={(e) => setToId(e.target.value)}>
+          {rows.map((r) => (
+            <option key={r.token.id} value={r.token.id} disabled={r.token.id === fromId}>
+              {r.token.name} ({r.token.symbol.toUpperCase()})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="swap-output">You receive ({to?.token.symbol.toUpperCase()})</label>
+        <input id="swap-output" readOnly value={to ? formatCoinAmount(preview.output, to.token.id) : ''} />
+      </div>
+      <button type="button" className="button block" onClick={confirm} disabled={disabled} aria-disabled={disabled}>
+        {isLoading ? 'Swapping...' : 'Confirm'}
+      </button>
+    </section>
+  );
+}
+
+function coinDecimalsOf(row: WalletRow): number {
+  return formatCoinAmount(0, row.token.id).split('.')[1]?.length ?? 0;
+}

@@ -1,0 +1,26 @@
+import type { BalanceResponse, WalletToken } from '../../../app/api/endpoints';
+import { coinAmount } from '../../../lib/money';
+
+export interface WalletRow {
+  token: WalletToken;
+  /** Current USD price (the balance's price when given, else the token list's). */
+  price: number;
+  /** USD value held. */
+  usd: number;
+  /** Quantity held. */
+  amount: number;
+}
+
+/** Every wallet token with its holding, sorted by USD value, highest first (ties by market order). */
+export function buildWalletRows(tokens: WalletToken[], balance: BalanceResponse): WalletRow[] {
+  const byToken = new Map(balance.balances.map((b) => [b.token, b]));
+  const rows = tokens.map((token, index) => {
+    const held = byToken.get(token.id);
+    const price = Number(held?.price ?? token.current_price) || 0;
+    const usd = Number(held?.balance ?? 0) || 0;
+    const amount = held?.coinAmount !== undefined ? Number(held.coinAmount) || 0 : coinAmount(usd, price);
+    return { token, price, usd, amount, index };
+  });
+  rows.sort((a, b) => b.usd - a.usd || a.index - b.index);
+  return rows.map(({ index: _index, ...row }) => row);
+}

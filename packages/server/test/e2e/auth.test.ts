@@ -1,0 +1,110 @@
+// Browser end-to-end (issue 2 §6): sign up → /wallet, log out, log in, admin login → /admin, customer on /admin → /login-admin.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from '../support/browser';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
+
+describe('foundation flow in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  const email = uniqueEmail('e2e');
+  const password = 'password-123';
+
+  beforeAll(async () => {
+    t = await startTestApp('pglite', {}, { listen: true });
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser, t.url!));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('signs up and lands on /wallet with the session stored under `user`', async () => {
+    await page.goto('/signup');
+    const submit = page.getByRole('button', { name: 'Sign Up', exact: true }).last();
+    await page.getByLabel('Name').fill('Ada Lovelace');
+    await page.getByLabel('Email').fill(email);
+    await expect(page.getByLabel('Password', { exact: true }).getAttribute('placeholder')).resolves.toBe('Minimum of 8 Characters');
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    expect(await submit.isDisabled()).toBe(true); // country still empty
+    const options = await page.locator('#signup-country option').count();
+    expect(options).toBeGreaterThan(185);
+    await page.getByLabel('Country of Residence').selectOption('Germany');
+    expect(await submit.isEnabled()).toBe(true);
+    await submit.click();
+    await page.waitForURL('**/wallet');
+    await page.getByText('You have successfully signed up').waitFor();
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? 'null');
+    expect(stored).toMatchObject({ email, name: 'Ada Lovelace', country: 'Germany', role: 'user' });
+    expect(typeof stored.token).toBe('string');
+  });
+
+  it('a signed-in user opening /login sees the wallet', async () => {
+    await page.goto('/login');
+    await page.waitForURL('**/wallet');
+  });
+
+  it('logs out: stored user null, back on /login, and the old token is revoked', async () => {
+    const token = JSON.parse((await page.evaluate(() => localStorage.getItem('user')))!).token as string;
+    await page.getByRole('button', { name: 'Logout' }).first().click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('user'))).toBe('null');
+    await expect.poll(async () => (await t.http.get('/api/user/me').set('Authorization', `Bearer ${token}`)).status).toBe(401);
+    await page.goto('/wallet');
+    await page.waitForURL('**/login');
+  });
+
+  it('a wrong password shows the server error; the right one signs in to /wallet', async () => {
+    await page.goto('/login');
+    const submit = page.getByRole('button', { name: 'Sign in', exact: true });
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await submit.click();
+    const error = await page.locator('[role="status"]').filter({ hasText: /password/i }).first().textContent();
+    expect(error).toBeTruthy();
+    expect(page.url()).toMatch(/\/login$/);
+    // show/hide toggle
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await submit.click();
+    await page.waitForURL('**/wallet');
+    await page.getByText('You have successfully signed in').waitFor();
+  });
+
+  it('a customer opening /admin/users is sent to /login-admin', async () => {
+    await page.goto('/admin/users');
+    await page.waitForURL('**/login-admin');
+    await page.getByRole('heading', { name: 'Login as Admin' }).waitFor();
+  });
+
+  it('the admin signs in at /login-admin and lands on /admin', async () => {
+    const { context, page: adminPage } = await newPage(browser, t.url!);
+    await adminPage.goto('/login-admin');
+    const submit = adminPage.getByRole('button', { name: 'Sign in', exact: true });
+    await adminPage.getByText('Minimum of 8 characters').waitFor();
+    await adminPage.getByLabel('Email').fill(ADMIN_EMAIL);
+    expect(await submit.isDisabled()).toBe(true);
+    await adminPage.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await submit.click();
+    await adminPage.waitForURL(/\/admin$/);
+    const stored = JSON.parse((await adminPage.evaluate(() => localStorage.getItem('user'))) ?? 'null');
+    expect(stored.role).toBe('admin');
+    await context.close();
+  });
+
+  it("a customer's credentials on the admin login are refused", async () => {
+    const { context, page: other } = await newPage(browser, t.url!);
+    await other.goto('/login-admin');
+    await other.getByLabel('Email').fill(email);
+    await other.getByLabel('Password', { exact: true }).fill(password);
+    await other.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await other.locator('[role="status"]').filter({ hasNotText: /^$/ }).first().waitFor();
+    expect(other.url()).toMatch(/\/login-admin$/);
+    expect(await other.evaluate(() => localStorage.getItem('user'))).toBeNull();
+    await context.close();
+  });
+});
