@@ -4,12 +4,12 @@ import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { isEmail } from '../../../lib/validation';
-import { useForgotPasswordPendingMutation } from '../store/passwordApi.pending';
+import { useForgotPasswordMutation } from '../store/authApi.generated';
 
 export default function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
-  const [forgotPassword, { isLoading }] = useForgotPasswordPendingMutation();
+  const [forgotPassword, { isLoading }] = useForgotPasswordMutation();
   const valid = isEmail(email);
 
   async function submit(event: FormEvent) {
@@ -17,7 +17,7 @@ export default function ForgotPasswordPage() {
     setTouched(true);
     if (!valid || isLoading) return;
     try {
-      await forgotPassword({ email: email.trim() }).unwrap();
+      await forgotPassword({ forgotPasswordDto: { email: email.trim() } }).unwrap();
       toast.success('Check your email for the password reset link');
       setEmail('');
       setTouched(false);

@@ -4,20 +4,20 @@ import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SiteLayout } from '../../../components/SiteLayout';
-import { useResetPasswordPendingMutation } from '../store/passwordApi.pending';
+import { useResetPasswordWithTokenMutation } from '../store/resetPassword';
 
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
-  const [resetPassword, { isLoading }] = useResetPasswordPendingMutation();
+  const [resetPassword, { isLoading }] = useResetPasswordWithTokenMutation();
   const navigate = useNavigate();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!password || isLoading) return;
     try {
-      await resetPassword({ password, token }).unwrap();
+      await resetPassword({ token, resetPasswordDto: { password } }).unwrap();
       toast.success('Password Changed Successfully');
       navigate('/login', { replace: true });
     } catch (error) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationItem } from '../../../app/api/endpoints';
+import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../store/notificationsApi.generated';
 import { useLiveEvents } from '../../../app/api/liveEvents';
 import { useAppSelector } from '../../../app/hooks';
 import { Spinner } from '../../../components/Spinner';
@@ -18,9 +18,9 @@ export default function NotificationsPage() {
   }, [error]);
   const opened = data?.find((n) => n._id === openId);
 
-  function openItem(item: NotificationItem) {
+  function openItem(item: NotificationDto) {
     setOpenId(item._id);
-    if (!item.read) readNotification(item._id).unwrap().catch((e: unknown) => console.error('Could not mark as read', e));
+    if (!item.read) readNotification({ id: item._id }).unwrap().catch((e: unknown) => console.error('Could not mark as read', e));
   }
 
   return (
@@ -69,7 +69,7 @@ export default function NotificationsPage() {
   );
 }
 
-function NotificationDetail({ item, onClose }: { item: NotificationItem; onClose: () => void }) {
+function NotificationDetail({ item, onClose }: { item: NotificationDto; onClose: () => void }) {
   const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     closeButton.current?.focus();

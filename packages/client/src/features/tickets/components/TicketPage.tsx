@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
-import { useCreateTicketMutation } from '../../../app/api/endpoints';
+import { useCreateTicketMutation, type CreateTicketDto } from '../store/ticketsApi.generated';
 import { useAppSelector } from '../../../app/hooks';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { isEmail } from '../../../lib/validation';
@@ -28,7 +28,8 @@ export default function TicketPage() {
     form.append('note', message.trim());
     if (image) form.append('image', image);
     try {
-      await createTicket(form).unwrap();
+      // Multipart: fetch sends FormData as is (with its boundary).
+      await createTicket({ createTicketDto: form as unknown as CreateTicketDto }).unwrap();
       toast.success('Your support ticket has been submitted successfully');
       setSubject('');
       setMessage('');

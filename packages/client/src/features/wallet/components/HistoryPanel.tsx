@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
-import { useGetTransactionQuery, type TransactionItem } from '../../../app/api/endpoints';
+import { useGetTransactionQuery, type GetTransactionApiArg, type TransactionDto } from '../store/walletApi.generated';
 import { useAppSelector } from '../../../app/hooks';
 import { Spinner } from '../../../components/Spinner';
 import { formatUsd } from '../../../lib/money';
@@ -11,7 +11,7 @@ import { PanelHeader } from './PanelHeader';
 const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'];
 const STATUSES = ['pending', 'approved', 'rejected'];
 
-function isIncoming(tx: TransactionItem): boolean {
+function isIncoming(tx: TransactionDto): boolean {
   if (tx.direction) return tx.direction === 'in';
   return tx.type === 'deposit';
 }
@@ -21,7 +21,10 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
   const [type, setType] = useState('');
   const [status, setStatus] = useState('');
   const sessionToken = useAppSelector((state) => state.session.user?.token);
-  const { data, isLoading, error } = useGetTransactionQuery({ token, type, status }, { skip: !sessionToken });
+  const { data, isLoading, error } = useGetTransactionQuery(
+    { token: token || undefined, type: (type || undefined) as GetTransactionApiArg['type'], status: (status || undefined) as GetTransactionApiArg['status'] },
+    { skip: !sessionToken },
+  );
   const [exporting, setExporting] = useState(false);
   useEffect(() => {
     if (error) console.error('Could not load the history', error);

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
-import { useSendCryptoMutation } from '../../../app/api/endpoints';
+import { useSendCryptoMutation } from '../store/walletApi.generated';
 import { coinAmount, formatCoinAmount, formatUsd, parseAmount } from '../../../lib/money';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
@@ -35,9 +35,13 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
     const idempotencyKey = crypto.randomUUID();
     const coin = formatCoinAmount(token.id === 'tether' ? usd : coinAmount(usd, row.price), token.id);
     try {
-      const response = await sendCrypto({ tokenId: token.id, idempotencyKey, transferData: { address: address.trim(), amount: usd, symbol: token.symbol, coinAmount: coin } }).unwrap();
+      const response = await sendCrypto({
+        tokenId: token.id,
+        'Idempotency-Key': idempotencyKey,
+        sendCryptoDto: { transferData: { address: address.trim(), amount: usd, symbol: token.symbol, coinAmount: coin } },
+      }).unwrap();
       console.info('send-crypto', response);
-      toast.success('Sent and Pending Check Status in History');
+      toast.success(response.message || 'Sent and Pending Check Status in History');
       onDone();
       setTimeout(() => window.location.reload(), 1500);
     } catch (error) {

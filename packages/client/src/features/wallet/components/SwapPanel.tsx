@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { useSwapMutation } from '../../../app/api/endpoints';
+import { useSwapTokensMutation } from '../store/walletApi.generated';
 import { formatCoinAmount, formatUsd, parseAmount } from '../../../lib/money';
 import { swapPreview } from '../lib/swap';
 import type { WalletRow } from '../lib/rows';
@@ -10,7 +10,7 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
   const [fromId, setFromId] = useState(initialFrom ?? rows[0]?.token.id ?? '');
   const [toId, setToId] = useState(rows.find((r) => r.token.id !== (initialFrom ?? rows[0]?.token.id))?.token.id ?? '');
   const [amountText, setAmountText] = useState('');
-  const [swap, { isLoading }] = useSwapMutation();
+  const [swap, { isLoading }] = useSwapTokensMutation();
   const busy = useRef(false);
   const from = rows.find((r) => r.token.id === fromId);
   const to = rows.find((r) => r.token.id === toId);
@@ -27,7 +27,7 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
     if (busy.current || disabled || !from || !to) return;
     busy.current = true;
     try {
-      await swap({ idempotencyKey: crypto.randomUUID(), amount: preview.usdPayload, from: from.token.id, to: to.token.id }).unwrap();
+      await swap({ 'Idempotency-Key': crypto.randomUUID(), swapDto: { amount: preview.usdPayload, from: from.token.id, to: to.token.id } }).unwrap();
       toast.success('Swap successful');
       setAmountText('0');
     } catch (error) {

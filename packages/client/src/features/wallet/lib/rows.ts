@@ -1,4 +1,5 @@
-import type { BalanceResponse, WalletToken } from '../../../app/api/endpoints';
+import type { WalletToken } from '../../../app/api/endpoints';
+import type { UserBalanceDto } from '../store/walletApi.generated';
 import { coinAmount } from '../../../lib/money';
 
 export interface WalletRow {
@@ -12,7 +13,7 @@ export interface WalletRow {
 }
 
 /** Every wallet token with its holding, sorted by USD value, highest first (ties by market order). */
-export function buildWalletRows(tokens: WalletToken[], balance: BalanceResponse): WalletRow[] {
+export function buildWalletRows(tokens: WalletToken[], balance: UserBalanceDto): WalletRow[] {
   const byToken = new Map(balance.balances.map((b) => [b.token, b]));
   const rows = tokens.map((token, index) => {
     const held = byToken.get(token.id);
