@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -24,7 +24,14 @@ export interface DatabaseHandle {
   db: Database;
   driver: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * LISTEN on a channel; the handler gets each NOTIFY payload (sent with `select pg_notify(channel, payload)`, delivered
+   * on commit). PostgreSQL: one dedicated connection per handle, re-established after an error. Returns an unlisten function.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
 }
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const MIGRATION_LOCK = 7_300_001;
 
@@ -44,7 +51,16 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     } finally {
       client.release();
     }
-    return { db: drizzlePg(pool, { schema }) as unknown as Database, driver: 'postgres', close: () => pool.end() };
+    const listener = new PgListener(options.databaseUrl, logger);
+    return {
+      db: drizzlePg(pool, { schema }) as unknown as Database,
+      driver: 'postgres',
+      close: async () => {
+        await listener.close();
+        await pool.end();
+      },
+      listen: (channel, handler) => listener.listen(channel, handler),
+    };
   }
 
   let pglite: PGlite;
@@ -58,5 +74,103 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   await pglite.waitReady;
   const db = drizzlePglite(pglite, { schema });
   await migratePglite(db, { migrationsFolder: options.migrationsDir });
-  return { db: db as unknown as Database, driver: 'pglite', close: () => pglite.close() };
+  return {
+    db: db as unknown as Database,
+    driver: 'pglite',
+    close: () => pglite.close(),
+    listen: async (channel, handler) => {
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+      const unlisten = await pglite.listen(channel, handler);
+      return () => unlisten();
+    },
+  };
+}
+
+/** One LISTEN connection for all channels of a PostgreSQL handle; reconnects with back-off when the connection drops. */
+class PgListener {
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+    if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+    let set = this.handlers.get(channel);
+    const first = !set;
+    if (!set) this.handlers.set(channel, (set = new Set()));
+    set.add(handler);
+    const client = await this.connect();
+    if (first) await client.query(`listen ${channel}`);
+    return async () => {
+      const current = this.handlers.get(channel);
+      current?.delete(handler);
+      if (current && current.size === 0) {
+        this.handlers.delete(channel);
+        await this.client?.query(`unlisten ${channel}`).catch(() => undefined);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private connect(): Promise<Client> {
+    if (this.client) return Promise.resolve(this.client);
+    if (!this.connecting) {
+      this.connecting = (async () => {
+        const client = new Client({ connectionString: this.url });
+        client.on('notification', (message) => {
+          for (const handler of this.handlers.get(message.channel) ?? []) {
+            try {
+              handler(message.payload ?? '');
+            } catch (error) {
+              this.logger.warn(`LISTEN handler on ${message.channel} failed: ${(error as Error).message}`);
+            }
+          }
+        });
+        client.on('error', (error) => {
+          this.logger.warn(`PostgreSQL LISTEN connection: ${error.message}`);
+          this.reconnectSoon(client);
+        });
+        client.on('end', () => this.reconnectSoon(client));
+        await client.connect();
+        this.client = client;
+        return client;
+      })().finally(() => {
+        this.connecting = undefined;
+      });
+    }
+    return this.connecting;
+  }
+
+  private reconnectSoon(dead: Client): void {
+    if (this.closed || this.client !== dead) return;
+    this.client = undefined;
+    dead.end().catch(() => undefined);
+    const attempt = (delay: number) => {
+      this.retryTimer = setTimeout(async () => {
+        if (this.closed) return;
+        try {
+          const client = await this.connect();
+          for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
+          this.logger.log('PostgreSQL LISTEN connection re-established');
+        } catch {
+          attempt(Math.min(delay * 2, 30_000));
+        }
+      }, delay);
+      this.retryTimer.unref();
+    };
+    attempt(500);
+  }
 }

@@ -1,16 +1,63 @@
 import { Injectable } from '@nestjs/common';
+import type { NotificationDto } from '@coinpurse/contract';
+import { NotFoundError } from '../../common/errors';
 import type { Executor } from '../../db/database';
-import { type NewNotification, NotificationsRepository } from './notifications.repository';
+import { LiveEventsService } from './live-events.service';
+import { type NewNotification, type NotificationRecord, NotificationsRepository } from './notifications.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const NOTIFICATION_NOT_FOUND = 'Notification not found.';
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
 
 /**
  * Customer notifications. Other modules call `notify` inside their own transaction (pass `tx`), so a
- * notification exists exactly when the change it reports committed.
+ * notification exists exactly when the change it reports committed; its live event is sent on that commit.
  */
 @Injectable()
 export class NotificationsService {
-  constructor(private readonly repository: NotificationsRepository) {}
+  constructor(
+    private readonly repository: NotificationsRepository,
+    private readonly live: LiveEventsService,
+  ) {}
 
-  notify(input: NewNotification, executor?: Executor): Promise<{ id: string }> {
-    return this.repository.insert(input, executor);
+  async notify(input: NewNotification, executor?: Executor): Promise<{ id: string }> {
+    const row = await this.repository.insert(input, executor);
+    await this.live.publish(row.userId, { type: 'notification', data: toNotificationDto(row) }, executor);
+    return { id: row.id };
   }
+
+  /** One notification for every active customer; returns how many got it. */
+  async notifyAllCustomers(input: { title: string; message: string; createdBy: string | null }, executor?: Executor): Promise<number> {
+    const { count, createdAt } = await this.repository.insertForAllCustomers(input, executor);
+    if (count > 0) {
+      // Each customer's row has its own id; the event carries the content and the client refetches its list.
+      await this.live.publishToAll({ type: 'notification', data: { title: input.title, message: input.message, createdAt: createdAt.toISOString(), read: false } }, executor);
+    }
+    return count;
+  }
+
+  async listForUser(userId: string): Promise<NotificationDto[]> {
+    return (await this.repository.listForUser(userId)).map(toNotificationDto);
+  }
+
+  async markRead(userId: string, id: string): Promise<NotificationDto> {
+    if (!isUuid(id)) throw new NotFoundError(NOTIFICATION_NOT_FOUND);
+    const row = await this.repository.markRead(id, userId);
+    if (!row) throw new NotFoundError(NOTIFICATION_NOT_FOUND);
+    return toNotificationDto(row);
+  }
+}
+
+export function toNotificationDto(row: NotificationRecord): NotificationDto {
+  return {
+    _id: row.id,
+    title: row.title,
+    message: row.message,
+    createdAt: row.createdAt.toISOString(),
+    read: row.read,
+    ...(row.status ? { status: row.status } : {}),
+  };
 }

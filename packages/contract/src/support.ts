@@ -1,0 +1,107 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { Allow, IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+
+/** Customer-side support routes: notifications, live events, tickets and password reset (all under the `user` prefix). */
+export const SupportRoutes = {
+  prefix: 'user',
+  getNotifications: 'get-notifications',
+  readNotification: 'read-notification/:id',
+  /** Server-sent events: `notification` and `balance` events for the signed-in customer. */
+  events: 'events',
+  createTicket: 'create-ticket',
+  forgotPassword: 'forgot-password',
+  resetPassword: 'reset-password',
+} as const;
+
+/** Names of the server-sent events on `GET /api/user/events`. Each event's data is JSON. */
+export const LiveEventNames = {
+  /** data: a NotificationDto */
+  notification: 'notification',
+  /** data: whatever the wallet publishes about the changed balance (at least `{ token }`); refetch the balance. */
+  balance: 'balance',
+} as const;
+
+export const FORGOT_PASSWORD_MESSAGE = 'Check your email for the password reset link';
+export const PASSWORD_CHANGED_MESSAGE = 'Password Changed Successfully';
+export const TICKET_CREATED_MESSAGE = 'Your support ticket has been submitted successfully';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class NotificationDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  title: string;
+
+  @ApiProperty()
+  message: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ description: 'false until the customer opens it' })
+  read: boolean;
+
+  @ApiPropertyOptional({ enum: ['pending', 'approved', 'rejected'], description: 'Present when the notification is about a transaction.' })
+  status?: 'pending' | 'approved' | 'rejected';
+}
+
+/** Text fields of the multipart ticket form; the optional file goes in the `image` field. */
+export class CreateTicketDto {
+  @ApiProperty({ maxLength: 200, example: 'Deposit not showing' })
+  @Transform(trim)
+  @IsString({ message: 'Subject is required.' })
+  @IsNotEmpty({ message: 'Subject is required.' })
+  @MaxLength(200, { message: 'Subject must be at most 200 characters.' })
+  subject: string;
+
+  @ApiProperty({ maxLength: 5000, description: 'The message.' })
+  @Transform(trim)
+  @IsString({ message: 'Message is required.' })
+  @IsNotEmpty({ message: 'Message is required.' })
+  @MaxLength(5000, { message: 'Message must be at most 5000 characters.' })
+  note: string;
+
+  @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
+  @Transform(trim)
+  @IsString({ message: 'Email is required.' })
+  @IsEmail({}, { message: 'Please enter a valid email address.' })
+  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  email: string;
+
+  @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'Optional PNG, JPEG, WebP or GIF image, at most 5 MB.' })
+  @Allow()
+  image?: unknown;
+}
+
+export class TicketCreatedDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty({ example: TICKET_CREATED_MESSAGE })
+  message: string;
+}
+
+export class ForgotPasswordDto {
+  @ApiProperty({ example: 'ada@example.com' })
+  @Transform(trim)
+  @IsString({ message: 'Email is required.' })
+  @IsEmail({}, { message: 'Please enter a valid email address.' })
+  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  email: string;
+}
+
+export class ResetPasswordDto {
+  @ApiProperty({ minLength: 8, maxLength: 128 })
+  @IsString({ message: 'Password is required.' })
+  @MinLength(8, { message: 'Password must be at least 8 characters.' })
+  @MaxLength(128, { message: 'Password must be at most 128 characters.' })
+  password: string;
+}
+
+export class SupportMessageDto {
+  @ApiProperty()
+  message: string;
+}

@@ -1,0 +1,48 @@
+import { Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { NotificationDto, SupportRoutes } from '@coinpurse/contract';
+import type { Response } from 'express';
+import { UserAccess } from '../../common/access.decorator';
+import { type AuthedRequest, CurrentPrincipal, type Principal } from '../../common/principal';
+import { AccessGuard, bearerToken } from '../auth/access.guard';
+import { LiveEventsService } from './live-events.service';
+import { NotificationsService } from './notifications.service';
+
+@ApiTags('notifications')
+@Controller(SupportRoutes.prefix)
+export class NotificationsController {
+  constructor(
+    private readonly notifications: NotificationsService,
+    private readonly live: LiveEventsService,
+    private readonly guard: AccessGuard,
+  ) {}
+
+  @Get(SupportRoutes.getNotifications)
+  @UserAccess()
+  @ApiOkResponse({ type: [NotificationDto], description: 'The caller\'s notifications, newest first (at most 500).' })
+  getNotifications(@CurrentPrincipal() principal: Principal): Promise<NotificationDto[]> {
+    return this.notifications.listForUser(principal.id);
+  }
+
+  @Put(SupportRoutes.readNotification)
+  @UserAccess()
+  @ApiOkResponse({ type: NotificationDto, description: 'The notification, now read.' })
+  @ApiNotFoundResponse({ description: 'No such notification of the caller (another customer\'s id is not found either).' })
+  readNotification(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<NotificationDto> {
+    return this.notifications.markRead(principal.id, id);
+  }
+
+  @Get(SupportRoutes.events)
+  @UserAccess()
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      'Server-sent events for the caller (send the bearer token; read with fetch streaming). Events: `notification` ' +
+      '(data: NotificationDto; no `_id` for broadcasts) and `balance` (data: `{ token, ... }`): refetch on either. ' +
+      'A comment heartbeat every 25 s; a `session` event and the end of the stream when the session is revoked or expires.',
+  })
+  userEvents(@CurrentPrincipal() principal: Principal, @Req() request: AuthedRequest, @Res() response: Response): void {
+    const token = bearerToken(request);
+    this.live.open(principal.id, response, async () => Boolean(token && (await this.guard.authenticate(token))?.id === principal.id));
+  }
+}
