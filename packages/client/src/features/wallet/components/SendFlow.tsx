@@ -2,16 +2,12 @@ import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { useSendCryptoMutation } from '../store/walletApi.generated';
-import { coinAmount, formatCoinAmount, formatUsd, parseAmount } from '../../../lib/money';
+import { formatUsd, parseAmount } from '../../../lib/money';
+import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { QrScannerBox } from './QrScannerBox';
 
-/** Confirm-screen coin amount: negative, token decimals; tether shows the USD amount itself (spec §2). */
-export function confirmCoinAmount(usd: number, price: number, tokenId: string): string {
-  const amount = tokenId === 'tether' ? usd : coinAmount(usd, price);
-  return `-${formatCoinAmount(amount, tokenId)}`;
-}
 
 export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onClose: () => void; onDone: () => void }) {
   const { token } = row;
@@ -33,7 +29,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
     if (busy.current) return;
     busy.current = true;
     const idempotencyKey = crypto.randomUUID();
-    const coin = formatCoinAmount(token.id === 'tether' ? usd : coinAmount(usd, row.price), token.id);
+    const coin = sendCoinAmount(usd, row.price, token.id);
     try {
       const response = await sendCrypto({
         tokenId: token.id,
@@ -101,7 +97,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           <label htmlFor="send-amount">Amount in USD</label>
           <input id="send-amount" inputMode="decimal" type="number" min="0" step="0.01" value={amountText} onChange={(e) => setAmountText(e.target.value)} aria-describedby="send-amount-hint" />
           <small id="send-amount-hint" className="hint">
-            ≈ {formatCoinAmount(token.id === 'tether' ? usd : coinAmount(usd, row.price), token.id)} {token.symbol.toUpperCase()} · available {formatUsd(row.usd)}
+            ≈ {sendCoinAmount(usd, row.price, token.id)} {token.symbol.toUpperCase()} · available {formatUsd(row.usd)}
           </small>
         </div>
         <button type="submit" className="button block" disabled={!canContinue}>

@@ -1,0 +1,190 @@
+import { baseApi as api } from '../../../app/api/baseApi';
+export const addTagTypes = ['wallet'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getUserBalance: build.query<GetUserBalanceApiResponse, GetUserBalanceApiArg>({
+        query: () => ({ url: `/api/user/get-user-balance` }),
+        providesTags: ['wallet'],
+      }),
+      getTransaction: build.query<GetTransactionApiResponse, GetTransactionApiArg>({
+        query: (queryArg) => ({
+          url: `/api/user/get-transaction`,
+          params: {
+            limit: queryArg.limit,
+            cursor: queryArg.cursor,
+            token: queryArg.token,
+            type: queryArg['type'],
+            status: queryArg.status,
+          },
+        }),
+        providesTags: ['wallet'],
+      }),
+      exportTransactions: build.query<ExportTransactionsApiResponse, ExportTransactionsApiArg>({
+        query: () => ({ url: `/api/user/export-transactions` }),
+        providesTags: ['wallet'],
+      }),
+      sendCrypto: build.mutation<SendCryptoApiResponse, SendCryptoApiArg>({
+        query: (queryArg) => ({
+          url: `/api/crypto/send-crypto/${queryArg.tokenId}`,
+          method: 'POST',
+          body: queryArg.sendCryptoDto,
+          headers: {
+            'Idempotency-Key': queryArg['Idempotency-Key'],
+          },
+        }),
+        invalidatesTags: ['wallet'],
+      }),
+      swapTokens: build.mutation<SwapTokensApiResponse, SwapTokensApiArg>({
+        query: (queryArg) => ({
+          url: `/api/crypto/swap`,
+          method: 'POST',
+          body: queryArg.swapDto,
+          headers: {
+            'Idempotency-Key': queryArg['Idempotency-Key'],
+          },
+        }),
+        invalidatesTags: ['wallet'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as enhancedApi };
+export type GetUserBalanceApiResponse = /** status 200 USD values at current prices; every supported token is listed, highest value first. */ UserBalanceDto;
+export type GetUserBalanceApiArg = void;
+export type GetTransactionApiResponse =
+  /** status 200 Own transactions, newest first; `amount` is the USD value at the time. Voided ones are hidden. */ TransactionDto[];
+export type GetTransactionApiArg = {
+  /** Page size, 1 to 200 (default 50) */
+  limit?: string;
+  /** Keyset cursor from the X-Next-Cursor response header */
+  cursor?: string;
+  /** Token id filter */
+  token?: string;
+  type?: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
+  status?: 'pending' | 'approved' | 'rejected';
+};
+export type ExportTransactionsApiResponse = unknown;
+export type ExportTransactionsApiArg = void;
+export type SendCryptoApiResponse =
+  /** status 201 Holds the funds and records a pending withdrawal. The server converts `transferData.amount` (USD) at its own current price, rounded down to the token's decimals; the client's `coinAmount` is ignored. The address is validated for the token's network. 400 `Insufficient {SYMBOL} balance` when the balance is short. */ SendCryptoResponseDto;
+export type SendCryptoApiArg = {
+  tokenId: string;
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  'Idempotency-Key'?: string;
+  sendCryptoDto: SendCryptoDto;
+};
+export type SwapTokensApiResponse =
+  /** status 201 Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices. */ SwapResponseDto;
+export type SwapTokensApiArg = {
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  'Idempotency-Key'?: string;
+  swapDto: SwapDto;
+};
+export type TokenBalanceDto = {
+  /** Token id (CoinGecko id) */
+  token: string;
+  /** USD value at the current price */
+  balance: number;
+  symbol: string;
+  name: string;
+  /** Quantity held, exact decimal string */
+  coinAmount: string;
+  /** Current USD price used for `balance` */
+  price: string;
+};
+export type UserBalanceDto = {
+  /** Sum of the USD values */
+  totalBalance: number;
+  balances: TokenBalanceDto[];
+};
+export type TransactionUserDto = {
+  name: string;
+  email: string;
+};
+export type SwapDetailsDto = {
+  fromToken: string;
+  fromCoinAmount: string;
+  fromPrice: string;
+  toToken: string;
+  toCoinAmount: string;
+  toPrice: string;
+};
+export type TransactionDto = {
+  _id: string;
+  user: TransactionUserDto;
+  createdAt: string;
+  type: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
+  /** Destination address (withdrawals) */
+  address: string | null;
+  network: string | null;
+  /** USD value at the time of the transaction */
+  amount: number;
+  status: 'pending' | 'approved' | 'rejected';
+  /** Token id; for swaps the token given */
+  token: string;
+  symbol: string;
+  /** Token quantity, exact decimal string */
+  coinAmount: string;
+  /** USD price used */
+  price: string | null;
+  /** in: the customer received the token; out: the customer gave it */
+  direction: 'in' | 'out';
+  /** Adjustment reason */
+  note: string | null;
+  swap?: SwapDetailsDto;
+};
+export type SendCryptoResponseDto = {
+  message: string;
+  transaction: TransactionDto;
+};
+export type TransferDataDto = {
+  /** Destination address, validated for the token network */
+  address: string;
+  /** USD amount to send (number or decimal string, at most 8 decimals) */
+  amount: number | string;
+  /** Informational; the token is the path parameter */
+  symbol?: string;
+  /** Informational only: the client's own estimate. The server ignores it and recomputes the coin amount from `amount` and its own current price, rounded down to the token's decimals (bitcoin 8, ethereum 6, tether 2, others 3); the response carries the amount actually held. */
+  coinAmount?: string;
+};
+export type SendCryptoDto = {
+  transferData: TransferDataDto;
+};
+export type SwapLegDto = {
+  token: string;
+  symbol: string;
+  /** Exact quantity moved */
+  coinAmount: string;
+  /** USD price used */
+  price: string;
+};
+export type SwapResponseDto = {
+  message: string;
+  /** USD value of the quantity given, at the server price */
+  amount: number;
+  from: SwapLegDto;
+  to: SwapLegDto;
+  transaction: TransactionDto;
+};
+export type SwapDto = {
+  /** USD value of the amount given (number or decimal string, at most 8 decimals) */
+  amount: number | string;
+  /** Token id given */
+  from: string;
+  /** Token id received */
+  to: string;
+};
+export const {
+  useGetUserBalanceQuery,
+  useLazyGetUserBalanceQuery,
+  useGetTransactionQuery,
+  useLazyGetTransactionQuery,
+  useExportTransactionsQuery,
+  useLazyExportTransactionsQuery,
+  useSendCryptoMutation,
+  useSwapTokensMutation,
+} = injectedRtkApi;
