@@ -17,7 +17,7 @@ const FAQ = [
 ] as const;
 
 export default function HomePage() {
-  const { data: coins, isLoading } = useGetCryptoQuery();
+  const { data: coins, isLoading } = useGetCryptoQuery({});
   const [email, setEmail] = useState('');
 
   function subscribe(event: FormEvent) {

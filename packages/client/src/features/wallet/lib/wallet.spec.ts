@@ -5,7 +5,7 @@ import { buildWalletRows } from './rows';
 import { confirmCoinAmount, sendCoinAmount } from './send';
 import { swapPreview } from './swap';
 
-const token = (id: string, symbol: string, price: number): WalletToken => ({ id, symbol, name: id, image: `${symbol}.png`, current_price: price, address: `addr-${id}` });
+const token = (id: string, symbol: string, price: number): WalletToken => ({ id, symbol, name: id, image: `${symbol}.png`, current_price: price, address: `addr-${id}` }) as unknown as WalletToken;
 
 describe('wallet rows', () => {
   it('joins tokens with balances and sorts by USD value, highest first', () => {
