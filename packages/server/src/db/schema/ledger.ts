@@ -55,7 +55,7 @@ export const journalLines = pgTable(
     amount: numeric('amount', { precision: 38, scale: 18 }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('journal_lines_entry_idx').on(t.entryId), index('journal_lines_account_idx').on(t.accountId)],
+  (t) => [index('journal_lines_entry_idx').on(t.entryId), index('journal_lines_account_idx').on(t.accountId), check('journal_lines_amount_nonzero', sql`${t.amount} <> 0`)],
 );
 
 /** What the customer sees in history: deposits, withdrawals (sends), swaps and admin adjustments. */
@@ -63,6 +63,8 @@ export const transactions = pgTable(
   'transactions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order: history is listed newest first by this, and the keyset cursor is its value. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
@@ -76,6 +78,8 @@ export const transactions = pgTable(
     usdAmount: numeric('usd_amount', { precision: 38, scale: 8 }).notNull(),
     price: numeric('price', { precision: 38, scale: 18 }),
     status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull(),
+    /** in: the customer receives `coinAmount` of `token`; out: the customer gives it (withdrawals, debit adjustments, swaps' from side). */
+    direction: text('direction', { enum: ['in', 'out'] }).notNull(),
     /** Adjustment reason, swap details, and the like. */
     note: text('note'),
     details: jsonb('details').$type<Record<string, unknown>>(),
@@ -85,7 +89,13 @@ export const transactions = pgTable(
     voidedAt: timestamp('voided_at', { withTimezone: true }),
     voidedBy: uuid('voided_by'),
   },
-  (t) => [index('transactions_user_created_idx').on(t.userId, t.createdAt, t.id), index('transactions_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    uniqueIndex('transactions_seq_key').on(t.seq),
+    index('transactions_user_seq_idx').on(t.userId, t.seq),
+    check('transactions_coin_amount_positive', sql`${t.coinAmount} > 0`),
+    check('transactions_type_check', sql`${t.type} in ('deposit', 'withdrawal', 'swap', 'adjustment')`),
+    check('transactions_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
 );
 
 /** Idempotency-Key records, scoped per caller and route. */

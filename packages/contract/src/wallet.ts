@@ -1,0 +1,544 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsDefined, IsIn, IsNotEmpty, IsNotEmptyObject, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
+
+/** Money routes: paths exactly as the product spec names them (under `/api`). */
+export const WalletRoutes = {
+  getUserBalance: 'user/get-user-balance',
+  getTransaction: 'user/get-transaction',
+  exportTransactions: 'user/export-transactions',
+  getUsers: 'user/get-users',
+  sendCrypto: 'crypto/send-crypto/:tokenId',
+  swap: 'crypto/swap',
+  deposit: 'crypto/deposit/:userId',
+  deleteTrx: 'crypto/delete-trx/:id',
+  modifyTransaction: 'admin/modify-transaction',
+  updateBalance: 'admin/update-balance/:userId',
+  adminTransactions: 'admin/transaction',
+  ledgerCheck: 'admin/ledger/check',
+  ledgerLiabilities: 'admin/ledger/liabilities',
+} as const;
+
+/** Response header carrying the keyset cursor of the next page (absent on the last page). */
+export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+/** Optional request header on send, swap, deposit and update-balance. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+export const TRANSACTION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** USD amounts: at most 12 digits before the point and 8 after. */
+export const USD_MAX_INTEGER_DIGITS = 12;
+export const USD_MAX_DECIMALS = 8;
+
+/**
+ * Why an amount (a JSON number or a decimal string) is not acceptable, or undefined when it is.
+ * Refuses NaN, Infinity, exponents, signs, empty strings, too many digits and too many decimals.
+ */
+export function amountProblem(value: unknown, label: string, options: { allowZero?: boolean; maxDecimals?: number; maxIntegerDigits?: number; requiredMessage?: string } = {}): string | undefined {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return options.requiredMessage ?? `${label} is required.`;
+  const maxDecimals = options.maxDecimals ?? USD_MAX_DECIMALS;
+  const maxIntegerDigits = options.maxIntegerDigits ?? USD_MAX_INTEGER_DIGITS;
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return `${label} must be a number.`;
+    text = String(value);
+  } else if (typeof value === 'string') {
+    text = value.trim();
+  } else {
+    return `${label} must be a number.`;
+  }
+  if (text === '') return `${label} is required.`;
+  if (text.startsWith('-')) return `${label} must be greater than 0.`;
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return `${label} must be a plain decimal number, like 12.50.`;
+  const integer = match[1].replace(/^0+(?=\d)/, '');
+  const decimals = match[2] ?? '';
+  if (integer.length > maxIntegerDigits) return `${label} is too large.`;
+  if (decimals.length > maxDecimals) return `${label} can have at most ${maxDecimals} decimal places.`;
+  if (!options.allowZero && /^0*$/.test(integer + decimals)) return `${label} must be greater than 0.`;
+  return undefined;
+}
+
+/** A positive (or, with allowZero, non-negative) exact decimal amount, sent as a JSON number or a string. */
+export function IsAmount(label: string, options: { allowZero?: boolean; maxDecimals?: number; requiredMessage?: string } = {}, validationOptions?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isAmount',
+      validator: {
+        validate: (value: unknown) => amountProblem(value, label, options) === undefined,
+        defaultMessage: (args) => amountProblem(args?.value, label, options) ?? `${label} is not valid.`,
+      },
+    },
+    validationOptions,
+  );
+}
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class TokenBalanceDto {
+  @ApiProperty({ example: 'bitcoin', description: 'Token id (CoinGecko id)' })
+  token: string;
+
+  @ApiProperty({ example: 1234.5, description: 'USD value at the current price' })
+  balance: number;
+
+  @ApiProperty({ example: 'btc' })
+  symbol: string;
+
+  @ApiProperty({ example: 'Bitcoin' })
+  name: string;
+
+  @ApiProperty({ example: '0.02469000', description: 'Quantity held, exact decimal string' })
+  coinAmount: string;
+
+  @ApiProperty({ example: '50000', description: 'Current USD price used for `balance`' })
+  price: string;
+}
+
+export class UserBalanceDto {
+  @ApiProperty({ example: 1234.5, description: 'Sum of the USD values' })
+  totalBalance: number;
+
+  @ApiProperty({ type: [TokenBalanceDto] })
+  balances: TokenBalanceDto[];
+}
+
+export class TransactionUserDto {
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  email: string;
+}
+
+export class SwapDetailsDto {
+  @ApiProperty({ example: 'bitcoin' })
+  fromToken: string;
+
+  @ApiProperty({ example: '0.00020000' })
+  fromCoinAmount: string;
+
+  @ApiProperty({ example: '50000' })
+  fromPrice: string;
+
+  @ApiProperty({ example: 'ethereum' })
+  toToken: string;
+
+  @ApiProperty({ example: '0.004000' })
+  toCoinAmount: string;
+
+  @ApiProperty({ example: '2500' })
+  toPrice: string;
+}
+
+export class TransactionDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty({ type: TransactionUserDto })
+  user: TransactionUserDto;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ enum: TRANSACTION_TYPES })
+  type: TransactionType;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Destination address (withdrawals)' })
+  address: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'bitcoin' })
+  network: string | null;
+
+  @ApiProperty({ example: 10, description: 'USD value at the time of the transaction' })
+  amount: number;
+
+  @ApiProperty({ enum: TRANSACTION_STATUSES })
+  status: TransactionStatus;
+
+  @ApiProperty({ example: 'bitcoin', description: 'Token id; for swaps the token given' })
+  token: string;
+
+  @ApiProperty({ example: 'btc' })
+  symbol: string;
+
+  @ApiProperty({ example: '0.00020000', description: 'Token quantity, exact decimal string' })
+  coinAmount: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '50000', description: 'USD price used' })
+  price: string | null;
+
+  @ApiProperty({ enum: ['in', 'out'], description: 'in: the customer received the token; out: the customer gave it' })
+  direction: 'in' | 'out';
+
+  @ApiProperty({ type: String, nullable: true, description: 'Adjustment reason' })
+  note: string | null;
+
+  @ApiPropertyOptional({ type: SwapDetailsDto })
+  swap?: SwapDetailsDto;
+}
+
+export class TransferDataDto {
+  @ApiProperty({ example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', description: 'Destination address, validated for the token network' })
+  @Transform(trim)
+  @IsString({ message: 'Address is required.' })
+  @IsNotEmpty({ message: 'Address is required.' })
+  @MaxLength(128, { message: 'Address is too long.' })
+  address: string;
+
+  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: '10.00', description: 'USD amount to send (number or decimal string, at most 8 decimals)' })
+  @IsAmount('Amount')
+  amount: number | string;
+
+  @ApiPropertyOptional({ example: 'btc', description: 'Informational; the token is the path parameter' })
+  @IsOptional()
+  @IsString({ message: 'Symbol must be text.' })
+  @MaxLength(32, { message: 'Symbol is too long.' })
+  symbol?: string;
+
+  @ApiPropertyOptional({
+    example: '0.0002',
+    description:
+      "Informational only: the client's own estimate. The server ignores it and recomputes the coin amount from `amount` and its own current price, rounded down to the token's decimals (bitcoin 8, ethereum 6, tether 2, others 3); the response carries the amount actually held.",
+  })
+  @IsOptional()
+  @IsString({ message: 'Coin amount must be text.' })
+  @MaxLength(64, { message: 'Coin amount is too long.' })
+  coinAmount?: string;
+}
+
+export class SendCryptoDto {
+  @ApiProperty({ type: TransferDataDto })
+  @IsDefined({ message: 'Transfer data is required.' })
+  @IsObject({ message: 'Transfer data is required.' })
+  @IsNotEmptyObject({}, { message: 'Transfer data is required.' })
+  @ValidateNested()
+  @Type(() => TransferDataDto)
+  transferData: TransferDataDto;
+}
+
+export class SendCryptoResponseDto {
+  @ApiProperty({ example: 'Sent and Pending Check Status in History' })
+  message: string;
+
+  @ApiProperty({ type: TransactionDto })
+  transaction: TransactionDto;
+}
+
+export class SwapDto {
+  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 100, description: 'USD value of the amount given (number or decimal string, at most 8 decimals)' })
+  @IsAmount('Amount')
+  amount: number | string;
+
+  @ApiProperty({ example: 'bitcoin', description: 'Token id given' })
+  @Transform(trim)
+  @IsString({ message: 'Choose the token to swap from.' })
+  @IsNotEmpty({ message: 'Choose the token to swap from.' })
+  @MaxLength(100, { message: 'Unknown token.' })
+  from: string;
+
+  @ApiProperty({ example: 'ethereum', description: 'Token id received' })
+  @Transform(trim)
+  @IsString({ message: 'Choose the token to swap to.' })
+  @IsNotEmpty({ message: 'Choose the token to swap to.' })
+  @MaxLength(100, { message: 'Unknown token.' })
+  to: string;
+}
+
+export class SwapLegDto {
+  @ApiProperty({ example: 'bitcoin' })
+  token: string;
+
+  @ApiProperty({ example: 'btc' })
+  symbol: string;
+
+  @ApiProperty({ example: '0.00200000', description: 'Exact quantity moved' })
+  coinAmount: string;
+
+  @ApiProperty({ example: '50000', description: 'USD price used' })
+  price: string;
+}
+
+export class SwapResponseDto {
+  @ApiProperty({ example: 'Swap successful' })
+  message: string;
+
+  @ApiProperty({ example: 100, description: 'USD value of the quantity given, at the server price' })
+  amount: number;
+
+  @ApiProperty({ type: SwapLegDto })
+  from: SwapLegDto;
+
+  @ApiProperty({ type: SwapLegDto })
+  to: SwapLegDto;
+
+  @ApiProperty({ type: TransactionDto })
+  transaction: TransactionDto;
+}
+
+export class DepositDto {
+  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 250, description: 'USD value deposited; converted at the current price, rounded down' })
+  @IsAmount('Amount')
+  amount: number | string;
+
+  @ApiProperty({ enum: TRANSACTION_STATUSES })
+  @IsIn(TRANSACTION_STATUSES, { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.') })
+  status: TransactionStatus;
+
+  @ApiProperty({ example: 'bitcoin', description: 'The token deposited: a supported token id (bitcoin, tether, ...), name or symbol' })
+  @Transform(trim)
+  @IsString({ message: 'Network is required.' })
+  @IsNotEmpty({ message: 'Network is required.' })
+  @MaxLength(100, { message: 'Unknown network.' })
+  network: string;
+}
+
+export class ModifyTransactionDto {
+  @ApiProperty({ format: 'uuid', description: 'Transaction _id' })
+  @IsString({ message: 'Transaction id is required.' })
+  @IsNotEmpty({ message: 'Transaction id is required.' })
+  @MaxLength(64, { message: 'Transaction not found.' })
+  tId: string;
+
+  @ApiProperty({ enum: TRANSACTION_STATUSES, description: 'New status' })
+  @IsIn(TRANSACTION_STATUSES, { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.') })
+  modification: TransactionStatus;
+
+  @ApiPropertyOptional({
+    enum: TRANSACTION_STATUSES,
+    description: 'Optimistic check (beyond the spec): when given and the current status differs, 409 and nothing changes.',
+  })
+  @IsOptional()
+  @IsIn(TRANSACTION_STATUSES, { message: 'Expected status must be pending, approved or rejected.' })
+  expectedStatus?: TransactionStatus;
+}
+
+export class TransactionChangeDto {
+  @ApiProperty({ example: 'Status updated successfully' })
+  message: string;
+
+  @ApiProperty({ description: 'false when the transaction already had this status (nothing was posted)' })
+  changed: boolean;
+
+  @ApiProperty({ type: TransactionDto })
+  transaction: TransactionDto;
+}
+
+const requiredField = { message: 'All fields are required.' };
+
+export class UpdateBalanceDto {
+  @ApiProperty({ example: 'bitcoin', description: 'Token id, name or symbol of a supported token' })
+  @Transform(trim)
+  @IsString(requiredField)
+  @IsNotEmpty(requiredField)
+  @MaxLength(100, { message: 'Unknown token.' })
+  token: string;
+
+  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 100, description: 'USD value: added (type yes) or the new balance (type no, may be 0)' })
+  @IsAmount('Amount', { allowZero: true, requiredMessage: requiredField.message })
+  amount: number | string;
+
+  @ApiProperty({ enum: ['yes', 'no'], description: 'yes = Add Balance, no = Change Balance' })
+  @IsIn(['yes', 'no'], { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? requiredField.message : 'Type must be yes (add) or no (change).') })
+  type: 'yes' | 'no';
+
+  @ApiPropertyOptional({ description: 'Reason, shown to the customer; a default reason is used when empty' })
+  @IsOptional()
+  @IsString({ message: 'Message must be text.' })
+  @MaxLength(500, { message: 'Message must be at most 500 characters.' })
+  msg?: string;
+
+  @ApiPropertyOptional({ description: 'Informational; ignored (the server converts `amount` at its own price)' })
+  @IsOptional()
+  coinAmount?: unknown;
+
+  @ApiPropertyOptional({ description: 'Informational; ignored' })
+  @IsOptional()
+  symbol?: unknown;
+}
+
+export class UpdateBalanceResponseDto {
+  @ApiProperty({ example: 'Balance updated successfully' })
+  message: string;
+
+  @ApiProperty({ type: TokenBalanceDto, description: 'The new balance of that token' })
+  balance: TokenBalanceDto;
+
+  @ApiProperty({ type: TransactionDto, nullable: true, description: 'The adjustment (null when the balance already had that value)' })
+  transaction: TransactionDto | null;
+}
+
+export class DeleteTransactionResponseDto {
+  @ApiProperty({ example: 'Transaction deleted successfully' })
+  message: string;
+}
+
+export class TransactionQueryDto {
+  @ApiPropertyOptional({ description: 'Page size, 1 to 200 (default 50)', example: 50 })
+  @IsOptional()
+  @IsString({ message: 'Limit must be a whole number from 1 to 200.' })
+  limit?: string;
+
+  @ApiPropertyOptional({ description: `Keyset cursor from the ${NEXT_CURSOR_HEADER} response header` })
+  @IsOptional()
+  @IsString({ message: 'The cursor is not valid.' })
+  cursor?: string;
+
+  @ApiPropertyOptional({ description: 'Token id filter' })
+  @IsOptional()
+  @IsString({ message: 'Token must be text.' })
+  @MaxLength(100, { message: 'Unknown token.' })
+  token?: string;
+
+  @ApiPropertyOptional({ enum: TRANSACTION_TYPES })
+  @IsOptional()
+  @IsIn(TRANSACTION_TYPES, { message: 'Type must be deposit, withdrawal, swap or adjustment.' })
+  type?: TransactionType;
+
+  @ApiPropertyOptional({ enum: TRANSACTION_STATUSES })
+  @IsOptional()
+  @IsIn(TRANSACTION_STATUSES, { message: 'Status must be pending, approved or rejected.' })
+  status?: TransactionStatus;
+}
+
+export class AdminTransactionQueryDto extends TransactionQueryDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only this customer' })
+  @IsOptional()
+  @IsString({ message: 'User id must be text.' })
+  @MaxLength(64, { message: 'User not found.' })
+  userId?: string;
+}
+
+export class UsersQueryDto {
+  @ApiPropertyOptional({ description: 'Page size, 1 to 200 (default 50)' })
+  @IsOptional()
+  @IsString({ message: 'Limit must be a whole number from 1 to 200.' })
+  limit?: string;
+
+  @ApiPropertyOptional({ description: `Keyset cursor from the ${NEXT_CURSOR_HEADER} response header` })
+  @IsOptional()
+  @IsString({ message: 'The cursor is not valid.' })
+  cursor?: string;
+}
+
+export class AdminUserBalanceDto {
+  @ApiProperty({ example: 'Bitcoin', description: 'Token name' })
+  token: string;
+
+  @ApiProperty({ example: 1234.5, description: 'USD value at the current price' })
+  balance: number;
+
+  @ApiProperty({ example: 'bitcoin' })
+  tokenId: string;
+
+  @ApiProperty({ example: 'btc' })
+  symbol: string;
+
+  @ApiProperty({ example: '0.02469000' })
+  coinAmount: string;
+}
+
+export class AdminUserDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty({ type: [AdminUserBalanceDto] })
+  balances: AdminUserBalanceDto[];
+}
+
+export class LedgerTokenCheckDto {
+  @ApiProperty()
+  token: string;
+
+  @ApiProperty({ description: 'Σ of all journal lines of this token: must be 0' })
+  sum: string;
+
+  @ApiProperty()
+  ok: boolean;
+}
+
+export class LedgerAccountMismatchDto {
+  @ApiProperty()
+  accountId: string;
+
+  @ApiProperty()
+  token: string;
+
+  @ApiProperty()
+  balance: string;
+
+  @ApiProperty()
+  linesSum: string;
+}
+
+export class LedgerCheckDto {
+  @ApiProperty({ description: 'true when every token sums to 0, every balance equals the sum of its lines and no customer balance is negative' })
+  ok: boolean;
+
+  @ApiProperty({ type: [LedgerTokenCheckDto] })
+  tokens: LedgerTokenCheckDto[];
+
+  @ApiProperty({ type: [LedgerAccountMismatchDto] })
+  mismatches: LedgerAccountMismatchDto[];
+
+  @ApiProperty()
+  negativeCustomerBalances: number;
+
+  @ApiProperty()
+  accounts: number;
+
+  @ApiProperty()
+  lines: number;
+
+  @ApiProperty({ format: 'date-time' })
+  checkedAt: string;
+}
+
+export class TokenLiabilityDto {
+  @ApiProperty({ example: 'bitcoin' })
+  token: string;
+
+  @ApiProperty({ example: 'btc' })
+  symbol: string;
+
+  @ApiProperty({ example: 'Bitcoin' })
+  name: string;
+
+  @ApiProperty({ description: 'Σ customer balances (what customers can spend)' })
+  customerBalance: string;
+
+  @ApiProperty({ description: 'Held for pending withdrawals (still owed until settled or released)' })
+  pendingWithdrawals: string;
+
+  @ApiProperty({ description: 'customerBalance + pendingWithdrawals' })
+  total: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  price: string | null;
+
+  @ApiProperty({ description: 'USD value of total at the current price' })
+  usdValue: number;
+
+  @ApiProperty()
+  holders: number;
+}
+
+export class LiabilitiesDto {
+  @ApiProperty()
+  totalUsd: number;
+
+  @ApiProperty({ type: [TokenLiabilityDto] })
+  tokens: TokenLiabilityDto[];
+
+  @ApiProperty({ format: 'date-time' })
+  asOf: string;
+}

@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import type { LedgerCheckDto } from '@coinpurse/contract';
+import { randomUUID } from 'node:crypto';
+import type { DomainError } from '../../common/errors';
+import type { Executor, Tx } from '../../db/database';
+import { type AccountKey, accountKeyString, LedgerRepository, type PlatformCode } from './ledger.repository';
+import { type Money, plain, toMoney } from './money';
+
+export interface Leg {
+  account: AccountKey;
+  amount: Money;
+}
+
+export interface EntryInput {
+  kind: string;
+  transactionId: string | null;
+  reason: string | null;
+  createdBy: string | null;
+  legs: Leg[];
+}
+
+export const customer = (userId: string, token: string): AccountKey => ({ kind: 'customer', userId, token });
+export const platform = (code: PlatformCode, token: string): AccountKey => ({ kind: 'platform', code, token });
+
+/** Moves `amount` of `token` from one account to another: the two legs of a simple entry. */
+export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[] {
+  return [
+    { account: from, amount: amount.neg() },
+    { account: to, amount },
+  ];
+}
+
+/**
+ * The only way money moves. Every movement is one journal entry whose lines sum to zero per token; each account's
+ * balance row is updated in the same transaction as its lines. Locks: customer accounts first (SELECT ... FOR UPDATE
+ * in id order, then the balance check), platform accounts last (in id order), so every writer takes them in the same
+ * global order and hot platform rows are held only for the end of the transaction.
+ */
+@Injectable()
+export class LedgerService {
+  /**
+   * Account ids never change once committed: cache them to save a round trip per movement. Accounts created inside a
+   * transaction are only remembered for that transaction (it may still roll back).
+   */
+  private readonly ids = new Map<string, string>();
+  private readonly createdIn = new WeakMap<object, Map<string, string>>();
+
+  constructor(private readonly repository: LedgerRepository) {}
+
+  /** The ids of these accounts, creating the missing ones. */
+  async accountIds(keys: AccountKey[], tx: Executor): Promise<Map<string, string>> {
+    const local = this.createdIn.get(tx) ?? new Map<string, string>();
+    const lookup = (k: string) => this.ids.get(k) ?? local.get(k);
+    const missing = keys.filter((key) => !lookup(accountKeyString(key)));
+    if (missing.length) {
+      const found = await this.repository.findAccountIds(missing, tx);
+      for (const [key, id] of found) this.ids.set(key, id);
+      const absent = missing.filter((key) => !found.has(accountKeyString(key)));
+      if (absent.length) {
+        await this.repository.insertAccounts(absent, tx);
+        const created = await this.repository.findAccountIds(absent, tx);
+        for (const [key, id] of created) local.set(key, id);
+        this.createdIn.set(tx, local);
+      }
+    }
+    const out = new Map<string, string>();
+    for (const key of keys) {
+      const id = lookup(accountKeyString(key));
+      if (!id) throw new Error(`Ledger account ${accountKeyString(key)} could not be created`);
+      out.set(accountKeyString(key), id);
+    }
+    return out;
+  }
+
+  /** Locks a customer's accounts (creating them) and returns their balances by token. Call before deciding amounts. */
+  async lockCustomer(userId: string, tokens: string[], tx: Tx): Promise<Map<string, Money>> {
+    const keys = [...new Set(tokens)].map((token) => customer(userId, token));
+    const ids = await this.accountIds(keys, tx);
+    const locked = await this.repository.lockAccounts([...ids.values()], tx);
+    const byId = new Map(locked.map((row) => [row.id, toMoney(row.balance)]));
+    return new Map(keys.map((key) => [key.token, byId.get(ids.get(accountKeyString(key))!)!]));
+  }
+
+  /**
+   * Posts one entry. `onShort(token)` builds the error thrown when a customer balance would go below zero (nothing is
+   * written then; the caller's transaction rolls back). Call it last in the transaction: it takes the platform locks.
+   */
+  async post(entry: EntryInput, tx: Tx, onShort: (token: string) => DomainError): Promise<void> {
+    const deltas = new Map<string, { key: AccountKey; amount: Money }>();
+    const perToken = new Map<string, Money>();
+    for (const leg of entry.legs) {
+      const k = accountKeyString(leg.account);
+      const current = deltas.get(k);
+      deltas.set(k, { key: leg.account, amount: current ? current.amount.add(leg.amount) : leg.amount });
+      perToken.set(leg.account.token, (perToken.get(leg.account.token) ?? toMoney(0)).add(leg.amount));
+    }
+    for (const [token, sum] of perToken) {
+      if (!sum.isZero()) throw new Error(`Unbalanced entry ${entry.kind}: ${token} sums to ${sum.toFixed()}`);
+    }
+    const moves = [...deltas.values()].filter((d) => !d.amount.isZero());
+    if (!moves.length) return;
+
+    const ids = await this.accountIds(
+      moves.map((m) => m.key),
+      tx,
+    );
+    const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
+
+    const customers = moves.filter((m) => m.key.kind === 'customer');
+    if (customers.length) {
+      const locked = await this.repository.lockAccounts(customers.map((m) => idOf(m.key)), tx);
+      const balances = new Map(locked.map((row) => [row.id, toMoney(row.balance)]));
+      for (const move of customers) {
+        const balance = balances.get(idOf(move.key)) ?? toMoney(0);
+        if (balance.add(move.amount).isNegative()) throw onShort(move.key.token);
+      }
+      await this.repository.addToBalances(
+        customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
+        tx,
+      );
+    }
+
+    await this.repository.insertEntry(
+      { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
+      moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
+      tx,
+    );
+
+    const platforms = moves.filter((m) => m.key.kind === 'platform').sort((a, b) => (idOf(a.key) < idOf(b.key) ? -1 : 1));
+    for (const move of platforms) {
+      await this.repository.addToBalances([{ id: idOf(move.key), delta: plain(move.amount) }], tx);
+    }
+  }
+
+  /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */
+  async check(executor?: Executor): Promise<LedgerCheckDto> {
+    const [sums, mismatches, stats] = [await this.repository.tokenSums(executor), await this.repository.balanceMismatches(executor), await this.repository.accountStats(executor)];
+    const tokens = sums.map((row) => ({ token: row.token, sum: plain(row.sum), ok: toMoney(row.sum).isZero() }));
+    return {
+      ok: tokens.every((t) => t.ok) && mismatches.length === 0 && stats.negativeCustomer === 0,
+      tokens,
+      mismatches: mismatches.map((m) => ({ ...m, balance: plain(m.balance), linesSum: plain(m.linesSum) })),
+      negativeCustomerBalances: stats.negativeCustomer,
+      accounts: stats.accounts,
+      lines: sums.reduce((n, row) => n + Number(row.lines), 0),
+      checkedAt: new Date().toISOString(),
+    };
+  }
+
+  liabilities(executor?: Executor) {
+    return this.repository.liabilities(executor);
+  }
+
+  customerBalances(userIds: string[], executor?: Executor) {
+    return this.repository.customerBalances(userIds, executor);
+  }
+}

@@ -1,0 +1,275 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  AdminUserDto,
+  DeleteTransactionResponseDto,
+  DepositDto,
+  LiabilitiesDto,
+  ModifyTransactionDto,
+  TransactionChangeDto,
+  TransactionDto,
+  TransactionStatus,
+  UpdateBalanceDto,
+  UpdateBalanceResponseDto,
+  UsersQueryDto,
+} from '@coinpurse/contract';
+import { randomUUID } from 'node:crypto';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
+import type { Actor } from '../../common/principal';
+import { DATABASE, type Database, type Tx } from '../../db/database';
+import { AuditService } from '../audit/audit.service';
+import { inTransaction } from '../ledger/db-transaction';
+import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
+import type { AccountKey } from '../ledger/ledger.repository';
+import { customer, type Leg, LedgerService, platform, transfer } from '../ledger/ledger.service';
+import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
+import { PriceService } from '../market/price.service';
+import { NotificationsService } from '../notifications/notifications.service';
+import { type TransactionRecord, TransactionsRepository } from './transactions.repository';
+import { describe, parseLimit, tokenBalance, toTransactionDto, usdText } from './wallet-common';
+import { type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
+import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
+import { WalletService } from './wallet.service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.';
+
+/** Where a transaction's quantity sits for a given status (the customer's account, or a platform account). */
+function location(record: Pick<TransactionRecord, 'type' | 'userId' | 'token'>, status: TransactionStatus): AccountKey {
+  if (record.type === 'deposit') return status === 'approved' ? customer(record.userId, record.token) : platform('deposits', record.token);
+  if (status === 'pending') return platform('withdrawals_pending', record.token);
+  if (status === 'approved') return platform('withdrawals_settled', record.token);
+  return customer(record.userId, record.token);
+}
+
+function sameAccount(a: AccountKey, b: AccountKey): boolean {
+  return a.kind === b.kind && a.token === b.token && (a.kind === 'customer' ? a.userId === (b as { userId: string }).userId : a.code === (b as { code: string }).code);
+}
+
+const TYPE_LABEL: Record<string, string> = { deposit: 'deposit', withdrawal: 'withdrawal', swap: 'swap', adjustment: 'balance adjustment' };
+
+@Injectable()
+export class AdminTransactionsService {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly ledger: LedgerService,
+    private readonly prices: PriceService,
+    private readonly tokens: WalletTokensRepository,
+    private readonly customers: WalletUsersRepository,
+    private readonly transactions: TransactionsRepository,
+    private readonly notifications: NotificationsService,
+    private readonly audit: AuditService,
+    private readonly idempotency: IdempotencyService,
+    private readonly wallet: WalletService,
+  ) {}
+
+  /** A supported token by id, name or symbol (case-insensitive; the id wins). */
+  async resolveToken(input: string, what: 'token' | 'network'): Promise<WalletToken> {
+    const wanted = input.trim().toLowerCase();
+    const supported = await this.tokens.listSupported();
+    const found =
+      supported.find((t) => t.id === wanted) ??
+      supported.find((t) => t.name.toLowerCase() === wanted) ??
+      (supported.filter((t) => t.symbol.toLowerCase() === wanted).length === 1 ? supported.find((t) => t.symbol.toLowerCase() === wanted) : undefined);
+    if (!found) {
+      const names = supported.map((t) => t.id).join(', ');
+      throw new InvalidInputError(what === 'network' ? `Unknown network "${input.slice(0, 60)}". Use a supported token: ${names}.` : `Unknown token "${input.slice(0, 60)}". Use a supported token: ${names}.`);
+    }
+    return found;
+  }
+
+  private async customerOr404(userId: string): Promise<CustomerRecord> {
+    const user = UUID.test(userId) ? await this.customers.findActiveCustomer(userId) : undefined;
+    if (!user) throw new NotFoundError('User not found.');
+    return user;
+  }
+
+  async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext): Promise<TransactionDto> {
+    const user = await this.customerOr404(userId);
+    const token = await this.resolveToken(input.network, 'network');
+    const usd = parseAmount(input.amount);
+    const symbol = token.symbol.toUpperCase();
+    return inTransaction(this.db, async (tx) => {
+      const quote = await this.prices.quote(token.id, tx);
+      const quantity = usdToQuantity(usd, quote.price, token.id);
+      if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+      const usdAt = usdValue(quantity, quote.price);
+      const id = randomUUID();
+      const row = await this.transactions.insert(
+        { id, userId: user.id, type: 'deposit', token: token.id, network: token.id, address: token.address, coinAmount: plain(quantity), usdAmount: plain(usdAt), price: plain(quote.price), status: input.status, direction: 'in', note: null, details: null, createdBy: actor.id },
+        tx,
+      );
+      await this.notifications.notify(
+        { userId: user.id, title: `Deposit ${input.status}`, message: `A deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) was recorded with status ${input.status}.`, status: input.status, createdBy: actor.id },
+        tx,
+      );
+      await this.audit.record(actor, { action: 'transaction.deposit', targetType: 'transaction', targetId: id, after: { userId: user.id, token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), status: input.status } }, tx);
+      if (input.status === 'approved') {
+        await this.ledger.post(
+          { kind: 'deposit_credit', transactionId: id, reason: 'deposit approved', createdBy: actor.id, legs: transfer(platform('deposits', token.id), customer(user.id, token.id), quantity) },
+          tx,
+          () => new ConflictError('The deposit could not be credited.'),
+        );
+      }
+      const body = toTransactionDto({ ...row, userName: user.name, userEmail: user.email, symbol: token.symbol });
+      await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
+      return body;
+    });
+  }
+
+  private async lockTransaction(id: string, tx: Tx): Promise<TransactionRecord> {
+    const record = UUID.test(id) ? await this.transactions.findForUpdate(id, tx) : undefined;
+    if (!record || record.voidedAt) throw new NotFoundError('Transaction not found.');
+    return record;
+  }
+
+  /** Any status to any status on deposits and withdrawals; each change posts its ledger effect. Concurrent changes serialize on the row lock. */
+  async modify(actor: Actor, input: ModifyTransactionDto): Promise<TransactionChangeDto> {
+    return inTransaction(this.db, async (tx) => {
+      const record = await this.lockTransaction(input.tId, tx);
+      if (record.type !== 'deposit' && record.type !== 'withdrawal') throw new ConflictError(`A ${TYPE_LABEL[record.type]} has no status to change.`);
+      if (input.expectedStatus && input.expectedStatus !== record.status) throw new ConflictError(`This transaction was changed meanwhile: it is now ${record.status}. Reload and try again.`);
+      const view = async () => toTransactionDto((await this.transactions.findView(record.id, tx))!);
+      if (record.status === input.modification) return { message: `The transaction is already ${record.status}.`, changed: false, transaction: await view() };
+
+      const quantity = toMoney(record.coinAmount);
+      const symbol = ((await this.tokens.coinsByIds([record.token], tx)).get(record.token)?.symbol ?? record.token).toUpperCase();
+      const amountText = describe(record.coinAmount, record.token, symbol);
+      const from = location(record, record.status);
+      const to = location(record, input.modification);
+      await this.transactions.setStatus(record.id, input.modification, tx);
+      await this.notifications.notify(
+        { userId: record.userId, title: `Transaction ${input.modification}`, message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.`, status: input.modification, createdBy: actor.id },
+        tx,
+      );
+      await this.audit.record(actor, { action: 'transaction.status', targetType: 'transaction', targetId: record.id, before: { status: record.status }, after: { status: input.modification } }, tx);
+      if (!sameAccount(from, to)) {
+        await this.ledger.post(
+          { kind: `${record.type}_${record.status}_to_${input.modification}`, transactionId: record.id, reason: `status ${record.status} → ${input.modification}`, createdBy: actor.id, legs: transfer(from, to, quantity) },
+          tx,
+          () =>
+            new ConflictError(
+              record.type === 'deposit'
+                ? `The customer no longer holds the ${amountText} this deposit credited, so it cannot leave approved.`
+                : `The customer no longer holds the ${amountText} this withdrawal needs, so it cannot be ${input.modification === 'pending' ? 'put back to pending' : 'approved'}.`,
+            ),
+        );
+      }
+      return { message: 'Status updated successfully', changed: true, transaction: await view() };
+    });
+  }
+
+  /** Voids: reverses the ledger effect (409 when the customer no longer holds what must come back), hides it from lists, keeps it in the ledger and the audit. */
+  async void(actor: Actor, id: string): Promise<DeleteTransactionResponseDto> {
+    return inTransaction(this.db, async (tx) => {
+      const record = await this.lockTransaction(id, tx);
+      const quantity = toMoney(record.coinAmount);
+      const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)], tx);
+      const symbolOf = (token: string) => (symbols.get(token)?.symbol ?? token).toUpperCase();
+      const amountText = describe(record.coinAmount, record.token, symbolOf(record.token));
+      let legs: Leg[] = [];
+      if (record.type === 'deposit') {
+        const at = location(record, record.status);
+        if (at.kind === 'customer') legs = transfer(at, platform('deposits', record.token), quantity);
+      } else if (record.type === 'withdrawal') {
+        const at = location(record, record.status);
+        if (at.kind !== 'customer') legs = transfer(at, customer(record.userId, record.token), quantity);
+      } else if (record.type === 'swap') {
+        const toToken = String(record.details?.toToken);
+        const toQty = toMoney(String(record.details?.toCoinAmount));
+        legs = [...transfer(customer(record.userId, toToken), platform('swap_pool', toToken), toQty), ...transfer(platform('swap_pool', record.token), customer(record.userId, record.token), quantity)];
+      } else {
+        legs = record.direction === 'in' ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity) : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
+      }
+      await this.transactions.markVoided(record.id, actor.id, tx);
+      await this.notifications.notify({ userId: record.userId, title: 'Transaction cancelled', message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) was cancelled by an administrator.`, createdBy: actor.id }, tx);
+      await this.audit.record(actor, { action: 'transaction.void', targetType: 'transaction', targetId: record.id, before: { status: record.status, voided: false }, after: { status: record.status, voided: true } }, tx);
+      if (legs.length) {
+        await this.ledger.post({ kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs }, tx, (token) => new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`));
+      }
+      return { message: 'Transaction deleted successfully' };
+    });
+  }
+
+  /** type yes adds `amount` USD worth; no sets the balance to `amount` USD worth. One adjustment entry with its reason. */
+  async updateBalance(actor: Actor, userId: string, input: UpdateBalanceDto, idem?: IdempotencyContext): Promise<UpdateBalanceResponseDto> {
+    const user = await this.customerOr404(userId);
+    const token = await this.resolveToken(input.token, 'token');
+    const usd = parseAmount(input.amount);
+    if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
+    const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
+    const symbol = token.symbol.toUpperCase();
+    return inTransaction(this.db, async (tx) => {
+      const quote = await this.prices.quote(token.id, tx);
+      const quantity = usdToQuantity(usd, quote.price, token.id);
+      const current = (await this.ledger.lockCustomer(user.id, [token.id], tx)).get(token.id)!;
+      let delta: Money;
+      if (input.type === 'yes') {
+        if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+        delta = quantity;
+      } else {
+        delta = quantity.sub(current);
+      }
+      const after = current.add(delta);
+      const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
+      let transaction: TransactionDto | null = null;
+      if (!delta.isZero()) {
+        const magnitude = delta.abs();
+        const usdAt = usdValue(magnitude, quote.price);
+        const id = randomUUID();
+        const direction = delta.isPositive() ? 'in' : 'out';
+        const row = await this.transactions.insert(
+          { id, userId: user.id, type: 'adjustment', token: token.id, network: null, address: null, coinAmount: plain(magnitude), usdAmount: plain(usdAt), price: plain(quote.price), status: 'approved', direction, note: reason, details: { mode: input.type === 'yes' ? 'add' : 'set', requestedUsd: plain(usd) }, createdBy: actor.id },
+          tx,
+        );
+        await this.notifications.notify(
+          { userId: user.id, title: 'Balance updated', message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`, status: 'approved', createdBy: actor.id },
+          tx,
+        );
+        await this.audit.record(actor, { action: 'balance.adjust', targetType: 'user', targetId: user.id, before: { token: token.id, balance: plain(current) }, after: { token: token.id, balance: plain(after), transactionId: id, reason } }, tx);
+        const legs = direction === 'in' ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude) : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
+        await this.ledger.post({ kind: 'adjustment', transactionId: id, reason, createdBy: actor.id, legs }, tx, () => new ConflictError(`Insufficient ${symbol} balance`));
+        transaction = toTransactionDto({ ...row, userName: user.name, userEmail: user.email, symbol: token.symbol });
+      }
+      const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction };
+      await this.idempotency.complete(idem, idem?.status ?? 200, body, tx);
+      return body;
+    });
+  }
+
+  async listUsers(query: UsersQueryDto): Promise<{ items: AdminUserDto[]; nextCursor?: string }> {
+    const limit = parseLimit(query.limit);
+    let after: string | undefined;
+    if (query.cursor !== undefined && query.cursor !== '') {
+      after = Buffer.from(query.cursor, 'base64url').toString('utf8');
+      if (!after || Buffer.from(after, 'utf8').toString('base64url') !== query.cursor) throw new InvalidInputError('The cursor is not valid.');
+    }
+    const rows = await this.customers.listActiveCustomers(limit + 1, after);
+    const page = rows.slice(0, limit);
+    const balances = await this.wallet.balancesOf(page.map((u) => u.id));
+    return {
+      items: page.map((u) => ({
+        _id: u.id,
+        name: u.name,
+        email: u.email,
+        balances: (balances.get(u.id) ?? []).map((b) => ({ token: b.name, balance: b.balance, tokenId: b.token, symbol: b.symbol, coinAmount: b.coinAmount })),
+      })),
+      nextCursor: rows.length > limit ? Buffer.from(page[page.length - 1].emailNormalized, 'utf8').toString('base64url') : undefined,
+    };
+  }
+
+  async liabilities(): Promise<LiabilitiesDto> {
+    const rows = await this.ledger.liabilities();
+    const coins = await this.tokens.coinsByIds(rows.map((r) => r.token));
+    let total = toMoney(0);
+    const tokens = rows
+      .map((row) => {
+        const coin = coins.get(row.token);
+        const sum = toMoney(row.customer).add(row.pending);
+        const usd = coin ? usdValue(sum, coin.currentPrice) : toMoney(0);
+        total = total.add(usd);
+        return { token: row.token, symbol: coin?.symbol ?? row.token, name: coin?.name ?? row.token, customerBalance: plain(row.customer), pendingWithdrawals: plain(row.pending), total: plain(sum), price: coin ? plain(coin.currentPrice) : null, usdValue: usdNumber(usd), holders: Number(row.holders) };
+      })
+      .filter((t) => !toMoney(t.total).isZero() || t.holders > 0);
+    return { totalUsd: usdNumber(total), tokens, asOf: new Date().toISOString() };
+  }
+}

@@ -1,0 +1,133 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
+import { and, asc, desc, eq, gt, isNull, lt, type SQL } from 'drizzle-orm';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { coins, transactions, users } from '../../db/schema';
+
+export interface TransactionRecord {
+  id: string;
+  seq: number;
+  userId: string;
+  type: TransactionType;
+  token: string;
+  network: string | null;
+  address: string | null;
+  coinAmount: string;
+  usdAmount: string;
+  price: string | null;
+  status: TransactionStatus;
+  direction: 'in' | 'out';
+  note: string | null;
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+  voidedAt: Date | null;
+}
+
+export interface TransactionView extends TransactionRecord {
+  userName: string;
+  userEmail: string;
+  symbol: string | null;
+}
+
+export interface NewTransaction {
+  id: string;
+  userId: string;
+  type: TransactionType;
+  token: string;
+  network: string | null;
+  address: string | null;
+  coinAmount: string;
+  usdAmount: string;
+  price: string | null;
+  status: TransactionStatus;
+  direction: 'in' | 'out';
+  note: string | null;
+  details: Record<string, unknown> | null;
+  createdBy: string | null;
+}
+
+const columns = {
+  id: transactions.id,
+  seq: transactions.seq,
+  userId: transactions.userId,
+  type: transactions.type,
+  token: transactions.token,
+  network: transactions.network,
+  address: transactions.address,
+  coinAmount: transactions.coinAmount,
+  usdAmount: transactions.usdAmount,
+  price: transactions.price,
+  status: transactions.status,
+  direction: transactions.direction,
+  note: transactions.note,
+  details: transactions.details,
+  createdAt: transactions.createdAt,
+  voidedAt: transactions.voidedAt,
+};
+
+export interface TransactionFilter {
+  userId?: string;
+  token?: string;
+  type?: TransactionType;
+  status?: TransactionStatus;
+  /** Keyset: only rows with seq below this. */
+  beforeSeq?: number;
+  limit: number;
+  /** Oldest first (CSV export) instead of newest first. */
+  ascending?: boolean;
+  afterSeq?: number;
+}
+
+@Injectable()
+export class TransactionsRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async insert(input: NewTransaction, executor: Executor = this.db): Promise<TransactionRecord> {
+    const [row] = await executor.insert(transactions).values(input).returning(columns);
+    return row as TransactionRecord;
+  }
+
+  /** Locks the transaction row: status changes and voids on one transaction are serialized. */
+  async findForUpdate(id: string, executor: Executor): Promise<TransactionRecord | undefined> {
+    const [row] = await executor.select(columns).from(transactions).where(eq(transactions.id, id)).for('update');
+    return row as TransactionRecord | undefined;
+  }
+
+  async setStatus(id: string, status: TransactionStatus, executor: Executor): Promise<void> {
+    await executor.update(transactions).set({ status, updatedAt: new Date() }).where(eq(transactions.id, id));
+  }
+
+  async markVoided(id: string, by: string, executor: Executor): Promise<void> {
+    await executor.update(transactions).set({ voidedAt: new Date(), voidedBy: by, updatedAt: new Date() }).where(eq(transactions.id, id));
+  }
+
+  async findView(id: string, executor: Executor = this.db): Promise<TransactionView | undefined> {
+    const [row] = await this.viewQuery(executor).where(eq(transactions.id, id));
+    return row as TransactionView | undefined;
+  }
+
+  /** Visible (not voided) transactions, newest first by default, keyset on seq. */
+  async list(filter: TransactionFilter, executor: Executor = this.db): Promise<TransactionView[]> {
+    const conditions: SQL[] = [isNull(transactions.voidedAt)];
+    if (filter.userId) conditions.push(eq(transactions.userId, filter.userId));
+    if (filter.token) conditions.push(eq(transactions.token, filter.token));
+    if (filter.type) conditions.push(eq(transactions.type, filter.type));
+    if (filter.status) conditions.push(eq(transactions.status, filter.status));
+    if (filter.beforeSeq !== undefined) conditions.push(lt(transactions.seq, filter.beforeSeq));
+    if (filter.afterSeq !== undefined) conditions.push(gt(transactions.seq, filter.afterSeq));
+    const rows = await this.viewQuery(executor)
+      .where(and(...conditions))
+      .orderBy(filter.ascending ? asc(transactions.seq) : desc(transactions.seq))
+      .limit(filter.limit);
+    return rows as TransactionView[];
+  }
+
+  private viewQuery(executor: Executor) {
+    return executor
+      .select({ ...columns, userName: users.name, userEmail: users.email, symbol: coins.symbol })
+      .from(transactions)
+      .innerJoin(users, eq(users.id, transactions.userId))
+      .leftJoin(coins, eq(coins.id, transactions.token))
+      .$dynamic();
+  }
+}

@@ -1,0 +1,83 @@
+import type { TokenBalanceDto, TransactionDto } from '@coinpurse/contract';
+import { InvalidInputError } from '../../common/errors';
+import { formatQuantity, plain, toMoney, usdNumber, usdValue } from '../ledger/money';
+import type { TransactionView } from './transactions.repository';
+
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 200;
+
+export function parseLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_PAGE;
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE) throw new InvalidInputError(`Limit must be a whole number from 1 to ${MAX_PAGE}.`);
+  return Number(raw);
+}
+
+/** History cursors are the `seq` of the last row seen. */
+export function parseSeqCursor(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw new InvalidInputError('The cursor is not valid.');
+  return Number(raw);
+}
+
+export function symbolOf(view: { symbol: string | null; token: string }): string {
+  return (view.symbol ?? view.token).toUpperCase();
+}
+
+export function toTransactionDto(view: TransactionView): TransactionDto {
+  const dto: TransactionDto = {
+    _id: view.id,
+    user: { name: view.userName, email: view.userEmail },
+    createdAt: view.createdAt.toISOString(),
+    type: view.type,
+    address: view.address,
+    network: view.network,
+    amount: usdNumber(view.usdAmount),
+    status: view.status,
+    token: view.token,
+    symbol: view.symbol ?? view.token,
+    coinAmount: formatQuantity(view.coinAmount, view.token),
+    price: view.price === null ? null : plain(view.price),
+    direction: view.direction,
+    note: view.note,
+  };
+  if (view.type === 'swap' && view.details) {
+    const d = view.details as Record<string, string>;
+    dto.swap = {
+      fromToken: view.token,
+      fromCoinAmount: formatQuantity(view.coinAmount, view.token),
+      fromPrice: plain(view.price ?? '0'),
+      toToken: d.toToken,
+      toCoinAmount: formatQuantity(d.toCoinAmount, d.toToken),
+      toPrice: plain(d.toPrice),
+    };
+  }
+  return dto;
+}
+
+export function tokenBalance(token: { id: string; symbol: string; name: string; currentPrice: string | null }, quantity: string): TokenBalanceDto {
+  const price = token.currentPrice ?? '0';
+  return {
+    token: token.id,
+    balance: usdNumber(usdValue(quantity, price)),
+    symbol: token.symbol,
+    name: token.name,
+    coinAmount: formatQuantity(quantity, token.id),
+    price: plain(price),
+  };
+}
+
+/** The amount of `quantity` with its symbol, for messages: "0.00020000 BTC". */
+export function describe(quantity: string, tokenId: string, symbol: string): string {
+  return `${formatQuantity(quantity, tokenId)} ${symbol.toUpperCase()}`;
+}
+
+export function usdText(usd: string): string {
+  return `${toMoney(usd).toFixed(2)} USD`;
+}
+
+/** One CSV cell: quoted, and formula-looking text defused (CSV injection). */
+export function csvCell(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { coins, supportedTokens } from '../../db/schema';
+
+export interface WalletToken {
+  id: string;
+  symbol: string;
+  name: string;
+  currentPrice: string;
+  marketCapRank: number | null;
+  address: string | null;
+}
+
+/** Read-only view of the supported tokens (owned by the tokens module) with their market price. */
+@Injectable()
+export class WalletTokensRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async listSupported(executor: Executor = this.db): Promise<WalletToken[]> {
+    return executor
+      .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice, marketCapRank: coins.marketCapRank, address: supportedTokens.address })
+      .from(supportedTokens)
+      .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
+      .where(isNull(supportedTokens.deletedAt))
+      .orderBy(asc(coins.marketCapRank), asc(coins.id));
+  }
+
+  async findSupported(coinId: string, executor: Executor = this.db): Promise<WalletToken | undefined> {
+    const [row] = await executor
+      .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice, marketCapRank: coins.marketCapRank, address: supportedTokens.address })
+      .from(supportedTokens)
+      .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
+      .where(and(eq(supportedTokens.coinId, coinId), isNull(supportedTokens.deletedAt)));
+    return row;
+  }
+
+  /** Market data of any coin (also tokens no longer supported that someone still holds). */
+  async coinsByIds(ids: string[], executor: Executor = this.db): Promise<Map<string, { id: string; symbol: string; name: string; currentPrice: string }>> {
+    if (!ids.length) return new Map();
+    const rows = await executor.select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice }).from(coins).where(inArray(coins.id, ids));
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { users } from '../../db/schema';
+
+export interface CustomerRecord {
+  id: string;
+  name: string;
+  email: string;
+  emailNormalized: string;
+}
+
+const columns = { id: users.id, name: users.name, email: users.email, emailNormalized: users.emailNormalized };
+
+/** Read-only view of customer accounts (owned by the auth module) for money operations and the admin list. */
+@Injectable()
+export class WalletUsersRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** An active customer (not an admin, not deactivated). */
+  async findActiveCustomer(id: string, executor: Executor = this.db): Promise<CustomerRecord | undefined> {
+    const [row] = await executor
+      .select(columns)
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.role, 'user'), isNull(users.deactivatedAt)));
+    return row;
+  }
+
+  async findById(id: string, executor: Executor = this.db): Promise<CustomerRecord | undefined> {
+    const [row] = await executor.select(columns).from(users).where(eq(users.id, id));
+    return row;
+  }
+
+  /** Active customers by email, keyset on the normalized email. */
+  async listActiveCustomers(limit: number, afterEmail: string | undefined, executor: Executor = this.db): Promise<CustomerRecord[]> {
+    const conditions: SQL[] = [eq(users.role, 'user'), isNull(users.deactivatedAt)];
+    if (afterEmail !== undefined) conditions.push(gt(users.emailNormalized, afterEmail));
+    return executor
+      .select(columns)
+      .from(users)
+      .where(and(...conditions))
+      .orderBy(asc(users.emailNormalized))
+      .limit(limit);
+  }
+}

@@ -1,0 +1,188 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SendCryptoDto, SendCryptoResponseDto, SwapDto, SwapResponseDto, TokenBalanceDto, TransactionDto, TransactionQueryDto, UserBalanceDto } from '@coinpurse/contract';
+import Decimal from 'decimal.js';
+import { randomUUID } from 'node:crypto';
+import { validateAddress } from '../../common/address-validation';
+import { InvalidInputError, NotFoundError } from '../../common/errors';
+import type { Actor, Principal } from '../../common/principal';
+import { DATABASE, type Database } from '../../db/database';
+import { AuditService } from '../audit/audit.service';
+import { inTransaction } from '../ledger/db-transaction';
+import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
+import { customer, LedgerService, platform, transfer } from '../ledger/ledger.service';
+import { formatQuantity, parseAmount, plain, toMoney, tokenDecimals, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
+import { PriceService } from '../market/price.service';
+import { NotificationsService } from '../notifications/notifications.service';
+import { TransactionsRepository } from './transactions.repository';
+import { csvCell, describe, parseLimit, parseSeqCursor, tokenBalance, toTransactionDto, usdText } from './wallet-common';
+import { WalletTokensRepository } from './wallet-tokens.repository';
+
+export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
+export const SWAP_SUCCESS = 'Swap successful';
+
+/** The network a withdrawal goes out on, from the token and the address. */
+function networkOf(tokenId: string, address: string): string {
+  if (tokenId === 'bitcoin') return 'bitcoin';
+  if (tokenId === 'ethereum') return 'ethereum';
+  if (tokenId === 'tether') return address.startsWith('T') ? 'TRC-20' : 'ERC-20';
+  return 'ERC-20';
+}
+
+@Injectable()
+export class WalletService {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly ledger: LedgerService,
+    private readonly prices: PriceService,
+    private readonly tokens: WalletTokensRepository,
+    private readonly transactions: TransactionsRepository,
+    private readonly notifications: NotificationsService,
+    private readonly audit: AuditService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  /** Every supported token (zero included) plus any other token still held, in USD at current prices. */
+  async balance(userId: string): Promise<UserBalanceDto> {
+    const balances = await this.balancesOf([userId]);
+    const list = balances.get(userId) ?? [];
+    const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmount).mul(b.price)), toMoney(0));
+    return { totalBalance: usdNumber(total), balances: list.sort((a, b) => b.balance - a.balance) };
+  }
+
+  /** Balances per user (for the customer and the admin user list). */
+  async balancesOf(userIds: string[]): Promise<Map<string, TokenBalanceDto[]>> {
+    const [supported, held] = await Promise.all([this.tokens.listSupported(), this.ledger.customerBalances(userIds)]);
+    const extraIds = [...new Set(held.filter((h) => !toMoney(h.balance).isZero() && !supported.some((s) => s.id === h.token)).map((h) => h.token))];
+    const extra = await this.tokens.coinsByIds(extraIds);
+    const out = new Map<string, TokenBalanceDto[]>();
+    for (const userId of userIds) {
+      const mine = new Map(held.filter((h) => h.userId === userId).map((h) => [h.token, h.balance]));
+      const list = supported.map((token) => tokenBalance(token, mine.get(token.id) ?? '0'));
+      for (const [tokenId, quantity] of mine) {
+        if (supported.some((s) => s.id === tokenId) || toMoney(quantity).isZero()) continue;
+        const coin = extra.get(tokenId) ?? { id: tokenId, symbol: tokenId, name: tokenId, currentPrice: '0' };
+        list.push(tokenBalance(coin, quantity));
+      }
+      out.set(userId, list);
+    }
+    return out;
+  }
+
+  async send(principal: Principal, requestId: string | undefined, tokenId: string, input: SendCryptoDto, idem?: IdempotencyContext): Promise<SendCryptoResponseDto> {
+    const actor: Actor = { id: principal.id, role: principal.role, requestId };
+    const token = await this.tokens.findSupported(tokenId);
+    if (!token) throw new InvalidInputError(`"${tokenId.slice(0, 60)}" is not a supported token.`);
+    const { address } = input.transferData;
+    const addressError = validateAddress(token.id, address);
+    if (addressError) throw new InvalidInputError(addressError);
+    const usd = parseAmount(input.transferData.amount);
+    const symbol = token.symbol.toUpperCase();
+
+    return inTransaction(this.db, async (tx) => {
+      const quote = await this.prices.quote(token.id, tx);
+      const quantity = usdToQuantity(usd, quote.price, token.id);
+      if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
+      const usdAt = usdValue(quantity, quote.price);
+      const id = randomUUID();
+      const network = networkOf(token.id, address);
+      const row = await this.transactions.insert(
+        { id, userId: principal.id, type: 'withdrawal', token: token.id, network, address, coinAmount: plain(quantity), usdAmount: plain(usdAt), price: plain(quote.price), status: 'pending', direction: 'out', note: null, details: { priceSource: quote.source }, createdBy: principal.id },
+        tx,
+      );
+      await this.notifications.notify(
+        { userId: principal.id, title: 'Withdrawal pending', message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} is pending.`, status: 'pending' },
+        tx,
+      );
+      await this.audit.record(actor, { action: 'wallet.send', targetType: 'transaction', targetId: id, after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), address, price: plain(quote.price) } }, tx);
+      await this.ledger.post(
+        { kind: 'withdrawal_hold', transactionId: id, reason: 'withdrawal requested', createdBy: principal.id, legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity) },
+        tx,
+        () => new InvalidInputError(`Insufficient ${symbol} balance`),
+      );
+      const body: SendCryptoResponseDto = {
+        message: SEND_SUCCESS,
+        transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: token.symbol }),
+      };
+      await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
+      return body;
+    });
+  }
+
+  async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
+    const actor: Actor = { id: principal.id, role: principal.role, requestId };
+    if (input.from === input.to) throw new InvalidInputError('Choose two different tokens to swap.');
+    const [from, to] = await Promise.all([this.tokens.findSupported(input.from), this.tokens.findSupported(input.to)]);
+    if (!from) throw new InvalidInputError(`"${input.from.slice(0, 60)}" is not a supported token.`);
+    if (!to) throw new InvalidInputError(`"${input.to.slice(0, 60)}" is not a supported token.`);
+    const usd = parseAmount(input.amount);
+    const fromSymbol = from.symbol.toUpperCase();
+    const toSymbol = to.symbol.toUpperCase();
+
+    return inTransaction(this.db, async (tx) => {
+      const [fromQuote, toQuote] = [await this.prices.quote(from.id, tx), await this.prices.quote(to.id, tx)];
+      const fromQty = usdToQuantity(usd, fromQuote.price, from.id);
+      if (fromQty.isZero()) throw new InvalidInputError(`The amount is below the smallest ${fromSymbol} unit.`);
+      const usdAt = usdValue(fromQty, fromQuote.price);
+      const toQty = fromQty.mul(fromQuote.price).div(toQuote.price).toDecimalPlaces(tokenDecimals(to.id), Decimal.ROUND_DOWN);
+      if (toQty.isZero()) throw new InvalidInputError(`The amount is too small to receive any ${toSymbol}.`);
+      const id = randomUUID();
+      const details = { toToken: to.id, toCoinAmount: plain(toQty), toPrice: plain(toQuote.price), fromPrice: plain(fromQuote.price), priceSource: fromQuote.source };
+      const row = await this.transactions.insert(
+        { id, userId: principal.id, type: 'swap', token: from.id, network: null, address: null, coinAmount: plain(fromQty), usdAmount: plain(usdAt), price: plain(fromQuote.price), status: 'approved', direction: 'out', note: `${fromSymbol} → ${toSymbol}`, details, createdBy: principal.id },
+        tx,
+      );
+      await this.audit.record(actor, { action: 'wallet.swap', targetType: 'transaction', targetId: id, after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) } }, tx);
+      await this.ledger.post(
+        {
+          kind: 'swap',
+          transactionId: id,
+          reason: `swap ${from.id} to ${to.id}`,
+          createdBy: principal.id,
+          legs: [...transfer(customer(principal.id, from.id), platform('swap_pool', from.id), fromQty), ...transfer(platform('swap_pool', to.id), customer(principal.id, to.id), toQty)],
+        },
+        tx,
+        () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
+      );
+      const body: SwapResponseDto = {
+        message: SWAP_SUCCESS,
+        amount: usdNumber(usdAt),
+        from: { token: from.id, symbol: from.symbol, coinAmount: formatQuantity(fromQty, from.id), price: plain(fromQuote.price) },
+        to: { token: to.id, symbol: to.symbol, coinAmount: formatQuantity(toQty, to.id), price: plain(toQuote.price) },
+        transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: from.symbol }),
+      };
+      await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
+      return body;
+    });
+  }
+
+  /** Own history, newest first; `nextCursor` goes to the response header. */
+  async history(userId: string | undefined, query: TransactionQueryDto & { userId?: string }): Promise<{ items: TransactionDto[]; nextCursor?: string }> {
+    const limit = parseLimit(query.limit);
+    const beforeSeq = parseSeqCursor(query.cursor);
+    if (query.userId !== undefined && !/^[0-9a-f-]{36}$/i.test(query.userId)) throw new NotFoundError('User not found.');
+    const rows = await this.transactions.list({ userId: userId ?? query.userId, token: query.token, type: query.type, status: query.status, beforeSeq, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    return { items: page.map(toTransactionDto), nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : undefined };
+  }
+
+  /** The customer's whole visible history as CSV, oldest first, with the USD value at the time. */
+  async exportCsv(userId: string): Promise<string> {
+    const header = ['Date', 'Type', 'Direction', 'Token', 'Symbol', 'Coin amount', 'USD amount at the time', 'USD price at the time', 'Status', 'Network', 'Address', 'Received token', 'Received amount', 'Note', 'Transaction id'];
+    const lines = [header.map(csvCell).join(',')];
+    let afterSeq: number | undefined;
+    for (;;) {
+      const rows = await this.transactions.list({ userId, ascending: true, afterSeq, limit: 500 });
+      for (const row of rows) {
+        const dto = toTransactionDto(row);
+        lines.push(
+          [dto.createdAt, dto.type, dto.direction, dto.token, dto.symbol.toUpperCase(), dto.coinAmount, toMoney(row.usdAmount).toFixed(2), dto.price ?? '', dto.status, dto.network ?? '', dto.address ?? '', dto.swap?.toToken ?? '', dto.swap?.toCoinAmount ?? '', dto.note ?? '', dto._id]
+            .map(csvCell)
+            .join(','),
+        );
+      }
+      if (rows.length < 500) break;
+      afterSeq = rows[rows.length - 1].seq;
+    }
+    return `${lines.join('\r\n')}\r\n`;
+  }
+}

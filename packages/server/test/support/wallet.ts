@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
+import { seedCoins } from './market';
+import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from './test-app';
+
+export const ADDRESSES = {
+  bitcoin: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  bitcoinLegacy: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+  ethereum: '0xde709f2102306220921060314715629080e2fb77',
+  tetherTron: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+};
+
+export const PRICES = { bitcoin: '50000', ethereum: '2500', tether: '1' };
+
+/** Makes these coins supported tokens (what customers can hold), unless they already are. */
+export async function supportTokens(t: TestApp, ids: string[]): Promise<void> {
+  const db = t.app.get<Database>(DATABASE);
+  for (const id of ids) {
+    await db.execute(sql`insert into supported_tokens (coin_id) select ${id} where not exists (select 1 from supported_tokens where coin_id = ${id} and deleted_at is null)`);
+  }
+}
+
+export interface WalletApp extends TestApp {
+  admin: string;
+}
+
+/** The app with bitcoin 50000, ethereum 2500, tether 1, all three supported, and an admin token. */
+export async function startWalletApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<WalletApp> {
+  const t = await startTestApp(kind, env);
+  await seedCoins(t, PRICES);
+  await supportTokens(t, Object.keys(PRICES));
+  const admin = (await loginAdmin(t.http)).token;
+  return Object.assign(t, { admin });
+}
+
+export async function newCustomer(t: WalletApp) {
+  return signUp(t.http);
+}
+
+/** Adds `usd` worth of `token` to the customer through the admin API. */
+export async function fund(t: WalletApp, userId: string, token: string, usd: string | number): Promise<void> {
+  await t.http.post(`/api/admin/update-balance/${userId}`).set(bearer(t.admin)).send({ token, amount: usd, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: token }).expect(200);
+}
+
+/** Quantities held by token (exact strings). */
+export async function holdings(t: WalletApp, token: string): Promise<Record<string, string>> {
+  const response = await t.http.get('/api/user/get-user-balance').set(bearer(token)).expect(200);
+  return Object.fromEntries((response.body.balances as Array<{ token: string; coinAmount: string }>).map((b) => [b.token, b.coinAmount]));
+}
+
+/** The ledger invariant, through the admin route. */
+export async function expectLedgerClean(t: WalletApp): Promise<void> {
+  const response = await t.http.get('/api/admin/ledger/check').set(bearer(t.admin)).expect(200);
+  expect(response.body.mismatches).toEqual([]);
+  expect(response.body.negativeCustomerBalances).toBe(0);
+  expect(response.body.tokens.filter((x: { ok: boolean }) => !x.ok)).toEqual([]);
+  expect(response.body.ok).toBe(true);
+}
