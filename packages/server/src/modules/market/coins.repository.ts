@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { coins } from '../../db/schema';
+import { coins, supportedTokens } from '../../db/schema';
 
 export interface CoinRecord {
   id: string;
+  marketCap?: string | null;
   symbol: string;
   name: string;
   image: string;
@@ -21,6 +22,7 @@ export interface CoinRecord {
 
 const coinColumns = {
   id: coins.id,
+  marketCap: coins.marketCap,
   symbol: coins.symbol,
   name: coins.name,
   image: coins.image,
@@ -68,6 +70,68 @@ export class CoinsRepository {
 
   async listByMarketCap(executor: Executor = this.db): Promise<CoinRecord[]> {
     return executor.select(coinColumns).from(coins).orderBy(asc(coins.marketCapRank), asc(coins.id));
+  }
+
+  /**
+   * The market list: market coins by market cap, then custom tokens (manual price) that are still listed.
+   * Once the provider has answered, coins only present in the offline snapshot are left out.
+   */
+  async listMarket(executor: Executor = this.db): Promise<CoinRecord[]> {
+    return executor
+      .select(coinColumns)
+      .from(coins)
+      .where(
+        sql`(${coins.manualPrice} = false and (${coins.source} = 'live' or not exists (select 1 from coins l where l.source = 'live' and l.manual_price = false)))
+          or (${coins.manualPrice} = true and exists (select 1 from ${supportedTokens} s where s.coin_id = ${coins.id} and s.deleted_at is null and s.kind = 'custom'))`,
+      )
+      .orderBy(sql`${coins.marketCapRank} asc nulls last`, asc(coins.name), asc(coins.id));
+  }
+
+  /** Whether a coin with a manual price still has a live custom token (deleted custom tokens are no longer traded). */
+  async isCustomTokenListed(coinId: string, executor: Executor = this.db): Promise<boolean> {
+    const rows = await executor
+      .select({ id: supportedTokens.id })
+      .from(supportedTokens)
+      .where(and(eq(supportedTokens.coinId, coinId), sql`${supportedTokens.deletedAt} is null`, eq(supportedTokens.kind, 'custom')))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Market coins per source (manual prices left out): how many and the newest price time. */
+  async marketSummary(executor: Executor = this.db): Promise<Array<{ source: 'live' | 'snapshot'; count: number; newest: Date | null }>> {
+    const rows = await executor
+      .select({ source: coins.source, count: sql<number>`count(*)::int`, newest: sql<string | null>`max(${coins.lastUpdated})` })
+      .from(coins)
+      .where(eq(coins.manualPrice, false))
+      .groupBy(coins.source);
+    return rows.map((row) => ({ source: row.source as 'live' | 'snapshot', count: Number(row.count), newest: row.newest ? new Date(row.newest) : null }));
+  }
+
+  async findForUpdate(id: string, executor: Executor): Promise<CoinRecord | undefined> {
+    const [row] = await executor.select(coinColumns).from(coins).where(eq(coins.id, id)).for('update');
+    return row;
+  }
+
+  /** Inserts a custom token's coin (manual price); false when the id is taken. */
+  async insertManual(row: Omit<CoinUpsert, 'source' | 'manualPrice'>, executor: Executor): Promise<boolean> {
+    const inserted = await executor
+      .insert(coins)
+      .values({ ...row, sparkline7d: row.sparkline7d ?? [], source: 'manual', manualPrice: true, updatedAt: new Date() })
+      .onConflictDoNothing()
+      .returning({ id: coins.id });
+    return inserted.length > 0;
+  }
+
+  /** Updates a custom token's coin (only rows with a manual price). */
+  async updateManual(
+    id: string,
+    values: Partial<Pick<CoinUpsert, 'symbol' | 'name' | 'image' | 'currentPrice' | 'low24h' | 'high24h' | 'priceChangePercentage24h' | 'lastUpdated'>>,
+    executor: Executor,
+  ): Promise<void> {
+    await executor
+      .update(coins)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(coins.id, id), eq(coins.manualPrice, true)));
   }
 
   /** Inserts or replaces coins; rows priced by hand (custom tokens) are never overwritten by market data. */

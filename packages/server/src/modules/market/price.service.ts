@@ -30,6 +30,8 @@ export class PriceService {
   async quote(coinId: string, executor?: Executor): Promise<Quote> {
     const coin = await this.coins.findById(coinId, executor);
     if (!coin) throw new InvalidInputError(`Unknown token "${coinId}".`);
+    // A deleted custom token keeps its coin row (history, audit) but is no longer priced for trading.
+    if (coin.manualPrice && !(await this.coins.isCustomTokenListed(coin.id, executor))) throw new InvalidInputError(`Unknown token "${coinId}".`);
     const price = new Decimal(coin.currentPrice);
     if (!price.isFinite() || price.lte(0)) throw new ServiceUnavailableError(`No price is available for ${coin.symbol.toUpperCase()} right now.`);
     if (this.config.nodeEnv === 'production' && !coin.manualPrice) {

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { eq, sql } from 'drizzle-orm';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { appState } from '../../db/schema';
+
+/** Keys of the small job-state table. */
+export const AppStateKeys = {
+  /** Market refresh: last run claim, last success, failures, back-off. */
+  marketRefresh: 'market.refresh',
+  /** Changes whenever the market list changes (refresh, custom tokens): instances compare it to drop their cache. */
+  marketVersion: 'market.version',
+  /** Set once the default supported tokens were created, so deleting them is never undone at boot. */
+  supportedTokensSeeded: 'supported_tokens.seeded',
+} as const;
+
+/** Advisory lock keys (one number space for the whole app; migrations use 7_300_001). */
+export const AdvisoryLocks = {
+  marketRefresh: 7_300_101,
+  marketSeed: 7_300_102,
+} as const;
+
+@Injectable()
+export class AppStateRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async get<T>(key: string, executor: Executor = this.db, forUpdate = false): Promise<T | undefined> {
+    const query = executor.select({ value: appState.value }).from(appState).where(eq(appState.key, key));
+    const [row] = forUpdate ? await query.for('update') : await query;
+    return row?.value as T | undefined;
+  }
+
+  async set(key: string, value: unknown, executor: Executor = this.db): Promise<void> {
+    await executor
+      .insert(appState)
+      .values({ key, value, updatedAt: new Date() })
+      .onConflictDoUpdate({ target: appState.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
+  }
+
+  /** Inserts the key only when absent; true when this call created it. */
+  async setIfAbsent(key: string, value: unknown, executor: Executor = this.db): Promise<boolean> {
+    const rows = await executor.insert(appState).values({ key, value, updatedAt: new Date() }).onConflictDoNothing().returning({ key: appState.key });
+    return rows.length > 0;
+  }
+
+  /** Transaction-scoped advisory lock without waiting: false when another session holds it. */
+  async tryXactLock(key: number, executor: Executor): Promise<boolean> {
+    const result = await executor.execute(sql`select pg_try_advisory_xact_lock(${key}) as locked`);
+    return Boolean((rowsOf(result)[0] as { locked?: unknown } | undefined)?.locked);
+  }
+
+  /** Transaction-scoped advisory lock, waiting for it. */
+  async xactLock(key: number, executor: Executor): Promise<void> {
+    await executor.execute(sql`select pg_advisory_xact_lock(${key})`);
+  }
+}
+
+/** node-postgres returns `{ rows }`, PGlite returns `{ rows }` too; be tolerant of arrays. */
+export function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return ((result as { rows?: unknown[] })?.rows ?? []) as unknown[];
+}

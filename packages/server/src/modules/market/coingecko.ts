@@ -1,0 +1,163 @@
+import Decimal from 'decimal.js';
+import type { CoinUpsert } from './coins.repository';
+
+/** One row of CoinGecko's /coins/markets (the fields we use). The offline snapshot has the same shape. */
+export interface ProviderCoin {
+  id: unknown;
+  symbol: unknown;
+  name: unknown;
+  image?: unknown;
+  current_price: unknown;
+  market_cap?: unknown;
+  market_cap_rank?: unknown;
+  high_24h?: unknown;
+  low_24h?: unknown;
+  price_change_percentage_24h?: unknown;
+  last_updated?: unknown;
+  sparkline_in_7d?: { price?: unknown } | null;
+}
+
+export const GENERIC_ICON = 'generic.png';
+const COIN_ID = /^[a-z0-9][a-z0-9._+-]{0,99}$/;
+const ICON_FILE = /^[a-z0-9][a-z0-9._-]{0,99}\.png$/;
+const MAX_PRICE = new Decimal('1e19'); // numeric(38,18) holds < 1e20
+const MAX_MARKET_CAP = new Decimal('1e30');
+const MAX_PERCENT = new Decimal('1e11'); // numeric(20,8) holds < 1e12
+const MAX_SPARKLINE = 400;
+
+export interface ParsedMarket {
+  rows: CoinUpsert[];
+  skipped: number;
+}
+
+/**
+ * Validates the provider's answer row by row: malformed rows are skipped (counted), never stored; prices must be
+ * finite and > 0; numbers become exact decimal strings. Duplicate ids keep the first row.
+ */
+export function parseMarketRows(data: unknown, source: 'live' | 'snapshot', now = new Date()): ParsedMarket {
+  if (!Array.isArray(data)) return { rows: [], skipped: 0 };
+  const rows: CoinUpsert[] = [];
+  const seen = new Set<string>();
+  let skipped = 0;
+  for (const item of data) {
+    const row = parseRow(item as ProviderCoin, source, now);
+    if (!row || seen.has(row.id)) {
+      skipped += 1;
+      continue;
+    }
+    seen.add(row.id);
+    rows.push(row);
+  }
+  return { rows, skipped };
+}
+
+function parseRow(item: ProviderCoin, source: 'live' | 'snapshot', now: Date): CoinUpsert | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const id = typeof item.id === 'string' ? item.id.trim() : '';
+  if (!COIN_ID.test(id)) return undefined;
+  const symbol = cleanText(item.symbol, 30);
+  const name = cleanText(item.name, 100);
+  if (!symbol || !name) return undefined;
+  const price = positiveDecimal(item.current_price, MAX_PRICE, 18);
+  if (!price) return undefined;
+  const rank = item.market_cap_rank;
+  return {
+    id,
+    symbol: symbol.toLowerCase(),
+    name,
+    image: cleanImage(item.image),
+    currentPrice: price,
+    marketCap: nonNegativeDecimal(item.market_cap, MAX_MARKET_CAP, 2),
+    marketCapRank: typeof rank === 'number' && Number.isInteger(rank) && rank >= 1 && rank <= 1_000_000 ? rank : null,
+    low24h: positiveDecimal(item.low_24h, MAX_PRICE, 18),
+    high24h: positiveDecimal(item.high_24h, MAX_PRICE, 18),
+    priceChangePercentage24h: signedDecimal(item.price_change_percentage_24h, MAX_PERCENT, 8),
+    sparkline7d: sparkline(item.sparkline_in_7d),
+    lastUpdated: timestamp(item.last_updated, now),
+    source,
+  };
+}
+
+function cleanText(value: unknown, max: number): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  // eslint-disable-next-line no-control-regex
+  if (!text || text.length > max || /[\u0000-\u001f\u007f]/.test(text)) return undefined;
+  return text;
+}
+
+/** A full https URL (provider images) or a bundled icon file name; anything else gets the generic icon. */
+function cleanImage(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 500) return GENERIC_ICON;
+  if (ICON_FILE.test(value)) return value;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'https:' && !url.username && !url.password) return url.toString();
+  } catch {
+    /* not a URL */
+  }
+  return GENERIC_ICON;
+}
+
+function toDecimal(value: unknown): Decimal | undefined {
+  if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
+  if (typeof value === 'string' && !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value.trim())) return undefined;
+  try {
+    const decimal = new Decimal(value);
+    return decimal.isFinite() ? decimal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function positiveDecimal(value: unknown, max: Decimal, places: number): string | null {
+  const decimal = toDecimal(value)?.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  return decimal && decimal.gt(0) && decimal.lt(max) ? decimal.toFixed() : null;
+}
+
+function nonNegativeDecimal(value: unknown, max: Decimal, places: number): string | null {
+  const decimal = toDecimal(value)?.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  return decimal && decimal.gte(0) && decimal.lt(max) ? decimal.toFixed() : null;
+}
+
+function signedDecimal(value: unknown, maxAbs: Decimal, places: number): string | null {
+  const decimal = toDecimal(value)?.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  return decimal && decimal.abs().lt(maxAbs) ? decimal.toFixed() : null;
+}
+
+function sparkline(value: ProviderCoin['sparkline_in_7d']): number[] {
+  const prices = value && typeof value === 'object' ? value.price : undefined;
+  if (!Array.isArray(prices)) return [];
+  return prices.filter((p): p is number => typeof p === 'number' && Number.isFinite(p) && p > 0 && p < 1e19).slice(-MAX_SPARKLINE);
+}
+
+function timestamp(value: unknown, now: Date): Date {
+  if (typeof value !== 'string') return now;
+  const time = Date.parse(value);
+  // Unparseable, or claiming to be from the future: the time we received it.
+  if (!Number.isFinite(time) || time > now.getTime() + 5 * 60_000) return now;
+  return new Date(time);
+}
+
+/** The markets URL and headers for the configured base URL and API key. */
+export function marketsRequest(baseUrl: string, apiKey: string | undefined): { url: string; headers: Record<string, string> } {
+  const url = `${baseUrl}/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=250&page=1&sparkline=true&price_change_percentage=24h`;
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'coinpurse/0.1' };
+  if (apiKey) headers[/pro-api\.coingecko\.com/i.test(baseUrl) ? 'x-cg-pro-api-key' : 'x-cg-demo-api-key'] = apiKey;
+  return { url, headers };
+}
+
+/** Retry-After: delay-seconds or an HTTP date; undefined when absent or unreadable. Capped at 6 hours. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  let seconds: number;
+  if (/^\d+$/.test(text)) seconds = Number(text);
+  else {
+    const at = Date.parse(text);
+    if (!Number.isFinite(at)) return undefined;
+    seconds = Math.ceil((at - now) / 1000);
+  }
+  return Math.min(Math.max(seconds, 0), 6 * 3600);
+}

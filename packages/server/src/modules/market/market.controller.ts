@@ -1,0 +1,75 @@
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MarketCoinDto, MarketRoutes, MarketStatusDto, WalletTokenDto } from '@coinpurse/contract';
+import type { Request, Response } from 'express';
+import { PublicAccess, UserAccess } from '../../common/access.decorator';
+import { MarketCacheService } from './market-cache.service';
+import { MarketService } from './market.service';
+
+@ApiTags('market')
+@Controller()
+export class MarketController {
+  constructor(
+    private readonly market: MarketService,
+    private readonly cache: MarketCacheService,
+  ) {}
+
+  @Get(MarketRoutes.getCrypto)
+  @PublicAccess()
+  @ApiOperation({ summary: 'Market coins by market cap, custom tokens (manual_price) last. Cached; ETag / If-None-Match → 304.' })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds' })
+  @ApiOkResponse({ type: [MarketCoinDto] })
+  @ApiNotModifiedResponse({ description: 'The list has not changed since the given ETag' })
+  async getCrypto(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const entry = await this.cache.get();
+    response.setHeader('ETag', entry.etag);
+    response.setHeader('Cache-Control', 'no-cache');
+    response.setHeader('Vary', 'Accept-Encoding');
+    if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+      response.status(304).end();
+      return;
+    }
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    if (acceptsGzip(request.headers['accept-encoding'])) {
+      response.setHeader('Content-Encoding', 'gzip');
+      response.setHeader('Content-Length', entry.gzip.length);
+      response.status(200).end(request.method === 'HEAD' ? undefined : entry.gzip);
+      return;
+    }
+    response.setHeader('Content-Length', entry.body.length);
+    response.status(200).end(request.method === 'HEAD' ? undefined : entry.body);
+  }
+
+  @Get(MarketRoutes.getWalletTokens)
+  @UserAccess()
+  @ApiOkResponse({ type: [WalletTokenDto], description: 'The supported tokens: market coin fields plus the deposit address (null until set).' })
+  getWalletTokens(): Promise<WalletTokenDto[]> {
+    return this.market.walletTokens();
+  }
+
+  @Get(MarketRoutes.marketStatus)
+  @PublicAccess()
+  @ApiOkResponse({ type: MarketStatusDto, description: 'Whether prices are live or from the offline snapshot, and as of when (beyond the spec).' })
+  getMarketStatus(): Promise<MarketStatusDto> {
+    return this.market.status();
+  }
+}
+
+/** If-None-Match: `*` or a list of (possibly weak) entity tags. */
+export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value.trim() === '*') return true;
+  return value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (!header) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  return value.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}

@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { MarketStatusDto, WalletTokenDto } from '@coinpurse/contract';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { CoinsRepository } from './coins.repository';
+import { toMarketCoin } from './market-cache.service';
+import { MarketRefreshService } from './market-refresh.service';
+import { SupportedTokensRepository } from './supported-tokens.repository';
+
+@Injectable()
+export class MarketService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly coins: CoinsRepository,
+    private readonly tokens: SupportedTokensRepository,
+    private readonly refresher: MarketRefreshService,
+  ) {}
+
+  /** Supported tokens (market and custom), by market cap: the market coin fields plus the deposit address. */
+  async walletTokens(): Promise<WalletTokenDto[]> {
+    const rows = await this.tokens.listWithCoins();
+    return rows.map((row) => ({
+      ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
+      address: row.address,
+    }));
+  }
+
+  /** Live or snapshot, and as of when (beyond the spec). */
+  async status(): Promise<MarketStatusDto> {
+    const [summary, state] = await Promise.all([this.coins.marketSummary(), this.refresher.state()]);
+    const live = summary.find((entry) => entry.source === 'live' && entry.count > 0);
+    const snapshot = summary.find((entry) => entry.source === 'snapshot');
+    const current = live ?? snapshot;
+    const asOf = current?.newest ?? null;
+    return {
+      source: live ? 'live' : 'snapshot',
+      asOf: asOf?.toISOString() ?? null,
+      stale: !asOf || Date.now() - asOf.getTime() > this.config.priceMaxAgeSeconds * 1000,
+      staleRefused: this.config.nodeEnv === 'production',
+      coins: current?.count ?? 0,
+      lastSuccessAt: state.lastSuccessAt ?? null,
+      lastAttemptAt: state.lastAttemptAt ?? null,
+      lastError: state.lastError ?? null,
+      backoffUntil: state.backoffUntil && Date.parse(state.backoffUntil) > Date.now() ? state.backoffUntil : null,
+      refreshEnabled: this.config.marketRefreshEnabled,
+      refreshSeconds: this.config.marketRefreshSeconds,
+    };
+  }
+}

@@ -1,0 +1,139 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { coins, supportedTokens } from '../../db/schema';
+
+export type TokenKind = 'market' | 'custom';
+
+export interface SupportedTokenRecord {
+  id: string;
+  coinId: string;
+  kind: TokenKind;
+  address: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A supported token with its coin's fields (wallet tokens, custom tokens). */
+export interface SupportedTokenWithCoin extends SupportedTokenRecord {
+  coin: {
+    id: string;
+    symbol: string;
+    name: string;
+    image: string;
+    currentPrice: string;
+    marketCap: string | null;
+    marketCapRank: number | null;
+    low24h: string | null;
+    high24h: string | null;
+    priceChangePercentage24h: string | null;
+    sparkline7d: number[];
+    lastUpdated: Date;
+    manualPrice: boolean;
+  };
+}
+
+const tokenColumns = {
+  id: supportedTokens.id,
+  coinId: supportedTokens.coinId,
+  kind: supportedTokens.kind,
+  address: supportedTokens.address,
+  createdAt: supportedTokens.createdAt,
+  updatedAt: supportedTokens.updatedAt,
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+@Injectable()
+export class SupportedTokensRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** Live (not deleted) tokens with their coin, by market cap (custom tokens last). */
+  async listWithCoins(kind?: TokenKind, executor: Executor = this.db): Promise<SupportedTokenWithCoin[]> {
+    const rows = await executor
+      .select({
+        ...tokenColumns,
+        coin: {
+          id: coins.id,
+          symbol: coins.symbol,
+          name: coins.name,
+          image: coins.image,
+          currentPrice: coins.currentPrice,
+          marketCap: coins.marketCap,
+          marketCapRank: coins.marketCapRank,
+          low24h: coins.low24h,
+          high24h: coins.high24h,
+          priceChangePercentage24h: coins.priceChangePercentage24h,
+          sparkline7d: coins.sparkline7d,
+          lastUpdated: coins.lastUpdated,
+          manualPrice: coins.manualPrice,
+        },
+      })
+      .from(supportedTokens)
+      .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
+      .where(and(isNull(supportedTokens.deletedAt), kind ? eq(supportedTokens.kind, kind) : undefined))
+      .orderBy(sql`${coins.marketCapRank} asc nulls last`, asc(coins.name), asc(supportedTokens.id));
+    return rows as SupportedTokenWithCoin[];
+  }
+
+  async findLiveById(id: string, executor: Executor = this.db, forUpdate = false): Promise<SupportedTokenRecord | undefined> {
+    if (!isUuid(id)) return undefined;
+    const query = executor
+      .select(tokenColumns)
+      .from(supportedTokens)
+      .where(and(eq(supportedTokens.id, id), isNull(supportedTokens.deletedAt)));
+    const [row] = forUpdate ? await query.for('update') : await query;
+    return row;
+  }
+
+  async findLiveByCoin(coinId: string, executor: Executor = this.db, forUpdate = false): Promise<SupportedTokenRecord | undefined> {
+    const query = executor
+      .select(tokenColumns)
+      .from(supportedTokens)
+      .where(and(eq(supportedTokens.coinId, coinId), isNull(supportedTokens.deletedAt)));
+    const [row] = forUpdate ? await query.for('update') : await query;
+    return row;
+  }
+
+  async insert(values: { coinId: string; kind: TokenKind; address: string | null }, executor: Executor = this.db): Promise<SupportedTokenRecord> {
+    const [row] = await executor.insert(supportedTokens).values(values).returning(tokenColumns);
+    return row;
+  }
+
+  /** Inserts when the coin has no live token yet; undefined when it has one. */
+  async insertIfAbsent(values: { coinId: string; kind: TokenKind; address: string | null }, executor: Executor = this.db): Promise<SupportedTokenRecord | undefined> {
+    const [row] = await executor
+      .insert(supportedTokens)
+      .values(values)
+      .onConflictDoNothing({ target: supportedTokens.coinId, where: sql`${supportedTokens.deletedAt} is null` })
+      .returning(tokenColumns);
+    return row;
+  }
+
+  async update(id: string, values: { coinId?: string; address?: string | null }, executor: Executor = this.db): Promise<SupportedTokenRecord> {
+    const [row] = await executor
+      .update(supportedTokens)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(supportedTokens.id, id))
+      .returning(tokenColumns);
+    return row;
+  }
+
+  async softDelete(id: string, executor: Executor = this.db): Promise<void> {
+    await executor.update(supportedTokens).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(supportedTokens.id, id));
+  }
+
+  /**
+   * Whether customers still have money in a token: a non-zero customer balance, or a pending (not voided)
+   * transaction that approving or rejecting would credit back.
+   */
+  async customerExposure(coinId: string, executor: Executor = this.db): Promise<{ balances: boolean; pending: boolean }> {
+    const result = await executor.execute(sql`
+      select
+        exists (select 1 from ledger_accounts where kind = 'customer' and token = ${coinId} and balance <> 0) as balances,
+        exists (select 1 from transactions where token = ${coinId} and status = 'pending' and voided_at is null) as pending`);
+    const row = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]))[0] as { balances: unknown; pending: unknown };
+    return { balances: row.balances === true || row.balances === 't', pending: row.pending === true || row.pending === 't' };
+  }
+}

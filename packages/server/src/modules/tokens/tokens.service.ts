@@ -1,0 +1,343 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type AddCustomTokenDto,
+  type AddTokenDto,
+  type AdminTokenDto,
+  type CustomTokenDto,
+  type CustomTokenMutationResponseDto,
+  type DeleteTokenResponseDto,
+  type EditCustomTokenDto,
+  type EditTokenDto,
+  TokenMessages,
+  type TokenMutationResponseDto,
+} from '@coinpurse/contract';
+import Decimal from 'decimal.js';
+import { validateAddress } from '../../common/address-validation';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
+import { removeImage, saveImage } from '../../common/image-upload';
+import type { Actor } from '../../common/principal';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { AuditService } from '../audit/audit.service';
+import { AppStateKeys, AppStateRepository } from '../market/app-state.repository';
+import { type CoinRecord, CoinsRepository } from '../market/coins.repository';
+import { GENERIC_ICON } from '../market/coingecko';
+import { MarketCacheService } from '../market/market-cache.service';
+import { newVersion } from '../market/market-refresh.service';
+import { isUuid, type SupportedTokenRecord, SupportedTokensRepository } from '../market/supported-tokens.repository';
+
+/**
+ * Supported tokens (market coins customers can hold, with the deposit address) and custom tokens (coins made by an
+ * admin, priced by hand). Every change is one transaction with its audit row; deleting is soft and refused while
+ * customers hold the token.
+ */
+@Injectable()
+export class TokensService {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokens: SupportedTokensRepository,
+    private readonly coins: CoinsRepository,
+    private readonly appState: AppStateRepository,
+    private readonly cache: MarketCacheService,
+    private readonly audit: AuditService,
+  ) {}
+
+  // ------------------------------------------------------------------ supported (market) tokens
+
+  async listTokens(): Promise<AdminTokenDto[]> {
+    const rows = await this.tokens.listWithCoins('market');
+    return rows.map((row) => ({ _id: row.id, name: row.coinId, address: row.address }));
+  }
+
+  async addToken(actor: Actor, body: AddTokenDto): Promise<TokenMutationResponseDto> {
+    const coin = await this.marketCoin(body.name);
+    assertAddress(coin.id, body.address);
+    const token = await this.unique(() =>
+      this.db.transaction(async (tx) => {
+        if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
+        const created = await this.tokens.insert({ coinId: coin.id, kind: 'market', address: body.address }, tx);
+        await this.audit.record(actor, { action: 'token.add', targetType: 'supported_token', targetId: created.id, after: tokenView(created) }, tx);
+        return created;
+      }),
+      alreadySupported(coin),
+    );
+    return { ok: true, message: TokenMessages.added, token: { _id: token.id, name: token.coinId, address: token.address } };
+  }
+
+  async editToken(actor: Actor, body: EditTokenDto): Promise<TokenMutationResponseDto> {
+    const found = await this.resolveToken(body.tokenId, 'market');
+    if (!found) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
+    const renamed = body.token !== found.coinId;
+    const coin = renamed ? await this.marketCoin(body.token) : undefined;
+    assertAddress(body.token, body.address);
+    const updated = await this.unique(() =>
+      this.db.transaction(async (tx) => {
+        const current = await this.tokens.findLiveById(found.id, tx, true);
+        if (!current) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
+        if (body.oldToken && body.oldToken !== current.coinId) {
+          throw new ConflictError('This token was changed meanwhile. Reload the list and try again.');
+        }
+        if (coin && coin.id !== current.coinId) {
+          if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
+          await this.assertNoCustomerFunds(current.coinId, 'renamed', tx);
+        }
+        const next = await this.tokens.update(current.id, { coinId: body.token, address: body.address }, tx);
+        await this.audit.record(actor, { action: 'token.update', targetType: 'supported_token', targetId: current.id, before: tokenView(current), after: tokenView(next) }, tx);
+        return next;
+      }),
+      coin ? alreadySupported(coin) : new ConflictError('This token was changed meanwhile. Reload the list and try again.'),
+    );
+    return { ok: true, message: TokenMessages.updated, token: { _id: updated.id, name: updated.coinId, address: updated.address } };
+  }
+
+  async deleteToken(actor: Actor, id: string, name: string): Promise<DeleteTokenResponseDto> {
+    let found = isUuid(id) ? await this.tokens.findLiveById(id) : undefined;
+    if (found && found.kind !== 'market') found = undefined;
+    if (found && name && name !== found.coinId) throw new InvalidInputError('The token id and name do not match. Reload the list and try again.');
+    if (!found && !isUuid(id)) found = await this.resolveToken(id, 'market');
+    if (!found) throw new NotFoundError('Token not found. It may have been deleted already.');
+    await this.db.transaction(async (tx) => {
+      const current = await this.tokens.findLiveById(found.id, tx, true);
+      if (!current) throw new NotFoundError('Token not found. It may have been deleted already.');
+      await this.assertNoCustomerFunds(current.coinId, 'deleted', tx);
+      await this.tokens.softDelete(current.id, tx);
+      await this.audit.record(actor, { action: 'token.delete', targetType: 'supported_token', targetId: current.id, before: tokenView(current) }, tx);
+    });
+    return { ok: true, message: TokenMessages.deleted };
+  }
+
+  // ------------------------------------------------------------------ custom tokens
+
+  async listCustomTokens(): Promise<CustomTokenDto[]> {
+    const rows = await this.tokens.listWithCoins('custom');
+    return rows.map((row) => customView(row, row.coin));
+  }
+
+  async addCustomToken(actor: Actor, body: AddCustomTokenDto, file: Express.Multer.File | undefined): Promise<CustomTokenMutationResponseDto> {
+    const address = body.address ?? body.coinAddress;
+    if (!address) throw new InvalidInputError('Wallet address is required.');
+    if (body.address && body.coinAddress && body.address !== body.coinAddress) throw new InvalidInputError('Send the wallet address once (address or coinAddress).');
+    const prices = checkPrices({ current: body.current_price, low: body.low_24, high: body.high_24, change: body.price_change_percentage_24h });
+    assertAddress(body.coinId, address);
+    const taken = await this.coins.findById(body.coinId);
+    if (taken) this.assertCustomIdFree(taken, await this.tokens.findLiveByCoin(taken.id));
+
+    const image = (await saveImage(file, this.config)) ?? GENERIC_ICON;
+    try {
+      const result = await this.unique(
+        () =>
+          this.db.transaction(async (tx) => {
+            const existing = await this.coins.findForUpdate(body.coinId, tx);
+            const now = new Date();
+            const values = {
+              symbol: body.symbol.toLowerCase(),
+              name: body.name,
+              image,
+              currentPrice: prices.current!,
+              low24h: prices.low ?? null,
+              high24h: prices.high ?? null,
+              priceChangePercentage24h: prices.change ?? null,
+              lastUpdated: now,
+            };
+            if (existing) {
+              // A custom token deleted earlier keeps its coin row: re-listing it reuses the id.
+              this.assertCustomIdFree(existing, await this.tokens.findLiveByCoin(existing.id, tx));
+              await this.coins.updateManual(existing.id, values, tx);
+            } else if (!(await this.coins.insertManual({ id: body.coinId, ...values, marketCapRank: null, sparkline7d: [] }, tx))) {
+              throw customIdTaken(body.coinId);
+            }
+            const token = await this.tokens.insert({ coinId: body.coinId, kind: 'custom', address }, tx);
+            const coin = (await this.coins.findById(body.coinId, tx))!;
+            const view = customView(token, coin);
+            await this.audit.record(actor, { action: 'custom_token.add', targetType: 'custom_token', targetId: token.id, after: view }, tx);
+            await this.audit.record(
+              actor,
+              { action: 'custom_token.price_change', targetType: 'custom_token', targetId: token.id, before: null, after: priceView(coin) },
+              tx,
+            );
+            await this.bumpVersion(tx);
+            return view;
+          }),
+        customIdTaken(body.coinId),
+      );
+      this.cache.invalidate();
+      return { ok: true, message: TokenMessages.added, token: result };
+    } catch (error) {
+      if (image !== GENERIC_ICON) await removeImage(image, this.config);
+      throw error;
+    }
+  }
+
+  async editCustomToken(actor: Actor, body: EditCustomTokenDto): Promise<CustomTokenMutationResponseDto> {
+    const found = await this.resolveToken(body.tokenId, 'custom');
+    if (!found) throw new NotFoundError('Custom token not found. It may have been deleted; reload the list.');
+    assertAddress(found.coinId, body.address);
+    const result = await this.db.transaction(async (tx) => {
+      const current = await this.tokens.findLiveById(found.id, tx, true);
+      if (!current) throw new NotFoundError('Custom token not found. It may have been deleted; reload the list.');
+      const coin = (await this.coins.findForUpdate(current.coinId, tx))!;
+      const prices = checkPrices({
+        current: text(body.current_price) ?? coin.currentPrice,
+        low: body.low_24 !== undefined ? text(body.low_24) : (coin.low24h ?? undefined),
+        high: body.high_24 !== undefined ? text(body.high_24) : (coin.high24h ?? undefined),
+        change: body.price_change_percentage_24h !== undefined ? text(body.price_change_percentage_24h) : (coin.priceChangePercentage24h ?? undefined),
+      });
+      const before = customView(current, coin);
+      const priceChanged =
+        !sameDecimal(prices.current, coin.currentPrice) || !sameDecimal(prices.low, coin.low24h) || !sameDecimal(prices.high, coin.high24h) || !sameDecimal(prices.change, coin.priceChangePercentage24h);
+      await this.coins.updateManual(
+        coin.id,
+        {
+          name: body.token,
+          ...(priceChanged
+            ? { currentPrice: prices.current!, low24h: prices.low ?? null, high24h: prices.high ?? null, priceChangePercentage24h: prices.change ?? null, lastUpdated: new Date() }
+            : {}),
+        },
+        tx,
+      );
+      const token = await this.tokens.update(current.id, { address: body.address }, tx);
+      const nextCoin = (await this.coins.findById(coin.id, tx))!;
+      const after = customView(token, nextCoin);
+      await this.audit.record(actor, { action: 'custom_token.update', targetType: 'custom_token', targetId: current.id, before, after }, tx);
+      if (priceChanged) {
+        await this.audit.record(actor, { action: 'custom_token.price_change', targetType: 'custom_token', targetId: current.id, before: priceView(coin), after: priceView(nextCoin) }, tx);
+      }
+      await this.bumpVersion(tx);
+      return after;
+    });
+    this.cache.invalidate();
+    return { ok: true, message: TokenMessages.updated, token: result };
+  }
+
+  /** The spec leaves unclear what goes in the path: each segment may be the record's _id or the coin id. */
+  async deleteCustomToken(actor: Actor, first: string, second: string): Promise<DeleteTokenResponseDto> {
+    const candidates = await Promise.all([first, second].filter((s) => s && s !== 'undefined' && s !== 'null').map((s) => this.resolveToken(s, 'custom')));
+    const found = candidates.filter((c): c is SupportedTokenRecord => Boolean(c));
+    if (!found.length) throw new NotFoundError('Custom token not found. It may have been deleted already.');
+    if (found.some((c) => c.id !== found[0].id)) throw new InvalidInputError('The two ids point to different custom tokens. Reload the list and try again.');
+    await this.db.transaction(async (tx) => {
+      const current = await this.tokens.findLiveById(found[0].id, tx, true);
+      if (!current) throw new NotFoundError('Custom token not found. It may have been deleted already.');
+      await this.assertNoCustomerFunds(current.coinId, 'deleted', tx);
+      const coin = await this.coins.findById(current.coinId, tx);
+      await this.tokens.softDelete(current.id, tx);
+      await this.audit.record(actor, { action: 'custom_token.delete', targetType: 'custom_token', targetId: current.id, before: coin ? customView(current, coin) : tokenView(current) }, tx);
+      await this.bumpVersion(tx);
+    });
+    this.cache.invalidate();
+    return { ok: true, message: TokenMessages.deleted };
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /** A record by its _id (uuid) or by its coin id, of the given kind. */
+  private async resolveToken(idOrCoin: string, kind: 'market' | 'custom'): Promise<SupportedTokenRecord | undefined> {
+    const record = isUuid(idOrCoin) ? await this.tokens.findLiveById(idOrCoin) : await this.tokens.findLiveByCoin(idOrCoin.trim().toLowerCase());
+    return record?.kind === kind ? record : undefined;
+  }
+
+  /** A coin of the market list (not a custom token). */
+  private async marketCoin(coinId: string): Promise<CoinRecord> {
+    const coin = coinId ? await this.coins.findById(coinId) : undefined;
+    if (!coin) throw new InvalidInputError(`Unknown coin "${coinId}". Use a coin id from the market list, such as bitcoin.`);
+    if (coin.manualPrice) throw new InvalidInputError(`"${coinId}" is a custom token: manage it on the Custom Tokens page.`);
+    return coin;
+  }
+
+  private assertCustomIdFree(coin: CoinRecord, liveToken: SupportedTokenRecord | undefined): void {
+    if (!coin.manualPrice) throw new ConflictError(`"${coin.id}" is already a market coin. Add it on the Tokens page instead.`);
+    if (liveToken) throw customIdTaken(coin.id);
+  }
+
+  private async assertNoCustomerFunds(coinId: string, verb: 'deleted' | 'renamed', tx: Executor): Promise<void> {
+    const exposure = await this.tokens.customerExposure(coinId, tx);
+    const coin = await this.coins.findById(coinId, tx);
+    const label = (coin?.symbol ?? coinId).toUpperCase();
+    if (exposure.balances) throw new ConflictError(`Customers still hold ${label}, so it cannot be ${verb}.`);
+    if (exposure.pending) throw new ConflictError(`There are pending ${label} transactions, so it cannot be ${verb}.`);
+  }
+
+  private bumpVersion(tx: Executor): Promise<void> {
+    return this.appState.set(AppStateKeys.marketVersion, { version: newVersion() }, tx);
+  }
+
+  /** Unique-index races (two admins adding the same coin at once) answer 409, not 500. */
+  private async unique<T>(work: () => Promise<T>, conflict: Error): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict;
+      throw error;
+    }
+  }
+}
+
+function assertAddress(tokenId: string, address: string): void {
+  const problem = validateAddress(tokenId, address);
+  if (problem) throw new InvalidInputError(problem);
+}
+
+function alreadySupported(coin: CoinRecord): ConflictError {
+  return new ConflictError(`${coin.name} (${coin.symbol.toUpperCase()}) is already a supported token.`);
+}
+
+function customIdTaken(coinId: string): ConflictError {
+  return new ConflictError(`A custom token with the id "${coinId}" already exists.`);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505') return true;
+  }
+  return false;
+}
+
+function text(value: string | number | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
+
+function sameDecimal(a: string | undefined | null, b: string | undefined | null): boolean {
+  if (a === undefined || a === null || b === undefined || b === null) return (a ?? null) === (b ?? null);
+  return new Decimal(a).eq(b);
+}
+
+/** Exact decimals (already shape-checked by the DTO); price > 0 and low ≤ high. */
+function checkPrices(input: { current?: string; low?: string; high?: string; change?: string }): { current?: string; low?: string; high?: string; change?: string } {
+  const current = input.current !== undefined ? new Decimal(input.current) : undefined;
+  if (!current || current.lte(0)) throw new InvalidInputError('Current price must be greater than 0.');
+  const low = input.low !== undefined ? new Decimal(input.low) : undefined;
+  const high = input.high !== undefined ? new Decimal(input.high) : undefined;
+  if (low && high && low.gt(high)) throw new InvalidInputError('Low 24h cannot be above High 24h.');
+  return { current: current.toFixed(), low: low?.toFixed(), high: high?.toFixed(), change: input.change !== undefined ? new Decimal(input.change).toFixed() : undefined };
+}
+
+function tokenView(token: SupportedTokenRecord): Record<string, unknown> {
+  return { _id: token.id, name: token.coinId, kind: token.kind, address: token.address };
+}
+
+function priceView(coin: Pick<CoinRecord, 'currentPrice' | 'low24h' | 'high24h' | 'priceChangePercentage24h'>): Record<string, unknown> {
+  return {
+    current_price: normal(coin.currentPrice),
+    low_24h: normal(coin.low24h),
+    high_24h: normal(coin.high24h),
+    price_change_percentage_24h: normal(coin.priceChangePercentage24h),
+  };
+}
+
+function normal(value: string | null): string | null {
+  return value === null ? null : new Decimal(value).toFixed();
+}
+
+function customView(token: SupportedTokenRecord, coin: Pick<CoinRecord, 'id' | 'name' | 'symbol' | 'image' | 'currentPrice' | 'low24h' | 'high24h' | 'priceChangePercentage24h'>): CustomTokenDto {
+  return {
+    _id: token.id,
+    id: coin.id,
+    name: coin.name,
+    address: token.address,
+    symbol: coin.symbol,
+    image: coin.image,
+    ...(priceView(coin) as { current_price: string; low_24h: string | null; high_24h: string | null; price_change_percentage_24h: string | null }),
+  };
+}
