@@ -26,8 +26,8 @@ export interface WalletApp extends TestApp {
 }
 
 /** The app with bitcoin 50000, ethereum 2500, tether 1, all three supported, and an admin token. */
-export async function startWalletApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<WalletApp> {
-  const t = await startTestApp(kind, env);
+export async function startWalletApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<WalletApp> {
+  const t = await startTestApp(kind, env, options);
   await seedCoins(t, PRICES);
   await supportTokens(t, Object.keys(PRICES));
   const admin = (await loginAdmin(t.http)).token;
@@ -56,4 +56,21 @@ export async function expectLedgerClean(t: WalletApp): Promise<void> {
   expect(response.body.negativeCustomerBalances).toBe(0);
   expect(response.body.tokens.filter((x: { ok: boolean }) => !x.ok)).toEqual([]);
   expect(response.body.ok).toBe(true);
+}
+
+/** Plain fetch against a listening app (many truly concurrent requests without supertest's per-request server). */
+export async function call(t: WalletApp, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(`${t.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
 }
