@@ -99,32 +99,3 @@ export class AdminRepository {
       .limit(filter.limit);
   }
 }
-
-/**
- * Read-only ledger queries for the dashboard, used only when the ledger module's LedgerService is not available
- * (same rules: Σ lines per token = 0, each balance = Σ its lines, no negative customer balance).
- */
-export async function fallbackLedgerQueries(executor: Executor) {
-  const rows = async <T>(query: SQL): Promise<T[]> => {
-    const result = (await executor.execute(query)) as unknown as { rows?: T[] } | T[];
-    return Array.isArray(result) ? result : (result.rows ?? []);
-  };
-  const [sums, mismatches, stats, liabilities] = await Promise.all([
-    rows<{ token: string; sum: string; lines: number }>(sql`select token, sum(amount)::text as sum, count(*)::int as lines from journal_lines group by token order by token`),
-    rows<{ accountId: string; token: string; balance: string; linesSum: string }>(
-      sql`select a.id as "accountId", a.token, a.balance::text as balance, coalesce(l.sum, 0)::text as "linesSum"
-          from ledger_accounts a
-          left join (select account_id, sum(amount) as sum from journal_lines group by account_id) l on l.account_id = a.id
-          where a.balance <> coalesce(l.sum, 0) order by a.id limit 100`,
-    ),
-    rows<{ accounts: number; negative: number }>(sql`select count(*)::int as accounts, count(*) filter (where kind = 'customer' and balance < 0)::int as negative from ledger_accounts`),
-    rows<{ token: string; customer: string; pending: string; holders: number }>(
-      sql`select token,
-                 coalesce(sum(balance) filter (where kind = 'customer'), 0)::text as customer,
-                 coalesce(sum(balance) filter (where kind = 'platform' and platform_code = 'withdrawals_pending'), 0)::text as pending,
-                 count(*) filter (where kind = 'customer' and balance > 0)::int as holders
-          from ledger_accounts group by token order by token`,
-    ),
-  ]);
-  return { sums, mismatches, stats: stats[0] ?? { accounts: 0, negative: 0 }, liabilities };
-}

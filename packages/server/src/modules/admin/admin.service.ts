@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import {
   type AuditPageDto,
   type AuditQueryDto,
   type DashboardDto,
-  type LedgerCheckDto,
   type NotificationSentDto,
   USER_DELETED_MESSAGE,
   USER_NOTIFIED_MESSAGE,
@@ -17,16 +15,10 @@ import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
-import { AdminRepository, fallbackLedgerQueries } from './admin.repository';
+import { AdminRepository } from './admin.repository';
 import { decodeCursor, encodeCursor, pageLimit, UUID_TEXT } from './page-cursor';
 
 export const USER_NOT_FOUND = 'User not found.';
-
-/** What the dashboard needs from the ledger module, when it is loaded. */
-interface LedgerReader {
-  check(): Promise<LedgerCheckDto>;
-  liabilities(): Promise<Array<{ token: string; customer: string; pending: string; holders: number }>>;
-}
 
 const decimal = (value: string) => new Decimal(value).toFixed();
 
@@ -37,7 +29,7 @@ export class AdminService {
     private readonly repository: AdminRepository,
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
-    private readonly modules: ModuleRef,
+    private readonly ledger: LedgerService,
   ) {}
 
   /**
@@ -107,7 +99,9 @@ export class AdminService {
 
   async dashboard(): Promise<DashboardDto> {
     const counts = await this.repository.counts();
-    const { check, liabilities } = await this.ledgerFigures();
+    // The ledger module's own check and sums: the same figures as GET /admin/ledger/check.
+    const check = await this.ledger.check();
+    const liabilities = await this.ledger.liabilities();
     return {
       ...counts,
       liabilities: liabilities
@@ -115,34 +109,5 @@ export class AdminService {
         .map((row) => ({ token: row.token, total: decimal(row.customer), pending: decimal(row.pending), holders: row.holders })),
       ledgerCheck: check,
     };
-  }
-
-  /** The ledger module's own check when it is loaded; otherwise the same read-only queries here. */
-  private async ledgerFigures(): Promise<{ check: LedgerCheckDto; liabilities: Array<{ token: string; customer: string; pending: string; holders: number }> }> {
-    const ledger = this.ledgerService();
-    if (ledger) return { check: await ledger.check(), liabilities: await ledger.liabilities() };
-    const { sums, mismatches, stats, liabilities } = await fallbackLedgerQueries(this.db);
-    const tokens = sums.map((row) => ({ token: row.token, sum: decimal(row.sum), ok: new Decimal(row.sum).isZero() }));
-    return {
-      check: {
-        ok: tokens.every((t) => t.ok) && mismatches.length === 0 && stats.negative === 0,
-        tokens,
-        mismatches: mismatches.map((m) => ({ ...m, balance: decimal(m.balance), linesSum: decimal(m.linesSum) })),
-        negativeCustomerBalances: stats.negative,
-        accounts: stats.accounts,
-        lines: sums.reduce((n, row) => n + Number(row.lines), 0),
-        checkedAt: new Date().toISOString(),
-      },
-      liabilities,
-    };
-  }
-
-  private ledgerService(): LedgerReader | undefined {
-    try {
-      // Looked up at request time so the admin module works whether or not the ledger module is registered.
-      return this.modules.get<LedgerService, LedgerReader>(LedgerService, { strict: false });
-    } catch {
-      return undefined;
-    }
   }
 }
