@@ -1,15 +1,30 @@
 import type { RouteObject } from 'react-router-dom';
+import { lazyScreen } from './components/lazy';
 
-function AdminPlaceholder() {
-  return <main className="page">Admin</main>;
-}
+// Every admin screen, and the admin layout itself, is its own chunk: customers never download them.
+const AdminLayout = lazyScreen(() => import('./components/AdminLayout'));
+const DashboardPage = lazyScreen(() => import('./pages/DashboardPage'));
+const UsersPage = lazyScreen(() => import('./pages/UsersPage'));
+const TokensPage = lazyScreen(() => import('./pages/TokensPage'));
+const CustomTokensPage = lazyScreen(() => import('./pages/CustomTokensPage'));
+const NotifyPage = lazyScreen(() => import('./pages/NotifyPage'));
+const TransactionsPage = lazyScreen(() => import('./pages/TransactionsPage'));
+const TicketsPage = lazyScreen(() => import('./pages/TicketsPage'));
+const AuditPage = lazyScreen(() => import('./pages/AuditPage'));
 
 /** Children of /admin (the admin guard wraps them in the app router). */
 export const adminRoutes: RouteObject[] = [
-  { index: true, element: <AdminPlaceholder /> },
-  { path: 'users', element: <AdminPlaceholder /> },
-  { path: 'tokens', element: <AdminPlaceholder /> },
-  { path: 'custom-tokens', element: <AdminPlaceholder /> },
-  { path: 'notify', element: <AdminPlaceholder /> },
-  { path: 'transactions', element: <AdminPlaceholder /> },
+  {
+    element: <AdminLayout />,
+    children: [
+      { index: true, element: <DashboardPage /> },
+      { path: 'users', element: <UsersPage /> },
+      { path: 'tokens', element: <TokensPage /> },
+      { path: 'custom-tokens', element: <CustomTokensPage /> },
+      { path: 'notify', element: <NotifyPage /> },
+      { path: 'transactions', element: <TransactionsPage /> },
+      { path: 'tickets', element: <TicketsPage /> },
+      { path: 'audit', element: <AuditPage /> },
+    ],
+  },
 ];

@@ -1,0 +1,114 @@
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { loggedOut } from '../../../app/session/sessionSlice';
+import { Spinner } from '../../../components/Spinner';
+import './admin.css';
+
+const LINKS = [
+  { to: '/admin', label: 'Dashboard', end: true },
+  { to: '/admin/users', label: 'Users' },
+  { to: '/admin/tokens', label: 'Tokens' },
+  { to: '/admin/custom-tokens', label: 'Custom Tokens' },
+  { to: '/admin/notify', label: 'Notify Users' },
+  { to: '/admin/transactions', label: 'Transaction' },
+  { to: '/admin/tickets', label: 'Tickets' },
+  { to: '/admin/audit', label: 'Audit' },
+];
+
+function UserMenu() {
+  const user = useAppSelector((state) => state.session.user);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const wrapper = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (event: MouseEvent) => !wrapper.current?.contains(event.target as Node) && setOpen(false);
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const logout = () => {
+    const token = user?.token;
+    // Best effort: the server revokes the token; the stored session goes either way.
+    if (token) void fetch('/api/user/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+    dispatch(loggedOut());
+    navigate('/login-admin', { replace: true });
+  };
+
+  return (
+    <div className="admin-user-menu" ref={wrapper}>
+      <button
+        type="button"
+        className="button ghost"
+        aria-label={`Account menu: ${user?.name || 'Admin'}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {user?.name || 'Admin'} ▾
+      </button>
+      {open ? (
+        <ul className="admin-menu" role="menu">
+          <li role="none">
+            <button type="button" role="menuitem" autoFocus onClick={logout}>
+              Logout
+            </button>
+          </li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export default function AdminLayout() {
+  const [menuOpen, setMenuOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 900);
+  const location = useLocation();
+  // On a phone the sidebar closes after choosing a page.
+  useEffect(() => {
+    if (window.innerWidth < 900) setMenuOpen(false);
+  }, [location.pathname]);
+
+  return (
+    <div className={menuOpen ? 'admin-shell menu-open' : 'admin-shell'}>
+      <header className="admin-header">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Toggle menu"
+          aria-expanded={menuOpen}
+          aria-controls="admin-sidebar"
+          onClick={() => setMenuOpen((value) => !value)}
+        >
+          ☰
+        </button>
+        <Link to="/" className="admin-logo" aria-label="Coinpurse home">
+          Coinpurse <span>Admin</span>
+        </Link>
+        <UserMenu />
+      </header>
+      <nav id="admin-sidebar" className="admin-sidebar" aria-label="Admin">
+        <ul>
+          {LINKS.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} end={link.end}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="admin-main">
+        <Suspense fallback={<Spinner label="Loading" />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { useState, type FormEvent } from 'react';
+import { Spinner } from '../../../components/Spinner';
+import { Field } from '../components/Field';
+import { PAGE_SIZE, Pager, useCursorPager } from '../components/Pager';
+import { useAuditQuery } from '../store/adminApi';
+
+interface Filters {
+  actor: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+}
+const NO_FILTERS: Filters = { actor: '', action: '', targetType: '', targetId: '' };
+
+function Json({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="muted">—</span>;
+  return <pre className="json">{JSON.stringify(value, null, 1)}</pre>;
+}
+
+export default function AuditPage() {
+  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const pager = useCursorPager(JSON.stringify(filters));
+  const audit = useAuditQuery(
+    {
+      limit: PAGE_SIZE,
+      cursor: pager.cursor,
+      actor: filters.actor.trim() || undefined,
+      action: filters.action.trim() || undefined,
+      targetType: filters.targetType.trim() || undefined,
+      targetId: filters.targetId.trim() || undefined,
+    },
+    { refetchOnMountOrArgChange: true },
+  );
+  const rows = audit.data?.items ?? [];
+  const bind = (key: keyof Filters) => ({
+    value: draft[key],
+    onChange: (event: { target: { value: string } }) => setDraft((previous) => ({ ...previous, [key]: event.target.value })),
+  });
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+  };
+
+  return (
+    <>
+      <div className="admin-toolbar">
+        <h1>Audit</h1>
+      </div>
+      <form className="admin-filters" onSubmit={apply} aria-label="Audit filters">
+        <Field label="Admin (id)">
+          <input {...bind('actor')} autoComplete="off" />
+        </Field>
+        <Field label="Action">
+          <input {...bind('action')} autoComplete="off" />
+        </Field>
+        <Field label="Target type">
+          <input {...bind('targetType')} autoComplete="off" />
+        </Field>
+        <Field label="Target id">
+          <input {...bind('targetId')} autoComplete="off" />
+        </Field>
+        <button type="submit" className="button primary">
+          Filter
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setDraft(NO_FILTERS);
+            setFilters(NO_FILTERS);
+          }}
+        >
+          Clear
+        </button>
+      </form>
+      {audit.isLoading ? (
+        <Spinner />
+      ) : (
+        <div className="table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Admin</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Before</th>
+                <th scope="col">After</th>
+                <th scope="col">Request</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={7} className="empty">
+                    No audit entries
+                  </td>
+                </tr>
+              ) : (
+                rows.map((row) => (
+                  <tr key={row._id}>
+                    <td>{new Date(row.createdAt).toLocaleString()}</td>
+                    <td className="mono">{row.actorEmail ?? row.actorId ?? row.actorRole ?? 'system'}</td>
+                    <td>{row.action}</td>
+                    <td className="mono">
+                      {row.targetType}
+                      {row.targetId ? `:${row.targetId}` : ''}
+                    </td>
+                    <td>
+                      <Json value={row.before} />
+                    </td>
+                    <td>
+                      <Json value={row.after} />
+                    </td>
+                    <td className="mono">{row.requestId ?? ''}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={pager.page} nextCursor={audit.data?.nextCursor ?? null} onNext={pager.next} onPrevious={pager.previous} busy={audit.isFetching} />
+    </>
+  );
+}

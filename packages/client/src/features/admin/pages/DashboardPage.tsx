@@ -1,0 +1,130 @@
+import { Link } from 'react-router-dom';
+import { Spinner } from '../../../components/Spinner';
+import { useDashboardQuery, useLedgerCheckQuery, useLiabilitiesQuery } from '../store/adminApi';
+
+function Card({ title, count, to }: { title: string; count: number | undefined; to: string }) {
+  return (
+    <section className="admin-card" aria-label={title}>
+      <h2>{title}</h2>
+      <span className="count">{count ?? '—'}</span>
+      <Link className="button small" to={to} aria-label={`Manage ${title}`}>
+        Manage
+      </Link>
+    </section>
+  );
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+function LedgerCheckSection() {
+  const check = useLedgerCheckQuery(undefined, { refetchOnMountOrArgChange: true });
+  const data = check.data;
+  return (
+    <section className="admin-section" aria-labelledby="ledger-check-title">
+      <h2 id="ledger-check-title">Ledger check</h2>
+      {check.isLoading ? <Spinner /> : null}
+      {check.isError ? <p className="muted">The ledger check could not be loaded.</p> : null}
+      {data ? (
+        <>
+          <p>
+            <span className={data.ok ? 'status ok' : 'status bad'}>{data.ok ? 'Balanced' : 'Problems found'}</span>{' '}
+            <span className="muted">
+              {data.accounts} accounts, {data.lines} journal lines, checked {new Date(data.checkedAt).toLocaleString()}
+            </span>
+          </p>
+          {!data.ok ? (
+            <ul>
+              {data.tokens
+                .filter((row) => !row.ok)
+                .map((row) => (
+                  <li key={row.token}>
+                    {row.token}: journal lines sum to <span className="mono">{row.sum}</span> instead of 0
+                  </li>
+                ))}
+              {data.mismatches.map((row) => (
+                <li key={row.accountId}>
+                  Account <span className="mono">{row.accountId}</span> ({row.token}): balance <span className="mono">{row.balance}</span>, lines{' '}
+                  <span className="mono">{row.linesSum}</span>
+                </li>
+              ))}
+              {data.negativeCustomerBalances > 0 ? <li>{data.negativeCustomerBalances} negative customer balances</li> : null}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function LiabilitiesSection() {
+  const liabilities = useLiabilitiesQuery(undefined, { refetchOnMountOrArgChange: true });
+  const data = liabilities.data;
+  return (
+    <section className="admin-section" aria-labelledby="liabilities-title">
+      <h2 id="liabilities-title">Liabilities per token</h2>
+      {liabilities.isLoading ? <Spinner /> : null}
+      {liabilities.isError ? <p className="muted">Liabilities could not be loaded.</p> : null}
+      {data ? (
+        <>
+          <p>
+            Total owed to customers: <strong>{usd.format(data.totalUsd)}</strong>
+          </p>
+          <div className="table-wrap">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Token</th>
+                  <th scope="col">Customer balances</th>
+                  <th scope="col">Pending withdrawals</th>
+                  <th scope="col">Total</th>
+                  <th scope="col">USD value</th>
+                  <th scope="col">Holders</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.tokens.length === 0 ? (
+                  <tr>
+                    <td colSpan={6} className="empty">
+                      No balances held
+                    </td>
+                  </tr>
+                ) : (
+                  data.tokens.map((row) => (
+                    <tr key={row.token}>
+                      <td>
+                        {row.name} <span className="muted">({row.symbol})</span>
+                      </td>
+                      <td className="mono">{row.customerBalance}</td>
+                      <td className="mono">{row.pendingWithdrawals}</td>
+                      <td className="mono">{row.total}</td>
+                      <td>{usd.format(row.usdValue)}</td>
+                      <td>{row.holders}</td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+export default function DashboardPage() {
+  const dashboard = useDashboardQuery(undefined, { refetchOnMountOrArgChange: true });
+  const counts = dashboard.data;
+  return (
+    <>
+      <h1>Dashboard</h1>
+      {dashboard.isLoading ? <Spinner /> : null}
+      <div className="admin-cards">
+        <Card title="Users" count={counts?.users} to="/admin/users" />
+        <Card title="Crypto Currencies" count={counts?.cryptoCurrencies} to="/admin/tokens" />
+        <Card title="Notifications" count={counts?.notifications} to="/admin/notify" />
+      </div>
+      <LedgerCheckSection />
+      <LiabilitiesSection />
+    </>
+  );
+}

@@ -1,0 +1,167 @@
+import { useState, type FormEvent } from 'react';
+import { Spinner } from '../../../components/Spinner';
+import { adminToast, serverMessage } from '../components/adminToast';
+import { Field, FormError } from '../components/Field';
+import { Modal } from '../components/Modal';
+import { PAGE_SIZE, Pager, useCursorPager } from '../components/Pager';
+import { useCloseTicketMutation, useReplyTicketMutation, useTicketQuery, useTicketsQuery } from '../store/adminApi';
+
+function imageUrl(image: string): string {
+  return /^https?:\/\//.test(image) || image.startsWith('/') ? image : `/images/${image}`;
+}
+
+function TicketModal({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: () => void }) {
+  const ticket = useTicketQuery({ id }, { refetchOnMountOrArgChange: true });
+  const [reply, replyState] = useReplyTicketMutation();
+  const [close, closeState] = useCloseTicketMutation();
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const data = ticket.data;
+
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!message.trim()) return setError('A reply is required.');
+    setError(null);
+    try {
+      await reply({ id, replyTicketDto: { message: message.trim() } }).unwrap();
+      adminToast.success('Reply sent');
+      setMessage('');
+      ticket.refetch();
+      onChanged();
+    } catch (failure) {
+      console.error(failure);
+      setError(serverMessage(failure, 'The reply was not sent.'));
+    }
+  };
+  const closeTicket = async () => {
+    try {
+      await close({ id }).unwrap();
+      adminToast.success('Ticket closed');
+      ticket.refetch();
+      onChanged();
+    } catch (failure) {
+      console.error(failure);
+      setError(serverMessage(failure, 'The ticket was not closed.'));
+    }
+  };
+
+  return (
+    <Modal title={data ? data.subject : 'Ticket'} onClose={onClose} wide>
+      {ticket.isLoading ? <Spinner /> : null}
+      {ticket.isError ? <FormError message={serverMessage(ticket.error, 'The ticket could not be loaded.')} /> : null}
+      {data ? (
+        <>
+          <p>
+            <span className={`status ${data.status}`}>{data.status}</span> <span className="muted">{data.email}</span> ·{' '}
+            <span className="muted">{new Date(data.createdAt).toLocaleString()}</span>
+          </p>
+          <p style={{ whiteSpace: 'pre-wrap' }}>{data.note}</p>
+          {data.image ? (
+            <a href={imageUrl(data.image)} target="_blank" rel="noreferrer">
+              <img className="ticket-image" src={imageUrl(data.image)} alt={`Image attached to ${data.subject}`} />
+            </a>
+          ) : null}
+          {data.replies && data.replies.length > 0 ? (
+            <>
+              <h3>Replies</h3>
+              <ul className="ticket-thread">
+                {data.replies.map((item, index) => (
+                  <li key={item._id ?? index}>
+                    <small className="muted">{new Date(item.createdAt).toLocaleString()}</small>
+                    <p style={{ margin: '0.25rem 0 0', whiteSpace: 'pre-wrap' }}>{item.message}</p>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {data.status !== 'closed' ? (
+            <form className="admin-form" onSubmit={send} noValidate>
+              <Field label="Reply">
+                <textarea rows={4} value={message} onChange={(event) => setMessage(event.target.value)} />
+              </Field>
+              <FormError message={error} />
+              <div className="admin-actions">
+                <button type="button" className="button" onClick={closeTicket} disabled={closeState.isLoading}>
+                  Close Ticket
+                </button>
+                <button type="submit" className="button primary" disabled={replyState.isLoading || !message.trim()}>
+                  {replyState.isLoading ? 'Processing...' : 'Send Reply'}
+                </button>
+              </div>
+            </form>
+          ) : (
+            <FormError message={error} />
+          )}
+        </>
+      ) : null}
+    </Modal>
+  );
+}
+
+export default function TicketsPage() {
+  const [status, setStatus] = useState<'' | 'open' | 'closed'>('');
+  const pager = useCursorPager(status);
+  const tickets = useTicketsQuery({ limit: PAGE_SIZE, cursor: pager.cursor, status: status || undefined }, { refetchOnMountOrArgChange: true });
+  const [openId, setOpenId] = useState<string | null>(null);
+  const rows = tickets.data?.items ?? [];
+  return (
+    <>
+      <div className="admin-toolbar">
+        <h1>Tickets</h1>
+      </div>
+      <div className="admin-filters">
+        <Field label="Status">
+          <select value={status} onChange={(event) => setStatus(event.target.value as '' | 'open' | 'closed')}>
+            <option value="">All</option>
+            <option value="open">open</option>
+            <option value="closed">closed</option>
+          </select>
+        </Field>
+      </div>
+      {tickets.isLoading ? (
+        <Spinner />
+      ) : (
+        <div className="table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Subject</th>
+                <th scope="col">Email</th>
+                <th scope="col">Status</th>
+                <th scope="col">Date</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="empty">
+                    No Tickets
+                  </td>
+                </tr>
+              ) : (
+                rows.map((ticket) => (
+                  <tr key={ticket._id}>
+                    <td>{ticket.subject}</td>
+                    <td>{ticket.email}</td>
+                    <td>
+                      <span className={`status ${ticket.status}`}>{ticket.status}</span>
+                    </td>
+                    <td>{new Date(ticket.createdAt).toLocaleString()}</td>
+                    <td>
+                      <button type="button" className="button small" onClick={() => setOpenId(ticket._id)} aria-label={`Open ticket ${ticket.subject}`}>
+                        Open
+                      </button>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={pager.page} nextCursor={tickets.data?.nextCursor ?? null} onNext={pager.next} onPrevious={pager.previous} busy={tickets.isFetching} />
+      {openId ? <TicketModal id={openId} onClose={() => setOpenId(null)} onChanged={() => tickets.refetch()} /> : null}
+    </>
+  );
+}

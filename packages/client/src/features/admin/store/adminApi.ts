@@ -1,0 +1,98 @@
+/**
+ * The admin screens' one entry to the server: the generated RTK Query endpoints of the admin OpenAPI tags, with the
+ * screens' types as aliases of the generated ones. Only the two money lists that page through an `X-Next-Cursor`
+ * response header (users, transactions) get a thin query here, because generated hooks do not expose headers.
+ */
+import { baseApi } from '../../../app/api/baseApi';
+import type { DashboardDto } from './adminApi.generated';
+import type { AuditEntryDto, GetAuditLogApiArg } from './adminAuditApi.generated';
+import type { TicketDetailDto, TicketSummaryDto } from './adminTicketsApi.generated';
+import type { AddCustomTokenApiArg, AdminTokenDto, CustomTokenDto } from './adminTokensApi.generated';
+import type { GetAdminTransactionsApiArg, LedgerCheckDto, LiabilitiesDto, TransactionDto } from './adminTransactionsApi.generated';
+import type { AdminUserDto, GetUsersApiArg } from './adminUsersApi.generated';
+
+export { useGetDashboardQuery as useDashboardQuery } from './adminApi.generated';
+export { useGetAuditLogQuery as useAuditQuery } from './adminAuditApi.generated';
+export { useBroadcastNotificationMutation as useBroadcastMutation, useSendNotificationMutation } from './adminNotificationsApi.generated';
+export {
+  useCloseTicketMutation,
+  useGetTicketQuery as useTicketQuery,
+  useGetTicketsQuery as useTicketsQuery,
+  useReplyTicketMutation,
+} from './adminTicketsApi.generated';
+export {
+  useAddCustomTokenMutation,
+  useAddTokenMutation,
+  useDeleteCustomTokenMutation,
+  useDeleteTokenMutation,
+  useEditCustomTokenMutation,
+  useEditTokenMutation,
+  useGetCustomTokensQuery as useCustomTokensQuery,
+  useGetTokensQuery as useAdminTokensQuery,
+} from './adminTokensApi.generated';
+export {
+  useCheckLedgerQuery as useLedgerCheckQuery,
+  useDeleteTrxMutation as useDeleteTransactionMutation,
+  useDepositCryptoMutation as useCreateDepositMutation,
+  useGetLedgerLiabilitiesQuery as useLiabilitiesQuery,
+  useModifyTransactionMutation,
+  useUpdateBalanceMutation,
+} from './adminTransactionsApi.generated';
+export { useDeleteUserMutation } from './adminUsersApi.generated';
+
+export type AdminUser = AdminUserDto;
+export type AdminToken = AdminTokenDto;
+export type CustomToken = CustomTokenDto;
+export type AdminTransaction = TransactionDto;
+export type TransactionStatus = TransactionDto['status'];
+export type DashboardData = DashboardDto;
+export type Liabilities = LiabilitiesDto;
+export type LedgerCheck = LedgerCheckDto;
+export type TicketSummary = TicketSummaryDto;
+export type TicketDetail = TicketDetailDto;
+export type AuditRow = AuditEntryDto;
+export type AuditFilters = GetAuditLogApiArg;
+/** The multipart body of POST /crypto/custom-token: built as FormData (the generated type describes its fields). */
+export type CustomTokenUpload = AddCustomTokenApiArg['body'];
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** Response header of the money lists' keyset paging (absent on the last page). */
+const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+
+function headerPage<T>(raw: unknown, meta?: { response?: Response }): Page<T> {
+  return { items: Array.isArray(raw) ? (raw as T[]) : [], nextCursor: meta?.response?.headers.get(NEXT_CURSOR_HEADER) || null };
+}
+
+const definedParams = (params: object) => Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== ''));
+
+const pagedApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    adminUsersPage: build.query<Page<AdminUser>, GetUsersApiArg>({
+      query: (args) => ({ url: '/api/user/get-users', params: definedParams(args) }),
+      transformResponse: (raw, meta) => headerPage<AdminUser>(raw, meta),
+      providesTags: ['admin-users'],
+    }),
+    adminTransactionsPage: build.query<Page<AdminTransaction>, GetAdminTransactionsApiArg>({
+      query: (args) => ({ url: '/api/admin/transaction', params: definedParams(args) }),
+      transformResponse: (raw, meta) => headerPage<AdminTransaction>(raw, meta),
+      providesTags: ['admin-transactions'],
+    }),
+  }),
+  overrideExisting: false,
+});
+
+export const {
+  useAdminUsersPageQuery: useAdminUsersQuery,
+  useLazyAdminUsersPageQuery: useLazyAdminUsersQuery,
+  useAdminTransactionsPageQuery: useAdminTransactionsQuery,
+} = pagedApi;
+
+/** One key per submitted form: a retried or double-clicked money action is applied once (Idempotency-Key). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
