@@ -52,7 +52,7 @@ export class SendNotificationDto {
   @MaxLength(5000, { message: 'Message must be at most 5000 characters.' })
   message: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Sent by the spec\'s client; must match the path when present.' })
+  @ApiPropertyOptional({ format: 'uuid', description: "Sent by the spec's client; must match the path when present." })
   @IsOptional()
   @IsString({ message: 'User is required.' })
   userId?: string;
@@ -275,7 +275,7 @@ export class TicketDetailDto {
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   userId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The customer\'s name when linked to an account.' })
+  @ApiProperty({ type: String, nullable: true, description: "The customer's name when linked to an account." })
   userName: string | null;
 
   @ApiProperty({ enum: ['open', 'closed'] })

@@ -15,7 +15,10 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
     t = await startTestApp(kind);
     db = t.app.get(DATABASE);
     await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1' });
-    for (const id of ['bitcoin', 'ethereum', 'tether']) await db.execute(sql`insert into supported_tokens (coin_id) select ${id} where not exists (select 1 from supported_tokens where coin_id = ${id} and deleted_at is null)`);
+    for (const id of ['bitcoin', 'ethereum', 'tether'])
+      await db.execute(
+        sql`insert into supported_tokens (coin_id) select ${id} where not exists (select 1 from supported_tokens where coin_id = ${id} and deleted_at is null)`,
+      );
     admin = await loginAdmin(t.http);
   });
   afterAll(async () => {
@@ -35,19 +38,33 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
     expect(response.body).toEqual({ ok: true, message: 'User deleted successfully' });
 
     await t.http.get('/api/user/get-user-balance').set(bearer(ada.token)).expect(401);
-    expect((await t.http.post('/api/user/login-user').send({ email: ada.email, password: ada.password }).expect(401)).body.error).toBe('Invalid email or password.');
+    expect((await t.http.post('/api/user/login-user').send({ email: ada.email, password: ada.password }).expect(401)).body.error).toBe(
+      'Invalid email or password.',
+    );
     const list = await t.http.get('/api/user/get-users?limit=100').set(bearer(admin.token)).expect(200);
     expect(list.body.map((u: { _id: string }) => u._id)).not.toContain(ada._id);
     expect((await dashboard()).users).toBe(usersBefore - 1);
 
-    const kept = await rows<{ n: number }>(db, sql`select (select count(*)::int from transactions where user_id = ${ada._id}) + (select count(*)::int from journal_lines l join ledger_accounts a on a.id = l.account_id where a.user_id = ${ada._id}) as n`);
+    const kept = await rows<{ n: number }>(
+      db,
+      sql`select (select count(*)::int from transactions where user_id = ${ada._id}) + (select count(*)::int from journal_lines l join ledger_accounts a on a.id = l.account_id where a.user_id = ${ada._id}) as n`,
+    );
     expect(kept[0].n).toBeGreaterThanOrEqual(2);
-    const [account] = await rows<{ balance: string }>(db, sql`select balance::text as balance from ledger_accounts where user_id = ${ada._id} and token = 'bitcoin'`);
+    const [account] = await rows<{ balance: string }>(
+      db,
+      sql`select balance::text as balance from ledger_accounts where user_id = ${ada._id} and token = 'bitcoin'`,
+    );
     expect(Number(account.balance)).toBeCloseTo(0.002, 8);
 
     const audit = (await t.http.get(`/api/admin/audit?action=user.deactivate&targetId=${ada._id}`).set(bearer(admin.token)).expect(200)).body;
     expect(audit.items).toHaveLength(1);
-    expect(audit.items[0]).toMatchObject({ actorId: admin._id, actorEmail: ADMIN_EMAIL, targetType: 'user', before: { email: ada.email, deactivatedAt: null }, after: { deactivatedAt: expect.any(String) } });
+    expect(audit.items[0]).toMatchObject({
+      actorId: admin._id,
+      actorEmail: ADMIN_EMAIL,
+      targetType: 'user',
+      before: { email: ada.email, deactivatedAt: null },
+      after: { deactivatedAt: expect.any(String) },
+    });
 
     // Gone from the admin's point of view.
     expect((await t.http.delete(`/api/admin/delete-user/${ada._id}`).set(bearer(admin.token)).expect(404)).body.error).toBe('User not found.');
@@ -55,12 +72,16 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
   });
 
   it('refuses to delete an admin (409), itself (409), unknown or malformed ids (404)', async () => {
-    expect((await t.http.delete(`/api/admin/delete-user/${admin._id}`).set(bearer(admin.token)).expect(409)).body.error).toBe('You cannot delete your own account.');
+    expect((await t.http.delete(`/api/admin/delete-user/${admin._id}`).set(bearer(admin.token)).expect(409)).body.error).toBe(
+      'You cannot delete your own account.',
+    );
     const [other] = await rows<{ id: string }>(
       db,
       sql`insert into users (name, email, email_normalized, password_hash, country, role) values ('Other admin', 'other-admin@test.local', 'other-admin@test.local', 'x', '-', 'admin') returning id`,
     );
-    expect((await t.http.delete(`/api/admin/delete-user/${other.id}`).set(bearer(admin.token)).expect(409)).body.error).toBe('An administrator account cannot be deleted.');
+    expect((await t.http.delete(`/api/admin/delete-user/${other.id}`).set(bearer(admin.token)).expect(409)).body.error).toBe(
+      'An administrator account cannot be deleted.',
+    );
     await t.http.delete(`/api/admin/delete-user/${RANDOM_UUID}`).set(bearer(admin.token)).expect(404);
     await t.http.delete('/api/admin/delete-user/not-a-uuid').set(bearer(admin.token)).expect(404);
     await t.http.get('/api/user/me').set(bearer(admin.token)).expect(200);
@@ -96,7 +117,10 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
     const prior = (token: string) => Number(before.liabilities.find((l: { token: string }) => l.token === token)?.total ?? 0);
     expect(Number(liability('bitcoin').total) - prior('bitcoin')).toBeCloseTo(0.015, 10);
     expect(Number(liability('tether').total) - prior('tether')).toBeCloseTo(10, 10);
-    const [sum] = await rows<{ total: string }>(db, sql`select coalesce(sum(balance), 0)::text as total from ledger_accounts where kind = 'customer' and token = 'bitcoin'`);
+    const [sum] = await rows<{ total: string }>(
+      db,
+      sql`select coalesce(sum(balance), 0)::text as total from ledger_accounts where kind = 'customer' and token = 'bitcoin'`,
+    );
     expect(Number(liability('bitcoin').total)).toBe(Number(sum.total));
 
     expect(after.ledgerCheck.ok).toBe(true);
@@ -120,7 +144,12 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
 
   it('pages the audit log newest first and filters by admin, action and target', async () => {
     const ada = await signUp(t.http);
-    for (let i = 0; i < 5; i++) await t.http.post(`/api/admin/send-notifiction/${ada._id}`).set(bearer(admin.token)).send({ title: `n${i}`, message: 'm' }).expect(200);
+    for (let i = 0; i < 5; i++)
+      await t.http
+        .post(`/api/admin/send-notifiction/${ada._id}`)
+        .set(bearer(admin.token))
+        .send({ title: `n${i}`, message: 'm' })
+        .expect(200);
 
     const all: Array<{ _id: string; action: string; targetId: string; after: { title: string } }> = [];
     let cursor: string | null = null;
@@ -151,7 +180,9 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
     expect(typeof first.nextCursor).toBe('string');
 
     expect((await t.http.get('/api/admin/audit?actor=bob').set(bearer(admin.token)).expect(400)).body.error).toBe('The admin filter must be an account id.');
-    expect((await t.http.get('/api/admin/audit?limit=101').set(bearer(admin.token)).expect(400)).body.error).toBe('Limit must be a whole number from 1 to 100.');
+    expect((await t.http.get('/api/admin/audit?limit=101').set(bearer(admin.token)).expect(400)).body.error).toBe(
+      'Limit must be a whole number from 1 to 100.',
+    );
     expect((await t.http.get('/api/admin/audit?cursor=abc').set(bearer(admin.token)).expect(400)).body.error).toBe('The page cursor is not valid.');
     await t.http.get('/api/admin/audit?unknown=1').set(bearer(admin.token)).expect(400);
   });

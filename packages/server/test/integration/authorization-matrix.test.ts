@@ -50,7 +50,13 @@ describe.each(DATABASE_KINDS)('authorization matrix from the OpenAPI document on
     const admins = routes.filter((r) => r.access === 'admin');
     expect(admins.length).toBeGreaterThanOrEqual(8);
     expect(admins.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining([`delete /api/admin/delete-user/${RANDOM_UUID}`, `post /api/admin/send-notifiction/${RANDOM_UUID}`, 'get /api/admin/audit', 'get /api/admin/dashboard', 'get /api/admin/tickets']),
+      expect.arrayContaining([
+        `delete /api/admin/delete-user/${RANDOM_UUID}`,
+        `post /api/admin/send-notifiction/${RANDOM_UUID}`,
+        'get /api/admin/audit',
+        'get /api/admin/dashboard',
+        'get /api/admin/tickets',
+      ]),
     );
     expect(routes.filter((r) => r.access === 'missing')).toEqual([]);
   });
@@ -64,7 +70,8 @@ describe.each(DATABASE_KINDS)('authorization matrix from the OpenAPI document on
       const asCustomer = await call(route, customer.token);
       if (asCustomer.status !== 403) failures.push(`${where} as a customer: ${asCustomer.status}`);
       const asAdmin = await call(route, admin.token);
-      if ([401, 403].includes(asAdmin.status) || asAdmin.status >= 500) failures.push(`${where} as the admin: ${asAdmin.status} ${JSON.stringify(asAdmin.body)}`);
+      if ([401, 403].includes(asAdmin.status) || asAdmin.status >= 500)
+        failures.push(`${where} as the admin: ${asAdmin.status} ${JSON.stringify(asAdmin.body)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -81,7 +88,7 @@ describe.each(DATABASE_KINDS)('authorization matrix from the OpenAPI document on
     expect(failures).toEqual([]);
   });
 
-  it('a deactivated customer\'s old token → 401 on every signed-in route', async () => {
+  it("a deactivated customer's old token → 401 on every signed-in route", async () => {
     const gone = await signUp(t.http);
     await t.http.get('/api/user/get-notifications').set(bearer(gone.token)).expect(200);
     await t.http.delete(`/api/admin/delete-user/${gone._id}`).set(bearer(admin.token)).expect(200);
@@ -93,7 +100,7 @@ describe.each(DATABASE_KINDS)('authorization matrix from the OpenAPI document on
     expect(failures).toEqual([]);
   });
 
-  it('a deactivated admin\'s old token → 401 on the admin routes', async () => {
+  it("a deactivated admin's old token → 401 on the admin routes", async () => {
     const db = t.app.get<Database>(DATABASE);
     const second = await t.http.post('/api/admin/login-admin').send({ email: 'admin@test.local', password: 'admin-password-123' }).expect(200);
     await db.execute(sql`update users set deactivated_at = now() where id = ${second.body._id}`);

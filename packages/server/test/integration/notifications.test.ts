@@ -24,7 +24,7 @@ describe.each(DATABASE_KINDS)('notifications and live events on %s', (kind) => {
 
   const notify = (userId: string, body: object) => t.http.post(`/api/admin/send-notifiction/${userId}`).set(bearer(admin.token)).send(body);
 
-  it('lists only the caller\'s notifications, newest first, with the spec\'s fields', async () => {
+  it("lists only the caller's notifications, newest first, with the spec's fields", async () => {
     const ada = await signUp(t.http);
     const bob = await signUp(t.http);
     await notify(ada._id, { title: 'First', message: 'one', userId: ada._id }).expect(200);
@@ -42,7 +42,7 @@ describe.each(DATABASE_KINDS)('notifications and live events on %s', (kind) => {
     expect(new Date(list.body[1].createdAt).toISOString()).toBe(list.body[1].createdAt);
   });
 
-  it('marks a notification read; another customer\'s id or a bad id is 404 and changes nothing', async () => {
+  it("marks a notification read; another customer's id or a bad id is 404 and changes nothing", async () => {
     const ada = await signUp(t.http);
     const eve = await signUp(t.http);
     await notify(ada._id, { title: 'Hello', message: 'm' }).expect(200);
@@ -71,11 +71,13 @@ describe.each(DATABASE_KINDS)('notifications and live events on %s', (kind) => {
     expect((await notify(RANDOM_UUID, { title: 't', message: 'm' }).expect(404)).body.error).toBe('User not found.');
     await notify('nope', { title: 't', message: 'm' }).expect(404);
     await notify(admin._id, { title: 't', message: 'm' }).expect(404);
-    expect((await notify(ada._id, { title: 't', message: 'm', userId: RANDOM_UUID }).expect(400)).body.error).toBe('The user in the body does not match the address.');
+    expect((await notify(ada._id, { title: 't', message: 'm', userId: RANDOM_UUID }).expect(400)).body.error).toBe(
+      'The user in the body does not match the address.',
+    );
     expect((await t.http.get('/api/user/get-notifications').set(bearer(ada.token))).body).toEqual([]);
   });
 
-  it('streams a notification an admin sends to the customer\'s open event stream, and only to them', async () => {
+  it("streams a notification an admin sends to the customer's open event stream, and only to them", async () => {
     const ada = await signUp(t.http);
     const bob = await signUp(t.http);
     const adaStream = await openEventStream(t.url!, ada.token);

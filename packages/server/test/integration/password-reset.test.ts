@@ -51,7 +51,10 @@ describe.each(DATABASE_KINDS)('password reset by mail on %s', (kind) => {
     expect(url.pathname).toBe('/reset-password');
     expect(Buffer.from(token, 'base64url')).toHaveLength(32);
     // Only the hash is stored.
-    const stored = await rows<{ token_hash: string; expires_at: Date | string }>(db, sql`select token_hash, expires_at from password_resets where user_id = ${ada._id}`);
+    const stored = await rows<{ token_hash: string; expires_at: Date | string }>(
+      db,
+      sql`select token_hash, expires_at from password_resets where user_id = ${ada._id}`,
+    );
     expect(stored).toHaveLength(1);
     expect(stored[0].token_hash).toBe(hashResetToken(token));
     expect(stored[0].token_hash).not.toContain(token);
@@ -160,12 +163,13 @@ describe('password reset without SMTP_URL (outbox)', () => {
     await expect.poll(() => existsSync(outbox) && readdirSync(outbox).length, { timeout: 5000 }).toBe(1);
     const [file] = readdirSync(outbox);
     expect(file.endsWith('.eml')).toBe(true);
-    const raw = readFileSync(join(outbox, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const raw = readFileSync(join(outbox, file), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
     expect(raw).toContain(`To: ${ada.email}`);
     const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(raw)![1];
     await t.http.post('/api/user/reset-password').set(bearer(token)).send({ password: 'brand-new-password' }).expect(200);
   });
-
 });
 
 describe('password reset throttling', () => {
@@ -184,7 +188,15 @@ describe('password reset throttling', () => {
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(statuses.slice(3)).toEqual([429, 429]);
     const resets: number[] = [];
-    for (let i = 0; i < 5; i++) resets.push((await t.http.post('/api/user/reset-password').set(bearer('A'.repeat(43))).send({ password: 'brand-new-password' })).status);
+    for (let i = 0; i < 5; i++)
+      resets.push(
+        (
+          await t.http
+            .post('/api/user/reset-password')
+            .set(bearer('A'.repeat(43)))
+            .send({ password: 'brand-new-password' })
+        ).status,
+      );
     expect(resets).toEqual([400, 400, 400, 429, 429]);
   });
 });

@@ -47,7 +47,7 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     expect(detail.body).toMatchObject({ subject: body.subject, note: body.note, email: body.email, userId: null, status: 'open', image: null, replies: [] });
   });
 
-  it('links a signed-in customer\'s ticket to the account and stores the image under a server-made name', async () => {
+  it("links a signed-in customer's ticket to the account and stores the image under a server-made name", async () => {
     const ada = await signUp(t.http);
     const response = await ticket(fields(), { buffer: PNG, name: 'screenshot.png' }, ada.token).expect(201);
     const detail = (await t.http.get(`/api/admin/tickets/${response.body._id}`).set(bearer(admin.token)).expect(200)).body;
@@ -113,7 +113,11 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
       .expect(400);
     expect(two.body.error).toBe('Attach at most one image, in the "image" field.');
     expect((await ticket(fields(), { buffer: Buffer.alloc(0), name: 'empty.png' }).expect(400)).body.error).toBe('The image file is empty.');
-    await t.http.post('/api/user/create-ticket').set('Content-Type', 'multipart/form-data; boundary=XX').send('--XX\r\nContent-Disposition: form-data; name="subject"\r\n\r\nhi').expect(400);
+    await t.http
+      .post('/api/user/create-ticket')
+      .set('Content-Type', 'multipart/form-data; boundary=XX')
+      .send('--XX\r\nContent-Disposition: form-data; name="subject"\r\n\r\nhi')
+      .expect(400);
   });
 
   it.each([
@@ -139,8 +143,14 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     const body = { ...fields(), email: ada.email };
     const created = (await ticket(body, undefined, ada.token).expect(201)).body;
 
-    const replied = await t.http.post(`/api/admin/tickets/${created._id}/reply`).set(bearer(admin.token)).send({ message: 'We found it: credited now.' }).expect(200);
-    expect(replied.body.replies).toEqual([{ _id: expect.any(String), message: 'We found it: credited now.', adminId: admin._id, author: 'Administrator', createdAt: expect.any(String) }]);
+    const replied = await t.http
+      .post(`/api/admin/tickets/${created._id}/reply`)
+      .set(bearer(admin.token))
+      .send({ message: 'We found it: credited now.' })
+      .expect(200);
+    expect(replied.body.replies).toEqual([
+      { _id: expect.any(String), message: 'We found it: credited now.', adminId: admin._id, author: 'Administrator', createdAt: expect.any(String) },
+    ]);
 
     const mail = await smtp.waitFor((m) => m.to.includes(ada.email.toLowerCase()) || m.to.includes(ada.email));
     expect(mail.subject).toBe(`Re: ${body.subject}`);
@@ -151,15 +161,26 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
 
     const closed = await t.http.post(`/api/admin/tickets/${created._id}/close`).set(bearer(admin.token)).expect(200);
     expect(closed.body).toMatchObject({ status: 'closed', closedAt: expect.any(String) });
-    expect((await t.http.post(`/api/admin/tickets/${created._id}/close`).set(bearer(admin.token)).expect(409)).body.error).toBe('This ticket is already closed.');
-    expect((await t.http.post(`/api/admin/tickets/${created._id}/reply`).set(bearer(admin.token)).send({ message: 'again' }).expect(409)).body.error).toBe('This ticket is closed.');
+    expect((await t.http.post(`/api/admin/tickets/${created._id}/close`).set(bearer(admin.token)).expect(409)).body.error).toBe(
+      'This ticket is already closed.',
+    );
+    expect((await t.http.post(`/api/admin/tickets/${created._id}/reply`).set(bearer(admin.token)).send({ message: 'again' }).expect(409)).body.error).toBe(
+      'This ticket is closed.',
+    );
 
     const audit = (await t.http.get(`/api/admin/audit?targetType=ticket&targetId=${created._id}`).set(bearer(admin.token)).expect(200)).body.items;
     expect(audit.map((a: { action: string }) => a.action)).toEqual(['ticket.close', 'ticket.reply']);
-    expect(audit[0]).toMatchObject({ actorId: admin._id, actorRole: 'admin', actorEmail: 'admin@test.local', before: { status: 'open' }, after: { status: 'closed' }, requestId: expect.any(String) });
+    expect(audit[0]).toMatchObject({
+      actorId: admin._id,
+      actorRole: 'admin',
+      actorEmail: 'admin@test.local',
+      before: { status: 'open' },
+      after: { status: 'closed' },
+      requestId: expect.any(String),
+    });
   });
 
-  it('mails a reply to a signed-out ticket\'s email only', async () => {
+  it("mails a reply to a signed-out ticket's email only", async () => {
     const body = fields();
     const created = (await ticket(body).expect(201)).body;
     await t.http.post(`/api/admin/tickets/${created._id}/reply`).set(bearer(admin.token)).send({ message: 'Hello <b>there</b>' }).expect(200);
@@ -194,9 +215,14 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     expect(closed.map((i: { _id: string }) => i._id)).toContain(ids[1]);
 
     await t.http.get('/api/admin/tickets?status=weird').set(bearer(admin.token)).expect(400);
-    expect((await t.http.get('/api/admin/tickets?limit=0').set(bearer(admin.token)).expect(400)).body.error).toBe('Limit must be a whole number from 1 to 100.');
+    expect((await t.http.get('/api/admin/tickets?limit=0').set(bearer(admin.token)).expect(400)).body.error).toBe(
+      'Limit must be a whole number from 1 to 100.',
+    );
     expect((await t.http.get('/api/admin/tickets?cursor=garbage').set(bearer(admin.token)).expect(400)).body.error).toBe('The page cursor is not valid.');
-    await t.http.get(`/api/admin/tickets?cursor=${Buffer.from(JSON.stringify(["1' or 1=1", RANDOM_UUID])).toString('base64url')}`).set(bearer(admin.token)).expect(400);
+    await t.http
+      .get(`/api/admin/tickets?cursor=${Buffer.from(JSON.stringify(["1' or 1=1", RANDOM_UUID])).toString('base64url')}`)
+      .set(bearer(admin.token))
+      .expect(400);
     await t.http.get('/api/admin/tickets/not-a-uuid').set(bearer(admin.token)).expect(404);
     await t.http.get(`/api/admin/tickets/${RANDOM_UUID}`).set(bearer(admin.token)).expect(404);
     await t.http.post(`/api/admin/tickets/${RANDOM_UUID}/reply`).set(bearer(admin.token)).send({ message: 'x' }).expect(404);

@@ -21,7 +21,10 @@ export class AdminUsersController {
 
   @Delete(BackOfficeRoutes.deleteUser)
   @AdminAccess()
-  @ApiOkResponse({ type: UserDeletedDto, description: 'Deactivates the customer: sign-in refused, sessions revoked, hidden from lists; balances, ledger and history kept.' })
+  @ApiOkResponse({
+    type: UserDeletedDto,
+    description: 'Deactivates the customer: sign-in refused, sessions revoked, hidden from lists; balances, ledger and history kept.',
+  })
   @ApiNotFoundResponse({ description: 'No such active customer.' })
   @ApiConflictResponse({ description: 'The account is an administrator (or the caller).' })
   deleteUser(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<UserDeletedDto> {
@@ -59,7 +62,10 @@ export class AdminAuditController {
 
   @Get(BackOfficeRoutes.audit)
   @AdminAccess()
-  @ApiOkResponse({ type: AuditPageDto, description: 'Newest first. Filters: actor (admin id), action, targetType, targetId. Pass nextCursor as cursor for the next page.' })
+  @ApiOkResponse({
+    type: AuditPageDto,
+    description: 'Newest first. Filters: actor (admin id), action, targetType, targetId. Pass nextCursor as cursor for the next page.',
+  })
   getAuditLog(@Query() query: AuditQueryDto): Promise<AuditPageDto> {
     return this.admin.auditLog(query);
   }

@@ -46,7 +46,13 @@ export class AdminService {
       const at = await this.repository.deactivate(user.id, actor.id, tx);
       await this.audit.record(
         actor,
-        { action: 'user.deactivate', targetType: 'user', targetId: user.id, before: { email: user.email, name: user.name, deactivatedAt: null }, after: { deactivatedAt: at.toISOString() } },
+        {
+          action: 'user.deactivate',
+          targetType: 'user',
+          targetId: user.id,
+          before: { email: user.email, name: user.name, deactivatedAt: null },
+          after: { deactivatedAt: at.toISOString() },
+        },
         tx,
       );
     });
@@ -60,7 +66,16 @@ export class AdminService {
       const user = await this.repository.findAccount(userId, {}, tx);
       if (!user || user.deactivatedAt || user.role !== 'user') throw new NotFoundError(USER_NOT_FOUND);
       const notification = await this.notifications.notify({ userId: user.id, title: input.title, message: input.message, createdBy: actor.id }, tx);
-      await this.audit.record(actor, { action: 'notification.send', targetType: 'user', targetId: user.id, after: { notificationId: notification.id, title: input.title, message: input.message } }, tx);
+      await this.audit.record(
+        actor,
+        {
+          action: 'notification.send',
+          targetType: 'user',
+          targetId: user.id,
+          after: { notificationId: notification.id, title: input.title, message: input.message },
+        },
+        tx,
+      );
     });
     return { ok: true, message: USER_NOTIFIED_MESSAGE, sent: 1 };
   }
@@ -68,7 +83,11 @@ export class AdminService {
   async broadcast(actor: Actor, input: { title: string; message: string }): Promise<NotificationSentDto> {
     const sent = await this.db.transaction(async (tx) => {
       const count = await this.notifications.notifyAllCustomers({ title: input.title, message: input.message, createdBy: actor.id }, tx);
-      await this.audit.record(actor, { action: 'notification.broadcast', targetType: 'notification', targetId: null, after: { title: input.title, message: input.message, sent: count } }, tx);
+      await this.audit.record(
+        actor,
+        { action: 'notification.broadcast', targetType: 'notification', targetId: null, after: { title: input.title, message: input.message, sent: count } },
+        tx,
+      );
       return count;
     });
     return { ok: true, message: sent === 1 ? 'Notification sent to 1 customer' : `Notification sent to ${sent} customers`, sent };
@@ -77,7 +96,14 @@ export class AdminService {
   async auditLog(query: AuditQueryDto): Promise<AuditPageDto> {
     const limit = pageLimit(query.limit);
     const beforeId = query.cursor ? Number(decodeCursor(query.cursor, [/^[1-9]\d{0,15}$/])[0]) : undefined;
-    const rows = await this.repository.listAudit({ actor: query.actor, action: query.action, targetType: query.targetType, targetId: query.targetId, beforeId, limit: limit + 1 });
+    const rows = await this.repository.listAudit({
+      actor: query.actor,
+      action: query.action,
+      targetType: query.targetType,
+      targetId: query.targetId,
+      beforeId,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
     return {
       items: page.map((row) => ({

@@ -43,7 +43,10 @@ export class MailService implements OnModuleDestroy {
       this.transport = nodemailer.createTransport(config.smtpUrl, { from: config.mailFrom });
     } else {
       this.via = 'outbox';
-      this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' } as Parameters<typeof nodemailer.createTransport>[0], { from: config.mailFrom });
+      this.transport = nodemailer.createTransport(
+        { streamTransport: true, buffer: true, newline: 'unix' } as Parameters<typeof nodemailer.createTransport>[0],
+        { from: config.mailFrom },
+      );
     }
   }
 

@@ -19,7 +19,7 @@ export class NotificationsController {
 
   @Get(SupportRoutes.getNotifications)
   @UserAccess()
-  @ApiOkResponse({ type: [NotificationDto], description: 'The caller\'s notifications, newest first (at most 500).' })
+  @ApiOkResponse({ type: [NotificationDto], description: "The caller's notifications, newest first (at most 500)." })
   getNotifications(@CurrentPrincipal() principal: Principal): Promise<NotificationDto[]> {
     return this.notifications.listForUser(principal.id);
   }
@@ -27,7 +27,7 @@ export class NotificationsController {
   @Put(SupportRoutes.readNotification)
   @UserAccess()
   @ApiOkResponse({ type: NotificationDto, description: 'The notification, now read.' })
-  @ApiNotFoundResponse({ description: 'No such notification of the caller (another customer\'s id is not found either).' })
+  @ApiNotFoundResponse({ description: "No such notification of the caller (another customer's id is not found either)." })
   readNotification(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<NotificationDto> {
     return this.notifications.markRead(principal.id, id);
   }

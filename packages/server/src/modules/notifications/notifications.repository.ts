@@ -47,7 +47,10 @@ export class NotificationsRepository {
   }
 
   /** One notification for every active customer, in one statement; returns how many were created. */
-  async insertForAllCustomers(input: { title: string; message: string; createdBy: string | null }, executor: Executor = this.db): Promise<{ count: number; createdAt: Date }> {
+  async insertForAllCustomers(
+    input: { title: string; message: string; createdBy: string | null },
+    executor: Executor = this.db,
+  ): Promise<{ count: number; createdAt: Date }> {
     const createdAt = new Date();
     const rows = await executor
       .insert(notifications)

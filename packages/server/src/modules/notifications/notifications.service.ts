@@ -34,7 +34,10 @@ export class NotificationsService {
     const { count, createdAt } = await this.repository.insertForAllCustomers(input, executor);
     if (count > 0) {
       // Each customer's row has its own id; the event carries the content and the client refetches its list.
-      await this.live.publishToAll({ type: 'notification', data: { title: input.title, message: input.message, createdAt: createdAt.toISOString(), read: false } }, executor);
+      await this.live.publishToAll(
+        { type: 'notification', data: { title: input.title, message: input.message, createdAt: createdAt.toISOString(), read: false } },
+        executor,
+      );
     }
     return count;
   }

@@ -43,7 +43,11 @@ export class PasswordResetService {
       await this.db.transaction(async (tx) => {
         await this.resets.useAllForUser(user.id, tx);
         await this.resets.insert({ userId: user.id, tokenHash: hashResetToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) }, tx);
-        await this.audit.record({ id: user.id, role: 'user', requestId }, { action: 'user.password_reset_requested', targetType: 'user', targetId: user.id }, tx);
+        await this.audit.record(
+          { id: user.id, role: 'user', requestId },
+          { action: 'user.password_reset_requested', targetType: 'user', targetId: user.id },
+          tx,
+        );
       });
       // Not awaited: how long the SMTP server takes must not tell callers whether the account exists.
       void this.sendLink(user.email, user.name, token);

@@ -63,7 +63,10 @@ export class AdminTicketsController {
   @Post(BackOfficeRoutes.replyTicket)
   @HttpCode(200)
   @AdminAccess()
-  @ApiOkResponse({ type: TicketDetailDto, description: 'Mailed to the ticket\'s email and, when linked to a customer, sent as a notification. 409 when closed.' })
+  @ApiOkResponse({
+    type: TicketDetailDto,
+    description: "Mailed to the ticket's email and, when linked to a customer, sent as a notification. 409 when closed.",
+  })
   replyTicket(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: ReplyTicketDto): Promise<TicketDetailDto> {
     return this.tickets.replyTicket(actor, id, body.message);
   }

@@ -45,7 +45,10 @@ const columns = {
 export class TicketsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  async insert(input: { userId: string | null; email: string; subject: string; note: string; image: string | null }, executor: Executor = this.db): Promise<TicketRecord> {
+  async insert(
+    input: { userId: string | null; email: string; subject: string; note: string; image: string | null },
+    executor: Executor = this.db,
+  ): Promise<TicketRecord> {
     const [row] = await executor.insert(tickets).values(input).returning(columns);
     return row;
   }
@@ -57,7 +60,10 @@ export class TicketsRepository {
   }
 
   /** Newest first; `after` is the (created_at text, id) of the last row of the previous page. */
-  list(filter: { status?: 'open' | 'closed'; after?: { createdAt: string; id: string }; limit: number }, executor: Executor = this.db): Promise<TicketListRow[]> {
+  list(
+    filter: { status?: 'open' | 'closed'; after?: { createdAt: string; id: string }; limit: number },
+    executor: Executor = this.db,
+  ): Promise<TicketListRow[]> {
     const conditions: SQL[] = [];
     if (filter.status) conditions.push(eq(tickets.status, filter.status));
     if (filter.after) conditions.push(sql`(${tickets.createdAt}, ${tickets.id}) < (${filter.after.createdAt}::timestamptz, ${filter.after.id}::uuid)`);

@@ -60,18 +60,16 @@ export class TicketsService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: page.map(
-        (row): TicketSummaryDto => ({
-          _id: row.id,
-          subject: row.subject,
-          email: row.email,
-          userId: row.userId,
-          status: row.status,
-          createdAt: row.createdAt.toISOString(),
-          image: imagePath(row.image),
-          replies: row.replies,
-        }),
-      ),
+      items: page.map((row): TicketSummaryDto => ({
+        _id: row.id,
+        subject: row.subject,
+        email: row.email,
+        userId: row.userId,
+        status: row.status,
+        createdAt: row.createdAt.toISOString(),
+        image: imagePath(row.image),
+        replies: row.replies,
+      })),
       nextCursor: rows.length > limit && last ? encodeCursor([last.createdAtKey, last.id]) : null,
     };
   }
@@ -91,7 +89,10 @@ export class TicketsService {
       if (found.status === 'closed') throw new ConflictError('This ticket is closed.');
       const reply = await this.tickets.insertReply({ ticketId: found.id, adminId: actor.id, message }, tx);
       if (found.userId && (await this.tickets.userName(found.userId, tx))?.active) {
-        await this.notifications.notify({ userId: found.userId, title: `Reply to your ticket: ${found.subject}`.slice(0, 200), message, createdBy: actor.id }, tx);
+        await this.notifications.notify(
+          { userId: found.userId, title: `Reply to your ticket: ${found.subject}`.slice(0, 200), message, createdBy: actor.id },
+          tx,
+        );
       }
       await this.audit.record(actor, { action: 'ticket.reply', targetType: 'ticket', targetId: found.id, after: { replyId: reply.id, message } }, tx);
       return found;
@@ -107,7 +108,11 @@ export class TicketsService {
       if (!found) throw new NotFoundError(TICKET_NOT_FOUND);
       if (found.status === 'closed') throw new ConflictError('This ticket is already closed.');
       await this.tickets.close(found.id, actor.id, tx);
-      await this.audit.record(actor, { action: 'ticket.close', targetType: 'ticket', targetId: found.id, before: { status: 'open' }, after: { status: 'closed' } }, tx);
+      await this.audit.record(
+        actor,
+        { action: 'ticket.close', targetType: 'ticket', targetId: found.id, before: { status: 'open' }, after: { status: 'closed' } },
+        tx,
+      );
     });
     return this.detail(id);
   }

@@ -11,7 +11,12 @@ export interface ReceivedMail {
 }
 
 /** A real SMTP server in the test process (port 0), collecting what the app sends. */
-export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedMail[]; waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>; close(): Promise<void> }> {
+export async function startSmtpServer(): Promise<{
+  url: string;
+  mails: ReceivedMail[];
+  waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({

@@ -6,7 +6,10 @@ export interface SseEvent {
 /**
  * Opens the event stream with fetch (as the client does: bearer header, streamed body) and collects events.
  */
-export async function openEventStream(url: string, token: string | undefined): Promise<{
+export async function openEventStream(
+  url: string,
+  token: string | undefined,
+): Promise<{
   status: number;
   headers: Headers;
   events: SseEvent[];
