@@ -120,9 +120,9 @@ export class TokensService {
     if (!address) throw new InvalidInputError('Wallet address is required.');
     if (body.address && body.coinAddress && body.address !== body.coinAddress) throw new InvalidInputError('Send the wallet address once (address or coinAddress).');
     const prices = checkPrices({ current: body.current_price, low: body.low_24, high: body.high_24, change: body.price_change_percentage_24h });
-    assertAddress(body.coinId, address);
     const taken = await this.coins.findById(body.coinId);
     if (taken) this.assertCustomIdFree(taken, await this.tokens.findLiveByCoin(taken.id));
+    assertAddress(body.coinId, address);
 
     const image = (await saveImage(file, this.config)) ?? GENERIC_ICON;
     try {
