@@ -48,7 +48,8 @@ describe('foundation flow in Chromium', () => {
 
   it('logs out: stored user null, back on /login, and the old token is revoked', async () => {
     const token = JSON.parse((await page.evaluate(() => localStorage.getItem('user')))!).token as string;
-    await page.getByRole('button', { name: 'Logout' }).first().click();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Wallet menu' }).getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBe('null');
     await expect.poll(async () => (await t.http.get('/api/user/me').set('Authorization', `Bearer ${token}`)).status).toBe(401);
