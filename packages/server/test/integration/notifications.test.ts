@@ -175,10 +175,41 @@ describe.each(DATABASE_KINDS)('notifications and live events on %s', (kind) => {
     }
   });
 
+  it('sends heartbeat comments and ends the stream with a session event once the session is revoked', async () => {
+    const ada = await signUp(t.http);
+    const live = t.app.get(LiveEventsService);
+    live.heartbeatMs = 150;
+    const stream = await openEventStream(t.url!, ada.token);
+    try {
+      await expect.poll(() => stream.comments.filter((c) => c === 'heartbeat').length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+      await t.http.post('/api/user/logout').set(bearer(ada.token)).expect(200);
+      const event = await stream.next((e) => e.event === 'session', 5000);
+      expect(JSON.parse(event.data)).toEqual({ expired: true });
+      await stream.ended;
+      expect(live.openStreams(ada._id)).toBe(0);
+    } finally {
+      live.heartbeatMs = 25_000;
+      stream.close();
+    }
+  });
+
   it('refuses the stream without a customer session', async () => {
     expect((await t.http.get('/api/user/events').expect(401)).body.statusCode).toBe(401);
     await t.http.get('/api/user/events').set(bearer(admin.token)).expect(403);
     await t.http.get('/api/user/events').set(bearer('garbage.token.here')).expect(401);
+  });
+});
+
+describe('live events on shutdown', () => {
+  it('ends open streams when the app closes, so shutdown does not hang', async () => {
+    const t = await startTestApp('pglite', {}, { listen: true });
+    const ada = await signUp(t.http);
+    const stream = await openEventStream(t.url!, ada.token);
+    await expect.poll(() => t.app.get(LiveEventsService).openStreams(ada._id)).toBe(1);
+    const started = Date.now();
+    await t.close();
+    await stream.ended;
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

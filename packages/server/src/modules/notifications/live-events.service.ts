@@ -45,6 +45,8 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   private readonly logger = new Logger('LiveEvents');
   private readonly streams = new Map<string, Set<Stream>>();
   private unlisten: (() => Promise<void>) | undefined;
+  /** How often a stream gets a heartbeat comment and its session re-checked (tests shorten it). */
+  heartbeatMs = HEARTBEAT_MS;
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -102,7 +104,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
       userId,
       response,
       stillValid,
-      heartbeat: setInterval(() => void this.beat(stream), HEARTBEAT_MS),
+      heartbeat: setInterval(() => void this.beat(stream), this.heartbeatMs),
     };
     stream.heartbeat.unref();
     set.add(stream);
