@@ -21,6 +21,7 @@ function tinyPng(): Buffer {
 }
 
 const SOLANA_ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
+const SOLANA_ADDRESS_2 = '0x8617e340b3d01fa5f11f306f4090fd50e238070d';
 const CUSTOM = { coinId: 'e2e-test-coin', symbol: 'e2et', name: 'E2E Test Coin', price: '2.5', address: '0xde709f2102306220921060314715629080e2fb77' };
 
 describe('admin back office in Chromium', () => {
@@ -203,8 +204,14 @@ describe('admin back office in Chromium', () => {
 
   it('deletes only after Accept in the confirm dialog (Reject keeps the record)', async () => {
     await page.goto('/admin/custom-tokens');
-    await page.getByRole('button', { name: `Delete ${CUSTOM.name}` }).click();
+    // Keyboard: the dialog opens with focus on Reject, and Escape rejects.
+    await page.getByRole('button', { name: `Delete ${CUSTOM.name}` }).focus();
+    await page.keyboard.press('Enter');
     const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to delete?' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Reject');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Delete ${CUSTOM.name}` }).click();
     await confirm.getByRole('button', { name: 'Reject' }).click();
     await confirm.waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: CUSTOM.address }).waitFor();
@@ -215,6 +222,83 @@ describe('admin back office in Chromium', () => {
     await page.getByText('No Custom Token').waitFor();
   });
 
+  it('edits a token address', async () => {
+    await page.goto('/admin/tokens');
+    await page.getByRole('button', { name: 'Edit solana' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Token' });
+    expect(await dialog.getByLabel('Token Name').inputValue()).toBe('solana');
+    expect(await dialog.getByLabel('Address').inputValue()).toBe(SOLANA_ADDRESS);
+    await dialog.getByLabel('Address').fill(SOLANA_ADDRESS_2);
+    await dialog.getByRole('button', { name: 'Edit' }).click();
+    await toast('Token updated successfully');
+    await page.getByRole('cell', { name: SOLANA_ADDRESS_2 }).waitFor();
+  });
+
+  it('deletes (voids) a deposit through the confirm dialog: the balance goes back and history hides it', async () => {
+    const admin = await loginAdmin(t.http);
+    const created = await t.http
+      .post(`/api/crypto/deposit/${customer._id}`)
+      .set(bearer(admin.token))
+      .send({ amount: '25', status: 'approved', network: 'solana' });
+    expect(created.status).toBeLessThan(300);
+    const id = (created.body.transaction?._id ?? created.body._id) as string;
+    expect((await customerGet('/api/user/get-user-balance')).totalBalance).toBe(175);
+
+    await page.goto('/admin/transactions');
+    const row = page.locator(`tr[data-transaction-id="${id}"]`);
+    await row.getByRole('button', { name: /^Delete transaction/ }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to delete?' });
+    await confirm.getByRole('button', { name: 'Accept' }).click();
+    await toast('Transaction deleted successfully');
+    await row.waitFor({ state: 'detached' });
+    expect((await customerGet('/api/user/get-user-balance')).totalBalance).toBe(150);
+    const history = (await customerGet('/api/user/get-transaction')) as { _id: string }[];
+    expect(history.map((item) => item._id)).not.toContain(id);
+  });
+
+  it('answers a ticket from the inbox: image shown, reply sent to the customer, ticket closed', async () => {
+    const subject = 'Deposit question';
+    await t.http
+      .post('/api/user/create-ticket')
+      .set(bearer(customer.token))
+      .field('subject', subject)
+      .field('note', 'Where is my deposit?')
+      .field('email', customer.email)
+      .attach('image', tinyPng(), { filename: 'proof.png', contentType: 'image/png' })
+      .expect((response) => expect(response.status).toBeLessThan(300));
+
+    await page.goto('/admin/tickets');
+    await page.getByRole('button', { name: `Open ticket ${subject}` }).click();
+    const dialog = page.getByRole('dialog', { name: subject });
+    await dialog.getByText('Where is my deposit?').waitFor();
+    const image = dialog.getByRole('img', { name: `Image attached to ${subject}` });
+    await expect.poll(() => image.evaluate((node) => (node as HTMLImageElement).naturalWidth)).toBe(16);
+    await dialog.getByLabel('Reply').fill('It arrived, check your wallet.');
+    await dialog.getByRole('button', { name: 'Send Reply' }).click();
+    await toast('Reply sent');
+    await dialog.getByText('It arrived, check your wallet.').waitFor();
+    await dialog.getByRole('button', { name: 'Close Ticket' }).click();
+    await toast('Ticket closed');
+    await dialog.getByText('closed', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('row').filter({ hasText: subject }).getByText('closed', { exact: true }).waitFor();
+
+    const notifications = (await customerGet('/api/user/get-notifications')) as { title: string; message: string }[];
+    expect(notifications).toContainEqual(expect.objectContaining({ message: 'It arrived, check your wallet.' }));
+  });
+
+  it('deletes (deactivates) a user through the confirm dialog: gone from the list, sign-in refused', async () => {
+    const other = await signUp(t.http, { name: 'Leaving User' });
+    await page.goto('/admin/users');
+    await page.getByRole('button', { name: `Delete ${other.email}` }).click();
+    await page.getByRole('alertdialog', { name: 'Are you sure you want to delete?' }).getByRole('button', { name: 'Accept' }).click();
+    await toast('User deleted successfully');
+    await page.getByRole('row').filter({ hasText: other.email }).waitFor({ state: 'detached' });
+    const login = await t.http.post('/api/user/login-user').send({ email: other.email, password: other.password });
+    expect(login.status).toBe(401);
+    await t.http.get('/api/user/me').set(bearer(other.token)).expect(401);
+  });
+
   it('the customer sees the credit, the deposit and the notification', async () => {
     const balance = await customerGet('/api/user/get-user-balance');
     expect(balance.totalBalance).toBe(150);
@@ -223,6 +307,8 @@ describe('admin back office in Chromium', () => {
     expect(history).toContainEqual(expect.objectContaining({ type: 'deposit', token: 'solana', amount: 50, status: 'approved' }));
     const notifications = (await customerGet('/api/user/get-notifications')) as { title: string; message: string }[];
     expect(notifications).toContainEqual(expect.objectContaining({ title: 'Account review', message: 'Your account was reviewed. Nothing to do.' }));
+    const admin = await loginAdmin(t.http);
+    expect((await t.http.get('/api/admin/ledger/check').set(bearer(admin.token)).expect(200)).body.ok).toBe(true);
 
     // And in the customer's own browser.
     const own = await newPage(browser, t.url!);
@@ -240,13 +326,50 @@ describe('admin back office in Chromium', () => {
     }
   });
 
-  it('every admin action left an audit row', async () => {
-    await page.goto('/admin/audit');
+  it('every admin action left an audit row, and the audit screen filters by action', async () => {
     const admin = await loginAdmin(t.http);
-    const audit = (await t.http.get('/api/admin/audit').set(bearer(admin.token)).expect(200)).body as { items: { action: string }[] };
-    expect(audit.items.length).toBeGreaterThanOrEqual(6);
+    const audit = (await t.http.get('/api/admin/audit?limit=100').set(bearer(admin.token)).expect(200)).body as {
+      items: { action: string; actorId: string | null }[];
+    };
+    const adminActions = new Set(audit.items.filter((row) => row.actorId === admin._id).map((row) => row.action));
+    for (const action of [
+      'token.add',
+      'token.update',
+      'custom_token.add',
+      'custom_token.delete',
+      'balance.adjust',
+      'transaction.deposit',
+      'transaction.status',
+      'transaction.void',
+      'notification.send',
+      'ticket.reply',
+      'ticket.close',
+      'user.deactivate',
+    ]) {
+      expect(adminActions, action).toContain(action);
+    }
+
+    await page.goto('/admin/audit');
     await page.getByRole('row').nth(1).waitFor();
-    expect(await page.getByRole('row').count()).toBeGreaterThanOrEqual(7);
+    await page.getByLabel('Action').fill('transaction.status');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await page.getByRole('cell', { name: 'transaction.status', exact: true }).waitFor();
+  });
+
+  it('pages the users table on the server (50 a page, Next / Previous)', async () => {
+    for (let i = 0; i < 50; i += 1) await signUp(t.http, { name: `Bulk User ${i}` });
+    await page.goto('/admin/users');
+    const bodyRows = page.locator('tbody tr');
+    await expect.poll(() => bodyRows.count()).toBe(50);
+    const firstPage = await bodyRows.first().textContent();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2').waitFor();
+    await expect.poll(() => bodyRows.count()).toBeGreaterThanOrEqual(1);
+    expect(await bodyRows.count()).toBeLessThanOrEqual(50);
+    expect(await bodyRows.first().textContent()).not.toBe(firstPage);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => bodyRows.first().textContent()).toBe(firstPage);
   });
 
   it('on a phone the sidebar is collapsed until the menu toggle opens it', async () => {
