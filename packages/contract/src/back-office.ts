@@ -103,19 +103,19 @@ export class AuditQueryDto extends BackOfficePageQueryDto {
 
   @ApiPropertyOptional({ example: 'user.deactivate' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'Give one action to filter by.' })
   @MaxLength(100, { message: 'The action filter is too long.' })
   action?: string;
 
   @ApiPropertyOptional({ example: 'user' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'Give one target type to filter by.' })
   @MaxLength(100, { message: 'The target type filter is too long.' })
   targetType?: string;
 
   @ApiPropertyOptional()
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'Give one target to filter by.' })
   @MaxLength(200, { message: 'The target filter is too long.' })
   targetId?: string;
 }

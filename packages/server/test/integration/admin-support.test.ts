@@ -185,6 +185,7 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
     );
     expect((await t.http.get('/api/admin/audit?cursor=abc').set(bearer(admin.token)).expect(400)).body.error).toBe('The page cursor is not valid.');
     await t.http.get('/api/admin/audit?unknown=1').set(bearer(admin.token)).expect(400);
+    expect((await t.http.get('/api/admin/audit?action=a&action=b').set(bearer(admin.token)).expect(400)).body.error).toBe('Give one action to filter by.');
   });
 });
 

@@ -152,6 +152,34 @@ describe.each(DATABASE_KINDS)('notifications and live events on %s', (kind) => {
     }
   });
 
+  it.runIf(kind === 'postgres')('re-establishes the LISTEN connection after PostgreSQL drops it', async () => {
+    const ada = await signUp(t.http);
+    const stream = await openEventStream(t.url!, ada.token);
+    const live = t.app.get(LiveEventsService);
+    try {
+      await expect.poll(() => live.openStreams(ada._id)).toBe(1);
+      const [listener] = await rows<{ pid: number }>(db, sql`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
+      expect(listener).toBeDefined();
+      await db.execute(sql`select pg_terminate_backend(${listener.pid})`);
+      // Events sent while the connection is down are lost (the client refetches); once it is back they flow again.
+      let n = 0;
+      await expect
+        .poll(
+          async () => {
+            n += 1;
+            await live.publish(ada._id, { type: 'balance', data: { token: `try-${n}` } });
+            return stream.events.length > 0;
+          },
+          { timeout: 15_000, interval: 300 },
+        )
+        .toBe(true);
+      const [again] = await rows<{ pid: number }>(db, sql`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
+      expect(again.pid).not.toBe(listener.pid);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('broadcasts to every active customer (stored and streamed), audited', async () => {
     const ada = await signUp(t.http);
     const gone = await signUp(t.http);
