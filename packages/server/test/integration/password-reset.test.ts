@@ -141,6 +141,17 @@ describe.each(DATABASE_KINDS)('password reset by mail on %s', (kind) => {
     expect(smtp.mails.slice(before)).toEqual([]);
   });
 
+  it('refuses a link issued before the account was deactivated', async () => {
+    const admin = await loginAdmin(t.http);
+    const ada = await signUp(t.http);
+    const before = smtp.mails.length;
+    await forgot(ada.email).expect(200);
+    const { token } = linkIn(await mailFor(ada.email, before));
+    await t.http.delete(`/api/admin/delete-user/${ada._id}`).set(bearer(admin.token)).expect(200);
+    expect((await reset(token, 'brand-new-password').expect(400)).body.error).toBe(INVALID);
+    await t.http.post('/api/user/login-user').send({ email: ada.email, password: 'brand-new-password' }).expect(401);
+  });
+
   it('validates the email', async () => {
     expect((await forgot('not-an-email').expect(400)).body.error).toBe('Please enter a valid email address.');
     expect((await t.http.post('/api/user/forgot-password').send({}).expect(400)).body.error).toBe('Email is required.');
