@@ -387,3 +387,50 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     });
   });
 });
+
+describe.runIf(DATABASE_KINDS.includes('postgres'))('token races on PostgreSQL', () => {
+  let t: TestApp;
+  let admin: { token: string; _id: string };
+  beforeAll(async () => {
+    t = await startTestApp('postgres');
+    admin = await loginAdmin(t.http);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('20 concurrent adds of one coin: exactly one 201, the rest 409, no 5xx', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => t.http.post('/api/crypto/add-token/').set(bearer(admin.token)).send({ name: 'polkadot', address: ETH_ADDRESS })),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    const list = (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{ name: string }>;
+    expect(list.filter((x) => x.name === 'polkadot')).toHaveLength(1);
+  });
+
+  it('10 concurrent creates of one custom token: exactly one 201, the rest 409, losers leave no image behind', async () => {
+    const before = existsSync(uploadsDirectory(t.config)) ? readdirSync(uploadsDirectory(t.config)).length : 0;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.http
+          .post('/api/crypto/custom-token/')
+          .set(bearer(admin.token))
+          .field('coinId', 'race-coin')
+          .field('symbol', 'RACE')
+          .field('name', 'Race Coin')
+          .field('current_price', '2')
+          .field('address', ETH_ADDRESS)
+          .attach('image', PNG, { filename: 'race.png', contentType: 'image/png' }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(9);
+    const after = readdirSync(uploadsDirectory(t.config)).length;
+    expect(after - before).toBe(1);
+    const market = (await t.http.get('/api/crypto/get-crypto').expect(200)).body as Array<{ id: string }>;
+    expect(market.filter((c) => c.id === 'race-coin')).toHaveLength(1);
+  });
+});
