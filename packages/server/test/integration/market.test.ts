@@ -300,13 +300,13 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('market refresh with two ins
 
   it('with both scheduled every 2 s, the provider is called about once per interval, not twice', async () => {
     fake.requests.length = 0;
+    const started = Date.now();
     const first = await startTestApp('postgres', { COINGECKO_BASE_URL: fake.url, MARKET_REFRESH_SECONDS: '2' });
     const second = await startTestApp('pglite', { COINGECKO_BASE_URL: fake.url, DATABASE_URL: first.config.databaseUrl!, MARKET_REFRESH_SECONDS: '2' });
-    const started = Date.now();
     try {
       await sleep(7000);
-      const elapsed = Date.now() - started;
       const hits = fake.requests.map((r) => r.at).sort((a, b) => a - b);
+      const elapsed = Date.now() - started;
       // Two uncoordinated instances would call ~2 × (elapsed / 2 s + 1) times.
       expect(hits.length).toBeGreaterThanOrEqual(3);
       expect(hits.length).toBeLessThanOrEqual(Math.floor(elapsed / 2000) + 1);
