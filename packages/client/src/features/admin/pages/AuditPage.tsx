@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Spinner } from '../../../components/Spinner';
-import { Field } from '../components/Field';
+import { serverMessage } from '../components/adminToast';
+import { Field, FormError } from '../components/Field';
 import { PAGE_SIZE, Pager, useCursorPager } from '../components/Pager';
 import { useAuditQuery } from '../store/adminApi';
 
@@ -74,6 +75,7 @@ export default function AuditPage() {
           Clear
         </button>
       </form>
+      <FormError message={audit.isError ? serverMessage(audit.error, 'The audit log could not be loaded.') : null} />
       {audit.isLoading ? (
         <Spinner />
       ) : (

@@ -249,7 +249,7 @@ export default function CustomTokensPage() {
           Add New
         </button>
       </div>
-      <FormError message={deleteError} />
+      <FormError message={deleteError ?? (tokens.isError ? serverMessage(tokens.error, 'The custom tokens could not be loaded.') : null)} />
       {tokens.isLoading ? (
         <Spinner label="Loading custom tokens" />
       ) : (

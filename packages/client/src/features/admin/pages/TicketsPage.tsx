@@ -118,6 +118,7 @@ export default function TicketsPage() {
           </select>
         </Field>
       </div>
+      <FormError message={tickets.isError ? serverMessage(tickets.error, 'The tickets could not be loaded.') : null} />
       {tickets.isLoading ? (
         <Spinner />
       ) : (

@@ -122,7 +122,7 @@ export default function TokensPage() {
           Add Coin
         </button>
       </div>
-      <FormError message={deleteError} />
+      <FormError message={deleteError ?? (tokens.isError ? serverMessage(tokens.error, 'The tokens could not be loaded.') : null)} />
       {tokens.isLoading ? (
         <Spinner />
       ) : (

@@ -163,7 +163,7 @@ export default function TransactionsPage() {
           Create Deposit
         </button>
       </div>
-      <FormError message={deleteError} />
+      <FormError message={deleteError ?? (transactions.isError ? serverMessage(transactions.error, 'The transactions could not be loaded.') : null)} />
       {transactions.isLoading ? (
         <Spinner />
       ) : (
@@ -199,7 +199,7 @@ export default function TransactionsPage() {
                     <td>{transaction.type || 'null'}</td>
                     <td>{transaction.network || 'null'}</td>
                     <td className="mono">{transaction.address ?? 'null'}</td>
-                    <td>
+                    <td className="nowrap">
                       <span className="mono">{String(transaction.amount)}</span> USD
                       {transaction.coinAmount ? (
                         <>

@@ -105,6 +105,7 @@ export default function UsersPage() {
   const users = useAdminUsersQuery({ limit: PAGE_SIZE, cursor: pager.cursor }, { refetchOnMountOrArgChange: true });
   const [deleteUser] = useDeleteUserMutation();
   const [editing, setEditing] = useState<AdminUser | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
   const { ask, dialog } = useConfirmDelete();
   const rows = users.data?.items ?? [];
 
@@ -113,9 +114,11 @@ export default function UsersPage() {
       try {
         await deleteUser({ id: user._id }).unwrap();
         adminToast.success('User deleted successfully');
+        setDeleteError(null);
         users.refetch();
       } catch (failure) {
         console.error(failure);
+        setDeleteError(serverMessage(failure, 'The user was not deleted.'));
       }
     });
 
@@ -124,6 +127,7 @@ export default function UsersPage() {
       <div className="admin-toolbar">
         <h1>Users</h1>
       </div>
+      <FormError message={deleteError ?? (users.isError ? serverMessage(users.error, 'The users could not be loaded.') : null)} />
       {users.isLoading ? (
         <Spinner />
       ) : (
@@ -150,16 +154,18 @@ export default function UsersPage() {
                     <td>{user.name}</td>
                     <td>{user.email}</td>
                     <td>
-                      {user.balances.length === 0 ? (
+                      {user.balances.every((row) => Number(row.balance) === 0 && Number(row.coinAmount ?? 0) === 0) ? (
                         <span className="muted">None</span>
                       ) : (
                         <ul className="balances">
-                          {user.balances.map((row) => (
-                            <li key={row.tokenId ?? row.token}>
-                              {row.token}: <span className="mono">{row.coinAmount ?? ''}</span> {row.symbol?.toUpperCase() ?? ''}{' '}
-                              <span className="muted">({usd.format(Number(row.balance))})</span>
-                            </li>
-                          ))}
+                          {user.balances
+                            .filter((row) => Number(row.balance) !== 0 || Number(row.coinAmount ?? 0) !== 0)
+                            .map((row) => (
+                              <li key={row.tokenId ?? row.token}>
+                                {row.token}: <span className="mono">{row.coinAmount ?? ''}</span> {row.symbol?.toUpperCase() ?? ''}{' '}
+                                <span className="muted">({usd.format(Number(row.balance))})</span>
+                              </li>
+                            ))}
                         </ul>
                       )}
                     </td>
