@@ -3,3 +3,8 @@ export * from './routes';
 export * from './common';
 export * from './auth';
 export * from './health';
+export * from './wallet';
+export * from './support';
+export * from './back-office';
+export * from './market';
+export * from './tokens';

@@ -97,7 +97,8 @@ CREATE TABLE "journal_lines" (
 	"account_id" uuid NOT NULL,
 	"token" text NOT NULL,
 	"amount" numeric(38, 18) NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "journal_lines_amount_nonzero" CHECK ("journal_lines"."amount" <> 0)
 );
 --> statement-breakpoint
 CREATE TABLE "ledger_accounts" (
@@ -114,6 +115,7 @@ CREATE TABLE "ledger_accounts" (
 --> statement-breakpoint
 CREATE TABLE "transactions" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigserial NOT NULL,
 	"user_id" uuid NOT NULL,
 	"type" text NOT NULL,
 	"token" text NOT NULL,
@@ -123,13 +125,17 @@ CREATE TABLE "transactions" (
 	"usd_amount" numeric(38, 8) NOT NULL,
 	"price" numeric(38, 18),
 	"status" text NOT NULL,
+	"direction" text NOT NULL,
 	"note" text,
 	"details" jsonb,
 	"created_by" uuid,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"voided_at" timestamp with time zone,
-	"voided_by" uuid
+	"voided_by" uuid,
+	CONSTRAINT "transactions_coin_amount_positive" CHECK ("transactions"."coin_amount" > 0),
+	CONSTRAINT "transactions_type_check" CHECK ("transactions"."type" in ('deposit', 'withdrawal', 'swap', 'adjustment')),
+	CONSTRAINT "transactions_status_check" CHECK ("transactions"."status" in ('pending', 'approved', 'rejected'))
 );
 --> statement-breakpoint
 CREATE TABLE "notifications" (
@@ -186,7 +192,7 @@ CREATE INDEX "journal_lines_entry_idx" ON "journal_lines" USING btree ("entry_id
 CREATE INDEX "journal_lines_account_idx" ON "journal_lines" USING btree ("account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "ledger_accounts_customer_key" ON "ledger_accounts" USING btree ("user_id","token") WHERE "ledger_accounts"."kind" = 'customer';--> statement-breakpoint
 CREATE UNIQUE INDEX "ledger_accounts_platform_key" ON "ledger_accounts" USING btree ("platform_code","token") WHERE "ledger_accounts"."kind" = 'platform';--> statement-breakpoint
-CREATE INDEX "transactions_user_created_idx" ON "transactions" USING btree ("user_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "transactions_created_idx" ON "transactions" USING btree ("created_at","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "transactions_seq_key" ON "transactions" USING btree ("seq");--> statement-breakpoint
+CREATE INDEX "transactions_user_seq_idx" ON "transactions" USING btree ("user_id","seq");--> statement-breakpoint
 CREATE INDEX "notifications_user_created_idx" ON "notifications" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "tickets_created_idx" ON "tickets" USING btree ("created_at");

@@ -1,6 +1,12 @@
 import type { Type } from '@nestjs/common';
 import { MarketModule } from './market/market.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { MailModule } from './mail/mail.module';
+import { PasswordResetModule } from './password-reset/password-reset.module';
+import { TicketsModule } from './tickets/tickets.module';
+import { AdminModule } from './admin/admin.module';
+import { WalletModule } from './wallet/wallet.module';
+import { TokensModule } from './tokens/tokens.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -9,4 +15,10 @@ import { NotificationsModule } from './notifications/notifications.module';
 export const FEATURE_MODULES: Type<unknown>[] = [
   MarketModule,
   NotificationsModule,
+  MailModule,
+  PasswordResetModule,
+  TicketsModule,
+  AdminModule,
+  WalletModule,
+  TokensModule,
 ];
