@@ -7,6 +7,7 @@
 // - Bare node:http: a server answering the same bytes.
 // Each target runs in its own process; autocannon (in this process) uses 50 connections for DURATION seconds after a
 // short warm-up. Figures share the machine's cores with the load generator: compare ratios, not absolutes.
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -167,7 +168,9 @@ for (const [url, label] of [
   if (!got.equals(body)) throw new Error(`${label} does not send the same bytes`);
 }
 
-console.log(`GET ${PATH}: ${coins} coins, ${(body.length / 1024).toFixed(1)} KiB per response (identity encoding); ${CONNECTIONS} connections, ${DURATION} s each, after a 1 s warm-up`);
+console.log(
+  `GET ${PATH}: ${coins} coins, ${(body.length / 1024).toFixed(1)} KiB per response (identity encoding); ${CONNECTIONS} connections, ${DURATION} s each, after a 1 s warm-up`,
+);
 const results = [];
 for (const [label, url] of [
   ['get-crypto (Coinpurse)', appUrl],
@@ -186,7 +189,9 @@ console.log(`ratio get-crypto / trivial Nest = ${ratio.toFixed(2)} (target ≥ 0
 // 304 path: a client that already holds the list.
 const etag = (await fetch(appUrl)).headers.get('etag');
 const conditional = await new Promise((resolve, reject) =>
-  autocannon({ url: appUrl, connections: CONNECTIONS, duration: Math.max(2, Math.round(DURATION / 2)), headers: { 'if-none-match': etag } }, (error, result) => (error ? reject(error) : resolve(result))),
+  autocannon({ url: appUrl, connections: CONNECTIONS, duration: Math.max(2, Math.round(DURATION / 2)), headers: { 'if-none-match': etag } }, (error, result) =>
+    error ? reject(error) : resolve(result),
+  ),
 );
 console.log(`get-crypto with a matching If-None-Match (304): ${conditional.requests.average.toFixed(0)} req/s`);
 process.exit(ours.bad || nest.bad || bare.bad ? 1 : 0);

@@ -56,7 +56,12 @@ export class MarketCoinDto {
 
 /** A token customers can hold: the market coin fields plus the deposit address set by an admin. */
 export class WalletTokenDto extends MarketCoinDto {
-  @ApiProperty({ type: String, nullable: true, description: 'Deposit address; null until an administrator sets one', example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Deposit address; null until an administrator sets one',
+    example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  })
   address: string | null;
 }
 

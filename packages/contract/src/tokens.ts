@@ -24,7 +24,8 @@ export const TokenMessages = {
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const trimLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 /** Multipart forms send empty fields as ''; an empty optional field counts as absent. */
-const emptyToUndefined = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value);
+const emptyToUndefined = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value;
 
 const UNSIGNED_DECIMAL = /^(?:0|[1-9]\d{0,17})(?:\.\d{1,18})?$/;
 const PERCENT_DECIMAL = /^-?(?:0|[1-9]\d{0,6})(?:\.\d{1,8})?$/;
@@ -211,7 +212,10 @@ export class AddCustomTokenDto {
   @IsDecimalValue(PERCENT_DECIMAL, 'Price change must be a plain number such as -2.5 (at most 8 decimals).')
   price_change_percentage_24h?: string;
 
-  @ApiPropertyOptional({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', description: 'Deposit address (an Ethereum-style address). `coinAddress` is accepted too.' })
+  @ApiPropertyOptional({
+    example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    description: 'Deposit address (an Ethereum-style address). `coinAddress` is accepted too.',
+  })
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString({ message: 'Wallet address is required.' })

@@ -4,7 +4,20 @@ import { toChecksumAddress, validateAddress } from './address-validation';
 /** Changes one character of a string at `index` to another character of the same class. */
 function corrupt(address: string, index: number): string {
   const ch = address[index];
-  const replacement = ch === 'q' ? 'p' : ch === '1' ? '2' : ch === 'a' ? 'b' : ch === 'A' ? 'B' : /[0-9]/.test(ch) ? String((Number(ch) + 1) % 10 || 2) : ch === ch.toLowerCase() ? 'q' : 'Q';
+  const replacement =
+    ch === 'q'
+      ? 'p'
+      : ch === '1'
+        ? '2'
+        : ch === 'a'
+          ? 'b'
+          : ch === 'A'
+            ? 'B'
+            : /[0-9]/.test(ch)
+              ? String((Number(ch) + 1) % 10 || 2)
+              : ch === ch.toLowerCase()
+                ? 'q'
+                : 'Q';
   return address.slice(0, index) + replacement + address.slice(index + 1);
 }
 
@@ -81,9 +94,7 @@ describe('validateAddress — ethereum and EVM tokens', () => {
   it('refuses a mixed-case address whose checksum is wrong', () => {
     // One letter's case flipped.
     const bad = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD';
-    expect(validateAddress('ethereum', bad)).toBe(
-      'This Ethereum address has an invalid checksum (check for a mistyped character).',
-    );
+    expect(validateAddress('ethereum', bad)).toBe('This Ethereum address has an invalid checksum (check for a mistyped character).');
     // One hex digit changed in a checksummed address.
     expect(validateAddress('ethereum', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAee')).toMatch(/invalid checksum/);
   });
@@ -101,9 +112,7 @@ describe('validateAddress — ethereum and EVM tokens', () => {
   it('treats other and custom tokens as EVM tokens', () => {
     expect(validateAddress('chainlink', '0x514910771AF9Ca656af840dff83E8264EcF986CA')).toBeUndefined();
     expect(validateAddress('my-custom-coin', '0xdAC17F958D2ee523a2206206994597C13D831ec7')).toBeUndefined();
-    expect(validateAddress('chainlink', 'not an address')).toBe(
-      'This is not a valid Chainlink address (an Ethereum-style 0x address is expected).',
-    );
+    expect(validateAddress('chainlink', 'not an address')).toBe('This is not a valid Chainlink address (an Ethereum-style 0x address is expected).');
     expect(validateAddress('chainlink', '0x514910771af9Ca656af840dff83E8264EcF986CA')).toMatch(/invalid checksum/);
   });
 });

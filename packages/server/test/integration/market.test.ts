@@ -48,7 +48,21 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     expect(coins.map((c) => c.market_cap_rank)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     const bitcoin = coins[0];
     expect(Object.keys(bitcoin).sort()).toEqual(
-      ['current_price', 'high_24h', 'id', 'image', 'last_updated', 'low_24h', 'manual_price', 'market_cap', 'market_cap_rank', 'name', 'price_change_percentage_24h', 'sparkline_in_7d', 'symbol'].sort(),
+      [
+        'current_price',
+        'high_24h',
+        'id',
+        'image',
+        'last_updated',
+        'low_24h',
+        'manual_price',
+        'market_cap',
+        'market_cap_rank',
+        'name',
+        'price_change_percentage_24h',
+        'sparkline_in_7d',
+        'symbol',
+      ].sort(),
     );
     expect(bitcoin).toMatchObject({ id: 'bitcoin', symbol: 'btc', name: 'Bitcoin', image: 'btc.png', manual_price: false, last_updated: snapshot.as_of });
     expect(typeof bitcoin.current_price).toBe('number');
@@ -117,7 +131,13 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
         providerCoin('bad-name', 'x', 1, 11, { name: '' }),
         'not an object',
         null,
-        providerCoin('weird-fields', 'wf', 2.5, 12, { image: 'javascript:alert(1)', market_cap_rank: -3, low_24h: 'abc', price_change_percentage_24h: Infinity, sparkline_in_7d: { price: [1, 'x', -2, null, 2.5] } }),
+        providerCoin('weird-fields', 'wf', 2.5, 12, {
+          image: 'javascript:alert(1)',
+          market_cap_rank: -3,
+          low_24h: 'abc',
+          price_change_percentage_24h: Infinity,
+          sparkline_in_7d: { price: [1, 'x', -2, null, 2.5] },
+        }),
       ],
     });
     const outcome = await refresher.refresh({ force: true });
@@ -132,7 +152,12 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     const coins = response.body as Array<Record<string, any>>;
     // Live now: the snapshot-only coins leave the list.
     expect(coins.map((c) => c.id)).toEqual(['bitcoin', 'ethereum', 'tether', 'solana', 'weird-fields']);
-    expect(coins[0]).toMatchObject({ current_price: 64000.5, market_cap_rank: 1, image: 'https://coin-images.coingecko.com/coins/images/1/large/bitcoin.png', manual_price: false });
+    expect(coins[0]).toMatchObject({
+      current_price: 64000.5,
+      market_cap_rank: 1,
+      image: 'https://coin-images.coingecko.com/coins/images/1/large/bitcoin.png',
+      manual_price: false,
+    });
     expect(coins[0].sparkline_in_7d.price).toEqual([61000, 62000.5, 63500.3, 64000.5]);
     expect(coins[4]).toMatchObject({ image: 'generic.png', market_cap_rank: null, low_24h: null, price_change_percentage_24h: null });
     expect(coins[4].sparkline_in_7d.price).toEqual([1, 2.5]);

@@ -31,7 +31,9 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
   let db: Database;
 
   const audit = async (targetId: string) => {
-    const result = await db.execute(sql`select action, target_type, actor_id, actor_role, before, after from audit_log where target_id = ${targetId} order by id`);
+    const result = await db.execute(
+      sql`select action, target_type, actor_id, actor_role, before, after from audit_log where target_id = ${targetId} order by id`,
+    );
     return (result as unknown as { rows: Array<Record<string, any>> }).rows;
   };
   const giveBalance = async (token: string, balance: string) => {
@@ -39,10 +41,12 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       insert into ledger_accounts (kind, user_id, token, balance) values ('customer', ${customer._id}, ${token}, ${balance})
       on conflict (user_id, token) where kind = 'customer' do update set balance = excluded.balance`);
   };
-  const tokens = async () => (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{ _id: string; name: string; address: string | null }>;
+  const tokens = async () =>
+    (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{ _id: string; name: string; address: string | null }>;
   const customTokens = async () => (await t.http.get('/api/admin/get-custom-tokens').set(bearer(admin.token)).expect(200)).body as Array<Record<string, any>>;
   const market = async () => (await t.http.get('/api/crypto/get-crypto').expect(200)).body as Array<Record<string, any>>;
-  const walletTokens = async () => (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(customer.token)).expect(200)).body as Array<Record<string, any>>;
+  const walletTokens = async () =>
+    (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(customer.token)).expect(200)).body as Array<Record<string, any>>;
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -80,7 +84,11 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       [{ name: '  ', address: ETH_ADDRESS }, 400, 'Coin id is required.'],
       [{ name: 'no-such-coin', address: ETH_ADDRESS }, 400, 'Unknown coin "no-such-coin". Use a coin id from the market list, such as bitcoin.'],
       [{ name: 'chainlink', address: 'hello' }, 400, 'This is not a valid Chainlink address (an Ethereum-style 0x address is expected).'],
-      [{ name: 'chainlink', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' }, 400, 'This Chainlink address has an invalid checksum (check for a mistyped character).'],
+      [
+        { name: 'chainlink', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' },
+        400,
+        'This Chainlink address has an invalid checksum (check for a mistyped character).',
+      ],
       [{ name: 'bitcoin', address: BTC_ADDRESS }, 409, 'Bitcoin (BTC) is already a supported token.'],
       [{ name: 'chainlink', address: ETH_ADDRESS, extra: 1 }, 400, 'Unknown field "extra".'],
       [{ name: 12, address: ETH_ADDRESS }, 400, 'Coin id is required.'],
@@ -100,7 +108,14 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       const wallet = await walletTokens();
       expect(wallet.find((w) => w.id === 'chainlink')).toMatchObject({ address: ETH_ADDRESS, symbol: 'link', manual_price: false });
       expect(await audit(id)).toEqual([
-        expect.objectContaining({ action: 'token.add', target_type: 'supported_token', actor_id: admin._id, actor_role: 'admin', before: null, after: { _id: id, name: 'chainlink', kind: 'market', address: ETH_ADDRESS } }),
+        expect.objectContaining({
+          action: 'token.add',
+          target_type: 'supported_token',
+          actor_id: admin._id,
+          actor_role: 'admin',
+          before: null,
+          after: { _id: id, name: 'chainlink', kind: 'market', address: ETH_ADDRESS },
+        }),
       ]);
       const again = await t.http.post('/api/crypto/add-token').set(bearer(admin.token)).send({ name: 'chainlink', address: ETH_ADDRESS_2 }).expect(409);
       expect(again.body.error).toBe('Chainlink (LINK) is already a supported token.');
@@ -110,11 +125,27 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       const list = await tokens();
       const bitcoin = list.find((x) => x.name === 'bitcoin')!;
       const tether = list.find((x) => x.name === 'tether')!;
-      const bad = await t.http.put('/api/admin/edit-token/').set(bearer(admin.token)).send({ token: 'bitcoin', address: ETH_ADDRESS, tokenId: bitcoin._id, oldToken: 'bitcoin' }).expect(400);
+      const bad = await t.http
+        .put('/api/admin/edit-token/')
+        .set(bearer(admin.token))
+        .send({ token: 'bitcoin', address: ETH_ADDRESS, tokenId: bitcoin._id, oldToken: 'bitcoin' })
+        .expect(400);
       expect(bad.body.error).toBe('This is not a valid Bitcoin address.');
-      await t.http.put('/api/admin/edit-token/').set(bearer(admin.token)).send({ token: 'bitcoin', address: BTC_ADDRESS, tokenId: bitcoin._id, oldToken: 'bitcoin' }).expect(200);
-      await t.http.put('/api/admin/edit-token/').set(bearer(admin.token)).send({ token: 'tether', address: TRON_ADDRESS, tokenId: tether._id, oldToken: 'tether' }).expect(200);
-      const badTron = await t.http.put('/api/admin/edit-token/').set(bearer(admin.token)).send({ token: 'tether', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', tokenId: tether._id }).expect(400);
+      await t.http
+        .put('/api/admin/edit-token/')
+        .set(bearer(admin.token))
+        .send({ token: 'bitcoin', address: BTC_ADDRESS, tokenId: bitcoin._id, oldToken: 'bitcoin' })
+        .expect(200);
+      await t.http
+        .put('/api/admin/edit-token/')
+        .set(bearer(admin.token))
+        .send({ token: 'tether', address: TRON_ADDRESS, tokenId: tether._id, oldToken: 'tether' })
+        .expect(200);
+      const badTron = await t.http
+        .put('/api/admin/edit-token/')
+        .set(bearer(admin.token))
+        .send({ token: 'tether', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', tokenId: tether._id })
+        .expect(400);
       expect(badTron.body.error).toMatch(/not a valid Tether address/);
       const after = await tokens();
       expect(after.find((x) => x.name === 'bitcoin')!.address).toBe(BTC_ADDRESS);
@@ -132,7 +163,11 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
         .set(bearer(admin.token))
         .send({ token: 'uniswap', address: ETH_ADDRESS_2, tokenId: chainlink._id, oldToken: 'chainlink' })
         .expect(200);
-      expect(response.body).toEqual({ ok: true, message: 'Token updated successfully', token: { _id: chainlink._id, name: 'uniswap', address: ETH_ADDRESS_2 } });
+      expect(response.body).toEqual({
+        ok: true,
+        message: 'Token updated successfully',
+        token: { _id: chainlink._id, name: 'uniswap', address: ETH_ADDRESS_2 },
+      });
       const rows = await audit(chainlink._id);
       expect(rows.at(-1)).toMatchObject({
         action: 'token.update',
@@ -142,10 +177,18 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     });
 
     it.each([
-      [{ token: 'uniswap', address: ETH_ADDRESS, tokenId: '00000000-0000-4000-8000-000000000000' }, 404, 'Token not found. It may have been deleted; reload the list.'],
+      [
+        { token: 'uniswap', address: ETH_ADDRESS, tokenId: '00000000-0000-4000-8000-000000000000' },
+        404,
+        'Token not found. It may have been deleted; reload the list.',
+      ],
       [{ token: 'uniswap', address: ETH_ADDRESS, tokenId: 'not-a-token' }, 404, 'Token not found. It may have been deleted; reload the list.'],
       [{ token: 'ethereum', address: ETH_ADDRESS, tokenId: 'uniswap' }, 409, 'Ethereum (ETH) is already a supported token.'],
-      [{ token: 'uniswap', address: ETH_ADDRESS, tokenId: 'uniswap', oldToken: 'chainlink' }, 409, 'This token was changed meanwhile. Reload the list and try again.'],
+      [
+        { token: 'uniswap', address: ETH_ADDRESS, tokenId: 'uniswap', oldToken: 'chainlink' },
+        409,
+        'This token was changed meanwhile. Reload the list and try again.',
+      ],
       [{ token: 'nope-coin', address: ETH_ADDRESS, tokenId: 'uniswap' }, 400, 'Unknown coin "nope-coin". Use a coin id from the market list, such as bitcoin.'],
       [{ address: ETH_ADDRESS, tokenId: 'uniswap' }, 400, 'Name is required.'],
       [{ token: 'uniswap', tokenId: 'uniswap' }, 400, 'Address is required.'],
@@ -161,7 +204,11 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     it('refuses to rename a token customers hold', async () => {
       const uniswap = (await tokens()).find((x) => x.name === 'uniswap')!;
       await giveBalance('uniswap', '2.5');
-      const response = await t.http.put('/api/admin/edit-token/').set(bearer(admin.token)).send({ token: 'chainlink', address: ETH_ADDRESS, tokenId: uniswap._id }).expect(409);
+      const response = await t.http
+        .put('/api/admin/edit-token/')
+        .set(bearer(admin.token))
+        .send({ token: 'chainlink', address: ETH_ADDRESS, tokenId: uniswap._id })
+        .expect(409);
       expect(response.body.error).toBe('Customers still hold UNI, so it cannot be renamed.');
       // The address alone may change.
       await t.http.put('/api/admin/edit-token/').set(bearer(admin.token)).send({ token: 'uniswap', address: ETH_ADDRESS, tokenId: uniswap._id }).expect(200);
@@ -195,11 +242,18 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     it('refuses while a pending transaction in the token exists', async () => {
       const uniswap = (await tokens()).find((x) => x.name === 'uniswap')!;
       // A pending deposit, made through the money core's own route.
-      const deposit = await t.http.post(`/api/crypto/deposit/${customer._id}`).set(bearer(admin.token)).send({ amount: 10, status: 'pending', network: 'uniswap' });
+      const deposit = await t.http
+        .post(`/api/crypto/deposit/${customer._id}`)
+        .set(bearer(admin.token))
+        .send({ amount: 10, status: 'pending', network: 'uniswap' });
       expect(deposit.status, JSON.stringify(deposit.body)).toBe(201);
       const refused = await t.http.delete(`/api/admin/delete-token/${uniswap._id}/uniswap`).set(bearer(admin.token)).expect(409);
       expect(refused.body.error).toBe('There are pending UNI transactions, so it cannot be deleted.');
-      await t.http.post('/api/admin/modify-transaction/').set(bearer(admin.token)).send({ tId: deposit.body._id, modification: 'rejected' }).expect((r) => expect(r.status).toBeLessThan(300));
+      await t.http
+        .post('/api/admin/modify-transaction/')
+        .set(bearer(admin.token))
+        .send({ tId: deposit.body._id, modification: 'rejected' })
+        .expect((r) => expect(r.status).toBeLessThan(300));
       await t.http.delete(`/api/admin/delete-token/${uniswap._id}/uniswap`).set(bearer(admin.token)).expect(200);
     });
 
@@ -218,7 +272,16 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       for (const [key, value] of Object.entries(fields)) request = request.field(key, value);
       return request;
     };
-    const valid = { coinId: 'acme-coin', symbol: 'ACME', name: 'Acme Coin', current_price: '1.25', low_24: '1.1', high_24: '1.4', price_change_percentage_24h: '-2.5', coinAddress: ETH_ADDRESS };
+    const valid = {
+      coinId: 'acme-coin',
+      symbol: 'ACME',
+      name: 'Acme Coin',
+      current_price: '1.25',
+      low_24: '1.1',
+      high_24: '1.4',
+      price_change_percentage_24h: '-2.5',
+      coinAddress: ETH_ADDRESS,
+    };
     const uploads = () => (existsSync(uploadsDirectory(t.config)) ? readdirSync(uploadsDirectory(t.config)).length : 0);
 
     it('creates a custom token from the multipart form, with its image, listed in the market and the wallet', async () => {
@@ -226,7 +289,16 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       expect(response.body).toMatchObject({
         ok: true,
         message: 'Coin added successfully',
-        token: { id: 'acme-coin', name: 'Acme Coin', symbol: 'acme', address: ETH_ADDRESS, current_price: '1.25', low_24h: '1.1', high_24h: '1.4', price_change_percentage_24h: '-2.5' },
+        token: {
+          id: 'acme-coin',
+          name: 'Acme Coin',
+          symbol: 'acme',
+          address: ETH_ADDRESS,
+          current_price: '1.25',
+          low_24h: '1.1',
+          high_24h: '1.4',
+          price_change_percentage_24h: '-2.5',
+        },
       });
       const image = response.body.token.image as string;
       expect(image).toMatch(/^[0-9a-f]{32}\.png$/);
@@ -239,22 +311,52 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       expect(list[0]).toMatchObject({ _id: response.body.token._id, id: 'acme-coin', name: 'Acme Coin', address: ETH_ADDRESS });
 
       const coin = (await market()).find((c) => c.id === 'acme-coin');
-      expect(coin).toMatchObject({ name: 'Acme Coin', symbol: 'acme', image, current_price: 1.25, low_24h: 1.1, high_24h: 1.4, price_change_percentage_24h: -2.5, manual_price: true, market_cap_rank: null });
+      expect(coin).toMatchObject({
+        name: 'Acme Coin',
+        symbol: 'acme',
+        image,
+        current_price: 1.25,
+        low_24h: 1.1,
+        high_24h: 1.4,
+        price_change_percentage_24h: -2.5,
+        manual_price: true,
+        market_cap_rank: null,
+      });
       expect(Date.parse(coin!.last_updated)).toBeGreaterThan(Date.now() - 60_000);
       expect((await walletTokens()).find((w) => w.id === 'acme-coin')).toMatchObject({ address: ETH_ADDRESS, manual_price: true, current_price: 1.25 });
 
       const rows = await audit(response.body.token._id);
       expect(rows.map((r) => r.action)).toEqual(['custom_token.add', 'custom_token.price_change']);
-      expect(rows[1]).toMatchObject({ actor_id: admin._id, before: null, after: { current_price: '1.25', low_24h: '1.1', high_24h: '1.4', price_change_percentage_24h: '-2.5' } });
+      expect(rows[1]).toMatchObject({
+        actor_id: admin._id,
+        before: null,
+        after: { current_price: '1.25', low_24h: '1.1', high_24h: '1.4', price_change_percentage_24h: '-2.5' },
+      });
       // Not a market token: the Tokens page lists market tokens only.
       expect((await tokens()).some((x) => x.name === 'acme-coin')).toBe(false);
     });
 
     it('accepts `address` as well as `coinAddress`, and no image (generic icon)', async () => {
       const response = await form({ coinId: 'beta-coin', symbol: 'bet', name: 'Beta', current_price: '0.000001', address: ETH_ADDRESS_2 }).expect(201);
-      expect(response.body.token).toMatchObject({ id: 'beta-coin', image: 'generic.png', address: ETH_ADDRESS_2, low_24h: null, high_24h: null, price_change_percentage_24h: null });
+      expect(response.body.token).toMatchObject({
+        id: 'beta-coin',
+        image: 'generic.png',
+        address: ETH_ADDRESS_2,
+        low_24h: null,
+        high_24h: null,
+        price_change_percentage_24h: null,
+      });
       // Empty optional fields (as a form sends them) count as absent.
-      await form({ coinId: 'gamma-coin', symbol: 'gam', name: 'Gamma', current_price: '3', low_24: '', high_24: '', price_change_percentage_24h: '', coinAddress: ETH_ADDRESS }).expect(201);
+      await form({
+        coinId: 'gamma-coin',
+        symbol: 'gam',
+        name: 'Gamma',
+        current_price: '3',
+        low_24: '',
+        high_24: '',
+        price_change_percentage_24h: '',
+        coinAddress: ETH_ADDRESS,
+      }).expect(201);
     });
 
     it.each([
@@ -270,13 +372,21 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       [{ ...valid, current_price: 'Infinity' }, 400, 'Current price must be a plain number such as 1.25 (at most 18 decimals).'],
       [{ ...valid, current_price: '-1' }, 400, 'Current price must be a plain number such as 1.25 (at most 18 decimals).'],
       [{ ...valid, current_price: '0' }, 400, 'Current price must be greater than 0.'],
-      [{ ...valid, current_price: '1234567890123456789012345678901234567890' }, 400, 'Current price must be a plain number such as 1.25 (at most 18 decimals).'],
+      [
+        { ...valid, current_price: '1234567890123456789012345678901234567890' },
+        400,
+        'Current price must be a plain number such as 1.25 (at most 18 decimals).',
+      ],
       [{ ...valid, current_price: '1.1234567890123456789' }, 400, 'Current price must be a plain number such as 1.25 (at most 18 decimals).'],
       [{ ...valid, low_24: '2', high_24: '1' }, 400, 'Low 24h cannot be above High 24h.'],
       [{ ...valid, low_24: '-1' }, 400, 'Low 24h must be a plain number such as 1.10 (at most 18 decimals).'],
       [{ ...valid, price_change_percentage_24h: '5%' }, 400, 'Price change must be a plain number such as -2.5 (at most 8 decimals).'],
       [{ ...valid, coinAddress: '' }, 400, 'Wallet address is required.'],
-      [{ ...valid, coinAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, 400, 'This is not a valid Delta-coin address (an Ethereum-style 0x address is expected).'],
+      [
+        { ...valid, coinAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+        400,
+        'This is not a valid Delta-coin address (an Ethereum-style 0x address is expected).',
+      ],
       [{ ...valid, role: 'x' }, 400, 'Unknown field "role".'],
       [{ ...valid, coinId: 'bitcoin' }, 409, '"bitcoin" is already a market coin. Add it on the Tokens page instead.'],
       [{ ...valid, coinId: 'acme-coin' }, 409, 'A custom token with the id "acme-coin" already exists.'],
@@ -292,11 +402,32 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     });
 
     it.each([
-      ['an SVG with a script', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'logo.svg', 'image/svg+xml', 415, 'Only PNG, JPEG, WebP or GIF images are accepted.'],
-      ['HTML named .png', Buffer.from('<!doctype html><script>alert(document.cookie)</script>'), 'logo.png', 'image/png', 415, 'Only PNG, JPEG, WebP or GIF images are accepted.'],
+      [
+        'an SVG with a script',
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        'logo.svg',
+        'image/svg+xml',
+        415,
+        'Only PNG, JPEG, WebP or GIF images are accepted.',
+      ],
+      [
+        'HTML named .png',
+        Buffer.from('<!doctype html><script>alert(document.cookie)</script>'),
+        'logo.png',
+        'image/png',
+        415,
+        'Only PNG, JPEG, WebP or GIF images are accepted.',
+      ],
       ['a PDF', Buffer.from('%PDF-1.4\n%âãÏÓ\n'), 'logo.png', 'image/png', 415, 'Only PNG, JPEG, WebP or GIF images are accepted.'],
       ['an empty file', Buffer.alloc(0), 'logo.png', 'image/png', 400, 'The image file is empty.'],
-      ['a file over 5 MB', Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 10)]), 'big.png', 'image/png', 413, 'The image is too large. The maximum size is 5 MB.'],
+      [
+        'a file over 5 MB',
+        Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 10)]),
+        'big.png',
+        'image/png',
+        413,
+        'The image is too large. The maximum size is 5 MB.',
+      ],
     ])('refuses %s', async (_label, bytes, filename, contentType, status, message) => {
       const before = { list: await customTokens(), files: uploads() };
       const response = await form({ ...valid, coinId: 'hostile-coin' }).attach('image', bytes, { filename, contentType });
@@ -308,10 +439,17 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     });
 
     it('refuses two files, a file in another field, and a path in the file name is ignored', async () => {
-      const two = await form({ ...valid, coinId: 'hostile-coin' }).attach('image', PNG, 'a.png').attach('image', PNG, 'b.png').expect(400);
+      const two = await form({ ...valid, coinId: 'hostile-coin' })
+        .attach('image', PNG, 'a.png')
+        .attach('image', PNG, 'b.png')
+        .expect(400);
       expect(two.body.error).toBe('Attach at most one image, in the "image" field.');
-      await form({ ...valid, coinId: 'hostile-coin' }).attach('file', PNG, 'a.png').expect(400);
-      const traversal = await form({ ...valid, coinId: 'path-coin' }).attach('image', PNG, { filename: '../../../etc/passwd.png', contentType: 'image/png' }).expect(201);
+      await form({ ...valid, coinId: 'hostile-coin' })
+        .attach('file', PNG, 'a.png')
+        .expect(400);
+      const traversal = await form({ ...valid, coinId: 'path-coin' })
+        .attach('image', PNG, { filename: '../../../etc/passwd.png', contentType: 'image/png' })
+        .expect(201);
       expect(traversal.body.token.image).toMatch(/^[0-9a-f]{32}\.png$/);
     });
 
@@ -323,15 +461,29 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
         .set(bearer(admin.token))
         .send({ token: 'Acme Coin Two', address: ETH_ADDRESS_2, tokenId: acme._id, current_price: '2.5' })
         .expect(200);
-      expect(response.body).toMatchObject({ ok: true, message: 'Token updated successfully', token: { _id: acme._id, id: 'acme-coin', name: 'Acme Coin Two', address: ETH_ADDRESS_2, current_price: '2.5' } });
+      expect(response.body).toMatchObject({
+        ok: true,
+        message: 'Token updated successfully',
+        token: { _id: acme._id, id: 'acme-coin', name: 'Acme Coin Two', address: ETH_ADDRESS_2, current_price: '2.5' },
+      });
       const listed = await t.http.get('/api/crypto/get-crypto').expect(200);
       expect(listed.headers.etag).not.toBe(etag);
       expect(listed.body.find((c: { id: string }) => c.id === 'acme-coin')).toMatchObject({ name: 'Acme Coin Two', current_price: 2.5, manual_price: true });
 
       // Name and address only: no price-change row.
-      await t.http.put('/api/admin/edit-custom-token/').set(bearer(admin.token)).send({ token: 'Acme', address: ETH_ADDRESS, tokenId: 'acme-coin' }).expect(200);
+      await t.http
+        .put('/api/admin/edit-custom-token/')
+        .set(bearer(admin.token))
+        .send({ token: 'Acme', address: ETH_ADDRESS, tokenId: 'acme-coin' })
+        .expect(200);
       const rows = await audit(acme._id);
-      expect(rows.map((r) => r.action)).toEqual(['custom_token.add', 'custom_token.price_change', 'custom_token.update', 'custom_token.price_change', 'custom_token.update']);
+      expect(rows.map((r) => r.action)).toEqual([
+        'custom_token.add',
+        'custom_token.price_change',
+        'custom_token.update',
+        'custom_token.price_change',
+        'custom_token.update',
+      ]);
       expect(rows[3]).toMatchObject({ before: { current_price: '1.25' }, after: { current_price: '2.5' } });
       expect(rows[4]).toMatchObject({ before: { name: 'Acme Coin Two', address: ETH_ADDRESS_2 }, after: { name: 'Acme', address: ETH_ADDRESS } });
     });
@@ -342,9 +494,17 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       [{ token: 'A', address: ETH_ADDRESS }, 400, 'Token id is required.'],
       [{ token: 'A', address: 'nope', tokenId: 'acme-coin' }, 400, 'This is not a valid Acme-coin address (an Ethereum-style 0x address is expected).'],
       [{ token: 'A', address: ETH_ADDRESS, tokenId: 'bitcoin' }, 404, 'Custom token not found. It may have been deleted; reload the list.'],
-      [{ token: 'A', address: ETH_ADDRESS, tokenId: '00000000-0000-4000-8000-000000000000' }, 404, 'Custom token not found. It may have been deleted; reload the list.'],
+      [
+        { token: 'A', address: ETH_ADDRESS, tokenId: '00000000-0000-4000-8000-000000000000' },
+        404,
+        'Custom token not found. It may have been deleted; reload the list.',
+      ],
       [{ token: 'A', address: ETH_ADDRESS, tokenId: 'acme-coin', current_price: 0 }, 400, 'Current price must be greater than 0.'],
-      [{ token: 'A', address: ETH_ADDRESS, tokenId: 'acme-coin', current_price: 1e21 }, 400, 'Current price must be a plain number such as 1.25 (at most 18 decimals).'],
+      [
+        { token: 'A', address: ETH_ADDRESS, tokenId: 'acme-coin', current_price: 1e21 },
+        400,
+        'Current price must be a plain number such as 1.25 (at most 18 decimals).',
+      ],
       [{ token: 'A', address: ETH_ADDRESS, tokenId: 'acme-coin', low_24: 5, high_24: 4 }, 400, 'Low 24h cannot be above High 24h.'],
     ])('edit refuses %j with %i', async (body, status, message) => {
       const before = await customTokens();

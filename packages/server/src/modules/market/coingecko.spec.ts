@@ -9,7 +9,14 @@ describe('parseMarketRows', () => {
   it('turns provider numbers into exact decimal strings and keeps only finite positive prices', () => {
     const { rows, skipped } = parseMarketRows(
       [
-        row({ market_cap: 1.23e12, market_cap_rank: 1, low_24h: 0.1, high_24h: 1e-7, price_change_percentage_24h: -1.23456789123, last_updated: '2026-01-01T11:59:00Z' }),
+        row({
+          market_cap: 1.23e12,
+          market_cap_rank: 1,
+          low_24h: 0.1,
+          high_24h: 1e-7,
+          price_change_percentage_24h: -1.23456789123,
+          last_updated: '2026-01-01T11:59:00Z',
+        }),
         row({ id: 'a', current_price: -1 }),
         row({ id: 'b', current_price: 0 }),
         row({ id: 'c', current_price: 'NaN' }),

@@ -137,7 +137,7 @@ export class CoinsRepository {
   /** Inserts or replaces coins; rows priced by hand (custom tokens) are never overwritten by market data. */
   async upsertMany(rows: CoinUpsert[], executor: Executor = this.db): Promise<void> {
     if (!rows.length) return;
-    
+
     await executor
       .insert(coins)
       .values(rows.map((row) => ({ ...row, sparkline7d: row.sparkline7d ?? [], manualPrice: row.manualPrice ?? false, updatedAt: new Date() })))

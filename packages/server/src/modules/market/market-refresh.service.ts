@@ -153,14 +153,20 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
         await this.db.transaction(async (tx) => {
           await this.coins.upsertMany(rows, tx);
           const state = (await this.appState.get<RefreshState>(AppStateKeys.marketRefresh, tx, true)) ?? {};
-          await this.appState.set(AppStateKeys.marketRefresh, { ...state, lastSuccessAt: new Date().toISOString(), failures: 0, backoffUntil: null, lastError: null }, tx);
+          await this.appState.set(
+            AppStateKeys.marketRefresh,
+            { ...state, lastSuccessAt: new Date().toISOString(), failures: 0, backoffUntil: null, lastError: null },
+            tx,
+          );
           await this.appState.set(AppStateKeys.marketVersion, { version: newVersion() }, tx);
         });
         this.cache.invalidate();
         if (skipped) this.logger.warn(`Market refresh: skipped ${skipped} malformed row(s) from the provider.`);
         return { status: 'refreshed', stored: rows.length, skipped };
       }
-      return this.recordFailure(Array.isArray(fetched.data) ? 'The price provider returned no usable coins.' : 'The price provider returned an unexpected answer.');
+      return this.recordFailure(
+        Array.isArray(fetched.data) ? 'The price provider returned no usable coins.' : 'The price provider returned an unexpected answer.',
+      );
     }
     return this.recordFailure(fetched.error, fetched.retryAfterSeconds);
   }

@@ -102,7 +102,10 @@ export class SupportedTokensRepository {
   }
 
   /** Inserts when the coin has no live token yet; undefined when it has one. */
-  async insertIfAbsent(values: { coinId: string; kind: TokenKind; address: string | null }, executor: Executor = this.db): Promise<SupportedTokenRecord | undefined> {
+  async insertIfAbsent(
+    values: { coinId: string; kind: TokenKind; address: string | null },
+    executor: Executor = this.db,
+  ): Promise<SupportedTokenRecord | undefined> {
     const [row] = await executor
       .insert(supportedTokens)
       .values(values)

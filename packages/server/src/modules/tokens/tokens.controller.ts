@@ -32,7 +32,10 @@ export class TokensController {
 
   @Post(TokenRoutes.addToken)
   @AdminAccess()
-  @ApiOperation({ summary: 'Support a market coin with a deposit address', description: "Unknown coin → 400; already supported → 409; the address is validated for the token's network." })
+  @ApiOperation({
+    summary: 'Support a market coin with a deposit address',
+    description: "Unknown coin → 400; already supported → 409; the address is validated for the token's network.",
+  })
   @ApiCreatedResponse({ type: TokenMutationResponseDto })
   addToken(@CurrentActor() actor: Actor, @Body() body: AddTokenDto): Promise<TokenMutationResponseDto> {
     return this.tokens.addToken(actor, body);
@@ -40,7 +43,10 @@ export class TokensController {
 
   @Put(TokenRoutes.editToken)
   @AdminAccess()
-  @ApiOperation({ summary: 'Change a supported token (coin id and/or deposit address)', description: 'A rename is refused (409) while customers hold the token.' })
+  @ApiOperation({
+    summary: 'Change a supported token (coin id and/or deposit address)',
+    description: 'A rename is refused (409) while customers hold the token.',
+  })
   @ApiOkResponse({ type: TokenMutationResponseDto })
   editToken(@CurrentActor() actor: Actor, @Body() body: EditTokenDto): Promise<TokenMutationResponseDto> {
     return this.tokens.editToken(actor, body);
@@ -73,9 +79,16 @@ export class TokensController {
       ],
     },
   })
-  @ApiOperation({ summary: 'Create a custom token (manual price)', description: 'Numbers arrive as form strings and are validated as exact decimals. The image is optional (PNG, JPEG, WebP or GIF, ≤ 5 MB).' })
+  @ApiOperation({
+    summary: 'Create a custom token (manual price)',
+    description: 'Numbers arrive as form strings and are validated as exact decimals. The image is optional (PNG, JPEG, WebP or GIF, ≤ 5 MB).',
+  })
   @ApiCreatedResponse({ type: CustomTokenMutationResponseDto })
-  addCustomToken(@CurrentActor() actor: Actor, @Body() body: AddCustomTokenDto, @UploadedFile() image?: Express.Multer.File): Promise<CustomTokenMutationResponseDto> {
+  addCustomToken(
+    @CurrentActor() actor: Actor,
+    @Body() body: AddCustomTokenDto,
+    @UploadedFile() image?: Express.Multer.File,
+  ): Promise<CustomTokenMutationResponseDto> {
     return this.tokens.addCustomToken(actor, body, image);
   }
 
@@ -89,7 +102,10 @@ export class TokensController {
 
   @Delete(TokenRoutes.deleteCustomToken)
   @AdminAccess()
-  @ApiOperation({ summary: 'Delete a custom token', description: "Each path segment may be the record's _id or the coin id. Soft delete; 409 while customers hold it." })
+  @ApiOperation({
+    summary: 'Delete a custom token',
+    description: "Each path segment may be the record's _id or the coin id. Soft delete; 409 while customers hold it.",
+  })
   @ApiOkResponse({ type: DeleteTokenResponseDto })
   deleteCustomToken(@CurrentActor() actor: Actor, @Param('_id') first: string, @Param('id') second: string): Promise<DeleteTokenResponseDto> {
     return this.tokens.deleteCustomToken(actor, first, second);

@@ -54,13 +54,14 @@ export class TokensService {
   async addToken(actor: Actor, body: AddTokenDto): Promise<TokenMutationResponseDto> {
     const coin = await this.marketCoin(body.name);
     assertAddress(coin.id, body.address);
-    const token = await this.unique(() =>
-      this.db.transaction(async (tx) => {
-        if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
-        const created = await this.tokens.insert({ coinId: coin.id, kind: 'market', address: body.address }, tx);
-        await this.audit.record(actor, { action: 'token.add', targetType: 'supported_token', targetId: created.id, after: tokenView(created) }, tx);
-        return created;
-      }),
+    const token = await this.unique(
+      () =>
+        this.db.transaction(async (tx) => {
+          if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
+          const created = await this.tokens.insert({ coinId: coin.id, kind: 'market', address: body.address }, tx);
+          await this.audit.record(actor, { action: 'token.add', targetType: 'supported_token', targetId: created.id, after: tokenView(created) }, tx);
+          return created;
+        }),
       alreadySupported(coin),
     );
     return { ok: true, message: TokenMessages.added, token: { _id: token.id, name: token.coinId, address: token.address } };
@@ -72,21 +73,26 @@ export class TokensService {
     const renamed = body.token !== found.coinId;
     const coin = renamed ? await this.marketCoin(body.token) : undefined;
     assertAddress(body.token, body.address);
-    const updated = await this.unique(() =>
-      this.db.transaction(async (tx) => {
-        const current = await this.tokens.findLiveById(found.id, tx, true);
-        if (!current) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
-        if (body.oldToken && body.oldToken !== current.coinId) {
-          throw new ConflictError('This token was changed meanwhile. Reload the list and try again.');
-        }
-        if (coin && coin.id !== current.coinId) {
-          if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
-          await this.assertNoCustomerFunds(current.coinId, 'renamed', tx);
-        }
-        const next = await this.tokens.update(current.id, { coinId: body.token, address: body.address }, tx);
-        await this.audit.record(actor, { action: 'token.update', targetType: 'supported_token', targetId: current.id, before: tokenView(current), after: tokenView(next) }, tx);
-        return next;
-      }),
+    const updated = await this.unique(
+      () =>
+        this.db.transaction(async (tx) => {
+          const current = await this.tokens.findLiveById(found.id, tx, true);
+          if (!current) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
+          if (body.oldToken && body.oldToken !== current.coinId) {
+            throw new ConflictError('This token was changed meanwhile. Reload the list and try again.');
+          }
+          if (coin && coin.id !== current.coinId) {
+            if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
+            await this.assertNoCustomerFunds(current.coinId, 'renamed', tx);
+          }
+          const next = await this.tokens.update(current.id, { coinId: body.token, address: body.address }, tx);
+          await this.audit.record(
+            actor,
+            { action: 'token.update', targetType: 'supported_token', targetId: current.id, before: tokenView(current), after: tokenView(next) },
+            tx,
+          );
+          return next;
+        }),
       coin ? alreadySupported(coin) : new ConflictError('This token was changed meanwhile. Reload the list and try again.'),
     );
     return { ok: true, message: TokenMessages.updated, token: { _id: updated.id, name: updated.coinId, address: updated.address } };
@@ -118,7 +124,8 @@ export class TokensService {
   async addCustomToken(actor: Actor, body: AddCustomTokenDto, file: Express.Multer.File | undefined): Promise<CustomTokenMutationResponseDto> {
     const address = body.address ?? body.coinAddress;
     if (!address) throw new InvalidInputError('Wallet address is required.');
-    if (body.address && body.coinAddress && body.address !== body.coinAddress) throw new InvalidInputError('Send the wallet address once (address or coinAddress).');
+    if (body.address && body.coinAddress && body.address !== body.coinAddress)
+      throw new InvalidInputError('Send the wallet address once (address or coinAddress).');
     const prices = checkPrices({ current: body.current_price, low: body.low_24, high: body.high_24, change: body.price_change_percentage_24h });
     const taken = await this.coins.findById(body.coinId);
     if (taken) this.assertCustomIdFree(taken, await this.tokens.findLiveByCoin(taken.id));
@@ -186,13 +193,22 @@ export class TokensService {
       });
       const before = customView(current, coin);
       const priceChanged =
-        !sameDecimal(prices.current, coin.currentPrice) || !sameDecimal(prices.low, coin.low24h) || !sameDecimal(prices.high, coin.high24h) || !sameDecimal(prices.change, coin.priceChangePercentage24h);
+        !sameDecimal(prices.current, coin.currentPrice) ||
+        !sameDecimal(prices.low, coin.low24h) ||
+        !sameDecimal(prices.high, coin.high24h) ||
+        !sameDecimal(prices.change, coin.priceChangePercentage24h);
       await this.coins.updateManual(
         coin.id,
         {
           name: body.token,
           ...(priceChanged
-            ? { currentPrice: prices.current!, low24h: prices.low ?? null, high24h: prices.high ?? null, priceChangePercentage24h: prices.change ?? null, lastUpdated: new Date() }
+            ? {
+                currentPrice: prices.current!,
+                low24h: prices.low ?? null,
+                high24h: prices.high ?? null,
+                priceChangePercentage24h: prices.change ?? null,
+                lastUpdated: new Date(),
+              }
             : {}),
         },
         tx,
@@ -202,7 +218,11 @@ export class TokensService {
       const after = customView(token, nextCoin);
       await this.audit.record(actor, { action: 'custom_token.update', targetType: 'custom_token', targetId: current.id, before, after }, tx);
       if (priceChanged) {
-        await this.audit.record(actor, { action: 'custom_token.price_change', targetType: 'custom_token', targetId: current.id, before: priceView(coin), after: priceView(nextCoin) }, tx);
+        await this.audit.record(
+          actor,
+          { action: 'custom_token.price_change', targetType: 'custom_token', targetId: current.id, before: priceView(coin), after: priceView(nextCoin) },
+          tx,
+        );
       }
       await this.bumpVersion(tx);
       return after;
@@ -223,7 +243,11 @@ export class TokensService {
       await this.assertNoCustomerFunds(current.coinId, 'deleted', tx);
       const coin = await this.coins.findById(current.coinId, tx);
       await this.tokens.softDelete(current.id, tx);
-      await this.audit.record(actor, { action: 'custom_token.delete', targetType: 'custom_token', targetId: current.id, before: coin ? customView(current, coin) : tokenView(current) }, tx);
+      await this.audit.record(
+        actor,
+        { action: 'custom_token.delete', targetType: 'custom_token', targetId: current.id, before: coin ? customView(current, coin) : tokenView(current) },
+        tx,
+      );
       await this.bumpVersion(tx);
     });
     this.cache.invalidate();
@@ -304,13 +328,23 @@ function sameDecimal(a: string | undefined | null, b: string | undefined | null)
 }
 
 /** Exact decimals (already shape-checked by the DTO); price > 0 and low ≤ high. */
-function checkPrices(input: { current?: string; low?: string; high?: string; change?: string }): { current?: string; low?: string; high?: string; change?: string } {
+function checkPrices(input: { current?: string; low?: string; high?: string; change?: string }): {
+  current?: string;
+  low?: string;
+  high?: string;
+  change?: string;
+} {
   const current = input.current !== undefined ? new Decimal(input.current) : undefined;
   if (!current || current.lte(0)) throw new InvalidInputError('Current price must be greater than 0.');
   const low = input.low !== undefined ? new Decimal(input.low) : undefined;
   const high = input.high !== undefined ? new Decimal(input.high) : undefined;
   if (low && high && low.gt(high)) throw new InvalidInputError('Low 24h cannot be above High 24h.');
-  return { current: current.toFixed(), low: low?.toFixed(), high: high?.toFixed(), change: input.change !== undefined ? new Decimal(input.change).toFixed() : undefined };
+  return {
+    current: current.toFixed(),
+    low: low?.toFixed(),
+    high: high?.toFixed(),
+    change: input.change !== undefined ? new Decimal(input.change).toFixed() : undefined,
+  };
 }
 
 function tokenView(token: SupportedTokenRecord): Record<string, unknown> {
@@ -330,7 +364,10 @@ function normal(value: string | null): string | null {
   return value === null ? null : new Decimal(value).toFixed();
 }
 
-function customView(token: SupportedTokenRecord, coin: Pick<CoinRecord, 'id' | 'name' | 'symbol' | 'image' | 'currentPrice' | 'low24h' | 'high24h' | 'priceChangePercentage24h'>): CustomTokenDto {
+function customView(
+  token: SupportedTokenRecord,
+  coin: Pick<CoinRecord, 'id' | 'name' | 'symbol' | 'image' | 'currentPrice' | 'low24h' | 'high24h' | 'priceChangePercentage24h'>,
+): CustomTokenDto {
   return {
     _id: token.id,
     id: coin.id,
