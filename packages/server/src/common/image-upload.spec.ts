@@ -52,8 +52,9 @@ describe('saveImage', () => {
   const dir = uploadsDirectory(config);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('returns null when no file was sent', async () => {
+  it('returns null when no file was sent (or an empty file input)', async () => {
     await expect(saveImage(undefined, config)).resolves.toBeNull();
+    await expect(saveImage(file(Buffer.alloc(0), '', 'application/octet-stream'), config)).resolves.toBeNull();
   });
 
   it('stores the bytes under a server-made name with the extension of the real type, whatever the client said', async () => {

@@ -46,7 +46,8 @@ export function isStoredImageName(name: string): boolean {
  * file was sent. Wrong bytes → 415, empty file → 400, too large → 413, each with a message for people.
  */
 export async function saveImage(file: Express.Multer.File | undefined, config: AppConfig): Promise<string | null> {
-  if (!file) return null;
+  // A form's empty file input arrives as a part with no file name and no bytes: that is "no image".
+  if (!file || (file.size === 0 && !file.originalname)) return null;
   const bytes = file.buffer;
   if (!bytes || bytes.length === 0) throw new InvalidInputError(IMAGE_EMPTY);
   if (bytes.length > MAX_IMAGE_BYTES) throw new PayloadTooLargeError(IMAGE_TOO_LARGE);

@@ -134,6 +134,18 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     expect(readdirSync(uploads).length).toBe(files);
   });
 
+  it('treats an empty file input (no file chosen) as no image', async () => {
+    const body = fields();
+    const response = await t.http
+      .post('/api/user/create-ticket')
+      .field('subject', body.subject)
+      .field('note', body.note)
+      .field('email', body.email)
+      .attach('image', Buffer.alloc(0), { filename: '', contentType: 'application/octet-stream' })
+      .expect(201);
+    expect((await t.http.get(`/api/admin/tickets/${response.body._id}`).set(bearer(admin.token))).body.image).toBeNull();
+  });
+
   it('accepts the same fields as JSON (no image)', async () => {
     await t.http.post('/api/user/create-ticket').send(fields()).expect(201);
   });
