@@ -15,6 +15,7 @@ import type { AppConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { buildOpenApiDocument } from './openapi';
 import { IMAGE_DIRECTORIES } from './static-assets';
+import { precompressedAssets } from './common/precompressed-assets';
 
 export interface CreateAppOptions {
   logger?: LoggerService | LogLevel[] | false;
@@ -74,6 +75,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use('/images', (_req: Request, res: Response) => res.status(404).json({ statusCode: 404, error: 'Image not found.' }));
 
   if (existsSync(join(config.clientDir, 'index.html'))) {
+    app.use(precompressedAssets(config.clientDir));
     app.use(express.static(config.clientDir, { index: false, maxAge: '1h', setHeaders: immutableAssets }));
     // SPA fallback: every non-API GET that wants HTML gets the app shell; the client router takes it from there.
     app.use((req: Request, res: Response, next: NextFunction) => {

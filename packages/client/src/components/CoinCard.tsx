@@ -30,6 +30,19 @@ export function CoinCard({ coin }: { coin: CoinCardData }) {
   );
 }
 
+/** While loading: placeholders of the same size, so nothing below moves when the coins arrive. */
+export function CoinGridPlaceholder({ count, label }: { count: number; label: string }) {
+  return (
+    <ul className="coin-grid" aria-label={label} aria-busy="true">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i}>
+          <div className="card coin-card placeholder" aria-hidden="true" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function CoinGrid({ coins, label }: { coins: CoinCardData[]; label: string }) {
   return (
     <ul className="coin-grid" aria-label={label}>

@@ -1,4 +1,5 @@
 // Browser end-to-end (issue 2 §6): sign up → /wallet, log out, log in, admin login → /admin, customer on /admin → /login-admin.
+import { get } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
@@ -107,5 +108,28 @@ describe('foundation flow in Chromium', () => {
     expect(other.url()).toMatch(/\/login-admin$/);
     expect(await other.evaluate(() => localStorage.getItem('user'))).toBeNull();
     await context.close();
+  });
+
+  it('serves the built scripts precompressed (br, gzip) to browsers that accept them', async () => {
+    const html = await (await fetch(`${t.url}/`)).text();
+    const script = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)![1];
+    const raw = await fetch(`${t.url}${script}`, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(raw.headers.get('content-encoding')).toBeNull();
+    const size = (await raw.arrayBuffer()).byteLength;
+    for (const encoding of ['br', 'gzip']) {
+      const response = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        get(`${t.url}${script}`, { headers: { 'Accept-Encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['content-type']).toMatch(/javascript/);
+      expect(response.headers['vary']).toMatch(/Accept-Encoding/i);
+      expect(response.body.length).toBeLessThan(size / 2);
+    }
+    expect((await t.http.get('/assets/../index.html').set('Accept-Encoding', 'br')).headers['content-encoding']).toBeUndefined();
   });
 });

@@ -2,9 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
 import { useGetCryptoQuery } from '../../../app/api/endpoints';
-import { CoinGrid } from '../../../components/CoinCard';
+import { CoinGrid, CoinGridPlaceholder } from '../../../components/CoinCard';
 import { SiteLayout } from '../../../components/SiteLayout';
-import { Spinner } from '../../../components/Spinner';
 
 const FAQ = [
   ['What is Coinpurse?', 'Coinpurse is a custodial wallet: we keep your tokens safe while you hold, send, receive and swap them from one place.'],
@@ -49,7 +48,7 @@ export default function HomePage() {
           <h2 id="market-heading">Market today</h2>
           <Link to="/market">See all</Link>
         </div>
-        {isLoading ? <Spinner label="Loading market" /> : <CoinGrid coins={(coins ?? []).slice(0, 8)} label="Top coins" />}
+        {isLoading ? <CoinGridPlaceholder count={8} label="Top coins" /> : <CoinGrid coins={(coins ?? []).slice(0, 8)} label="Top coins" />}
       </section>
 
       <section className="section card" aria-labelledby="newsletter-heading">
