@@ -5,8 +5,9 @@
 //   committed offline snapshot (no provider calls: MARKET_REFRESH_SECONDS=0), NODE_ENV=production.
 // - Trivial Nest: a separate Nest (Express) app with one route answering the same bytes.
 // - Bare node:http: a server answering the same bytes.
-// Each target runs in its own process; autocannon (in this process) uses 50 connections for DURATION seconds after a
-// short warm-up. Figures share the machine's cores with the load generator: compare ratios, not absolutes.
+// Each target runs in its own process; autocannon (in this process) uses 50 connections for 5 s per run after a 1 s
+// warm-up, in BENCH_ROUNDS (default 3) interleaved rounds; the median is shown. Figures share the machine's cores
+// with the load generator: compare ratios, not absolutes.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,7 @@ const autocannon = requireFromServer('autocannon');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const PATH = '/api/crypto/get-crypto';
 
 const mainJs = join(serverDir, 'dist', 'main.js');
@@ -169,19 +171,30 @@ for (const [url, label] of [
 }
 
 console.log(
-  `GET ${PATH}: ${coins} coins, ${(body.length / 1024).toFixed(1)} KiB per response (identity encoding); ${CONNECTIONS} connections, ${DURATION} s each, after a 1 s warm-up`,
+  `GET ${PATH}: ${coins} coins, ${(body.length / 1024).toFixed(1)} KiB per response (identity encoding); ${CONNECTIONS} connections, ${DURATION} s per run after a 1 s warm-up, ${ROUNDS} interleaved round(s), median shown`,
 );
-const results = [];
-for (const [label, url] of [
+const targets = [
   ['get-crypto (Coinpurse)', appUrl],
   ['trivial Nest route', nestUrl],
   ['bare node:http', bareUrl],
-]) {
-  results.push(await measure(label, url));
+];
+const runs = targets.map(() => []);
+for (let round = 0; round < ROUNDS; round++) {
+  // Interleaved, so a burst of load from elsewhere on the machine hits every target alike.
+  for (const [index, [label, url]] of targets.entries()) runs[index].push(await measure(label, url));
 }
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const results = targets.map(([label], index) => ({
+  label,
+  rps: median(runs[index].map((r) => r.rps)),
+  p99: median(runs[index].map((r) => r.p99)),
+  mbps: median(runs[index].map((r) => r.mbps)),
+  bad: runs[index].reduce((sum, r) => sum + r.bad, 0),
+  all: runs[index].map((r) => r.rps.toFixed(0)).join(' / '),
+}));
 const pad = (text, width) => String(text).padEnd(width);
-console.log(`${pad('target', 26)}${pad('req/s', 12)}${pad('p99 ms', 10)}${pad('MB/s', 10)}non-2xx/errors`);
-for (const r of results) console.log(`${pad(r.label, 26)}${pad(r.rps.toFixed(0), 12)}${pad(r.p99, 10)}${pad(r.mbps.toFixed(1), 10)}${r.bad}`);
+console.log(`${pad('target', 26)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('MB/s', 9)}${pad('non-2xx/err', 13)}each run (req/s)`);
+for (const r of results) console.log(`${pad(r.label, 26)}${pad(r.rps.toFixed(0), 10)}${pad(r.p99, 9)}${pad(r.mbps.toFixed(1), 9)}${pad(r.bad, 13)}${r.all}`);
 const [ours, nest, bare] = results;
 const ratio = ours.rps / nest.rps;
 console.log(`ratio get-crypto / trivial Nest = ${ratio.toFixed(2)} (target ≥ 0.9); get-crypto / bare node:http = ${(ours.rps / bare.rps).toFixed(2)}`);
