@@ -144,6 +144,13 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
       .attach('image', Buffer.alloc(0), { filename: '', contentType: 'application/octet-stream' })
       .expect(201);
     expect((await t.http.get(`/api/admin/tickets/${response.body._id}`).set(bearer(admin.token))).body.image).toBeNull();
+    // What a browser sends for an empty <input type="file">: a file part with filename="" and no bytes.
+    const raw = [
+      ...Object.entries(body).map(([key, value]) => `--XB\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`),
+      '--XB\r\nContent-Disposition: form-data; name="image"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n--XB--\r\n',
+    ].join('');
+    const browser = await t.http.post('/api/user/create-ticket').set('Content-Type', 'multipart/form-data; boundary=XB').send(raw).expect(201);
+    expect((await t.http.get(`/api/admin/tickets/${browser.body._id}`).set(bearer(admin.token))).body.image).toBeNull();
   });
 
   it('accepts the same fields as JSON (no image)', async () => {
