@@ -36,11 +36,18 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     );
     return (result as unknown as { rows: Array<Record<string, any>> }).rows;
   };
-  const giveBalance = async (token: string, balance: string) => {
-    await db.execute(sql`
-      insert into ledger_accounts (kind, user_id, token, balance) values ('customer', ${customer._id}, ${token}, ${balance})
-      on conflict (user_id, token) where kind = 'customer' do update set balance = excluded.balance`);
+  /** Credits the customer through the money core (an approved deposit); returns the transaction id. */
+  const credit = async (token: string) => {
+    const deposit = await t.http.post(`/api/crypto/deposit/${customer._id}`).set(bearer(admin.token)).send({ amount: 10, status: 'approved', network: token });
+    expect(deposit.status, JSON.stringify(deposit.body)).toBe(201);
+    return deposit.body._id as string;
   };
+  /** Rejects a deposit: an approved one is reversed, so the customer no longer holds it. */
+  const reject = async (transactionId: string) => {
+    const response = await t.http.post('/api/admin/modify-transaction/').set(bearer(admin.token)).send({ tId: transactionId, modification: 'rejected' });
+    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+  };
+  let uniswapDeposit = '';
   const tokens = async () =>
     (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{ _id: string; name: string; address: string | null }>;
   const customTokens = async () => (await t.http.get('/api/admin/get-custom-tokens').set(bearer(admin.token)).expect(200)).body as Array<Record<string, any>>;
@@ -203,7 +210,7 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
 
     it('refuses to rename a token customers hold', async () => {
       const uniswap = (await tokens()).find((x) => x.name === 'uniswap')!;
-      await giveBalance('uniswap', '2.5');
+      uniswapDeposit = await credit('uniswap');
       const response = await t.http
         .put('/api/admin/edit-token/')
         .set(bearer(admin.token))
@@ -222,7 +229,7 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       expect(refused.body).toEqual({ statusCode: 409, error: 'Customers still hold UNI, so it cannot be deleted.' });
       expect((await tokens()).some((x) => x.name === 'uniswap')).toBe(true);
 
-      await giveBalance('uniswap', '0');
+      await reject(uniswapDeposit);
       const mismatch = await t.http.delete(`/api/admin/delete-token/${uniswap._id}/bitcoin`).set(bearer(admin.token)).expect(400);
       expect(mismatch.body.error).toBe('The token id and name do not match. Reload the list and try again.');
 
@@ -389,10 +396,15 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       ],
       [{ ...valid, role: 'x' }, 400, 'Unknown field "role".'],
       [{ ...valid, coinId: 'bitcoin' }, 409, '"bitcoin" is already a market coin. Add it on the Tokens page instead.'],
-      [{ ...valid, coinId: 'acme-coin' }, 409, 'A custom token with the id "acme-coin" already exists.'],
+      [{ ...valid, symbol: 'btc' }, 409, 'The symbol BTC is already used by Bitcoin. Choose another symbol.'],
+      [{ ...valid, coinId: 'ACME-COIN' }, 409, 'A custom token with the id "acme-coin" already exists.'],
     ])('refuses %j with %i, storing nothing', async (fields, status, message) => {
-      const body = { ...fields, coinId: fields.coinId === valid.coinId ? 'delta-coin' : fields.coinId };
-      if (fields.coinId === 'acme-coin' && status === 409) body.coinId = 'acme-coin';
+      // acme-coin (ACME) exists by now: the other cases use a fresh id and symbol unless they test those.
+      const body = {
+        ...fields,
+        coinId: fields.coinId === valid.coinId ? 'delta-coin' : fields.coinId,
+        symbol: fields.symbol === valid.symbol ? 'DLT' : fields.symbol,
+      };
       const before = { list: await customTokens(), files: uploads() };
       const response = await form(body).attach('image', PNG, { filename: 'x.png', contentType: 'image/png' });
       expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -430,7 +442,7 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       ],
     ])('refuses %s', async (_label, bytes, filename, contentType, status, message) => {
       const before = { list: await customTokens(), files: uploads() };
-      const response = await form({ ...valid, coinId: 'hostile-coin' }).attach('image', bytes, { filename, contentType });
+      const response = await form({ ...valid, coinId: 'hostile-coin', symbol: 'HOS' }).attach('image', bytes, { filename, contentType });
       expect(response.status).toBe(status);
       expect(response.body).toEqual({ statusCode: status, error: message });
       expect(await customTokens()).toEqual(before.list);
@@ -447,7 +459,7 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       await form({ ...valid, coinId: 'hostile-coin' })
         .attach('file', PNG, 'a.png')
         .expect(400);
-      const traversal = await form({ ...valid, coinId: 'path-coin' })
+      const traversal = await form({ ...valid, coinId: 'path-coin', symbol: 'PTH' })
         .attach('image', PNG, { filename: '../../../etc/passwd.png', contentType: 'image/png' })
         .expect(201);
       expect(traversal.body.token.image).toMatch(/^[0-9a-f]{32}\.png$/);
@@ -524,10 +536,10 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       expect(mixed.body.error).toBe('The two ids point to different custom tokens. Reload the list and try again.');
       await t.http.delete('/api/admin/delete-custom-token/nothing/none').set(bearer(admin.token)).expect(404);
 
-      await giveBalance('beta-coin', '10');
+      const betaDeposit = await credit('beta-coin');
       const held = await t.http.delete(`/api/admin/delete-custom-token/${beta._id}/beta-coin`).set(bearer(admin.token)).expect(409);
       expect(held.body.error).toBe('Customers still hold BET, so it cannot be deleted.');
-      await giveBalance('beta-coin', '0');
+      await reject(betaDeposit);
 
       await t.http.delete(`/api/admin/delete-custom-token/${beta._id}/beta-coin`).set(bearer(admin.token)).expect(200);
       await t.http.delete(`/api/admin/delete-custom-token/gamma-coin/${gamma._id}`).set(bearer(admin.token)).expect(200);
@@ -545,6 +557,12 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       await form({ ...valid, coinId: 'acme-coin' }).expect(201);
       expect((await market()).find((c) => c.id === 'acme-coin')).toMatchObject({ current_price: 1.25, manual_price: true });
     });
+  });
+
+  it('leaves the ledger balanced (every balance the sum of its lines, every token summing to zero)', async () => {
+    const check = await t.http.get('/api/admin/ledger/check').set(bearer(admin.token)).expect(200);
+    expect(check.body).toMatchObject({ ok: true, mismatches: [], negativeCustomerBalances: 0 });
+    expect(check.body.lines).toBeGreaterThan(0);
   });
 });
 

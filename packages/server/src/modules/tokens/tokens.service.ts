@@ -129,6 +129,10 @@ export class TokensService {
     const prices = checkPrices({ current: body.current_price, low: body.low_24, high: body.high_24, change: body.price_change_percentage_24h });
     const taken = await this.coins.findById(body.coinId);
     if (taken) this.assertCustomIdFree(taken, await this.tokens.findLiveByCoin(taken.id));
+    // Customers (and deposits by symbol) must never confuse two supported tokens.
+    const symbol = body.symbol.toLowerCase();
+    const clash = (await this.tokens.listWithCoins()).find((token) => token.coin.symbol === symbol);
+    if (clash) throw new ConflictError(`The symbol ${symbol.toUpperCase()} is already used by ${clash.coin.name}. Choose another symbol.`);
     assertAddress(body.coinId, address);
 
     const image = (await saveImage(file, this.config)) ?? GENERIC_ICON;
@@ -139,7 +143,7 @@ export class TokensService {
             const existing = await this.coins.findForUpdate(body.coinId, tx);
             const now = new Date();
             const values = {
-              symbol: body.symbol.toLowerCase(),
+              symbol,
               name: body.name,
               image,
               currentPrice: prices.current!,
