@@ -66,6 +66,7 @@ describe('admin back office in Chromium', () => {
       .poll(async () => Number(await page.getByRole('region', { name: 'Users', exact: true }).locator('.count').textContent()))
       .toBeGreaterThanOrEqual(1);
     await page.getByText('Balanced').waitFor();
+    expect(await page.getByRole('link', { name: 'Coinpurse home' }).getAttribute('href')).toBe('/');
     for (const name of ['Dashboard', 'Users', 'Tokens', 'Custom Tokens', 'Notify Users', 'Transaction', 'Tickets', 'Audit']) {
       await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true }).waitFor();
     }
@@ -108,6 +109,18 @@ describe('admin back office in Chromium', () => {
     await dialog.getByLabel('High 24h').fill('2.75');
     await dialog.getByLabel('Price Change % 24h').fill('1.5');
     await dialog.getByLabel('Coin Address').fill(CUSTOM.address);
+    // Image only: a text file is refused; of two dropped images the first is used.
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await dialog.getByText('Only image files are accepted.').waitFor();
+    await dialog.locator('.dropzone').evaluate((node, base64) => {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'first.png', { type: 'image/png' }));
+      data.items.add(new File([bytes], 'second.png', { type: 'image/png' }));
+      node.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, tinyPng().toString('base64'));
+    await dialog.getByText('first.png').waitFor();
+    expect(await dialog.getByText('second.png').count()).toBe(0);
     await dialog.locator('input[type="file"]').setInputFiles({ name: 'coin.png', mimeType: 'image/png', buffer: tinyPng() });
     await dialog.getByText('coin.png').waitFor();
     await dialog.getByRole('button', { name: 'Add New' }).click();
@@ -200,6 +213,11 @@ describe('admin back office in Chromium', () => {
     await form.getByLabel('Message').fill('Your account was reviewed. Nothing to do.');
     await form.getByRole('button', { name: 'Send Notification' }).click();
     await toast('User Notified Successfully');
+    // Admin toasts stay 5000 ms (longer than the 2000 ms of other success toasts), then close.
+    const shown = page.locator('[role="status"]').filter({ hasText: 'User Notified Successfully' });
+    await page.waitForTimeout(3000);
+    expect(await shown.isVisible()).toBe(true);
+    await shown.waitFor({ state: 'hidden', timeout: 6000 });
   });
 
   it('deletes only after Accept in the confirm dialog (Reject keeps the record)', async () => {

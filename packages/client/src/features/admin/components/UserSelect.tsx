@@ -1,30 +1,32 @@
 import { useEffect, useState } from 'react';
 import { type AdminUser, useLazyAdminUsersQuery } from '../store/adminApi';
-import { Field } from './Field';
+import { serverMessage } from './adminToast';
+import { Field, FormError } from './Field';
 
-/** A labelled user picker that loads customers page by page from the server (never the whole table at once). */
+/** A labelled user picker that loads customers 100 at a time from the server (never the whole table at once). */
 export function UserSelect({ value, onChange, label = 'User' }: { value: string; onChange: (userId: string) => void; label?: string }) {
   const [load, { isFetching }] = useLazyAdminUsersQuery();
   const [users, setUsers] = useState<AdminUser[]>([]);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [started, setStarted] = useState(false);
+  const [error, setError] = useState<string | null>(null);
 
   const more = async (cursor?: string) => {
     try {
       const page = await load({ limit: '100', cursor }).unwrap();
       setUsers((previous) => (cursor ? [...previous, ...page.items] : page.items));
       setNextCursor(page.nextCursor);
+      setError(null);
     } catch (failure) {
       console.error(failure);
+      setError(serverMessage(failure, 'The users could not be loaded.'));
     }
   };
 
   useEffect(() => {
-    if (started) return;
-    setStarted(true);
     void more();
+    // Loads the first page once, when the picker appears.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [started]);
+  }, []);
 
   return (
     <div className="admin-field">
@@ -38,6 +40,12 @@ export function UserSelect({ value, onChange, label = 'User' }: { value: string;
           ))}
         </select>
       </Field>
+      <FormError message={error} />
+      {error ? (
+        <button type="button" className="button small" onClick={() => void more()} disabled={isFetching}>
+          Try again
+        </button>
+      ) : null}
       {nextCursor ? (
         <button type="button" className="button small" onClick={() => void more(nextCursor)} disabled={isFetching}>
           Load more users

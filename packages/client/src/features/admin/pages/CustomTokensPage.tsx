@@ -30,11 +30,21 @@ interface AddForm {
 const EMPTY: AddForm = { coinId: '', symbol: '', name: '', current_price: '', low_24: '', high_24: '', price_change_percentage_24h: '', coinAddress: '' };
 
 function ImageDrop({ file, onFile }: { file: File | null; onFile: (file: File | null) => void }) {
+  const [problem, setProblem] = useState<string | null>(null);
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
     accept: { 'image/*': [] },
     multiple: false,
-    maxFiles: 1,
-    onDrop: (accepted) => onFile(accepted[0] ?? null),
+    // One image: when several are dropped, the first image is used; anything else is refused with a reason.
+    onDrop: (accepted, rejected) => {
+      const firstImage =
+        accepted[0] ?? rejected.find((item) => item.file.type.startsWith('image/') && item.errors.every((error) => error.code === 'too-many-files'))?.file;
+      if (firstImage) {
+        setProblem(null);
+        onFile(firstImage);
+      } else if (rejected.length > 0) {
+        setProblem('Only image files are accepted.');
+      }
+    },
   });
   const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
@@ -53,6 +63,7 @@ function ImageDrop({ file, onFile }: { file: File | null; onFile: (file: File | 
           </>
         ) : null}
       </div>
+      <FormError message={problem} />
     </div>
   );
 }
