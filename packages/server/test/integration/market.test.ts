@@ -106,7 +106,15 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
       const list = await app.http.get('/api/crypto/get-crypto').expect(200);
       expect(list.body).toHaveLength(100);
       const status = await app.http.get('/api/crypto/market-status').expect(200);
-      expect(status.body).toMatchObject({ source: 'snapshot', asOf: snapshot.as_of, coins: 100, lastSuccessAt: null, refreshEnabled: false });
+      expect(status.body).toMatchObject({
+        source: 'snapshot',
+        asOf: snapshot.as_of,
+        coins: 100,
+        lastSuccessAt: null,
+        refreshEnabled: false,
+        stale: true,
+        staleRefused: false,
+      });
       expect(status.body.lastError).toMatch(/could not be reached/);
       expect(Date.parse(status.body.backoffUntil)).toBeGreaterThan(Date.now());
     } finally {
@@ -212,6 +220,36 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     const house = coins.find((c) => c.id === 'house-coin');
     expect(house).toMatchObject({ current_price: 1.25, manual_price: true, name: 'House Coin', symbol: 'hou' });
     expect(coins.filter((c) => c.id === 'house-coin')).toHaveLength(1);
+  });
+
+  it('prices supported tokens outside the top 250 with a second call by id', async () => {
+    await resetRefreshState();
+    const admin = await loginAdmin(t.http);
+    // chainlink is in the snapshot (so it can be supported) but not in the provider's first page.
+    await t.http
+      .post('/api/crypto/add-token/')
+      .set(bearer(admin.token))
+      .send({ name: 'chainlink', address: '0x514910771AF9Ca656af840dff83E8264EcF986CA' })
+      .expect(201);
+    fake.reply = (request) =>
+      request.url?.includes('&ids=')
+        ? { status: 200, body: [providerCoin('chainlink', 'link', 14.25, 312), providerCoin('not-asked', 'na', 1, 400)] }
+        : { status: 200, body: healthyMarket() };
+    expect(await refresher.refresh({ force: true })).toEqual({ status: 'refreshed', stored: 5, skipped: 0 });
+    expect(fake.requests.map((r) => r.path.split('&ids=')[1] ?? null)).toEqual([null, 'chainlink']);
+    const coins = (await t.http.get('/api/crypto/get-crypto').expect(200)).body as Array<Record<string, unknown>>;
+    expect(coins.find((c) => c.id === 'chainlink')).toMatchObject({ current_price: 14.25, market_cap_rank: 312 });
+    expect(coins.some((c) => c.id === 'not-asked')).toBe(false);
+    const user = await signUp(t.http);
+    const wallet = (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(user.token)).expect(200)).body as Array<Record<string, unknown>>;
+    expect(wallet.find((w) => w.id === 'chainlink')).toMatchObject({ current_price: 14.25, address: '0x514910771AF9Ca656af840dff83E8264EcF986CA' });
+
+    // The second call failing is not a refresh failure: the first page is stored, chainlink keeps its last price.
+    fake.requests.length = 0;
+    fake.reply = (request) => (request.url?.includes('&ids=') ? { status: 500 } : { status: 200, body: healthyMarket() });
+    expect((await refresher.refresh({ force: true })).status).toBe('refreshed');
+    expect(fake.requests).toHaveLength(2);
+    expect((await refresher.state()).failures).toBe(0);
   });
 
   it('backs off on 429: no provider call before the back-off ends, honouring a long Retry-After', async () => {

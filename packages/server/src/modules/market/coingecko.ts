@@ -141,8 +141,10 @@ function timestamp(value: unknown, now: Date): Date {
 }
 
 /** The markets URL and headers for the configured base URL and API key. */
-export function marketsRequest(baseUrl: string, apiKey: string | undefined): { url: string; headers: Record<string, string> } {
-  const url = `${baseUrl}/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=250&page=1&sparkline=true&price_change_percentage=24h`;
+export function marketsRequest(baseUrl: string, apiKey: string | undefined, ids?: string[]): { url: string; headers: Record<string, string> } {
+  const base = `${baseUrl}/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=250&page=1&sparkline=true&price_change_percentage=24h`;
+  // `ids`: supported tokens outside the top 250, priced by a second call so they never go stale.
+  const url = ids?.length ? `${base}&ids=${ids.map(encodeURIComponent).join(',')}` : base;
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'coinpurse/0.1' };
   if (apiKey) headers[/pro-api\.coingecko\.com/i.test(baseUrl) ? 'x-cg-pro-api-key' : 'x-cg-demo-api-key'] = apiKey;
   return { url, headers };

@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
 import { AdvisoryLocks, AppStateKeys, AppStateRepository } from './app-state.repository';
-import { CoinsRepository } from './coins.repository';
+import { type CoinUpsert, CoinsRepository } from './coins.repository';
 import { marketsRequest, parseMarketRows, parseRetryAfter } from './coingecko';
 import { MarketCacheService } from './market-cache.service';
 import { loadSnapshot } from './market-snapshot';
@@ -149,6 +149,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     if (this.shutdown.signal.aborted) return { status: 'skipped', reason: 'stopping' };
     if (fetched.ok) {
       const { rows, skipped } = parseMarketRows(fetched.data, 'live');
+      if (rows.length) await this.addMissingSupported(rows);
       if (rows.length) {
         await this.db.transaction(async (tx) => {
           await this.coins.upsertMany(rows, tx);
@@ -186,8 +187,32 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     return { status: 'failed', error, backoffUntil };
   }
 
-  private async fetchMarket(): Promise<FetchResult> {
-    const { url, headers } = marketsRequest(this.config.coingeckoBaseUrl, this.config.coingeckoApiKey);
+  /**
+   * Supported market tokens that fell out of the top 250 are fetched by id in a second call (at most 250 ids), so
+   * their prices stay fresh. Best effort: a failure here keeps their last prices and does not count as a failure.
+   */
+  private async addMissingSupported(rows: CoinUpsert[]): Promise<void> {
+    const have = new Set(rows.map((row) => row.id));
+    const missing = (await this.tokens.listWithCoins('market'))
+      .map((token) => token.coinId)
+      .filter((id) => !have.has(id))
+      .slice(0, 250);
+    if (!missing.length || this.shutdown.signal.aborted) return;
+    const extra = await this.fetchMarket(missing);
+    if (!extra.ok) {
+      this.logger.warn(`Market refresh: prices of ${missing.join(', ')} not refreshed (${extra.error})`);
+      return;
+    }
+    for (const row of parseMarketRows(extra.data, 'live').rows) {
+      if (!have.has(row.id) && missing.includes(row.id)) {
+        have.add(row.id);
+        rows.push(row);
+      }
+    }
+  }
+
+  private async fetchMarket(ids?: string[]): Promise<FetchResult> {
+    const { url, headers } = marketsRequest(this.config.coingeckoBaseUrl, this.config.coingeckoApiKey, ids);
     const signal = AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
     let response: Response;
     try {
