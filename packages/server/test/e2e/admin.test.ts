@@ -218,6 +218,14 @@ describe('admin back office in Chromium', () => {
     await page.waitForTimeout(3000);
     expect(await shown.isVisible()).toBe(true);
     await shown.waitFor({ state: 'hidden', timeout: 6000 });
+
+    const broadcast = page.getByRole('region', { name: 'Notify all customers' });
+    await broadcast.getByLabel('Broadcast title').fill('Maintenance tonight');
+    await broadcast.getByLabel('Broadcast message').fill('Trading pauses from 02:00 to 02:30 UTC.');
+    await broadcast.getByRole('button', { name: 'Send to all customers' }).click();
+    await toast('Notification sent to');
+    const notifications = (await customerGet('/api/user/get-notifications')) as { title: string }[];
+    expect(notifications).toContainEqual(expect.objectContaining({ title: 'Maintenance tonight' }));
   });
 
   it('deletes only after Accept in the confirm dialog (Reject keeps the record)', async () => {
