@@ -101,7 +101,8 @@ export class TokensService {
   async deleteToken(actor: Actor, id: string, name: string): Promise<DeleteTokenResponseDto> {
     let found = isUuid(id) ? await this.tokens.findLiveById(id) : undefined;
     if (found && found.kind !== 'market') found = undefined;
-    if (found && name && name !== found.coinId) throw new InvalidInputError('The token id and name do not match. Reload the list and try again.');
+    if (found && name && name !== 'undefined' && name !== 'null' && name.trim().toLowerCase() !== found.coinId)
+      throw new InvalidInputError('The token id and name do not match. Reload the list and try again.');
     if (!found && !isUuid(id)) found = await this.resolveToken(id, 'market');
     if (!found) throw new NotFoundError('Token not found. It may have been deleted already.');
     await this.db.transaction(async (tx) => {
