@@ -6,10 +6,30 @@ import { ledgerAccounts } from '../../db/schema';
 /** Platform accounts, one per token: the other side of every customer movement. */
 export type PlatformCode = 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments';
 
-export type AccountKey = { kind: 'customer'; userId: string; token: string } | { kind: 'platform'; code: PlatformCode; token: string };
+/**
+ * A platform account may be split into shards (`swap_pool#3`): each shard is an ordinary account with its own lines and
+ * balance; together they are the platform account. Sharding spreads the row locks of hot accounts (every swap touches
+ * the swap pool) so concurrent movements do not queue on one row.
+ */
+export type AccountKey = { kind: 'customer'; userId: string; token: string } | { kind: 'platform'; code: PlatformCode; token: string; shard?: number };
+
+export function platformCodeOf(key: { code: PlatformCode; shard?: number }): string {
+  return key.shard ? `${key.code}#${key.shard}` : key.code;
+}
 
 export function accountKeyString(key: AccountKey): string {
-  return key.kind === 'customer' ? `c:${key.userId}:${key.token}` : `p:${key.code}:${key.token}`;
+  return key.kind === 'customer' ? `c:${key.userId}:${key.token}` : `p:${platformCodeOf(key)}:${key.token}`;
+}
+
+/** The error PostgreSQL raises when a customer balance would go below zero. */
+export function isNegativeBalanceViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const e = current as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (e.code === '23514' && (e.constraint === 'ledger_accounts_customer_nonnegative' || String(e.message ?? '').includes('ledger_accounts_customer_nonnegative'))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 export interface LockedAccount {
@@ -38,15 +58,14 @@ export class LedgerRepository {
     const conditions = keys.map((key) =>
       key.kind === 'customer'
         ? and(eq(ledgerAccounts.kind, 'customer'), eq(ledgerAccounts.userId, key.userId), eq(ledgerAccounts.token, key.token))
-        : and(eq(ledgerAccounts.kind, 'platform'), eq(ledgerAccounts.platformCode, key.code), eq(ledgerAccounts.token, key.token)),
+        : and(eq(ledgerAccounts.kind, 'platform'), eq(ledgerAccounts.platformCode, platformCodeOf(key)), eq(ledgerAccounts.token, key.token)),
     );
     const result = await executor
       .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind, userId: ledgerAccounts.userId, platformCode: ledgerAccounts.platformCode, token: ledgerAccounts.token })
       .from(ledgerAccounts)
       .where(or(...conditions));
     for (const row of result) {
-      const key: AccountKey = row.kind === 'customer' ? { kind: 'customer', userId: row.userId!, token: row.token } : { kind: 'platform', code: row.platformCode as PlatformCode, token: row.token };
-      found.set(accountKeyString(key), row.id);
+      found.set(row.kind === 'customer' ? `c:${row.userId}:${row.token}` : `p:${row.platformCode}:${row.token}`, row.id);
     }
     return found;
   }
@@ -57,11 +76,15 @@ export class LedgerRepository {
     const sorted = [...keys].sort((a, b) => accountKeyString(a).localeCompare(accountKeyString(b)));
     await executor
       .insert(ledgerAccounts)
-      .values(sorted.map((key) => (key.kind === 'customer' ? { kind: 'customer' as const, userId: key.userId, token: key.token } : { kind: 'platform' as const, platformCode: key.code, token: key.token })))
+      .values(sorted.map((key) => (key.kind === 'customer' ? { kind: 'customer' as const, userId: key.userId, token: key.token } : { kind: 'platform' as const, platformCode: platformCodeOf(key), token: key.token })))
       .onConflictDoNothing();
   }
 
-  /** SELECT ... FOR UPDATE in account id order: every writer takes its locks in the same order. */
+  /**
+   * SELECT ... FOR NO KEY UPDATE (the row lock an UPDATE takes) in account id order: every writer takes its locks in the
+   * same order. Not plain FOR UPDATE: that would also conflict with the KEY SHARE locks the journal lines' foreign key
+   * takes on the accounts, and two movements could then deadlock.
+   */
   async lockAccounts(ids: string[], executor: Executor): Promise<LockedAccount[]> {
     if (!ids.length) return [];
     return executor
@@ -69,35 +92,65 @@ export class LedgerRepository {
       .from(ledgerAccounts)
       .where(inArray(ledgerAccounts.id, ids))
       .orderBy(asc(ledgerAccounts.id))
-      .for('update');
+      .for('no key update');
   }
 
-  /** Adds each delta to its account's balance in one statement (rows already locked, or a single row). */
-  async addToBalances(deltas: Array<{ id: string; delta: string }>, executor: Executor): Promise<void> {
+  /**
+   * Locks the accounts (SELECT ... FOR NO KEY UPDATE in account id order) and adds each delta to its balance, in one
+   * statement. A customer balance going below zero violates its CHECK: the caller maps that error.
+   */
+  async lockAndAdd(deltas: Array<{ id: string; delta: string }>, executor: Executor): Promise<void> {
     if (!deltas.length) return;
-    if (deltas.length === 1) {
-      await executor.execute(sql`update ledger_accounts set balance = balance + ${deltas[0].delta}::numeric where id = ${deltas[0].id}::uuid`);
-      return;
-    }
     const values = sql.join(
       deltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
       sql`, `,
     );
-    await executor.execute(sql`update ledger_accounts as a set balance = a.balance + v.delta from (values ${values}) as v(id, delta) where a.id = v.id`);
+    const ids = sql.join(
+      deltas.map((d) => sql`${d.id}::uuid`),
+      sql`, `,
+    );
+    await executor.execute(sql`
+      with locked as (select id from ledger_accounts where id in (${ids}) order by id for no key update)
+      update ledger_accounts as a set balance = a.balance + v.delta
+      from (values ${values}) as v(id, delta), locked
+      where a.id = v.id and locked.id = a.id`);
   }
 
-  /** One journal entry and its lines, in one statement. Lines are insert-only. */
-  async insertEntry(entry: { id: string; kind: string; transactionId: string | null; reason: string | null; createdBy: string | null }, lines: LineInput[], executor: Executor): Promise<void> {
+  /**
+   * One statement: locks and updates the customer accounts (FOR NO KEY UPDATE in id order; the CHECK refuses an
+   * overdraft), runs the caller's extra inserts (e.g. the transaction row), and inserts the entry and its lines.
+   * Lines are insert-only.
+   */
+  async customerMovesAndEntry(
+    customerDeltas: Array<{ id: string; delta: string }>,
+    entry: { id: string; kind: string; transactionId: string | null; reason: string | null; createdBy: string | null },
+    lines: LineInput[],
+    extra: SQL[],
+    executor: Executor,
+  ): Promise<void> {
+    const ctes: SQL[] = [];
+    if (customerDeltas.length) {
+      const ids = sql.join(
+        customerDeltas.map((d) => sql`${d.id}::uuid`),
+        sql`, `,
+      );
+      const values = sql.join(
+        customerDeltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
+        sql`, `,
+      );
+      ctes.push(sql`locked as (select id from ledger_accounts where id in (${ids}) order by id for no key update)`);
+      ctes.push(sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`);
+    }
+    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
+    ctes.push(sql`e as (
+        insert into journal_entries (id, kind, transaction_id, reason, created_by)
+        values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
+        returning id)`);
     const values = sql.join(
       lines.map((line) => sql`(${line.accountId}::uuid, ${line.token}, ${line.amount}::numeric)`),
       sql`, `,
     );
-    await executor.execute(sql`
-      with e as (
-        insert into journal_entries (id, kind, transaction_id, reason, created_by)
-        values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
-        returning id
-      )
+    await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
       select e.id, v.account_id, v.token, v.amount from e cross join (values ${values}) as v(account_id, token, amount)`);
   }
@@ -143,7 +196,7 @@ export class LedgerRepository {
       executor,
       sql`select token,
                  coalesce(sum(balance) filter (where kind = 'customer'), 0)::text as customer,
-                 coalesce(sum(balance) filter (where kind = 'platform' and platform_code = 'withdrawals_pending'), 0)::text as pending,
+                 coalesce(sum(balance) filter (where kind = 'platform' and split_part(platform_code, '#', 1) = 'withdrawals_pending'), 0)::text as pending,
                  count(*) filter (where kind = 'customer' and balance > 0)::int as holders
           from ledger_accounts group by token order by token`,
     );

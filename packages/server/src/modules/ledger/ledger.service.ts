@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { LedgerCheckDto } from '@coinpurse/contract';
+import type { SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import type { Executor, Tx } from '../../db/database';
-import { type AccountKey, accountKeyString, LedgerRepository, type PlatformCode } from './ledger.repository';
+import { type AccountKey, accountKeyString, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';
 
 export interface Leg {
@@ -20,7 +21,11 @@ export interface EntryInput {
 }
 
 export const customer = (userId: string, token: string): AccountKey => ({ kind: 'customer', userId, token });
-export const platform = (code: PlatformCode, token: string): AccountKey => ({ kind: 'platform', code, token });
+export const platform = (code: PlatformCode, token: string, shard?: number): AccountKey => ({ kind: 'platform', code, token, shard });
+
+/** Shards of the swap pool per token (see AccountKey). */
+export const SWAP_POOL_SHARDS = 8;
+export const swapPoolShard = (): number => 1 + Math.floor(Math.random() * SWAP_POOL_SHARDS);
 
 /** Moves `amount` of `token` from one account to another: the two legs of a simple entry. */
 export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[] {
@@ -33,8 +38,8 @@ export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[]
 /**
  * The only way money moves. Every movement is one journal entry whose lines sum to zero per token; each account's
  * balance row is updated in the same transaction as its lines. Locks: customer accounts first (SELECT ... FOR UPDATE
- * in id order, then the balance check), platform accounts last (in id order), so every writer takes them in the same
- * global order and hot platform rows are held only for the end of the transaction.
+ * in id order; the CHECK on customer balances refuses overdrafts), platform accounts last (in id order), so every writer
+ * takes them in the same global order and hot platform rows are held only for the end of the transaction.
  */
 @Injectable()
 export class LedgerService {
@@ -83,9 +88,10 @@ export class LedgerService {
 
   /**
    * Posts one entry. `onShort(token)` builds the error thrown when a customer balance would go below zero (nothing is
-   * written then; the caller's transaction rolls back). Call it last in the transaction: it takes the platform locks.
+   * written then; the caller's transaction rolls back). `extra` are insert statements run in the same statement as the
+   * customer movements (saves round trips). Call it last in the transaction: it takes the platform locks.
    */
-  async post(entry: EntryInput, tx: Tx, onShort: (token: string) => DomainError): Promise<void> {
+  async post(entry: EntryInput, tx: Tx, onShort: (token: string) => DomainError, extra: SQL[] = []): Promise<void> {
     const deltas = new Map<string, { key: AccountKey; amount: Money }>();
     const perToken = new Map<string, Money>();
     for (const leg of entry.legs) {
@@ -98,7 +104,10 @@ export class LedgerService {
       if (!sum.isZero()) throw new Error(`Unbalanced entry ${entry.kind}: ${token} sums to ${sum.toFixed()}`);
     }
     const moves = [...deltas.values()].filter((d) => !d.amount.isZero());
-    if (!moves.length) return;
+    if (!moves.length) {
+      for (const statement of extra) await tx.execute(statement);
+      return;
+    }
 
     const ids = await this.accountIds(
       moves.map((m) => m.key),
@@ -106,30 +115,28 @@ export class LedgerService {
     );
     const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
 
+    // Customer accounts first: locked in id order and updated in the same statement as the entry and its lines; the
+    // CHECK (balance >= 0) refuses an overdraft atomically, under the lock.
     const customers = moves.filter((m) => m.key.kind === 'customer');
-    if (customers.length) {
-      const locked = await this.repository.lockAccounts(customers.map((m) => idOf(m.key)), tx);
-      const balances = new Map(locked.map((row) => [row.id, toMoney(row.balance)]));
-      for (const move of customers) {
-        const balance = balances.get(idOf(move.key)) ?? toMoney(0);
-        if (balance.add(move.amount).isNegative()) throw onShort(move.key.token);
-      }
-      await this.repository.addToBalances(
+    try {
+      await this.repository.customerMovesAndEntry(
         customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
+        { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
+        moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
+        extra,
         tx,
       );
+    } catch (error) {
+      if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
+      throw error;
     }
 
-    await this.repository.insertEntry(
-      { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
-      moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
+    // Platform accounts last (the hottest rows are held only until the commit), also in id order.
+    const platforms = moves.filter((m) => m.key.kind === 'platform');
+    await this.repository.lockAndAdd(
+      platforms.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
       tx,
     );
-
-    const platforms = moves.filter((m) => m.key.kind === 'platform').sort((a, b) => (idOf(a.key) < idOf(b.key) ? -1 : 1));
-    for (const move of platforms) {
-      await this.repository.addToBalances([{ id: idOf(move.key), delta: plain(move.amount) }], tx);
-    }
   }
 
   /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */

@@ -20,7 +20,7 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import type { AccountKey } from '../ledger/ledger.repository';
-import { customer, type Leg, LedgerService, platform, transfer } from '../ledger/ledger.service';
+import { customer, type Leg, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -176,7 +176,7 @@ export class AdminTransactionsService {
       } else if (record.type === 'swap') {
         const toToken = String(record.details?.toToken);
         const toQty = toMoney(String(record.details?.toCoinAmount));
-        legs = [...transfer(customer(record.userId, toToken), platform('swap_pool', toToken), toQty), ...transfer(platform('swap_pool', record.token), customer(record.userId, record.token), quantity)];
+        legs = [...transfer(customer(record.userId, toToken), platform('swap_pool', toToken, swapPoolShard()), toQty), ...transfer(platform('swap_pool', record.token, swapPoolShard()), customer(record.userId, record.token), quantity)];
       } else {
         legs = record.direction === 'in' ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity) : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
       }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
-import { and, asc, desc, eq, gt, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
 
@@ -85,6 +85,18 @@ export class TransactionsRepository {
   async insert(input: NewTransaction, executor: Executor = this.db): Promise<TransactionRecord> {
     const [row] = await executor.insert(transactions).values(input).returning(columns);
     return row as TransactionRecord;
+  }
+
+  /**
+   * The insert as a statement to run inside the ledger posting (one round trip); returns the record as it will be
+   * stored (`seq` is not known yet and set to 0).
+   */
+  insertStatement(input: NewTransaction): { statement: SQL; record: TransactionRecord } {
+    const createdAt = new Date();
+    const statement = sql`insert into transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
+      values (${input.id}::uuid, ${input.userId}::uuid, ${input.type}, ${input.token}, ${input.network}, ${input.address}, ${input.coinAmount}::numeric, ${input.usdAmount}::numeric,
+              ${input.price}::numeric, ${input.status}, ${input.direction}, ${input.note}, ${input.details === null ? null : JSON.stringify(input.details)}::jsonb, ${input.createdBy}::uuid, ${createdAt.toISOString()}::timestamptz, ${createdAt.toISOString()}::timestamptz)`;
+    return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
   }
 
   /** Locks the transaction row: status changes and voids on one transaction are serialized. */

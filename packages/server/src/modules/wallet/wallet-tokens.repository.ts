@@ -35,6 +35,15 @@ export class WalletTokensRepository {
     return row;
   }
 
+  async findSupportedMany(coinIds: string[], executor: Executor = this.db): Promise<Map<string, WalletToken>> {
+    const rows = await executor
+      .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice, marketCapRank: coins.marketCapRank, address: supportedTokens.address })
+      .from(supportedTokens)
+      .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
+      .where(and(inArray(supportedTokens.coinId, coinIds), isNull(supportedTokens.deletedAt)));
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
   /** Market data of any coin (also tokens no longer supported that someone still holds). */
   async coinsByIds(ids: string[], executor: Executor = this.db): Promise<Map<string, { id: string; symbol: string; name: string; currentPrice: string }>> {
     if (!ids.length) return new Map();

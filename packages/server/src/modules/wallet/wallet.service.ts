@@ -9,7 +9,7 @@ import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import { customer, LedgerService, platform, transfer } from '../ledger/ledger.service';
+import { customer, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
 import { formatQuantity, parseAmount, plain, toMoney, tokenDecimals, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -78,16 +78,16 @@ export class WalletService {
     const usd = parseAmount(input.transferData.amount);
     const symbol = token.symbol.toUpperCase();
 
+    // The price at the time of the request; the movement itself is exact whatever the price does meanwhile.
+    const quote = await this.prices.quote(token.id);
+    const quantity = usdToQuantity(usd, quote.price, token.id);
+    if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
     return inTransaction(this.db, async (tx) => {
-      const quote = await this.prices.quote(token.id, tx);
-      const quantity = usdToQuantity(usd, quote.price, token.id);
-      if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
       const network = networkOf(token.id, address);
-      const row = await this.transactions.insert(
+      const { statement, record: row } = this.transactions.insertStatement(
         { id, userId: principal.id, type: 'withdrawal', token: token.id, network, address, coinAmount: plain(quantity), usdAmount: plain(usdAt), price: plain(quote.price), status: 'pending', direction: 'out', note: null, details: { priceSource: quote.source }, createdBy: principal.id },
-        tx,
       );
       await this.notifications.notify(
         { userId: principal.id, title: 'Withdrawal pending', message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} is pending.`, status: 'pending' },
@@ -98,6 +98,7 @@ export class WalletService {
         { kind: 'withdrawal_hold', transactionId: id, reason: 'withdrawal requested', createdBy: principal.id, legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity) },
         tx,
         () => new InvalidInputError(`Insufficient ${symbol} balance`),
+        [statement],
       );
       const body: SendCryptoResponseDto = {
         message: SEND_SUCCESS,
@@ -111,25 +112,34 @@ export class WalletService {
   async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     if (input.from === input.to) throw new InvalidInputError('Choose two different tokens to swap.');
-    const [from, to] = await Promise.all([this.tokens.findSupported(input.from), this.tokens.findSupported(input.to)]);
+    // Supported tokens and both prices at the time of the request, read in parallel before the transaction.
+    const [supported, fromQuote, toQuote] = await Promise.all([
+      this.tokens.findSupportedMany([input.from, input.to]),
+      this.prices.quote(input.from).catch(() => undefined),
+      this.prices.quote(input.to).catch(() => undefined),
+    ]);
+    const from = supported.get(input.from);
+    const to = supported.get(input.to);
     if (!from) throw new InvalidInputError(`"${input.from.slice(0, 60)}" is not a supported token.`);
     if (!to) throw new InvalidInputError(`"${input.to.slice(0, 60)}" is not a supported token.`);
+    // A refused price (stale in production) is re-read to surface its own error.
+    const fromPrice = fromQuote ?? (await this.prices.quote(from.id));
+    const toPrice = toQuote ?? (await this.prices.quote(to.id));
     const usd = parseAmount(input.amount);
     const fromSymbol = from.symbol.toUpperCase();
     const toSymbol = to.symbol.toUpperCase();
+    const fromQty = usdToQuantity(usd, fromPrice.price, from.id);
+    if (fromQty.isZero()) throw new InvalidInputError(`The amount is below the smallest ${fromSymbol} unit.`);
+    const usdAt = usdValue(fromQty, fromPrice.price);
+    const toQty = fromQty.mul(fromPrice.price).div(toPrice.price).toDecimalPlaces(tokenDecimals(to.id), Decimal.ROUND_DOWN);
+    if (toQty.isZero()) throw new InvalidInputError(`The amount is too small to receive any ${toSymbol}.`);
 
     return inTransaction(this.db, async (tx) => {
-      const [fromQuote, toQuote] = [await this.prices.quote(from.id, tx), await this.prices.quote(to.id, tx)];
-      const fromQty = usdToQuantity(usd, fromQuote.price, from.id);
-      if (fromQty.isZero()) throw new InvalidInputError(`The amount is below the smallest ${fromSymbol} unit.`);
-      const usdAt = usdValue(fromQty, fromQuote.price);
-      const toQty = fromQty.mul(fromQuote.price).div(toQuote.price).toDecimalPlaces(tokenDecimals(to.id), Decimal.ROUND_DOWN);
-      if (toQty.isZero()) throw new InvalidInputError(`The amount is too small to receive any ${toSymbol}.`);
+      const [fromQuote, toQuote] = [fromPrice, toPrice];
       const id = randomUUID();
       const details = { toToken: to.id, toCoinAmount: plain(toQty), toPrice: plain(toQuote.price), fromPrice: plain(fromQuote.price), priceSource: fromQuote.source };
-      const row = await this.transactions.insert(
+      const { statement, record: row } = this.transactions.insertStatement(
         { id, userId: principal.id, type: 'swap', token: from.id, network: null, address: null, coinAmount: plain(fromQty), usdAmount: plain(usdAt), price: plain(fromQuote.price), status: 'approved', direction: 'out', note: `${fromSymbol} → ${toSymbol}`, details, createdBy: principal.id },
-        tx,
       );
       await this.audit.record(actor, { action: 'wallet.swap', targetType: 'transaction', targetId: id, after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) } }, tx);
       await this.ledger.post(
@@ -138,10 +148,11 @@ export class WalletService {
           transactionId: id,
           reason: `swap ${from.id} to ${to.id}`,
           createdBy: principal.id,
-          legs: [...transfer(customer(principal.id, from.id), platform('swap_pool', from.id), fromQty), ...transfer(platform('swap_pool', to.id), customer(principal.id, to.id), toQty)],
+          legs: [...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty), ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty)],
         },
         tx,
         () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
+        [statement],
       );
       const body: SwapResponseDto = {
         message: SWAP_SUCCESS,

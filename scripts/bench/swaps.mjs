@@ -1,0 +1,238 @@
+// Swaps per second over HTTP on PostgreSQL (32 concurrent clients, ~10 s) next to pgbench TPC-B tps at 32 clients on
+// the same PostgreSQL server, same run; prints both and the ratio (target ≥ 0.5). Figures only, no assertions.
+// Run after `pnpm build`. Env: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
+// BENCH_SECONDS (10), BENCH_CLIENTS (32), BENCH_PGBENCH_SCALE (32: at least the client count, as pgbench's manual advises).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const serverDir = join(root, 'packages', 'server');
+const requireFromServer = createRequire(join(serverDir, 'package.json'));
+const { Client } = requireFromServer('pg');
+const autocannon = requireFromServer('autocannon');
+
+const BASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const CLIENTS = Number(process.env.BENCH_CLIENTS || 32);
+const SCALE = Number(process.env.BENCH_PGBENCH_SCALE || 32);
+const ADMIN = { email: 'bench-admin@coinpurse.local', password: 'bench-admin-password-1' };
+
+const mainJs = join(serverDir, 'dist', 'main.js');
+if (!existsSync(mainJs)) {
+  console.error(`No built server at ${mainJs}: run pnpm build first.`);
+  process.exit(1);
+}
+
+function dbUrl(name) {
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin(sql) {
+  const client = new Client({ connectionString: BASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+async function api(url, method, path, token, body) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const suffix = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const appDb = `coinpurse_bench_${suffix}`;
+const pgbenchDb = `coinpurse_pgbench_${suffix}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-bench-'));
+let child;
+
+async function cleanup() {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        r();
+      }, 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        r();
+      });
+    });
+  }
+  for (const name of [appDb, pgbenchDb]) await admin(`drop database if exists ${name} with (force)`).catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function benchSwaps() {
+  await admin(`create database ${appDb}`);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, [mainJs], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: dbUrl(appDb),
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      MARKET_REFRESH_SECONDS: '0',
+      COINGECKO_BASE_URL: 'http://127.0.0.1:9',
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitForHealth(url, child);
+
+  // Prices: fresh and known (production refuses stale ones); the three default tokens supported.
+  const db = new Client({ connectionString: dbUrl(appDb) });
+  await db.connect();
+  for (const [id, symbol, name, price] of [
+    ['bitcoin', 'btc', 'Bitcoin', '50000'],
+    ['ethereum', 'eth', 'Ethereum', '2500'],
+    ['tether', 'usdt', 'Tether', '1'],
+  ]) {
+    await db.query(
+      `insert into coins (id, symbol, name, image, current_price, last_updated, source) values ($1, $2, $3, '', $4, now(), 'live')
+       on conflict (id) do update set current_price = excluded.current_price, last_updated = now(), source = 'live'`,
+      [id, symbol, name, price],
+    );
+    await db.query(`insert into supported_tokens (coin_id) select $1::text where not exists (select 1 from supported_tokens where coin_id = $1::text and deleted_at is null)`, [id]);
+  }
+  await db.end();
+
+  const adminSession = await api(url, 'POST', '/api/admin/login-admin', undefined, ADMIN);
+  const users = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    const session = await api(url, 'POST', '/api/user/create-user', undefined, { name: `Bench ${i}`, email: `bench.${i}.${suffix}@example.com`, password: 'bench-password-1', country: 'Benchland' });
+    for (const token of ['bitcoin', 'ethereum', 'tether']) {
+      await api(url, 'POST', `/api/admin/update-balance/${session._id}`, adminSession.token, { token, amount: '1000000', type: 'yes', msg: 'bench funding' });
+    }
+    users.push(session.token);
+  }
+
+  const pairs = [
+    ['tether', 'bitcoin'],
+    ['bitcoin', 'ethereum'],
+    ['ethereum', 'tether'],
+    ['bitcoin', 'tether'],
+    ['ethereum', 'bitcoin'],
+    ['tether', 'ethereum'],
+  ];
+  let nextUser = 0;
+  const run = (duration) =>
+    new Promise((resolve, reject) => {
+      autocannon(
+        {
+          url,
+          connections: CLIENTS,
+          duration,
+          requests: [
+            {
+              method: 'POST',
+              path: '/api/crypto/swap',
+              setupRequest: (request, context) => {
+                if (context.user === undefined) {
+                  context.user = nextUser++ % users.length;
+                  context.n = 0;
+                }
+                const [from, to] = pairs[(context.user + context.n++) % pairs.length];
+                return { ...request, headers: { 'content-type': 'application/json', authorization: `Bearer ${users[context.user]}` }, body: JSON.stringify({ amount: '10.00', from, to }) };
+              },
+            },
+          ],
+        },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      );
+    });
+  await run(2); // warm-up
+  const result = await run(SECONDS);
+
+  const check = await api(url, 'GET', '/api/admin/ledger/check', adminSession.token);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  const ok = result['2xx'];
+  return {
+    swapsPerSecond: ok / SECONDS,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ledgerOk: check.ok,
+  };
+}
+
+function benchPgbench() {
+  const url = dbUrl(pgbenchDb);
+  const init = spawnSync('pgbench', ['-i', '-q', '-s', String(SCALE), url], { encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
+  const run = spawnSync('pgbench', ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-n', url], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
+  const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout) ?? /tps = ([\d.]+)/.exec(run.stdout);
+  return { tps: Number(match?.[1] ?? NaN) };
+}
+
+try {
+  if (spawnSync('pgbench', ['--version']).status !== 0) {
+    console.error('pgbench is missing: apt-get install -y postgresql-contrib (Debian), then run again.');
+    process.exit(1);
+  }
+  const swaps = await benchSwaps();
+  await admin(`create database ${pgbenchDb}`);
+  const pg = benchPgbench();
+  const ratio = swaps.swapsPerSecond / pg.tps;
+  console.log(`swaps over HTTP (PostgreSQL, ${CLIENTS} clients, ${SECONDS} s): ${swaps.swapsPerSecond.toFixed(1)} swaps/s  (${swaps.ok} ok, ${swaps.non2xx} non-2xx, ${swaps.errors} errors; latency p50 ${swaps.p50} ms, p99 ${swaps.p99} ms; ledger check ${swaps.ledgerOk ? 'clean' : 'NOT CLEAN'})`);
+  console.log(`pgbench TPC-B (scale ${SCALE}, ${CLIENTS} clients, ${SECONDS} s): ${pg.tps.toFixed(1)} tps`);
+  console.log(`ratio swaps/s ÷ pgbench tps: ${ratio.toFixed(2)} (target ≥ 0.5)`);
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
