@@ -2,6 +2,7 @@
 // plus the initial JavaScript of / (gzip bytes of the scripts the page loads). Figures only, no assertions.
 // Run after `pnpm build`. Env: CHROME_PATH (default /usr/bin/chromium), LIGHTHOUSE_PRESET (mobile | desktop, default
 // mobile = Lighthouse's default throttled phone), LIGHTHOUSE_PAGES (comma-separated paths).
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +22,11 @@ const PRESET = process.env.LIGHTHOUSE_PRESET || 'mobile';
 const PAGES = (process.env.LIGHTHOUSE_PAGES || '/,/market,/login').split(',');
 
 const mainJs = join(serverDir, 'dist', 'main.js');
-for (const [what, path] of [['built server', mainJs], ['built client', join(clientDist, 'index.html')], ['chromium', CHROME]]) {
+for (const [what, path] of [
+  ['built server', mainJs],
+  ['built client', join(clientDist, 'index.html')],
+  ['chromium', CHROME],
+]) {
   if (!existsSync(path)) {
     console.error(`No ${what} at ${path}: run pnpm build first (and apt-get install -y chromium).`);
     process.exit(1);
@@ -108,7 +113,11 @@ try {
 
   console.log(`Lighthouse ${require('lighthouse/package.json').version}, ${PRESET} preset, ${CHROME}`);
   for (const path of PAGES) {
-    const result = await lighthouse(`${url}${path}`, { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] }, config);
+    const result = await lighthouse(
+      `${url}${path}`,
+      { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
+      config,
+    );
     const { categories, audits } = result.lhr;
     const score = (c) => Math.round((categories[c]?.score ?? 0) * 100);
     const metric = (id) => audits[id]?.displayValue ?? '-';
@@ -131,7 +140,9 @@ try {
       console.log(`  LCP element: ${lcp?.snippet ?? '-'}`);
       for (const item of (audits['bootup-time']?.details?.items ?? []).slice(0, 4)) console.log(`  bootup ${item.url} ${Math.round(item.total)} ms`);
     }
-    const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 1 && result.lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id && r.weight > 0));
+    const failing = Object.values(audits).filter(
+      (a) => a.score !== null && a.score < 1 && result.lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id && r.weight > 0),
+    );
     if (failing.length) line += `\n         accessibility findings: ${failing.map((a) => a.id).join(', ')}`;
     console.log(line);
   }

@@ -47,7 +47,15 @@ export const router = createBrowserRouter([
       { path: '/notifications', element: user(<NotificationsPage />) },
       { path: '/user-profile', element: user(<ProfileOverviewPage />) },
       { path: '/profile-setting', element: user(<ProfileSettingsPage />) },
-      { path: '/admin', element: <AdminGuard><Outlet /></AdminGuard>, children: adminRoutes },
+      {
+        path: '/admin',
+        element: (
+          <AdminGuard>
+            <Outlet />
+          </AdminGuard>
+        ),
+        children: adminRoutes,
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -12,17 +12,29 @@ export function Footer() {
         <nav aria-label="Resources">
           <h2>Resources</h2>
           <ul>
-            <li><Link to="/market">Market</Link></li>
-            <li><Link to="/wallet">Wallet</Link></li>
-            <li><Link to="/ticket">24/7 Chat Support</Link></li>
+            <li>
+              <Link to="/market">Market</Link>
+            </li>
+            <li>
+              <Link to="/wallet">Wallet</Link>
+            </li>
+            <li>
+              <Link to="/ticket">24/7 Chat Support</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Authentication">
           <h2>Authentication</h2>
           <ul>
-            <li><Link to="/login">Login</Link></li>
-            <li><Link to="/signup">Sign Up</Link></li>
-            <li><Link to="/forgot-password">Forgot Password</Link></li>
+            <li>
+              <Link to="/login">Login</Link>
+            </li>
+            <li>
+              <Link to="/signup">Sign Up</Link>
+            </li>
+            <li>
+              <Link to="/forgot-password">Forgot Password</Link>
+            </li>
           </ul>
         </nav>
       </div>

@@ -6,7 +6,9 @@ import { Header } from './Header';
 export function SiteLayout({ children, className = 'page' }: { children: ReactNode; className?: string }) {
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Header />
       <main id="main" className={className}>
         {children}

@@ -3,8 +3,8 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CoinsRepository } from '../../src/modules/market/coins.repository';
 import { MarketCacheService } from '../../src/modules/market/market-cache.service';
 import { outboxDirectory } from '../../src/modules/mail/mail.service';
@@ -46,7 +46,11 @@ async function setTokenAddresses(t: TestApp, adminToken: string) {
   const addresses: Record<string, string> = { bitcoin: BTC_ADDRESS, ethereum: ETH_ADDRESS, tether: ETH_ADDRESS };
   for (const token of tokens) {
     if (!addresses[token.name]) continue;
-    await t.http.put('/api/admin/edit-token').set(bearer(adminToken)).send({ token: token.name, address: addresses[token.name], tokenId: token._id, oldToken: token.name }).expect(200);
+    await t.http
+      .put('/api/admin/edit-token')
+      .set(bearer(adminToken))
+      .send({ token: token.name, address: addresses[token.name], tokenId: token._id, oldToken: token.name })
+      .expect(200);
   }
 }
 
@@ -56,7 +60,6 @@ const toast = (page: Page, text: string) => page.locator('[role="status"]').filt
 describe('customer journey in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let admin: { token: string };
   const email = uniqueEmail('journey');
@@ -68,7 +71,16 @@ describe('customer journey in Chromium', () => {
     admin = await loginAdmin(t.http);
     await setTokenAddresses(t, admin.token);
     browser = await launchBrowser();
-    ({ context, page } = await newPage(browser, t.url!));
+    ({ page } = await newPage(browser, t.url!));
+  });
+  afterEach(async (context) => {
+    // A failing step leaves a screenshot and the URL behind for the next person.
+    if (context.task.result?.state === 'fail' && process.env.E2E_SCREENSHOTS) {
+      await page
+        .screenshot({ path: join(process.env.E2E_SCREENSHOTS, `${context.task.name.replace(/\W+/g, '-')}.png`), fullPage: true })
+        .catch(() => undefined);
+      console.log('failed at', page.url());
+    }
   });
   afterAll(async () => {
     await browser?.close();
@@ -81,7 +93,9 @@ describe('customer journey in Chromium', () => {
     await bitcoin.waitFor();
     expect(await bitcoin.textContent()).toContain('$50,000.00');
     expect(await bitcoin.locator('.up').textContent()).toBe('+2.35%');
-    expect(await page.getByRole('list', { name: 'Top coins' }).getByRole('listitem').filter({ hasText: 'Ethereum' }).locator('.down').textContent()).toBe('-1.50%');
+    expect(await page.getByRole('list', { name: 'Top coins' }).getByRole('listitem').filter({ hasText: 'Ethereum' }).locator('.down').textContent()).toBe(
+      '-1.50%',
+    );
     expect(await page.locator('.faq details').count()).toBe(7);
     await page.getByLabel('Email').fill('news@example.com');
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
@@ -143,7 +157,12 @@ describe('customer journey in Chromium', () => {
     await confirm.click();
     await toast(page, 'Swap successful');
     expect(await page.getByLabel(/^Amount/).inputValue()).toBe('0');
-    const balance = (await t.http.get('/api/user/get-user-balance').set(bearer((await storedUser(page))!.token)).expect(200)).body;
+    const balance = (
+      await t.http
+        .get('/api/user/get-user-balance')
+        .set(bearer((await storedUser(page))!.token))
+        .expect(200)
+    ).body;
     const byToken = Object.fromEntries(balance.balances.map((b: { token: string; coinAmount: string }) => [b.token, b.coinAmount]));
     expect(byToken).toMatchObject({ bitcoin: '0.01000000', ethereum: '0.200000' });
     await page.getByRole('button', { name: 'Back' }).click(); // back to the coin page
@@ -187,7 +206,14 @@ describe('customer journey in Chromium', () => {
 
   it('an approval (admin API) brings a notification that opens and turns read', async () => {
     const unreadNow = async () =>
-      ((await t.http.get('/api/user/get-notifications').set(bearer((await storedUser(page))!.token)).expect(200)).body as { read: boolean }[]).filter((n) => !n.read).length;
+      (
+        (
+          await t.http
+            .get('/api/user/get-notifications')
+            .set(bearer((await storedUser(page))!.token))
+            .expect(200)
+        ).body as { read: boolean }[]
+      ).filter((n) => !n.read).length;
     const before = await unreadNow();
     await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe(String(before));
     const transactions = (await t.http.get('/api/admin/transaction').set(bearer(admin.token)).expect(200)).body as { _id: string; address: string | null }[];
@@ -239,6 +265,63 @@ describe('customer journey in Chromium', () => {
     await page.getByRole('button', { name: 'Show balance' }).click();
   });
 
+  it('profile overview and settings: change name and country, then the password (other sessions end)', async () => {
+    const before = (await storedUser(page))!.token;
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Profile Settings' }).click();
+    await page.waitForURL('**/profile-setting');
+    await page.getByLabel('Name').fill('Grace B. Hopper');
+    await page.getByLabel('Country of Residence').selectOption('Canada');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await toast(page, 'Profile updated successfully');
+    await page.getByLabel('Current password').fill(password);
+    await page.getByLabel('New password').fill('changed-password-789');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await toast(page, 'Password Changed Successfully');
+    const after = (await storedUser(page))!.token;
+    expect(after).not.toBe(before);
+    expect((await t.http.get('/api/user/me').set(bearer(before))).status).toBe(401);
+    await page.goto('/user-profile');
+    const details = page.locator('dl.details');
+    await details.getByText('Grace B. Hopper').waitFor();
+    expect(await details.textContent()).toContain('Canada');
+    expect(await details.textContent()).toContain(email);
+    expect(await details.textContent()).toMatch(/Member since[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+  });
+
+  it('submits a support ticket with an image, signed out', async () => {
+    const { context: fresh, page: other } = await newPage(browser, t.url!);
+    await other.goto('/ticket');
+    await other.getByRole('heading', { name: 'Create New Ticket' }).waitFor();
+    const submit = other.getByRole('button', { name: 'Submit' });
+    await other.getByLabel('Subject').fill('Deposit not showing');
+    await other.getByLabel('Email').fill('not-an-email');
+    await other.getByLabel('Message').fill('My deposit from yesterday is not in my wallet.');
+    expect(await submit.isDisabled()).toBe(true);
+    await other.getByLabel('Email').fill('visitor@example.com');
+    const png = new PNG({ width: 4, height: 4 });
+    await other.getByLabel('Image (optional)').setInputFiles({ name: 'proof.png', mimeType: 'image/png', buffer: PNG.sync.write(png) });
+    await submit.click();
+    await toast(other, 'Your support ticket has been submitted successfully');
+    expect(await other.getByLabel('Subject').inputValue()).toBe('');
+    const tickets = (await t.http.get('/api/admin/tickets').set(bearer(admin.token)).expect(200)).body;
+    expect(JSON.stringify(tickets)).toContain('Deposit not showing');
+    await fresh.close();
+  });
+
+  it('on a phone-sized screen the header menu slides in', async () => {
+    const { context: phone, page: small } = await newPage(browser, t.url!, { width: 390, height: 844 });
+    await small.goto('/market');
+    const toggle = small.getByRole('button', { name: 'Open menu' });
+    await toggle.waitFor();
+    expect(await small.getByRole('link', { name: 'Contact Us' }).first().isVisible()).toBe(false);
+    await toggle.click();
+    expect(await small.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).toBe('true');
+    await small.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact Us' }).click();
+    await small.waitForURL('**/ticket');
+    await phone.close();
+  });
+
   it('forgot password → the mailed link → new password → login', async () => {
     const { context: fresh, page: other } = await newPage(browser, t.url!);
     await other.goto('/forgot-password');
@@ -251,9 +334,11 @@ describe('customer journey in Chromium', () => {
     await expect
       .poll(() => {
         for (const file of readdirSync(outbox)) {
-          const raw = readFileSync(join(outbox, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+          const raw = readFileSync(join(outbox, file), 'utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/=3D/g, '=');
           if (!raw.includes(email)) continue;
-          link = /\/reset-password\?token=([A-Za-z0-9_.\-]+)/.exec(raw)?.[0];
+          link = /\/reset-password\?token=([A-Za-z0-9_.-]+)/.exec(raw)?.[0];
         }
         return link;
       })

@@ -3,7 +3,23 @@ import { sessionExpired } from '../session/sessionSlice';
 import type { SessionState } from '../session/sessionSlice';
 
 /** Tags every generated endpoint may provide or invalidate (the OpenAPI tags of the server's controllers). */
-export const TAG_TYPES = ['auth', 'market', 'wallet', 'transactions', 'notifications', 'tickets', 'profile', 'admin', 'admin-users', 'admin-tokens', 'admin-custom-tokens', 'admin-transactions', 'admin-notifications', 'admin-tickets', 'admin-audit'] as const;
+export const TAG_TYPES = [
+  'auth',
+  'market',
+  'wallet',
+  'transactions',
+  'notifications',
+  'tickets',
+  'profile',
+  'admin',
+  'admin-users',
+  'admin-tokens',
+  'admin-custom-tokens',
+  'admin-transactions',
+  'admin-notifications',
+  'admin-tickets',
+  'admin-audit',
+] as const;
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/',
@@ -16,9 +32,12 @@ const rawBaseQuery = fetchBaseQuery({
 
 /** A 401 on a call made with the stored session means the session is gone: clear it so the guards redirect. */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extraOptions) => {
+  const tokenUsed = (api.getState() as { session: SessionState }).session.user?.token;
   const result = await rawBaseQuery(args, api, extraOptions);
-  const hadSession = Boolean((api.getState() as { session: SessionState }).session.user);
-  if (result.error?.status === 401 && hadSession) api.dispatch(sessionExpired());
+  // Only when the refused token is still the stored one: a call that raced a password change (which replaces the
+  // session) must not sign the user out of the new session.
+  const current = (api.getState() as { session: SessionState }).session.user?.token;
+  if (result.error?.status === 401 && tokenUsed && current === tokenUsed) api.dispatch(sessionExpired());
   return result;
 };
 

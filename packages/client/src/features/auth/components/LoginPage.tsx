@@ -37,7 +37,14 @@ export default function LoginPage() {
           <label htmlFor="login-email">Email</label>
           <input id="login-email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
         </div>
-        <PasswordInput id="login-password" label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <PasswordInput
+          id="login-password"
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <div className="row-end">
           <button type="button" className="link-button" onClick={() => navigate('/forgot-password')}>
             Forgot Password

@@ -20,7 +20,10 @@ export default function NotificationsPage() {
 
   function openItem(item: NotificationDto) {
     setOpenId(item._id);
-    if (!item.read) readNotification({ id: item._id }).unwrap().catch((e: unknown) => console.error('Could not mark as read', e));
+    if (!item.read)
+      readNotification({ id: item._id })
+        .unwrap()
+        .catch((e: unknown) => console.error('Could not mark as read', e));
   }
 
   return (
@@ -40,7 +43,13 @@ export default function NotificationsPage() {
           <ul className="notification-list">
             {data.map((item) => (
               <li key={item._id}>
-                <button type="button" className="notification-item" onClick={() => openItem(item)} data-testid="notification-item" data-read={item.read ? 'true' : 'false'}>
+                <button
+                  type="button"
+                  className="notification-item"
+                  onClick={() => openItem(item)}
+                  data-testid="notification-item"
+                  data-read={item.read ? 'true' : 'false'}
+                >
                   <span aria-hidden="true">{!item.read && <span className="unread-dot" data-testid="unread-dot" />}</span>
                   <span>
                     <span className="row-between">

@@ -105,8 +105,21 @@ function PasswordForm() {
     <form className="card" onSubmit={submit} noValidate>
       <h2>Change password</h2>
       <p className="muted">Your other sessions will be signed out.</p>
-      <PasswordInput id="current-password" label="Current password" autoComplete="current-password" value={currentPassword} onChange={(e) => setCurrent(e.target.value)} />
-      <PasswordInput id="new-password" label="New password" autoComplete="new-password" placeholder="Minimum of 8 Characters" value={newPassword} onChange={(e) => setNew(e.target.value)} />
+      <PasswordInput
+        id="current-password"
+        label="Current password"
+        autoComplete="current-password"
+        value={currentPassword}
+        onChange={(e) => setCurrent(e.target.value)}
+      />
+      <PasswordInput
+        id="new-password"
+        label="New password"
+        autoComplete="new-password"
+        placeholder="Minimum of 8 Characters"
+        value={newPassword}
+        onChange={(e) => setNew(e.target.value)}
+      />
       <button type="submit" className="button" disabled={!currentPassword || !newPassword || isLoading}>
         {isLoading ? 'Processing...' : 'Change password'}
       </button>

@@ -16,7 +16,8 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
         <div>
           <div className="coin-name">{token.name}</div>
           <div className="muted">
-            {formatPrice(row.price)} <span className={changeDirection(token.price_change_percentage_24h)}>{formatChange(token.price_change_percentage_24h)}</span>
+            {formatPrice(row.price)}{' '}
+            <span className={changeDirection(token.price_change_percentage_24h)}>{formatChange(token.price_change_percentage_24h)}</span>
           </div>
         </div>
       </div>
@@ -35,7 +36,10 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
             panels.open('sendCoin', true);
           }}
         >
-          <span className="action-icon" aria-hidden="true">↑</span>Send
+          <span className="action-icon" aria-hidden="true">
+            ↑
+          </span>
+          Send
         </button>
         <button
           type="button"
@@ -45,7 +49,10 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
             panels.open('openReceive', true);
           }}
         >
-          <span className="action-icon" aria-hidden="true">↓</span>Receive
+          <span className="action-icon" aria-hidden="true">
+            ↓
+          </span>
+          Receive
         </button>
         <button
           type="button"
@@ -55,7 +62,10 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
             panels.open('openSwap', true);
           }}
         >
-          <span className="action-icon" aria-hidden="true">⇄</span>Swap
+          <span className="action-icon" aria-hidden="true">
+            ⇄
+          </span>
+          Swap
         </button>
         <button
           type="button"
@@ -65,7 +75,10 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
             panels.open('openTransaction', true);
           }}
         >
-          <span className="action-icon" aria-hidden="true">☰</span>History
+          <span className="action-icon" aria-hidden="true">
+            ☰
+          </span>
+          History
         </button>
       </div>
       <h3>Last 7 days</h3>

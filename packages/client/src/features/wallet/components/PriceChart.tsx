@@ -12,7 +12,13 @@ export function PriceChart({ prices, name }: { prices: number[]; name: string })
   const color = rising ? '#047857' : '#c81e1e';
   return (
     <figure style={{ margin: 0 }}>
-      <svg className="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${name} price over the last 7 days, from ${min.toFixed(2)} to ${max.toFixed(2)} US dollars`} data-testid="price-chart">
+      <svg
+        className="chart"
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`${name} price over the last 7 days, from ${min.toFixed(2)} to ${max.toFixed(2)} US dollars`}
+        data-testid="price-chart"
+      >
         <defs>
           <linearGradient id="chart-fill" x1="0" x2="0" y1="0" y2="1">
             <stop offset="0%" stopColor={color} stopOpacity="0.25" />

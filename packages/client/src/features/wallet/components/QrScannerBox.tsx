@@ -8,9 +8,11 @@ export function QrScannerBox({ onResult, onClose }: { onResult: (text: string) =
   const video = useRef<HTMLVideoElement>(null);
   const [status, setStatus] = useState('Starting the camera...');
   const done = useRef(onResult);
-  done.current = onResult;
   const close = useRef(onClose);
-  close.current = onClose;
+  useEffect(() => {
+    done.current = onResult;
+    close.current = onClose;
+  }, [onResult, onClose]);
 
   useEffect(() => {
     let stopped = false;

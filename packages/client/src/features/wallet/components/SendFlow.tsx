@@ -8,7 +8,6 @@ import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { QrScannerBox } from './QrScannerBox';
 
-
 export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onClose: () => void; onDone: () => void }) {
   const { token } = row;
   const [address, setAddress] = useState('');
@@ -78,7 +77,14 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         <div className="field">
           <label htmlFor="send-address">Address</label>
           <div className="row">
-            <input id="send-address" value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="off" spellCheck={false} placeholder={`${token.name} address`} />
+            <input
+              id="send-address"
+              value={address}
+              onChange={(e) => setAddress(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={`${token.name} address`}
+            />
             <button type="button" className="button secondary" aria-pressed={scanning} onClick={() => setScanning((v) => !v)}>
               {scanning ? 'Stop scan' : 'Scan QR'}
             </button>
@@ -95,7 +101,16 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         )}
         <div className="field">
           <label htmlFor="send-amount">Amount in USD</label>
-          <input id="send-amount" inputMode="decimal" type="number" min="0" step="0.01" value={amountText} onChange={(e) => setAmountText(e.target.value)} aria-describedby="send-amount-hint" />
+          <input
+            id="send-amount"
+            inputMode="decimal"
+            type="number"
+            min="0"
+            step="0.01"
+            value={amountText}
+            onChange={(e) => setAmountText(e.target.value)}
+            aria-describedby="send-amount-hint"
+          />
           <small id="send-amount-hint" className="hint">
             ≈ {sendCoinAmount(usd, row.price, token.id)} {token.symbol.toUpperCase()} · available {formatUsd(row.usd)}
           </small>

@@ -212,11 +212,23 @@ function WalletTopBar() {
 
   return (
     <header className="wallet-topbar">
-      <button type="button" className="icon-button" aria-label="Open menu" aria-expanded={menuOpen} aria-controls="wallet-menu" onClick={() => setMenuOpen(true)}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Open menu"
+        aria-expanded={menuOpen}
+        aria-controls="wallet-menu"
+        onClick={() => setMenuOpen(true)}
+      >
         <span aria-hidden="true">☰</span>
       </button>
       <Logo />
-      <Link to="/notifications" className="icon-button row" style={{ justifyContent: 'center' }} aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}>
+      <Link
+        to="/notifications"
+        className="icon-button row"
+        style={{ justifyContent: 'center' }}
+        aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+      >
         <span aria-hidden="true">🔔</span>
         {unread > 0 && (
           <span className="badge" data-testid="unread-count" aria-hidden="true">
@@ -225,7 +237,14 @@ function WalletTopBar() {
         )}
       </Link>
       <div style={{ position: 'relative' }}>
-        <button type="button" className="icon-button" aria-label="Profile menu" aria-expanded={profileOpen} aria-haspopup="true" onClick={() => setProfileOpen((v) => !v)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Profile menu"
+          aria-expanded={profileOpen}
+          aria-haspopup="true"
+          onClick={() => setProfileOpen((v) => !v)}
+        >
           <span aria-hidden="true" className="avatar">
             {name.trim().charAt(0).toUpperCase() || '?'}
           </span>

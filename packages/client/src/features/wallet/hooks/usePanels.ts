@@ -46,6 +46,21 @@ export function usePanels() {
   const close = (key: PanelKey) => setters[key](false);
   const closeAll = () => (Object.keys(setters) as PanelKey[]).forEach((k) => setters[k](false));
 
-  return { current, open, openSwapFrom, setOpenSwapFrom, historyToken, setHistoryToken, close, closeAll, tokenData, setTokenData, selectedToken, setSelectedToken, selectedReceiveToken, setSelectedReceiveToken };
+  return {
+    current,
+    open,
+    openSwapFrom,
+    setOpenSwapFrom,
+    historyToken,
+    setHistoryToken,
+    close,
+    closeAll,
+    tokenData,
+    setTokenData,
+    selectedToken,
+    setSelectedToken,
+    selectedReceiveToken,
+    setSelectedReceiveToken,
+  };
 }
 export type Panels = ReturnType<typeof usePanels>;

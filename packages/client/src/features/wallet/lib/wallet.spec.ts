@@ -5,7 +5,8 @@ import { buildWalletRows } from './rows';
 import { confirmCoinAmount, sendCoinAmount } from './send';
 import { swapPreview } from './swap';
 
-const token = (id: string, symbol: string, price: number): WalletToken => ({ id, symbol, name: id, image: `${symbol}.png`, current_price: price, address: `addr-${id}` }) as unknown as WalletToken;
+const token = (id: string, symbol: string, price: number): WalletToken =>
+  ({ id, symbol, name: id, image: `${symbol}.png`, current_price: price, address: `addr-${id}` }) as unknown as WalletToken;
 
 describe('wallet rows', () => {
   it('joins tokens with balances and sorts by USD value, highest first', () => {
@@ -37,7 +38,11 @@ describe('swap preview', () => {
     expect(swapPreview(0.02, btc, eth).error).toBeUndefined();
   });
   it('keeps at most 8 decimals of USD in the payload', () => {
-    expect(swapPreview(0.123456789, { ...btc, price: 1.23456789, usd: 10 }, eth).usdPayload.toString().split('.')[1]?.length ?? 0).toBeLessThanOrEqual(8);
+    expect(
+      swapPreview(0.123456789, { ...btc, price: 1.23456789, usd: 10 }, eth)
+        .usdPayload.toString()
+        .split('.')[1]?.length ?? 0,
+    ).toBeLessThanOrEqual(8);
   });
 });
 
