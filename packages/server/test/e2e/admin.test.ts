@@ -203,6 +203,15 @@ describe('admin back office in Chromium', () => {
     await toast('Status updated successfully');
     await deposit.getByText('approved', { exact: true }).waitFor();
     expect((await customerGet('/api/user/get-user-balance')).totalBalance).toBe(150);
+
+    // Server-side filters.
+    await page.getByLabel('Type filter').selectOption('adjustment');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.locator('tbody tr').filter({ hasText: 'adjustment' }).waitFor();
+    await page.getByLabel('Type filter').selectOption('');
+    await page.getByLabel('Status filter').selectOption('pending');
+    await page.getByText('No Transactions').waitFor();
+    await page.getByLabel('Status filter').selectOption('');
   });
 
   it('notifies the customer', async () => {

@@ -74,6 +74,13 @@ export default function AdminLayout() {
   useEffect(() => {
     if (window.innerWidth < 900) setMenuOpen(false);
   }, [location.pathname]);
+  // On a phone the open sidebar covers the page: Escape closes it.
+  useEffect(() => {
+    if (!menuOpen || window.innerWidth >= 900) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   return (
     <div className={menuOpen ? 'admin-shell menu-open' : 'admin-shell'}>

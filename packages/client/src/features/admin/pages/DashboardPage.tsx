@@ -122,6 +122,7 @@ export default function DashboardPage() {
         <Card title="Users" count={counts?.users} to="/admin/users" />
         <Card title="Crypto Currencies" count={counts?.cryptoCurrencies} to="/admin/tokens" />
         <Card title="Notifications" count={counts?.notifications} to="/admin/notify" />
+        <Card title="Open Tickets" count={counts?.openTickets} to="/admin/tickets" />
       </div>
       <LedgerCheckSection />
       <LiabilitiesSection />

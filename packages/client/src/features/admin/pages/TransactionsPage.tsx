@@ -17,6 +17,7 @@ import {
 } from '../store/adminApi';
 
 const STATUSES = ['pending', 'approved', 'rejected'] as const;
+const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'] as const;
 const AMOUNT = /^(?:0|[1-9]\d{0,17})(?:\.\d{1,18})?$/;
 
 function StatusSelect({
@@ -133,8 +134,13 @@ function CreateDepositModal({ onClose, onDone }: { onClose: () => void; onDone: 
 }
 
 export default function TransactionsPage() {
-  const pager = useCursorPager();
-  const transactions = useAdminTransactionsQuery({ limit: PAGE_SIZE, cursor: pager.cursor }, { refetchOnMountOrArgChange: true });
+  const [type, setType] = useState<'' | AdminTransaction['type']>('');
+  const [statusFilter, setStatusFilter] = useState<TransactionStatus | ''>('');
+  const pager = useCursorPager(`${type}|${statusFilter}`);
+  const transactions = useAdminTransactionsQuery(
+    { limit: PAGE_SIZE, cursor: pager.cursor, type: type || undefined, status: statusFilter || undefined },
+    { refetchOnMountOrArgChange: true },
+  );
   const [deleteTransaction] = useDeleteTransactionMutation();
   const [editing, setEditing] = useState<AdminTransaction | null>(null);
   const [creating, setCreating] = useState(false);
@@ -162,6 +168,28 @@ export default function TransactionsPage() {
         <button type="button" className="button primary" onClick={() => setCreating(true)}>
           Create Deposit
         </button>
+      </div>
+      <div className="admin-filters">
+        <Field label="Type filter">
+          <select value={type} onChange={(event) => setType(event.target.value as '' | AdminTransaction['type'])}>
+            <option value="">All types</option>
+            {TYPES.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Status filter">
+          <select value={statusFilter} onChange={(event) => setStatusFilter(event.target.value as TransactionStatus | '')}>
+            <option value="">All statuses</option>
+            {STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </Field>
       </div>
       <FormError message={deleteError ?? (transactions.isError ? serverMessage(transactions.error, 'The transactions could not be loaded.') : null)} />
       {transactions.isLoading ? (
