@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppStateKeys, AppStateRepository } from '../../src/modules/market/app-state.repository';
@@ -98,11 +100,16 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
   it('keeps serving the snapshot when the provider is unreachable, and says so', async () => {
     await resetRefreshState();
     fake.reply = () => ({ status: 503 });
-    const app = await startTestApp(kind, { COINGECKO_BASE_URL: 'http://127.0.0.1:9' });
+    // A port nothing listens on (opened, then closed).
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const app = await startTestApp(kind, { COINGECKO_BASE_URL: `http://127.0.0.1:${closedPort}/api/v3` });
     try {
       const outcome = await app.app.get(MarketRefreshService).refresh({ force: true });
       expect(outcome.status).toBe('failed');
-      expect(outcome).toMatchObject({ error: expect.stringContaining('could not be reached') });
+      expect(outcome).toMatchObject({ error: 'The price provider could not be reached (ECONNREFUSED).' });
       const list = await app.http.get('/api/crypto/get-crypto').expect(200);
       expect(list.body).toHaveLength(100);
       const status = await app.http.get('/api/crypto/market-status').expect(200);

@@ -218,8 +218,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     try {
       response = await fetch(url, { headers, signal });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } })?.cause?.code ?? (error as Error)?.name ?? 'error';
-      return { ok: false, error: `The price provider could not be reached (${cause}).` };
+      return { ok: false, error: `The price provider could not be reached (${networkReason(error)}).` };
     }
     try {
       if (!response.ok) {
@@ -247,4 +246,14 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
 
 export function newVersion(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** A short reason for a failed fetch: the socket error code when there is one (ECONNREFUSED, ENOTFOUND, ...). */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; name?: unknown; message?: unknown; errors?: Array<{ code?: unknown }> } })?.cause;
+  const code = cause?.code ?? cause?.errors?.find((e) => e?.code)?.code;
+  if (typeof code === 'string') return code;
+  if ((error as Error)?.name === 'TimeoutError' || cause?.name === 'TimeoutError') return 'timed out';
+  if (typeof cause?.message === 'string' && cause.message) return cause.message.slice(0, 100);
+  return (error as Error)?.name ?? 'error';
 }
