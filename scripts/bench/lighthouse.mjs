@@ -122,6 +122,7 @@ try {
     const score = (c) => Math.round((categories[c]?.score ?? 0) * 100);
     const metric = (id) => audits[id]?.displayValue ?? '-';
     let line = `${path.padEnd(8)} performance ${score('performance')}  accessibility ${score('accessibility')}  FCP ${metric('first-contentful-paint')}  LCP ${metric('largest-contentful-paint')}  TBT ${metric('total-blocking-time')}  CLS ${metric('cumulative-layout-shift')}`;
+    if (result.lhr.runtimeError) line += `\n         runtime error: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`;
     if (path === '/') {
       // Initial JS of /: every script the page loaded, gzip-compressed (what a gzip-only browser downloads).
       const scripts = (audits['network-requests']?.details?.items ?? []).filter((item) => item.resourceType === 'Script' && item.url.startsWith(url));

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
 import { useGetCryptoQuery } from '../../../app/api/endpoints';
@@ -16,7 +16,10 @@ const FAQ = [
 ] as const;
 
 export default function HomePage() {
-  const { data: coins, isLoading } = useGetCryptoQuery({});
+  const { data: coins, isLoading, error } = useGetCryptoQuery({});
+  useEffect(() => {
+    if (error) console.error('Could not load the market', error);
+  }, [error]);
   const [email, setEmail] = useState('');
 
   function subscribe(event: FormEvent) {

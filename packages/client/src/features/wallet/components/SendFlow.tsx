@@ -36,7 +36,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         sendCryptoDto: { transferData: { address: address.trim(), amount: usd, symbol: token.symbol, coinAmount: coin } },
       }).unwrap();
       console.info('send-crypto', response);
-      toast.success(response.message || 'Sent and Pending Check Status in History');
+      toast.success('Sent and Pending Check Status in History');
       onDone();
       setTimeout(() => window.location.reload(), 1500);
     } catch (error) {
