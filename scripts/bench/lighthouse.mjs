@@ -113,11 +113,11 @@ try {
 
   console.log(`Lighthouse ${require('lighthouse/package.json').version}, ${PRESET} preset, ${CHROME}`);
   for (const path of PAGES) {
-    const result = await lighthouse(
-      `${url}${path}`,
-      { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
-      config,
-    );
+    const run = () =>
+      lighthouse(`${url}${path}`, { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] }, config);
+    // A cold browser occasionally misses the first paint (NO_FCP): measure that page again once.
+    let result = await run();
+    if (result.lhr.runtimeError) result = await run();
     const { categories, audits } = result.lhr;
     const score = (c) => Math.round((categories[c]?.score ?? 0) * 100);
     const metric = (id) => audits[id]?.displayValue ?? '-';
