@@ -65,7 +65,11 @@ describe('foundation flow in Chromium', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
     await submit.click();
-    const error = await page.locator('[role="status"]').filter({ hasText: /password/i }).first().textContent();
+    const error = await page
+      .locator('[role="status"]')
+      .filter({ hasText: /password/i })
+      .first()
+      .textContent();
     expect(error).toBeTruthy();
     expect(page.url()).toMatch(/\/login$/);
     // show/hide toggle
@@ -107,6 +111,24 @@ describe('foundation flow in Chromium', () => {
     await other.locator('[role="status"]').filter({ hasNotText: /^$/ }).first().waitFor();
     expect(other.url()).toMatch(/\/login-admin$/);
     expect(await other.evaluate(() => localStorage.getItem('user'))).toBeNull();
+    await context.close();
+  });
+
+  it('signs in by keyboard alone', async () => {
+    const { context, page: kb } = await newPage(browser, t.url!);
+    await kb.goto('/login');
+    await kb.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    let presses = 0;
+    while ((await kb.evaluate(() => document.activeElement?.id)) !== 'login-email') {
+      await kb.keyboard.press('Tab');
+      if (++presses > 20) throw new Error('the email field cannot be reached with Tab');
+    }
+    await kb.keyboard.type(email);
+    await kb.keyboard.press('Tab');
+    expect(await kb.evaluate(() => document.activeElement?.id)).toBe('login-password');
+    await kb.keyboard.type(password);
+    await kb.keyboard.press('Enter');
+    await kb.waitForURL('**/wallet');
     await context.close();
   });
 
