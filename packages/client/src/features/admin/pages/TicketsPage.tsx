@@ -129,6 +129,7 @@ export default function TicketsPage() {
                 <th scope="col">Subject</th>
                 <th scope="col">Email</th>
                 <th scope="col">Status</th>
+                <th scope="col">Replies</th>
                 <th scope="col">Date</th>
                 <th scope="col">Action</th>
               </tr>
@@ -136,7 +137,7 @@ export default function TicketsPage() {
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={5} className="empty">
+                  <td colSpan={6} className="empty">
                     No Tickets
                   </td>
                 </tr>
@@ -147,6 +148,10 @@ export default function TicketsPage() {
                     <td>{ticket.email}</td>
                     <td>
                       <span className={`status ${ticket.status}`}>{ticket.status}</span>
+                    </td>
+                    <td>
+                      {ticket.replies}
+                      {ticket.image ? <span className="muted"> · image</span> : null}
                     </td>
                     <td>{new Date(ticket.createdAt).toLocaleString()}</td>
                     <td>
