@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsNotEmptyObject, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmpty, IsNotEmptyObject, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
+
+/** Text without NUL characters (PostgreSQL text cannot hold them). */
+const NO_NUL = /^[^\u0000]*$/;
 
 /** Money routes: paths exactly as the product spec names them (under `/api`). */
 export const WalletRoutes = {
@@ -215,7 +218,7 @@ export class SendCryptoDto {
   @IsDefined({ message: 'Transfer data is required.' })
   @IsObject({ message: 'Transfer data is required.' })
   @IsNotEmptyObject({}, { message: 'Transfer data is required.' })
-  @ValidateNested()
+  @ValidateNested({ message: 'Transfer data is required.' })
   @Type(() => TransferDataDto)
   transferData: TransferDataDto;
 }
@@ -349,6 +352,7 @@ export class UpdateBalanceDto {
   @IsOptional()
   @IsString({ message: 'Message must be text.' })
   @MaxLength(500, { message: 'Message must be at most 500 characters.' })
+  @Matches(NO_NUL, { message: 'Message contains characters that are not allowed.' })
   msg?: string;
 
   @ApiPropertyOptional({ description: 'Informational; ignored (the server converts `amount` at its own price)' })
@@ -391,6 +395,7 @@ export class TransactionQueryDto {
   @IsOptional()
   @IsString({ message: 'Token must be text.' })
   @MaxLength(100, { message: 'Unknown token.' })
+  @Matches(NO_NUL, { message: 'Unknown token.' })
   token?: string;
 
   @ApiPropertyOptional({ enum: TRANSACTION_TYPES })

@@ -145,6 +145,20 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00200000');
   });
 
+  it('answers NUL characters and odd shapes with 400, never 500', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    expect((await t.http.post('/api/crypto/send-crypto/%00').set(bearer(user.token)).send({ transferData: { address: ADDRESSES.bitcoin, amount: 1 } }).expect(400)).body.error).toBe('"\u0000" is not a supported token.');
+    await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 1, from: 'bit\u0000coin', to: 'ethereum' }).expect(400);
+    expect((await t.http.get('/api/admin/transaction?token=%00').set(bearer(t.admin)).expect(400)).body.error).toBe('Unknown token.');
+    expect((await t.http.post(`/api/admin/update-balance/${user._id}`).set(bearer(t.admin)).send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'a\u0000b' }).expect(400)).body.error).toBe('Message contains characters that are not allowed.');
+    for (const transferData of ['x', null, [], 5]) {
+      expect((await t.http.post('/api/crypto/send-crypto/bitcoin').set(bearer(user.token)).send({ transferData }).expect(400)).body.error).toBe('Transfer data is required.');
+    }
+    await t.http.post('/api/crypto/swap').set(bearer(user.token)).send([]).expect(400);
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00200000');
+  });
+
   it('refuses a send without transferData', async () => {
     const user = await newCustomer(t);
     const response = await t.http.post('/api/crypto/send-crypto/bitcoin').set(bearer(user.token)).send({ address: ADDRESSES.bitcoin, amount: 1 }).expect(400);
@@ -392,5 +406,30 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     const replayDeposit = await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).set('Idempotency-Key', 'dep-1').send({ amount: 10, status: 'approved', network: 'tether' }).expect(201);
     expect(replayDeposit.headers['idempotent-replayed']).toBe('true');
     expect((await holdings(t, user.token)).tether).toBe('10.00');
+  });
+});
+
+describe('money operations refuse stale prices in production', () => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp('pglite', { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-that-is-long-enough-1234567890', PRICE_MAX_AGE_SECONDS: '600' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 503 with a clear message and changes nothing', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const db = t.app.get<Database>(DATABASE);
+    await db.execute(sql`update coins set last_updated = now() - interval '1 hour' where id = 'ethereum'`);
+    const lines = await count(t, 'journal_lines');
+    const swap = await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 10, from: 'bitcoin', to: 'ethereum' }).expect(503);
+    expect(swap.body.error).toBe('The ETH price is out of date. Please try again in a minute.');
+    await t.http.post('/api/crypto/send-crypto/ethereum').set(bearer(user.token)).send({ transferData: { address: ADDRESSES.ethereum, amount: 1 } }).expect(503);
+    await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).send({ amount: 10, status: 'approved', network: 'ethereum' }).expect(503);
+    expect(await count(t, 'journal_lines')).toBe(lines);
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00200000');
+    await expectLedgerClean(t);
   });
 });
