@@ -201,6 +201,17 @@ describe('customer journey in Chromium', () => {
     expect(await item.textContent()).toContain('Transfer');
     expect(await item.textContent()).toContain('$100.00');
     expect(await item.locator('.status-pending').textContent()).toBe('pending');
+    // filters go to the server; the CSV export downloads the same history
+    await page.getByLabel('Status').selectOption('approved');
+    await expect.poll(() => page.getByTestId('history-item').filter({ hasText: RECIPIENT }).count()).toBe(0);
+    await page.getByLabel('Status').selectOption('');
+    await item.waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await (await download).path();
+    const csv = readFileSync(file, 'utf8');
+    expect(csv).toContain(RECIPIENT);
+    expect(csv.split('\n').length).toBeGreaterThanOrEqual(3);
     await page.getByRole('button', { name: 'Back' }).click();
   });
 
