@@ -34,7 +34,7 @@ export default function HomePage() {
       <section className="hero">
         <div>
           <h1>Your crypto, simply kept.</h1>
-          <p>Buy nothing you don't understand. Hold, send, receive and swap the tokens you trust, with balances always shown in US dollars.</p>
+          <p>Hold, send, receive and swap Bitcoin, Ethereum, Tether and more from one wallet, with every balance shown in US dollars.</p>
           <Link to="/login" className="button">
             Let's Get Started
           </Link>

@@ -4,6 +4,7 @@ import { useGetNotificationsQuery } from '../../../app/api/endpoints';
 import { useLiveEvents } from '../../../app/api/liveEvents';
 import { useAppSelector } from '../../../app/hooks';
 import { useLogout } from '../../../app/session/useLogout';
+import { BellIcon, EyeIcon, EyeOffIcon } from '../../../components/Icons';
 import { Logo } from '../../../components/Logo';
 import { Spinner } from '../../../components/Spinner';
 import { coinImageUrl } from '../../../lib/images';
@@ -106,7 +107,7 @@ export default function WalletPage() {
                   aria-pressed={!seeBalance}
                   aria-label={seeBalance ? 'Hide balance' : 'Show balance'}
                 >
-                  <span aria-hidden="true">{seeBalance ? '👁' : '🙈'}</span>
+                  {seeBalance ? <EyeIcon /> : <EyeOffIcon />}
                 </button>
               </div>
               <div className="balance-amount" data-testid="total-balance">
@@ -229,7 +230,7 @@ function WalletTopBar() {
         style={{ justifyContent: 'center' }}
         aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
       >
-        <span aria-hidden="true">🔔</span>
+        <BellIcon />
         {unread > 0 && (
           <span className="badge" data-testid="unread-count" aria-hidden="true">
             {unread}
