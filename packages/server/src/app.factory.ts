@@ -75,14 +75,20 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use('/images', (_req: Request, res: Response) => res.status(404).json({ statusCode: 404, error: 'Image not found.' }));
 
   if (existsSync(join(config.clientDir, 'index.html'))) {
-    app.use(precompressedAssets(config.clientDir));
-    app.use(express.static(config.clientDir, { index: false, maxAge: '1h', setHeaders: immutableAssets }));
-    // SPA fallback: every non-API GET that wants HTML gets the app shell; the client router takes it from there.
-    app.use((req: Request, res: Response, next: NextFunction) => {
-      if (req.method !== 'GET' || req.path.startsWith(`/${API_PREFIX}/`) || req.path === `/${API_PREFIX}`) return next();
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(join(config.clientDir, 'index.html'));
-    });
+    const isApi = (req: Request) => req.path === `/${API_PREFIX}` || req.path.startsWith(`/${API_PREFIX}/`);
+    // API requests skip the client's static handlers entirely (no file lookup on the hot path).
+    const clientOnly = (handler: (req: Request, res: Response, next: NextFunction) => void) => (req: Request, res: Response, next: NextFunction) =>
+      isApi(req) ? next() : handler(req, res, next);
+    app.use(clientOnly(precompressedAssets(config.clientDir)));
+    app.use(clientOnly(express.static(config.clientDir, { index: false, maxAge: '1h', setHeaders: immutableAssets })));
+    // SPA fallback: every non-API GET gets the app shell; the client router takes it from there.
+    app.use(
+      clientOnly((req: Request, res: Response, next: NextFunction) => {
+        if (req.method !== 'GET') return next();
+        res.setHeader('Cache-Control', 'no-cache');
+        res.sendFile(join(config.clientDir, 'index.html'));
+      }),
+    );
   } else {
     new Logger('Static').warn(`No built client at ${config.clientDir}: only the API is served (run pnpm build).`);
   }
