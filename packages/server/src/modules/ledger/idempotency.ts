@@ -3,7 +3,7 @@ import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { Interval } from '@nestjs/schedule';
 import { ApiConflictResponse, ApiHeader, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_HEADER } from '@coinpurse/contract';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { ConflictError, DomainError, InvalidInputError, UnprocessableError } from '../../common/errors';
@@ -86,6 +86,13 @@ export class IdempotencyService {
       .update(idempotencyKeys)
       .set({ state: 'done', responseStatus: status, responseBody: body as object })
       .where(and(eq(idempotencyKeys.scope, context.scope), eq(idempotencyKeys.key, context.key), eq(idempotencyKeys.state, 'in_flight')));
+  }
+
+  /** The same as `complete`, as a statement to run inside a single-statement posting. */
+  completeStatement(context: IdempotencyContext | undefined, status: number, body: unknown): SQL | undefined {
+    if (!context) return undefined;
+    return sql`update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${JSON.stringify(body)}::jsonb
+      where scope = ${context.scope} and key = ${context.key} and state = 'in_flight'`;
   }
 
   /** Frees the key after a failure that changed nothing and may be retried (5xx). */

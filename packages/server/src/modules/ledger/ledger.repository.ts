@@ -155,6 +155,54 @@ export class LedgerRepository {
       select e.id, v.account_id, v.token, v.amount from e cross join (values ${values}) as v(account_id, token, amount)`);
   }
 
+  /**
+   * A whole movement in ONE autocommit statement (atomic on its own, no round trips while locks are held): customer
+   * accounts locked FOR NO KEY UPDATE in id order and updated (the CHECK refuses an overdraft), then — forced after
+   * them by the scalar subquery — the platform accounts, in id order; the caller's extra inserts; the entry and its
+   * lines. Same global lock order as the transactional path: customer accounts, then platform accounts.
+   */
+  async postInOneStatement(
+    customerDeltas: Array<{ id: string; delta: string }>,
+    platformDeltas: Array<{ id: string; delta: string }>,
+    entry: { id: string; kind: string; transactionId: string | null; reason: string | null; createdBy: string | null },
+    lines: LineInput[],
+    extra: SQL[],
+    executor: Executor = this.db,
+  ): Promise<void> {
+    const list = (deltas: Array<{ id: string }>) =>
+      sql.join(
+        deltas.map((d) => sql`${d.id}::uuid`),
+        sql`, `,
+      );
+    const values = (deltas: Array<{ id: string; delta: string }>) =>
+      sql.join(
+        deltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
+        sql`, `,
+      );
+    const ctes: SQL[] = [];
+    if (customerDeltas.length) {
+      ctes.push(sql`locked as (select id from ledger_accounts where id in (${list(customerDeltas)}) order by id for no key update)`);
+      ctes.push(sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(customerDeltas)}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`);
+    }
+    if (platformDeltas.length) {
+      const after = customerDeltas.length ? sql` and (select count(*) from moved) >= 0` : sql``;
+      ctes.push(sql`plocked as (select id from ledger_accounts where id in (${list(platformDeltas)})${after} order by id for no key update)`);
+      ctes.push(sql`pmoved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(platformDeltas)}) as v(id, delta), plocked where a.id = v.id and plocked.id = a.id returning a.id)`);
+    }
+    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
+    ctes.push(sql`e as (
+        insert into journal_entries (id, kind, transaction_id, reason, created_by)
+        values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
+        returning id)`);
+    const lineValues = sql.join(
+      lines.map((line) => sql`(${line.accountId}::uuid, ${line.token}, ${line.amount}::numeric)`),
+      sql`, `,
+    );
+    await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
+      insert into journal_lines (entry_id, account_id, token, amount)
+      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)`);
+  }
+
   async customerBalances(userIds: string[], executor: Executor = this.db): Promise<Array<{ userId: string; token: string; balance: string }>> {
     if (!userIds.length) return [];
     const result = await executor

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { LedgerCheckDto } from '@coinpurse/contract';
 import type { SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
-import type { Executor, Tx } from '../../db/database';
+import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
+import { sqlState } from './db-transaction';
 import { type AccountKey, accountKeyString, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';
 
@@ -50,11 +51,15 @@ export class LedgerService {
   private readonly ids = new Map<string, string>();
   private readonly createdIn = new WeakMap<object, Map<string, string>>();
 
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(
+    private readonly repository: LedgerRepository,
+    @Inject(DATABASE) private readonly db: Database,
+  ) {}
 
   /** The ids of these accounts, creating the missing ones. */
   async accountIds(keys: AccountKey[], tx: Executor): Promise<Map<string, string>> {
-    const local = this.createdIn.get(tx) ?? new Map<string, string>();
+    // Outside a transaction every insert commits at once: what it creates can be remembered for good.
+    const local = tx === this.db ? this.ids : (this.createdIn.get(tx) ?? new Map<string, string>());
     const lookup = (k: string) => this.ids.get(k) ?? local.get(k);
     const missing = keys.filter((key) => !lookup(accountKeyString(key)));
     if (missing.length) {
@@ -65,7 +70,7 @@ export class LedgerService {
         await this.repository.insertAccounts(absent, tx);
         const created = await this.repository.findAccountIds(absent, tx);
         for (const [key, id] of created) local.set(key, id);
-        this.createdIn.set(tx, local);
+        if (local !== this.ids) this.createdIn.set(tx, local);
       }
     }
     const out = new Map<string, string>();
@@ -137,6 +142,50 @@ export class LedgerService {
       platforms.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
       tx,
     );
+  }
+
+  /**
+   * Posts one entry as a single atomic statement outside any transaction (hot paths such as swaps: no round trip is
+   * made while locks are held). `extra` statements (transaction row, audit row, idempotency record) commit with it.
+   * A deadlock (PostgreSQL aborts one side) is retried.
+   */
+  async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: SQL[] = []): Promise<void> {
+    const deltas = new Map<string, { key: AccountKey; amount: Money }>();
+    const perToken = new Map<string, Money>();
+    for (const leg of entry.legs) {
+      const k = accountKeyString(leg.account);
+      const current = deltas.get(k);
+      deltas.set(k, { key: leg.account, amount: current ? current.amount.add(leg.amount) : leg.amount });
+      perToken.set(leg.account.token, (perToken.get(leg.account.token) ?? toMoney(0)).add(leg.amount));
+    }
+    for (const [token, sum] of perToken) {
+      if (!sum.isZero()) throw new Error(`Unbalanced entry ${entry.kind}: ${token} sums to ${sum.toFixed()}`);
+    }
+    const moves = [...deltas.values()].filter((d) => !d.amount.isZero());
+    if (!moves.length) throw new Error(`Empty entry ${entry.kind}`);
+    const ids = await this.accountIds(
+      moves.map((m) => m.key),
+      this.db,
+    );
+    const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
+    const customers = moves.filter((m) => m.key.kind === 'customer');
+    const platforms = moves.filter((m) => m.key.kind === 'platform');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.repository.postInOneStatement(
+          customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
+          platforms.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
+          { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
+          moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
+          extra,
+        );
+        return;
+      } catch (error) {
+        if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
+        if (attempt < 4 && ['40P01', '40001'].includes(sqlState(error) ?? '')) continue;
+        throw error;
+      }
+    }
   }
 
   /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */

@@ -14,6 +14,7 @@ import { formatQuantity, parseAmount, plain, toMoney, tokenDecimals, usdNumber, 
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { TransactionsRepository } from './transactions.repository';
+import { auditStatement } from './audit-statement';
 import { csvCell, describe, parseLimit, parseSeqCursor, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { WalletTokensRepository } from './wallet-tokens.repository';
 
@@ -113,7 +114,7 @@ export class WalletService {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     if (input.from === input.to) throw new InvalidInputError('Choose two different tokens to swap.');
     // Supported tokens and both prices at the time of the request, read in parallel before the transaction.
-    const [supported, fromQuote, toQuote] = await Promise.all([
+    const [supported, fromRead, toRead] = await Promise.all([
       this.tokens.findSupportedMany([input.from, input.to]),
       this.prices.quote(input.from).catch(() => undefined),
       this.prices.quote(input.to).catch(() => undefined),
@@ -123,8 +124,8 @@ export class WalletService {
     if (!from) throw new InvalidInputError(`"${input.from.slice(0, 60)}" is not a supported token.`);
     if (!to) throw new InvalidInputError(`"${input.to.slice(0, 60)}" is not a supported token.`);
     // A refused price (stale in production) is re-read to surface its own error.
-    const fromPrice = fromQuote ?? (await this.prices.quote(from.id));
-    const toPrice = toQuote ?? (await this.prices.quote(to.id));
+    const fromPrice = fromRead ?? (await this.prices.quote(from.id));
+    const toPrice = toRead ?? (await this.prices.quote(to.id));
     const usd = parseAmount(input.amount);
     const fromSymbol = from.symbol.toUpperCase();
     const toSymbol = to.symbol.toUpperCase();
@@ -134,36 +135,49 @@ export class WalletService {
     const toQty = fromQty.mul(fromPrice.price).div(toPrice.price).toDecimalPlaces(tokenDecimals(to.id), Decimal.ROUND_DOWN);
     if (toQty.isZero()) throw new InvalidInputError(`The amount is too small to receive any ${toSymbol}.`);
 
-    return inTransaction(this.db, async (tx) => {
-      const [fromQuote, toQuote] = [fromPrice, toPrice];
-      const id = randomUUID();
-      const details = { toToken: to.id, toCoinAmount: plain(toQty), toPrice: plain(toQuote.price), fromPrice: plain(fromQuote.price), priceSource: fromQuote.source };
-      const { statement, record: row } = this.transactions.insertStatement(
-        { id, userId: principal.id, type: 'swap', token: from.id, network: null, address: null, coinAmount: plain(fromQty), usdAmount: plain(usdAt), price: plain(fromQuote.price), status: 'approved', direction: 'out', note: `${fromSymbol} → ${toSymbol}`, details, createdBy: principal.id },
-      );
-      await this.audit.record(actor, { action: 'wallet.swap', targetType: 'transaction', targetId: id, after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) } }, tx);
-      await this.ledger.post(
-        {
-          kind: 'swap',
-          transactionId: id,
-          reason: `swap ${from.id} to ${to.id}`,
-          createdBy: principal.id,
-          legs: [...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty), ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty)],
-        },
-        tx,
-        () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
-        [statement],
-      );
-      const body: SwapResponseDto = {
-        message: SWAP_SUCCESS,
-        amount: usdNumber(usdAt),
-        from: { token: from.id, symbol: from.symbol, coinAmount: formatQuantity(fromQty, from.id), price: plain(fromQuote.price) },
-        to: { token: to.id, symbol: to.symbol, coinAmount: formatQuantity(toQty, to.id), price: plain(toQuote.price) },
-        transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: from.symbol }),
-      };
-      await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
-      return body;
+    const fromQuote = fromPrice;
+    const toQuote = toPrice;
+    const id = randomUUID();
+    const details = { toToken: to.id, toCoinAmount: plain(toQty), toPrice: plain(toQuote.price), fromPrice: plain(fromQuote.price), priceSource: fromQuote.source };
+    const { statement, record: row } = this.transactions.insertStatement({
+      id,
+      userId: principal.id,
+      type: 'swap',
+      token: from.id,
+      network: null,
+      address: null,
+      coinAmount: plain(fromQty),
+      usdAmount: plain(usdAt),
+      price: plain(fromQuote.price),
+      status: 'approved',
+      direction: 'out',
+      note: `${fromSymbol} → ${toSymbol}`,
+      details,
+      createdBy: principal.id,
     });
+    const body: SwapResponseDto = {
+      message: SWAP_SUCCESS,
+      amount: usdNumber(usdAt),
+      from: { token: from.id, symbol: from.symbol, coinAmount: formatQuantity(fromQty, from.id), price: plain(fromQuote.price) },
+      to: { token: to.id, symbol: to.symbol, coinAmount: formatQuantity(toQty, to.id), price: plain(toQuote.price) },
+      transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: from.symbol }),
+    };
+    const audit = auditStatement(actor, { action: 'wallet.swap', targetType: 'transaction', targetId: id, after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) } });
+    const stored = this.idempotency.completeStatement(idem, idem?.status ?? 201, body);
+    // One atomic statement: both customer accounts, both pool shards, the transaction row, the audit row, the entry
+    // and its lines (and the idempotent response), so no lock is held across a network round trip.
+    await this.ledger.postAtomically(
+      {
+        kind: 'swap',
+        transactionId: id,
+        reason: `swap ${from.id} to ${to.id}`,
+        createdBy: principal.id,
+        legs: [...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty), ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty)],
+      },
+      () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
+      stored ? [statement, audit, stored] : [statement, audit],
+    );
+    return body;
   }
 
   /** Own history, newest first; `nextCursor` goes to the response header. */
