@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config';
 
@@ -15,10 +16,15 @@ export interface TokenClaims {
 /** Issues and checks session JWTs: HS256 only, so `alg: none` and RS/HS confusion are refused. */
 @Injectable()
 export class TokenService {
+  /** The secret as a KeyObject made once: given a string, jsonwebtoken re-parses it (createPublicKey, then createSecretKey) on every verify. */
+  private readonly verifyKey: KeyObject;
+
   constructor(
     private readonly jwt: JwtService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.verifyKey = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
+  }
 
   issue(user: { id: string; role: 'user' | 'admin'; tokenVersion: number }): string {
     return this.jwt.sign({ role: user.role, ver: user.tokenVersion }, { subject: user.id, algorithm: 'HS256', expiresIn: this.config.jwtTtlSeconds, secret: this.config.jwtSecret });
@@ -27,7 +33,7 @@ export class TokenService {
   /** Undefined for anything that is not a valid, unexpired HS256 token of ours. */
   verify(token: string): TokenClaims | undefined {
     try {
-      const claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.config.jwtSecret });
+      const claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.verifyKey as unknown as Buffer });
       if (typeof claims.sub !== 'string' || (claims.role !== 'user' && claims.role !== 'admin') || typeof claims.ver !== 'number') return undefined;
       return claims;
     } catch {
