@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { coinImageUrl } from '../lib/images';
 import { changeDirection, formatChange, formatPrice } from '../lib/money';
 
@@ -43,10 +44,24 @@ export function CoinGridPlaceholder({ count, label }: { count: number; label: st
   );
 }
 
+const FIRST_BATCH = 24;
+
+/** A long list renders its first cards at once and the rest just after, so no single long task blocks input. */
+function useProgressive<T>(items: T[]): T[] {
+  const [all, setAll] = useState(items.length <= FIRST_BATCH);
+  useEffect(() => {
+    if (all || items.length <= FIRST_BATCH) return;
+    const timer = setTimeout(() => setAll(true), 50);
+    return () => clearTimeout(timer);
+  }, [all, items.length]);
+  return all ? items : items.slice(0, FIRST_BATCH);
+}
+
 export function CoinGrid({ coins, label }: { coins: CoinCardData[]; label: string }) {
+  const shown = useProgressive(coins);
   return (
     <ul className="coin-grid" aria-label={label}>
-      {coins.map((coin) => (
+      {shown.map((coin) => (
         <li key={coin.id}>
           <CoinCard coin={coin} />
         </li>

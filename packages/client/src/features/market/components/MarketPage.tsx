@@ -5,7 +5,9 @@ import { useGetCryptoQuery, useGetMarketStatusQuery } from '../store/marketApi.g
 
 export default function MarketPage() {
   const { data: coins, isLoading, error } = useGetCryptoQuery({});
-  const { data: status } = useGetMarketStatusQuery();
+  const { data: status, isLoading: statusLoading } = useGetMarketStatusQuery();
+  // Coins and the notice appear together, so nothing moves once shown.
+  const loading = isLoading || statusLoading;
   // Spec §8: a failed list fetch is only logged.
   useEffect(() => {
     if (error) console.error('Could not load the market', error);
@@ -13,11 +15,9 @@ export default function MarketPage() {
   return (
     <SiteLayout>
       <h1>Market</h1>
-      <p className="muted">
-        Prices in US dollars with the change over the last 24 hours.
-        {status?.source === 'snapshot' && ' Live prices are unavailable: showing the latest saved prices.'}
-      </p>
-      {isLoading ? <CoinGridPlaceholder count={12} label="Market coins" /> : <CoinGrid coins={coins ?? []} label="Market coins" />}
+      <p className="muted">Prices in US dollars with the change over the last 24 hours.</p>
+      {!loading && status?.source === 'snapshot' && <p className="notice">Live prices are unavailable: showing the latest saved prices.</p>}
+      {loading ? <CoinGridPlaceholder count={12} label="Market coins" /> : <CoinGrid coins={coins ?? []} label="Market coins" />}
     </SiteLayout>
   );
 }
