@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { createBrowserRouter, Outlet, RouterProvider } from 'react-router-dom';
+import { RouteError } from '../components/RouteError';
 import { Spinner } from '../components/Spinner';
 import { adminRoutes } from '../features/admin/routes';
 import { AdminGuard, SignedOutOnly, UserGuard } from './guards';
@@ -33,6 +34,7 @@ const user = (element: React.ReactNode) => <UserGuard>{element}</UserGuard>;
 export const router = createBrowserRouter([
   {
     element: <Root />,
+    errorElement: <RouteError />,
     children: [
       { path: '/', element: <HomePage /> },
       { path: '/signup', element: signedOut(<SignupPage />) },
