@@ -1,8 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AllExceptionsFilter } from './common/http-exception.filter';
+import { RejectNulBytesInterceptor } from './common/nul-bytes.interceptor';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import type { DatabaseHandle } from './db/database';
@@ -28,7 +29,10 @@ export class AppModule {
         HealthModule,
         ...FEATURE_MODULES,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: RejectNulBytesInterceptor },
+      ],
     };
   }
 }

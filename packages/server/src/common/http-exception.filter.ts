@@ -53,6 +53,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return { statusCode: status, error: bodyParserMessage(exception) ?? DEFAULT_MESSAGES[status] ?? 'The request could not be completed.' };
     }
+    // Safety net: a PostgreSQL "data exception" (class 22: value too long, out of range, bad text) is bad input
+    // that validation should have caught; answer 400 rather than 500, and log it so the validation gets fixed.
+    const sqlState = postgresErrorCode(exception);
+    if (sqlState?.startsWith('22')) {
+      this.logger.warn(`${request?.method ?? ''} ${request?.originalUrl ?? ''}: database refused a value (SQLSTATE ${sqlState})`);
+      return { statusCode: 400, error: 'The request contains a value that is not allowed.' };
+    }
     return this.internal(exception, request);
   }
 
@@ -60,6 +67,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     this.logger.error(`${request?.method ?? ''} ${request?.originalUrl ?? ''} failed`, exception instanceof Error ? exception.stack : String(exception));
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, error: 'Something went wrong on our side. Please try again.' };
   }
+}
+
+function postgresErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
 }
 
 /** Errors from body-parser and Express carry technical messages; people get these instead. */

@@ -174,3 +174,25 @@ describe('auth rate limit', () => {
     expect(limited.body).toEqual({ statusCode: 429, error: 'Too many attempts. Please wait a minute and try again.' });
   });
 });
+
+describe('hostile text', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('pglite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers NUL characters with 400 and stores nothing', async () => {
+    const email = uniqueEmail();
+    const response = await t.http.post('/api/user/create-user').send({ name: 'Nul\u0000Name', email, password: 'password-123', country: 'France' }).expect(400);
+    expect(response.body).toEqual({ statusCode: 400, error: 'The request contains characters that are not allowed.' });
+    await t.http.post('/api/user/login-user').send({ email, password: 'password-123' }).expect(401);
+    const user = await signUp(t.http);
+    await t.http.patch('/api/user/profile').set(bearer(user.token)).send({ name: 'a\u0000b' }).expect(400);
+    await t.http.get('/api/user/me?x=%00').set(bearer(user.token)).expect(400);
+    const me = await t.http.get('/api/user/me').set(bearer(user.token)).expect(200);
+    expect(me.body.name).toBe(user.name);
+  });
+});
