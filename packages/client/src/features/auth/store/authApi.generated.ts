@@ -34,6 +34,14 @@ const injectedRtkApi = api
         query: (queryArg) => ({ url: `/api/admin/login-admin`, method: 'POST', body: queryArg.loginDto }),
         invalidatesTags: ['auth'],
       }),
+      forgotPassword: build.mutation<ForgotPasswordApiResponse, ForgotPasswordApiArg>({
+        query: (queryArg) => ({ url: `/api/user/forgot-password`, method: 'POST', body: queryArg.forgotPasswordDto }),
+        invalidatesTags: ['auth'],
+      }),
+      resetPassword: build.mutation<ResetPasswordApiResponse, ResetPasswordApiArg>({
+        query: (queryArg) => ({ url: `/api/user/reset-password`, method: 'POST', body: queryArg.resetPasswordDto }),
+        invalidatesTags: ['auth'],
+      }),
     }),
     overrideExisting: false,
   });
@@ -61,6 +69,15 @@ export type ChangePasswordApiArg = {
 export type LoginAdminApiResponse = /** status 200 Administrators only: a customer account gets 401. */ SessionDto;
 export type LoginAdminApiArg = {
   loginDto: LoginDto;
+};
+export type ForgotPasswordApiResponse = /** status 200 The same answer for every email; a known customer gets a link valid for 30 minutes. */ SupportMessageDto;
+export type ForgotPasswordApiArg = {
+  forgotPasswordDto: ForgotPasswordDto;
+};
+export type ResetPasswordApiResponse =
+  /** status 200 Send the token from the mailed link as `Authorization: Bearer <token>`. Every older session ends. */ SupportMessageDto;
+export type ResetPasswordApiArg = {
+  resetPasswordDto: ResetPasswordDto;
 };
 export type SessionDto = {
   /** JWT (HS256) bearer token with sub, role, iat, exp */
@@ -101,6 +118,15 @@ export type ChangePasswordDto = {
   currentPassword: string;
   newPassword: string;
 };
+export type SupportMessageDto = {
+  message: string;
+};
+export type ForgotPasswordDto = {
+  email: string;
+};
+export type ResetPasswordDto = {
+  password: string;
+};
 export const {
   useCreateUserMutation,
   useLoginUserMutation,
@@ -110,4 +136,6 @@ export const {
   useUpdateProfileMutation,
   useChangePasswordMutation,
   useLoginAdminMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
 } = injectedRtkApi;

@@ -1,0 +1,64 @@
+import { baseApi as api } from '../../../app/api/baseApi';
+export const addTagTypes = ['admin'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getDashboard: build.query<GetDashboardApiResponse, GetDashboardApiArg>({
+        query: () => ({ url: `/api/admin/dashboard` }),
+        providesTags: ['admin'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as enhancedApi };
+export type GetDashboardApiResponse = /** status 200 Counts, liabilities per token and the ledger check. */ DashboardDto;
+export type GetDashboardApiArg = void;
+export type DashboardLiabilityDto = {
+  /** Token (coin id) */
+  token: string;
+  /** Σ customer balances in this token (exact decimal string). */
+  total: string;
+  /** Held for pending withdrawals, still owed (exact decimal string). */
+  pending: string;
+  /** Customers holding a positive balance. */
+  holders: number;
+};
+export type LedgerTokenCheckDto = {
+  token: string;
+  /** Σ of all journal lines of this token: must be 0 */
+  sum: string;
+  ok: boolean;
+};
+export type LedgerAccountMismatchDto = {
+  accountId: string;
+  token: string;
+  balance: string;
+  linesSum: string;
+};
+export type LedgerCheckDto = {
+  /** true when every token sums to 0, every balance equals the sum of its lines and no customer balance is negative */
+  ok: boolean;
+  tokens: LedgerTokenCheckDto[];
+  mismatches: LedgerAccountMismatchDto[];
+  negativeCustomerBalances: number;
+  accounts: number;
+  lines: number;
+  checkedAt: string;
+};
+export type DashboardDto = {
+  /** Active customer accounts. */
+  users: number;
+  /** Supported tokens (live rows). */
+  cryptoCurrencies: number;
+  /** Notifications sent. */
+  notifications: number;
+  /** Open support tickets. */
+  openTickets: number;
+  liabilities: DashboardLiabilityDto[];
+  /** The ledger check (same as GET /admin/ledger/check). */
+  ledgerCheck: LedgerCheckDto;
+};
+export const { useGetDashboardQuery, useLazyGetDashboardQuery } = injectedRtkApi;

@@ -1,0 +1,255 @@
+import { baseApi as api } from '../../../app/api/baseApi';
+export const addTagTypes = ['admin-transactions'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      depositCrypto: build.mutation<DepositCryptoApiResponse, DepositCryptoApiArg>({
+        query: (queryArg) => ({
+          url: `/api/crypto/deposit/${queryArg.userId}`,
+          method: 'POST',
+          body: queryArg.depositDto,
+          headers: {
+            'Idempotency-Key': queryArg['Idempotency-Key'],
+          },
+        }),
+        invalidatesTags: ['admin-transactions'],
+      }),
+      modifyTransaction: build.mutation<ModifyTransactionApiResponse, ModifyTransactionApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/modify-transaction`, method: 'POST', body: queryArg.modifyTransactionDto }),
+        invalidatesTags: ['admin-transactions'],
+      }),
+      deleteTrx: build.mutation<DeleteTrxApiResponse, DeleteTrxApiArg>({
+        query: (queryArg) => ({ url: `/api/crypto/delete-trx/${queryArg.id}`, method: 'DELETE' }),
+        invalidatesTags: ['admin-transactions'],
+      }),
+      updateBalance: build.mutation<UpdateBalanceApiResponse, UpdateBalanceApiArg>({
+        query: (queryArg) => ({
+          url: `/api/admin/update-balance/${queryArg.userId}`,
+          method: 'POST',
+          body: queryArg.updateBalanceDto,
+          headers: {
+            'Idempotency-Key': queryArg['Idempotency-Key'],
+          },
+        }),
+        invalidatesTags: ['admin-transactions'],
+      }),
+      getAdminTransactions: build.query<GetAdminTransactionsApiResponse, GetAdminTransactionsApiArg>({
+        query: (queryArg) => ({
+          url: `/api/admin/transaction`,
+          params: {
+            limit: queryArg.limit,
+            cursor: queryArg.cursor,
+            token: queryArg.token,
+            type: queryArg['type'],
+            status: queryArg.status,
+            userId: queryArg.userId,
+          },
+        }),
+        providesTags: ['admin-transactions'],
+      }),
+      checkLedger: build.query<CheckLedgerApiResponse, CheckLedgerApiArg>({
+        query: () => ({ url: `/api/admin/ledger/check` }),
+        providesTags: ['admin-transactions'],
+      }),
+      getLedgerLiabilities: build.query<GetLedgerLiabilitiesApiResponse, GetLedgerLiabilitiesApiArg>({
+        query: () => ({ url: `/api/admin/ledger/liabilities` }),
+        providesTags: ['admin-transactions'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as enhancedApi };
+export type DepositCryptoApiResponse =
+  /** status 201 Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved. */ TransactionDto;
+export type DepositCryptoApiArg = {
+  userId: string;
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  'Idempotency-Key'?: string;
+  depositDto: DepositDto;
+};
+export type ModifyTransactionApiResponse =
+  /** status 200 Sets pending, approved or rejected on a deposit or withdrawal, posting the ledger effect (deposit approved credits, leaving approved reverses; withdrawal pending holds, rejected releases, approved settles). The customer is notified and an audit row written. Concurrent changes serialize: each applies to the state left by the previous one. */ TransactionChangeDto;
+export type ModifyTransactionApiArg = {
+  modifyTransactionDto: ModifyTransactionDto;
+};
+export type DeleteTrxApiResponse =
+  /** status 200 Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log. */ DeleteTransactionResponseDto;
+export type DeleteTrxApiArg = {
+  id: string;
+};
+export type UpdateBalanceApiResponse =
+  /** status 200 type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.' */ UpdateBalanceResponseDto;
+export type UpdateBalanceApiArg = {
+  userId: string;
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  'Idempotency-Key'?: string;
+  updateBalanceDto: UpdateBalanceDto;
+};
+export type GetAdminTransactionsApiResponse = /** status 200 All customers, newest first; voided ones hidden. */ TransactionDto[];
+export type GetAdminTransactionsApiArg = {
+  /** Page size, 1 to 200 (default 50) */
+  limit?: string;
+  /** Keyset cursor from the X-Next-Cursor response header */
+  cursor?: string;
+  /** Token id filter */
+  token?: string;
+  type?: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
+  status?: 'pending' | 'approved' | 'rejected';
+  /** Only this customer */
+  userId?: string;
+};
+export type CheckLedgerApiResponse = /** status 200 Per token Σ journal lines = 0, every balance = Σ its lines, no negative customer balance. */ LedgerCheckDto;
+export type CheckLedgerApiArg = void;
+export type GetLedgerLiabilitiesApiResponse =
+  /** status 200 What the platform owes customers per token (balances + pending withdrawals), in USD at current prices. */ LiabilitiesDto;
+export type GetLedgerLiabilitiesApiArg = void;
+export type TransactionUserDto = {
+  name: string;
+  email: string;
+};
+export type SwapDetailsDto = {
+  fromToken: string;
+  fromCoinAmount: string;
+  fromPrice: string;
+  toToken: string;
+  toCoinAmount: string;
+  toPrice: string;
+};
+export type TransactionDto = {
+  _id: string;
+  user: TransactionUserDto;
+  createdAt: string;
+  type: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
+  /** Destination address (withdrawals) */
+  address: string | null;
+  network: string | null;
+  /** USD value at the time of the transaction */
+  amount: number;
+  status: 'pending' | 'approved' | 'rejected';
+  /** Token id; for swaps the token given */
+  token: string;
+  symbol: string;
+  /** Token quantity, exact decimal string */
+  coinAmount: string;
+  /** USD price used */
+  price: string | null;
+  /** in: the customer received the token; out: the customer gave it */
+  direction: 'in' | 'out';
+  /** Adjustment reason */
+  note: string | null;
+  swap?: SwapDetailsDto;
+};
+export type DepositDto = {
+  /** USD value deposited; converted at the current price, rounded down */
+  amount: number | string;
+  status: 'pending' | 'approved' | 'rejected';
+  /** The token deposited: a supported token id (bitcoin, tether, ...), name or symbol */
+  network: string;
+};
+export type TransactionChangeDto = {
+  message: string;
+  /** false when the transaction already had this status (nothing was posted) */
+  changed: boolean;
+  transaction: TransactionDto;
+};
+export type ModifyTransactionDto = {
+  /** Transaction _id */
+  tId: string;
+  /** New status */
+  modification: 'pending' | 'approved' | 'rejected';
+  /** Optimistic check (beyond the spec): when given and the current status differs, 409 and nothing changes. */
+  expectedStatus?: 'pending' | 'approved' | 'rejected';
+};
+export type DeleteTransactionResponseDto = {
+  message: string;
+};
+export type TokenBalanceDto = {
+  /** Token id (CoinGecko id) */
+  token: string;
+  /** USD value at the current price */
+  balance: number;
+  symbol: string;
+  name: string;
+  /** Quantity held, exact decimal string */
+  coinAmount: string;
+  /** Current USD price used for `balance` */
+  price: string;
+};
+export type UpdateBalanceResponseDto = {
+  message: string;
+  /** The new balance of that token */
+  balance: TokenBalanceDto;
+  /** The adjustment (null when the balance already had that value) */
+  transaction: TransactionDto | null;
+};
+export type UpdateBalanceDto = {
+  /** Token id, name or symbol of a supported token */
+  token: string;
+  /** USD value: added (type yes) or the new balance (type no, may be 0) */
+  amount: number | string;
+  /** yes = Add Balance, no = Change Balance */
+  type: 'yes' | 'no';
+  /** Reason, shown to the customer; a default reason is used when empty */
+  msg?: string;
+  /** Informational; ignored (the server converts `amount` at its own price) */
+  coinAmount?: object;
+  /** Informational; ignored */
+  symbol?: object;
+};
+export type LedgerTokenCheckDto = {
+  token: string;
+  /** Σ of all journal lines of this token: must be 0 */
+  sum: string;
+  ok: boolean;
+};
+export type LedgerAccountMismatchDto = {
+  accountId: string;
+  token: string;
+  balance: string;
+  linesSum: string;
+};
+export type LedgerCheckDto = {
+  /** true when every token sums to 0, every balance equals the sum of its lines and no customer balance is negative */
+  ok: boolean;
+  tokens: LedgerTokenCheckDto[];
+  mismatches: LedgerAccountMismatchDto[];
+  negativeCustomerBalances: number;
+  accounts: number;
+  lines: number;
+  checkedAt: string;
+};
+export type TokenLiabilityDto = {
+  token: string;
+  symbol: string;
+  name: string;
+  /** Σ customer balances (what customers can spend) */
+  customerBalance: string;
+  /** Held for pending withdrawals (still owed until settled or released) */
+  pendingWithdrawals: string;
+  /** customerBalance + pendingWithdrawals */
+  total: string;
+  price: string | null;
+  /** USD value of total at the current price */
+  usdValue: number;
+  holders: number;
+};
+export type LiabilitiesDto = {
+  totalUsd: number;
+  tokens: TokenLiabilityDto[];
+  asOf: string;
+};
+export const {
+  useDepositCryptoMutation,
+  useModifyTransactionMutation,
+  useDeleteTrxMutation,
+  useUpdateBalanceMutation,
+  useGetAdminTransactionsQuery,
+  useLazyGetAdminTransactionsQuery,
+  useCheckLedgerQuery,
+  useLazyCheckLedgerQuery,
+  useGetLedgerLiabilitiesQuery,
+  useLazyGetLedgerLiabilitiesQuery,
+} = injectedRtkApi;

@@ -1,0 +1,116 @@
+import { baseApi as api } from '../../../app/api/baseApi';
+export const addTagTypes = ['market'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getCrypto: build.query<GetCryptoApiResponse, GetCryptoApiArg>({
+        query: (queryArg) => ({
+          url: `/api/crypto/get-crypto`,
+          headers: {
+            'If-None-Match': queryArg['If-None-Match'],
+          },
+        }),
+        providesTags: ['market'],
+      }),
+      getWalletTokens: build.query<GetWalletTokensApiResponse, GetWalletTokensApiArg>({
+        query: () => ({ url: `/api/crypto/get-wallet-tokens` }),
+        providesTags: ['market'],
+      }),
+      getMarketStatus: build.query<GetMarketStatusApiResponse, GetMarketStatusApiArg>({
+        query: () => ({ url: `/api/crypto/market-status` }),
+        providesTags: ['market'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as enhancedApi };
+export type GetCryptoApiResponse = /** status 200  */ MarketCoinDto[];
+export type GetCryptoApiArg = {
+  /** The ETag of a copy the client holds */
+  'If-None-Match'?: string;
+};
+export type GetWalletTokensApiResponse = /** status 200 The supported tokens: market coin fields plus the deposit address (null until set). */ WalletTokenDto[];
+export type GetWalletTokensApiArg = void;
+export type GetMarketStatusApiResponse =
+  /** status 200 Whether prices are live or from the offline snapshot, and as of when (beyond the spec). */ MarketStatusDto;
+export type GetMarketStatusApiArg = void;
+export type SparklineDto = {
+  /** 7 days of hourly USD prices, oldest first (empty when unknown) */
+  price: number[];
+};
+export type MarketCoinDto = {
+  /** Coin id (CoinGecko id, or an admin-made custom token id) */
+  id: string;
+  name: string;
+  symbol: string;
+  /** A full https URL, or a file name served under `/images/` */
+  image: string;
+  current_price: number;
+  low_24h: number | null;
+  high_24h: number | null;
+  price_change_percentage_24h: number | null;
+  market_cap: number | null;
+  /** null for custom tokens (listed after market coins) */
+  market_cap_rank: number | null;
+  /** When this price was observed (provider time, snapshot time, or when an admin set it) */
+  last_updated: string;
+  sparkline_in_7d: SparklineDto;
+  /** true for custom tokens, priced by an administrator */
+  manual_price: boolean;
+};
+export type WalletTokenDto = {
+  /** Coin id (CoinGecko id, or an admin-made custom token id) */
+  id: string;
+  name: string;
+  symbol: string;
+  /** A full https URL, or a file name served under `/images/` */
+  image: string;
+  current_price: number;
+  low_24h: number | null;
+  high_24h: number | null;
+  price_change_percentage_24h: number | null;
+  market_cap: number | null;
+  /** null for custom tokens (listed after market coins) */
+  market_cap_rank: number | null;
+  /** When this price was observed (provider time, snapshot time, or when an admin set it) */
+  last_updated: string;
+  sparkline_in_7d: SparklineDto;
+  /** true for custom tokens, priced by an administrator */
+  manual_price: boolean;
+  /** Deposit address; null until an administrator sets one */
+  address: string | null;
+};
+export type MarketStatusDto = {
+  /** live: prices come from the provider; snapshot: the bundled offline snapshot */
+  source: 'live' | 'snapshot';
+  /** Newest market price time */
+  asOf: string | null;
+  /** true when the newest market price is older than PRICE_MAX_AGE_SECONDS */
+  stale: boolean;
+  /** Money operations refuse stale prices (production only); elsewhere they proceed on labelled snapshot prices */
+  staleRefused: boolean;
+  /** Number of coins in the market list */
+  coins: number;
+  /** Last successful provider refresh */
+  lastSuccessAt: string | null;
+  /** Last refresh attempt (any instance) */
+  lastAttemptAt: string | null;
+  /** Why the last attempt failed */
+  lastError?: string | null;
+  /** No provider call before this time (rate limit or errors) */
+  backoffUntil: string | null;
+  /** Whether this instance schedules refreshes */
+  refreshEnabled: boolean;
+  refreshSeconds: number;
+};
+export const {
+  useGetCryptoQuery,
+  useLazyGetCryptoQuery,
+  useGetWalletTokensQuery,
+  useLazyGetWalletTokensQuery,
+  useGetMarketStatusQuery,
+  useLazyGetMarketStatusQuery,
+} = injectedRtkApi;
