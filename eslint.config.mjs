@@ -10,7 +10,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.name='parseFloat']", message: 'Money is never floating point on the server: use decimal.js.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='parseFloat']", message: 'Money is never floating point on the server: use decimal.js.' },
+      ],
     },
   },
   {
@@ -25,5 +28,21 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['../../*/**', '!../../../**'], message: 'Features must not import other features.' }] }],
     },
   },
-  { files: ['**/*.mjs', 'scripts/**'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', fetch: 'readonly' } } },
+  {
+    files: ['**/*.mjs', 'scripts/**'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
+  },
 );

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const scripts = ['get-crypto.mjs', 'swaps.mjs', 'lighthouse.mjs'].filter((name) => existsSync(join(here, name)) && (!only.length || only.some((o) => name.startsWith(o))));
+const scripts = ['get-crypto.mjs', 'swaps.mjs', 'lighthouse.mjs'].filter(
+  (name) => existsSync(join(here, name)) && (!only.length || only.some((o) => name.startsWith(o))),
+);
 
 let failed = 0;
 for (const script of scripts) {

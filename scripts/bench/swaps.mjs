@@ -142,14 +142,22 @@ async function benchSwaps() {
        on conflict (id) do update set current_price = excluded.current_price, last_updated = now(), source = 'live'`,
       [id, symbol, name, price],
     );
-    await db.query(`insert into supported_tokens (coin_id) select $1::text where not exists (select 1 from supported_tokens where coin_id = $1::text and deleted_at is null)`, [id]);
+    await db.query(
+      `insert into supported_tokens (coin_id) select $1::text where not exists (select 1 from supported_tokens where coin_id = $1::text and deleted_at is null)`,
+      [id],
+    );
   }
   await db.end();
 
   const adminSession = await api(url, 'POST', '/api/admin/login-admin', undefined, ADMIN);
   const users = [];
   for (let i = 0; i < CLIENTS; i++) {
-    const session = await api(url, 'POST', '/api/user/create-user', undefined, { name: `Bench ${i}`, email: `bench.${i}.${suffix}@example.com`, password: 'bench-password-1', country: 'Benchland' });
+    const session = await api(url, 'POST', '/api/user/create-user', undefined, {
+      name: `Bench ${i}`,
+      email: `bench.${i}.${suffix}@example.com`,
+      password: 'bench-password-1',
+      country: 'Benchland',
+    });
     for (const token of ['bitcoin', 'ethereum', 'tether']) {
       await api(url, 'POST', `/api/admin/update-balance/${session._id}`, adminSession.token, { token, amount: '1000000', type: 'yes', msg: 'bench funding' });
     }
@@ -182,7 +190,11 @@ async function benchSwaps() {
                   context.n = 0;
                 }
                 const [from, to] = pairs[(context.user + context.n++) % pairs.length];
-                return { ...request, headers: { 'content-type': 'application/json', authorization: `Bearer ${users[context.user]}` }, body: JSON.stringify({ amount: '10.00', from, to }) };
+                return {
+                  ...request,
+                  headers: { 'content-type': 'application/json', authorization: `Bearer ${users[context.user]}` },
+                  body: JSON.stringify({ amount: '10.00', from, to }),
+                };
               },
             },
           ],
@@ -227,7 +239,9 @@ try {
   await admin(`create database ${pgbenchDb}`);
   const pg = benchPgbench();
   const ratio = swaps.swapsPerSecond / pg.tps;
-  console.log(`swaps over HTTP (PostgreSQL, ${CLIENTS} clients, ${SECONDS} s): ${swaps.swapsPerSecond.toFixed(1)} swaps/s  (${swaps.ok} ok, ${swaps.non2xx} non-2xx, ${swaps.errors} errors; latency p50 ${swaps.p50} ms, p99 ${swaps.p99} ms; ledger check ${swaps.ledgerOk ? 'clean' : 'NOT CLEAN'})`);
+  console.log(
+    `swaps over HTTP (PostgreSQL, ${CLIENTS} clients, ${SECONDS} s): ${swaps.swapsPerSecond.toFixed(1)} swaps/s  (${swaps.ok} ok, ${swaps.non2xx} non-2xx, ${swaps.errors} errors; latency p50 ${swaps.p50} ms, p99 ${swaps.p99} ms; ledger check ${swaps.ledgerOk ? 'clean' : 'NOT CLEAN'})`,
+  );
   console.log(`pgbench TPC-B (scale ${SCALE}, ${CLIENTS} clients, ${SECONDS} s): ${pg.tps.toFixed(1)} tps`);
   console.log(`ratio swaps/s ÷ pgbench tps: ${ratio.toFixed(2)} (target ≥ 0.5)`);
 } catch (error) {

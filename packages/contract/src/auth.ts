@@ -118,4 +118,3 @@ export class ChangePasswordDto {
   @MaxLength(128, { message: 'Password must be at most 128 characters.' })
   newPassword: string;
 }
-

@@ -1,8 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsNotEmptyObject, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
+import {
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsNotEmptyObject,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+  ValidateNested,
+  type ValidationOptions,
+} from 'class-validator';
 
 /** Text without NUL characters (PostgreSQL text cannot hold them). */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
 const NO_NUL = /^[^\u0000]*$/;
 
 /** Money routes: paths exactly as the product spec names them (under `/api`). */
@@ -40,7 +54,11 @@ export const USD_MAX_DECIMALS = 8;
  * Why an amount (a JSON number or a decimal string) is not acceptable, or undefined when it is.
  * Refuses NaN, Infinity, exponents, signs, empty strings, too many digits and too many decimals.
  */
-export function amountProblem(value: unknown, label: string, options: { allowZero?: boolean; maxDecimals?: number; maxIntegerDigits?: number; requiredMessage?: string } = {}): string | undefined {
+export function amountProblem(
+  value: unknown,
+  label: string,
+  options: { allowZero?: boolean; maxDecimals?: number; maxIntegerDigits?: number; requiredMessage?: string } = {},
+): string | undefined {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return options.requiredMessage ?? `${label} is required.`;
   const maxDecimals = options.maxDecimals ?? USD_MAX_DECIMALS;
   const maxIntegerDigits = options.maxIntegerDigits ?? USD_MAX_INTEGER_DIGITS;
@@ -66,7 +84,11 @@ export function amountProblem(value: unknown, label: string, options: { allowZer
 }
 
 /** A positive (or, with allowZero, non-negative) exact decimal amount, sent as a JSON number or a string. */
-export function IsAmount(label: string, options: { allowZero?: boolean; maxDecimals?: number; requiredMessage?: string } = {}, validationOptions?: ValidationOptions): PropertyDecorator {
+export function IsAmount(
+  label: string,
+  options: { allowZero?: boolean; maxDecimals?: number; requiredMessage?: string } = {},
+  validationOptions?: ValidationOptions,
+): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isAmount',
@@ -192,7 +214,11 @@ export class TransferDataDto {
   @MaxLength(128, { message: 'Address is too long.' })
   address: string;
 
-  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: '10.00', description: 'USD amount to send (number or decimal string, at most 8 decimals)' })
+  @ApiProperty({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    example: '10.00',
+    description: 'USD amount to send (number or decimal string, at most 8 decimals)',
+  })
   @IsAmount('Amount')
   amount: number | string;
 
@@ -232,7 +258,11 @@ export class SendCryptoResponseDto {
 }
 
 export class SwapDto {
-  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 100, description: 'USD value of the amount given (number or decimal string, at most 8 decimals)' })
+  @ApiProperty({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    example: 100,
+    description: 'USD value of the amount given (number or decimal string, at most 8 decimals)',
+  })
   @IsAmount('Amount')
   amount: number | string;
 
@@ -283,12 +313,19 @@ export class SwapResponseDto {
 }
 
 export class DepositDto {
-  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 250, description: 'USD value deposited; converted at the current price, rounded down' })
+  @ApiProperty({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    example: 250,
+    description: 'USD value deposited; converted at the current price, rounded down',
+  })
   @IsAmount('Amount')
   amount: number | string;
 
   @ApiProperty({ enum: TRANSACTION_STATUSES })
-  @IsIn(TRANSACTION_STATUSES, { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.') })
+  @IsIn(TRANSACTION_STATUSES, {
+    message: (args) =>
+      args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.',
+  })
   status: TransactionStatus;
 
   @ApiProperty({ example: 'bitcoin', description: 'The token deposited: a supported token id (bitcoin, tether, ...), name or symbol' })
@@ -307,7 +344,10 @@ export class ModifyTransactionDto {
   tId: string;
 
   @ApiProperty({ enum: TRANSACTION_STATUSES, description: 'New status' })
-  @IsIn(TRANSACTION_STATUSES, { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.') })
+  @IsIn(TRANSACTION_STATUSES, {
+    message: (args) =>
+      args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.',
+  })
   modification: TransactionStatus;
 
   @ApiPropertyOptional({
@@ -340,12 +380,19 @@ export class UpdateBalanceDto {
   @MaxLength(100, { message: 'Unknown token.' })
   token: string;
 
-  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 100, description: 'USD value: added (type yes) or the new balance (type no, may be 0)' })
+  @ApiProperty({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    example: 100,
+    description: 'USD value: added (type yes) or the new balance (type no, may be 0)',
+  })
   @IsAmount('Amount', { allowZero: true, requiredMessage: requiredField.message })
   amount: number | string;
 
   @ApiProperty({ enum: ['yes', 'no'], description: 'yes = Add Balance, no = Change Balance' })
-  @IsIn(['yes', 'no'], { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? requiredField.message : 'Type must be yes (add) or no (change).') })
+  @IsIn(['yes', 'no'], {
+    message: (args) =>
+      args.value === undefined || args.value === null || args.value === '' ? requiredField.message : 'Type must be yes (add) or no (change).',
+  })
   type: 'yes' | 'no';
 
   @ApiPropertyOptional({ description: 'Reason, shown to the customer; a default reason is used when empty' })

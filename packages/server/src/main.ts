@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port);
   const url = `http://localhost:${config.port}`;
-  new Logger('Coinpurse').log(`Listening on ${url} (API ${url}/api, docs ${url}/api/docs, database ${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`);
+  new Logger('Coinpurse').log(
+    `Listening on ${url} (API ${url}/api, docs ${url}/api/docs, database ${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`,
+  );
 }
 
 main().catch((error) => {

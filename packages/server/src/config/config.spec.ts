@@ -4,7 +4,14 @@ import { ConfigError, loadConfig, parseDuration } from './config';
 describe('loadConfig', () => {
   it('applies defaults', () => {
     const config = loadConfig({ DATA_DIR: ':memory:' });
-    expect(config).toMatchObject({ port: 3000, jwtTtlSeconds: 86400, authRateLimitPerMinute: 10, marketRefreshSeconds: 60, priceMaxAgeSeconds: 600, databaseUrl: undefined });
+    expect(config).toMatchObject({
+      port: 3000,
+      jwtTtlSeconds: 86400,
+      authRateLimitPerMinute: 10,
+      marketRefreshSeconds: 60,
+      priceMaxAgeSeconds: 600,
+      databaseUrl: undefined,
+    });
     expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
   });
 

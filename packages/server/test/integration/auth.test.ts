@@ -26,10 +26,16 @@ describe.each(DATABASE_KINDS)('accounts and guards on %s', (kind) => {
 
   it('signs up and returns the session object exactly', async () => {
     const email = uniqueEmail();
-    const response = await t.http.post('/api/user/create-user').send({ name: ' Ada ', email: `  ${email.toUpperCase()} `, password: 'password-123', country: 'France' }).expect(201);
+    const response = await t.http
+      .post('/api/user/create-user')
+      .send({ name: ' Ada ', email: `  ${email.toUpperCase()} `, password: 'password-123', country: 'France' })
+      .expect(201);
     expect(Object.keys(response.body).sort()).toEqual(['_id', 'country', 'email', 'name', 'role', 'token']);
     expect(response.body).toMatchObject({ name: 'Ada', email: email.toUpperCase(), country: 'France', role: 'user' });
-    const [header, payload] = response.body.token.split('.').slice(0, 2).map((part: string) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const [header, payload] = response.body.token
+      .split('.')
+      .slice(0, 2)
+      .map((part: string) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header.alg).toBe('HS256');
     expect(payload).toMatchObject({ sub: response.body._id, role: 'user' });
     expect(payload.exp - payload.iat).toBe(86400);
@@ -38,7 +44,10 @@ describe.each(DATABASE_KINDS)('accounts and guards on %s', (kind) => {
 
   it('refuses a second sign-up with the same email, whatever its case, with 409', async () => {
     const user = await signUp(t.http);
-    const response = await t.http.post('/api/user/create-user').send({ name: 'Other', email: user.email.toUpperCase(), password: 'password-456', country: 'Spain' }).expect(409);
+    const response = await t.http
+      .post('/api/user/create-user')
+      .send({ name: 'Other', email: user.email.toUpperCase(), password: 'password-456', country: 'Spain' })
+      .expect(409);
     expect(response.body).toEqual({ statusCode: 409, error: 'An account with this email already exists.' });
   });
 
@@ -65,10 +74,16 @@ describe.each(DATABASE_KINDS)('accounts and guards on %s', (kind) => {
 
   it('logs in with any email case and gives the same 401 for unknown email and wrong password', async () => {
     const user = await signUp(t.http);
-    const ok = await t.http.post('/api/user/login-user').send({ email: ` ${user.email.toUpperCase()}`, password: user.password }).expect(200);
+    const ok = await t.http
+      .post('/api/user/login-user')
+      .send({ email: ` ${user.email.toUpperCase()}`, password: user.password })
+      .expect(200);
     expect(ok.body._id).toBe(user._id);
     const wrong = await t.http.post('/api/user/login-user').send({ email: user.email, password: 'wrong-password' }).expect(401);
-    const unknown = await t.http.post('/api/user/login-user').send({ email: uniqueEmail('nobody'), password: 'wrong-password' }).expect(401);
+    const unknown = await t.http
+      .post('/api/user/login-user')
+      .send({ email: uniqueEmail('nobody'), password: 'wrong-password' })
+      .expect(401);
     expect(wrong.body).toEqual(unknown.body);
     expect(wrong.body.error).toBe('Invalid email or password.');
   });
@@ -111,7 +126,10 @@ describe.each(DATABASE_KINDS)('accounts and guards on %s', (kind) => {
       expect(response.body.error).toBe('Your session has expired. Please sign in again.');
     }
     // The same claims signed correctly are accepted: the refusals above are about the attack, not the claims.
-    await t.http.get('/api/user/me').set(bearer(forgeToken({ alg: 'HS256', typ: 'JWT' }, claims, secret))).expect(200);
+    await t.http
+      .get('/api/user/me')
+      .set(bearer(forgeToken({ alg: 'HS256', typ: 'JWT' }, claims, secret)))
+      .expect(200);
   });
 
   it('revokes earlier tokens on logout', async () => {
@@ -126,8 +144,16 @@ describe.each(DATABASE_KINDS)('accounts and guards on %s', (kind) => {
 
   it('changes password with the current one, ending other sessions', async () => {
     const user = await signUp(t.http);
-    await t.http.post('/api/user/change-password').set(bearer(user.token)).send({ currentPassword: 'wrong-one-123', newPassword: 'new-password-123' }).expect(400);
-    const changed = await t.http.post('/api/user/change-password').set(bearer(user.token)).send({ currentPassword: user.password, newPassword: 'new-password-123' }).expect(200);
+    await t.http
+      .post('/api/user/change-password')
+      .set(bearer(user.token))
+      .send({ currentPassword: 'wrong-one-123', newPassword: 'new-password-123' })
+      .expect(400);
+    const changed = await t.http
+      .post('/api/user/change-password')
+      .set(bearer(user.token))
+      .send({ currentPassword: user.password, newPassword: 'new-password-123' })
+      .expect(200);
     await t.http.get('/api/user/me').set(bearer(user.token)).expect(401);
     await t.http.get('/api/user/me').set(bearer(changed.body.token)).expect(200);
     await t.http.post('/api/user/login-user').send({ email: user.email, password: user.password }).expect(401);

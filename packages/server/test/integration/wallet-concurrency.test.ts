@@ -6,7 +6,9 @@ import { ADDRESSES, call, expectLedgerClean, fund, holdings, newCustomer, startW
 
 const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
 if (!POSTGRES) {
-  console.warn('wallet-concurrency: SKIPPED — set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test). PGlite runs one transaction at a time and would hide races.');
+  console.warn(
+    'wallet-concurrency: SKIPPED — set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test). PGlite runs one transaction at a time and would hide races.',
+  );
 }
 
 describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
@@ -29,13 +31,19 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
     let minSeen = Infinity;
     const sampler = (async () => {
       while (sampling) {
-        const result = (await db.execute(sql`select min(balance)::float8 as m from ledger_accounts where kind = 'customer' and user_id = ${user._id}`)) as unknown as { rows: Array<{ m: number }> };
+        const result = (await db.execute(
+          sql`select min(balance)::float8 as m from ledger_accounts where kind = 'customer' and user_id = ${user._id}`,
+        )) as unknown as { rows: Array<{ m: number }> };
         minSeen = Math.min(minSeen, Number(result.rows[0].m));
         await new Promise((r) => setTimeout(r, 2));
       }
     })();
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => call(t, 'POST', '/api/crypto/send-crypto/bitcoin', user.token, { transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '0.0002' } })),
+      Array.from({ length: 200 }, () =>
+        call(t, 'POST', '/api/crypto/send-crypto/bitcoin', user.token, {
+          transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '0.0002' },
+        }),
+      ),
     );
     sampling = false;
     await sampler;
@@ -53,11 +61,15 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
   it('50 concurrent approve/reject calls on one pending withdrawal: exactly one transition', async () => {
     const user = await newCustomer(t);
     await fund(t, user._id, 'ethereum', 100);
-    const sent = await call(t, 'POST', '/api/crypto/send-crypto/ethereum', user.token, { transferData: { address: ADDRESSES.ethereum, amount: 40, symbol: 'eth', coinAmount: '0.016' } });
+    const sent = await call(t, 'POST', '/api/crypto/send-crypto/ethereum', user.token, {
+      transferData: { address: ADDRESSES.ethereum, amount: 40, symbol: 'eth', coinAmount: '0.016' },
+    });
     expect(sent.status).toBe(201);
     const id = sent.body.transaction._id;
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => call(t, 'POST', '/api/admin/modify-transaction', t.admin, { tId: id, modification: i % 2 ? 'approved' : 'rejected', expectedStatus: 'pending' })),
+      Array.from({ length: 50 }, (_, i) =>
+        call(t, 'POST', '/api/admin/modify-transaction', t.admin, { tId: id, modification: i % 2 ? 'approved' : 'rejected', expectedStatus: 'pending' }),
+      ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
@@ -67,14 +79,24 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
     const final = winners[0].body.transaction.status as string;
     expect((await holdings(t, user.token)).ethereum).toBe(final === 'rejected' ? '0.040000' : '0.024000');
     const db = t.app.get<Database>(DATABASE);
-    const audit = (await db.execute(sql`select count(*)::int as n from audit_log where action = 'transaction.status' and target_id = ${id}`)) as unknown as { rows: Array<{ n: number }> };
+    const audit = (await db.execute(sql`select count(*)::int as n from audit_log where action = 'transaction.status' and target_id = ${id}`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
     expect(Number(audit.rows[0].n)).toBe(1);
-    const notes = (await db.execute(sql`select count(*)::int as n from notifications where user_id = ${user._id} and status = ${final} and title like 'Transaction %'`)) as unknown as { rows: Array<{ n: number }> };
+    const notes = (await db.execute(
+      sql`select count(*)::int as n from notifications where user_id = ${user._id} and status = ${final} and title like 'Transaction %'`,
+    )) as unknown as { rows: Array<{ n: number }> };
     expect(Number(notes.rows[0].n)).toBe(1);
 
     // The same target 50 times without expectedStatus: one change, 49 no-ops; the funds settle once.
-    const second = await call(t, 'POST', '/api/crypto/send-crypto/ethereum', user.token, { transferData: { address: ADDRESSES.ethereum, amount: 10, symbol: 'eth', coinAmount: '0' } });
-    const again = await Promise.all(Array.from({ length: 50 }, () => call(t, 'POST', '/api/admin/modify-transaction', t.admin, { tId: second.body.transaction._id, modification: 'approved' })));
+    const second = await call(t, 'POST', '/api/crypto/send-crypto/ethereum', user.token, {
+      transferData: { address: ADDRESSES.ethereum, amount: 10, symbol: 'eth', coinAmount: '0' },
+    });
+    const again = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        call(t, 'POST', '/api/admin/modify-transaction', t.admin, { tId: second.body.transaction._id, modification: 'approved' }),
+      ),
+    );
     expect(again.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     expect(again.filter((r) => r.body.changed)).toHaveLength(1);
   });
@@ -94,8 +116,24 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
       while (running) {
         const jitter = () => (0.9 + Math.random() * 0.2).toFixed(6);
         await coins.upsertMany([
-          { id: 'bitcoin', symbol: 'btc', name: 'Bitcoin', image: 'btc.png', currentPrice: (50000 * Number(jitter())).toFixed(2), lastUpdated: new Date(), source: 'live' },
-          { id: 'ethereum', symbol: 'eth', name: 'Ethereum', image: 'eth.png', currentPrice: (2500 * Number(jitter())).toFixed(4), lastUpdated: new Date(), source: 'live' },
+          {
+            id: 'bitcoin',
+            symbol: 'btc',
+            name: 'Bitcoin',
+            image: 'btc.png',
+            currentPrice: (50000 * Number(jitter())).toFixed(2),
+            lastUpdated: new Date(),
+            source: 'live',
+          },
+          {
+            id: 'ethereum',
+            symbol: 'eth',
+            name: 'Ethereum',
+            image: 'eth.png',
+            currentPrice: (2500 * Number(jitter())).toFixed(4),
+            lastUpdated: new Date(),
+            source: 'live',
+          },
         ]);
         priceUpdates += 1;
         await new Promise((r) => setTimeout(r, 5));
@@ -137,7 +175,8 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
     const headers = { 'Idempotency-Key': 'send-once-123' };
     const burst = await Promise.all(Array.from({ length: 50 }, () => call(t, 'POST', '/api/crypto/send-crypto/tether', user.token, body, headers)));
     expect(burst.map((r) => r.status).filter((s) => s !== 201 && s !== 409)).toEqual([]);
-    for (const r of burst.filter((x) => x.status === 409)) expect(r.body.error).toBe('A request with this Idempotency-Key is still being processed. Try again in a moment.');
+    for (const r of burst.filter((x) => x.status === 409))
+      expect(r.body.error).toBe('A request with this Idempotency-Key is still being processed. Try again in a moment.');
     const created = burst.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     const first = created[0].body;
@@ -157,7 +196,18 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
     expect((await holdings(t, user.token)).tether).toBe('90.00');
 
     // update-balance with a key: 50 concurrent → one adjustment
-    const adjust = await Promise.all(Array.from({ length: 50 }, () => call(t, 'POST', `/api/admin/update-balance/${user._id}`, t.admin, { token: 'tether', amount: 5, type: 'yes', msg: 'bonus' }, { 'Idempotency-Key': 'bonus-1' })));
+    const adjust = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        call(
+          t,
+          'POST',
+          `/api/admin/update-balance/${user._id}`,
+          t.admin,
+          { token: 'tether', amount: 5, type: 'yes', msg: 'bonus' },
+          { 'Idempotency-Key': 'bonus-1' },
+        ),
+      ),
+    );
     expect(adjust.map((r) => r.status).filter((s) => s !== 200 && s !== 409)).toEqual([]);
     expect((await holdings(t, user.token)).tether).toBe('95.00');
   });

@@ -104,7 +104,17 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
       if (op === 'price') {
         const changed = pick(['bitcoin', 'ethereum'] as const);
         const next = changed === 'bitcoin' ? new D((20000 + random() * 60000).toFixed(2)) : new D((1000 + random() * 3000).toFixed(4));
-        await coins.upsertMany([{ id: changed, symbol: changed === 'bitcoin' ? 'btc' : 'eth', name: changed, image: '', currentPrice: next.toFixed(), lastUpdated: new Date(), source: 'live' }]);
+        await coins.upsertMany([
+          {
+            id: changed,
+            symbol: changed === 'bitcoin' ? 'btc' : 'eth',
+            name: changed,
+            image: '',
+            currentPrice: next.toFixed(),
+            lastUpdated: new Date(),
+            source: 'live',
+          },
+        ]);
         prices[changed] = next;
         continue;
       } else if (op === 'deposit') {
@@ -136,8 +146,22 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
         expected = fromQty.isZero() || toQty.isZero() || balances[u][token].lt(fromQty) ? 400 : 200;
         outcome = await run(() => wallet.swap(principals[u], undefined, { amount, from: token, to }));
         if (outcome.status === 200 && expected === 200) {
-          expect([outcome.value.from.coinAmount, outcome.value.to.coinAmount], context()).toEqual([fromQty.toFixed(DECIMALS[token]), toQty.toFixed(DECIMALS[to])]);
-          txs.push({ id: outcome.value.transaction._id, user: u, type: 'swap', token, qty: fromQty, toToken: to, toQty, status: 'approved', voided: false, direction: 'out' });
+          expect([outcome.value.from.coinAmount, outcome.value.to.coinAmount], context()).toEqual([
+            fromQty.toFixed(DECIMALS[token]),
+            toQty.toFixed(DECIMALS[to]),
+          ]);
+          txs.push({
+            id: outcome.value.transaction._id,
+            user: u,
+            type: 'swap',
+            token,
+            qty: fromQty,
+            toToken: to,
+            toQty,
+            status: 'approved',
+            voided: false,
+            direction: 'out',
+          });
           balances[u][token] = balances[u][token].sub(fromQty);
           balances[u][to] = balances[u][to].add(toQty);
         }
@@ -151,7 +175,16 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
         if (outcome.status === 200 && expected === 200) {
           if (!delta.isZero()) {
             expect(outcome.value.transaction, context()).not.toBeNull();
-            txs.push({ id: outcome.value.transaction._id, user: u, type: 'adjustment', token, qty: delta.abs(), status: 'approved', voided: false, direction: delta.isPositive() ? 'in' : 'out' });
+            txs.push({
+              id: outcome.value.transaction._id,
+              user: u,
+              type: 'adjustment',
+              token,
+              qty: delta.abs(),
+              status: 'approved',
+              voided: false,
+              direction: delta.isPositive() ? 'in' : 'out',
+            });
           } else {
             expect(outcome.value.transaction, context()).toBeNull();
           }

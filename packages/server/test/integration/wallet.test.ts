@@ -33,15 +33,35 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
 
   it('adds and sets balances in USD worth, rounded down to the token decimals, visible as transactions and notifications', async () => {
     const user = await newCustomer(t);
-    const add = await t.http.post(`/api/admin/update-balance/${user._id}`).set(bearer(t.admin)).send({ token: 'bitcoin', amount: '100.00', type: 'yes', msg: 'Welcome bonus', coinAmount: 'ignored', symbol: 'btc' }).expect(200);
+    const add = await t.http
+      .post(`/api/admin/update-balance/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ token: 'bitcoin', amount: '100.00', type: 'yes', msg: 'Welcome bonus', coinAmount: 'ignored', symbol: 'btc' })
+      .expect(200);
     expect(add.body.message).toBe('Balance updated successfully');
     expect(add.body.balance).toMatchObject({ token: 'bitcoin', coinAmount: '0.00200000', balance: 100 });
-    expect(add.body.transaction).toMatchObject({ type: 'adjustment', status: 'approved', direction: 'in', coinAmount: '0.00200000', amount: 100, note: 'Welcome bonus', user: { name: user.name, email: user.email } });
+    expect(add.body.transaction).toMatchObject({
+      type: 'adjustment',
+      status: 'approved',
+      direction: 'in',
+      coinAmount: '0.00200000',
+      amount: 100,
+      note: 'Welcome bonus',
+      user: { name: user.name, email: user.email },
+    });
 
     // 33.333333 USD of ethereum at 2500 = 0.0133333332 → 0.013333 (6 decimals, down)
-    await t.http.post(`/api/admin/update-balance/${user._id}`).set(bearer(t.admin)).send({ token: 'Ethereum', amount: 33.333333, type: 'yes', msg: 'x' }).expect(200);
+    await t.http
+      .post(`/api/admin/update-balance/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ token: 'Ethereum', amount: 33.333333, type: 'yes', msg: 'x' })
+      .expect(200);
     // "no" sets the balance: 40 USD of bitcoin = 0.0008
-    const set = await t.http.post(`/api/admin/update-balance/${user._id}`).set(bearer(t.admin)).send({ token: 'btc', amount: 40, type: 'no', msg: 'Correction' }).expect(200);
+    const set = await t.http
+      .post(`/api/admin/update-balance/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ token: 'btc', amount: 40, type: 'no', msg: 'Correction' })
+      .expect(200);
     expect(set.body.transaction).toMatchObject({ direction: 'out', coinAmount: '0.00120000', amount: 60 });
     expect(await holdings(t, user.token)).toMatchObject({ bitcoin: '0.00080000', ethereum: '0.013333', tether: '0.00' });
     const balance = await t.http.get('/api/user/get-user-balance').set(bearer(user.token)).expect(200);
@@ -49,7 +69,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     expect(balance.body.balances[0]).toMatchObject({ token: 'bitcoin', balance: 40 });
 
     // set to zero is allowed
-    await t.http.post(`/api/admin/update-balance/${user._id}`).set(bearer(t.admin)).send({ token: 'ethereum', amount: '0', type: 'no', msg: 'reset' }).expect(200);
+    await t.http
+      .post(`/api/admin/update-balance/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ token: 'ethereum', amount: '0', type: 'no', msg: 'reset' })
+      .expect(200);
     expect((await holdings(t, user.token)).ethereum).toBe('0.000000');
 
     const history = await t.http.get('/api/user/get-transaction').set(bearer(user.token)).expect(200);
@@ -83,7 +107,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
 
   it('answers 404 for an unknown customer and 403 for customers on admin routes', async () => {
     const user = await newCustomer(t);
-    await t.http.post('/api/admin/update-balance/00000000-0000-4000-8000-000000000000').set(bearer(t.admin)).send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'm' }).expect(404);
+    await t.http
+      .post('/api/admin/update-balance/00000000-0000-4000-8000-000000000000')
+      .set(bearer(t.admin))
+      .send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'm' })
+      .expect(404);
     await t.http.post('/api/admin/update-balance/not-a-uuid').set(bearer(t.admin)).send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'm' }).expect(404);
     const adminId = (await t.http.get('/api/user/me').set(bearer(t.admin)).expect(200)).body._id;
     await t.http.post(`/api/admin/update-balance/${adminId}`).set(bearer(t.admin)).send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'm' }).expect(404);
@@ -91,7 +119,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     await t.http.get('/api/admin/transaction').set(bearer(user.token)).expect(403);
     await t.http.get('/api/admin/ledger/check').set(bearer(user.token)).expect(403);
     await t.http.get('/api/user/get-users').set(bearer(user.token)).expect(403);
-    await t.http.post('/api/crypto/deposit/' + user._id).set(bearer(user.token)).send({ amount: 1, status: 'approved', network: 'bitcoin' }).expect(403);
+    await t.http
+      .post('/api/crypto/deposit/' + user._id)
+      .set(bearer(user.token))
+      .send({ amount: 1, status: 'approved', network: 'bitcoin' })
+      .expect(403);
     await t.http.post('/api/crypto/swap').set(bearer(t.admin)).send({ amount: 1, from: 'bitcoin', to: 'ethereum' }).expect(403);
     await t.http.get('/api/user/get-user-balance').expect(401);
   });
@@ -105,11 +137,24 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
       .send({ transferData: { address: ADDRESSES.bitcoin, amount: '10', symbol: 'btc', coinAmount: '999' } })
       .expect(201);
     expect(response.body.message).toBe('Sent and Pending Check Status in History');
-    expect(response.body.transaction).toMatchObject({ type: 'withdrawal', status: 'pending', coinAmount: '0.00020000', amount: 10, address: ADDRESSES.bitcoin, network: 'bitcoin', token: 'bitcoin', price: '50000' });
+    expect(response.body.transaction).toMatchObject({
+      type: 'withdrawal',
+      status: 'pending',
+      coinAmount: '0.00020000',
+      amount: 10,
+      address: ADDRESSES.bitcoin,
+      network: 'bitcoin',
+      token: 'bitcoin',
+      price: '50000',
+    });
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00180000');
     const tether = await newCustomer(t);
     await fund(t, tether._id, 'tether', 50);
-    const trc = await t.http.post('/api/crypto/send-crypto/tether').set(bearer(tether.token)).send({ transferData: { address: ADDRESSES.tetherTron, amount: 12.345, symbol: 'usdt', coinAmount: '12' } }).expect(201);
+    const trc = await t.http
+      .post('/api/crypto/send-crypto/tether')
+      .set(bearer(tether.token))
+      .send({ transferData: { address: ADDRESSES.tetherTron, amount: 12.345, symbol: 'usdt', coinAmount: '12' } })
+      .expect(201);
     expect(trc.body.transaction).toMatchObject({ coinAmount: '12.34', network: 'TRC-20', amount: 12.34 });
   });
 
@@ -117,7 +162,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     ['bitcoin', { address: ADDRESSES.bitcoin, amount: 1000 }, 'Insufficient BTC balance'],
     ['ethereum', { address: ADDRESSES.ethereum, amount: 1 }, 'Insufficient ETH balance'],
     ['bitcoin', { address: ADDRESSES.ethereum, amount: 1 }, 'This is not a valid Bitcoin address.'],
-    ['ethereum', { address: '0xDE709F2102306220921060314715629080e2fb77', amount: 1 }, 'This Ethereum address has an invalid checksum (check for a mistyped character).'],
+    [
+      'ethereum',
+      { address: '0xDE709F2102306220921060314715629080e2fb77', amount: 1 },
+      'This Ethereum address has an invalid checksum (check for a mistyped character).',
+    ],
     ['dogecoin', { address: ADDRESSES.ethereum, amount: 1 }, '"dogecoin" is not a supported token.'],
     ['bitcoin', { address: '', amount: 1 }, 'Address is required.'],
     ['bitcoin', { address: ADDRESSES.bitcoin }, 'Amount is required.'],
@@ -148,12 +197,30 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
   it('answers NUL characters and odd shapes with 400, never 500', async () => {
     const user = await newCustomer(t);
     await fund(t, user._id, 'bitcoin', 100);
-    expect((await t.http.post('/api/crypto/send-crypto/%00').set(bearer(user.token)).send({ transferData: { address: ADDRESSES.bitcoin, amount: 1 } }).expect(400)).body.error).toBe('"\u0000" is not a supported token.');
+    expect(
+      (
+        await t.http
+          .post('/api/crypto/send-crypto/%00')
+          .set(bearer(user.token))
+          .send({ transferData: { address: ADDRESSES.bitcoin, amount: 1 } })
+          .expect(400)
+      ).body.error,
+    ).toBe('"\u0000" is not a supported token.');
     await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 1, from: 'bit\u0000coin', to: 'ethereum' }).expect(400);
     expect((await t.http.get('/api/admin/transaction?token=%00').set(bearer(t.admin)).expect(400)).body.error).toBe('Unknown token.');
-    expect((await t.http.post(`/api/admin/update-balance/${user._id}`).set(bearer(t.admin)).send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'a\u0000b' }).expect(400)).body.error).toBe('Message contains characters that are not allowed.');
+    expect(
+      (
+        await t.http
+          .post(`/api/admin/update-balance/${user._id}`)
+          .set(bearer(t.admin))
+          .send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'a\u0000b' })
+          .expect(400)
+      ).body.error,
+    ).toBe('Message contains characters that are not allowed.');
     for (const transferData of ['x', null, [], 5]) {
-      expect((await t.http.post('/api/crypto/send-crypto/bitcoin').set(bearer(user.token)).send({ transferData }).expect(400)).body.error).toBe('Transfer data is required.');
+      expect((await t.http.post('/api/crypto/send-crypto/bitcoin').set(bearer(user.token)).send({ transferData }).expect(400)).body.error).toBe(
+        'Transfer data is required.',
+      );
     }
     await t.http.post('/api/crypto/swap').set(bearer(user.token)).send([]).expect(400);
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00200000');
@@ -175,7 +242,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
       from: { token: 'bitcoin', coinAmount: '0.00200000', price: '50000' },
       to: { token: 'ethereum', coinAmount: '0.040000', price: '2500' },
     });
-    expect(response.body.transaction).toMatchObject({ type: 'swap', status: 'approved', swap: { fromToken: 'bitcoin', toToken: 'ethereum', toCoinAmount: '0.040000' } });
+    expect(response.body.transaction).toMatchObject({
+      type: 'swap',
+      status: 'approved',
+      swap: { fromToken: 'bitcoin', toToken: 'ethereum', toCoinAmount: '0.040000' },
+    });
     // 33.33 USD of ethereum → 0.013332 ETH → 33.33 USD → tether 33.33
     const second = await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: '33.33', from: 'ethereum', to: 'tether' }).expect(201);
     expect(second.body.from.coinAmount).toBe('0.013332');
@@ -203,10 +274,22 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
 
   it('credits a deposit only while approved, and refuses to leave approved once the funds are gone', async () => {
     const user = await newCustomer(t);
-    const pending = await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).send({ amount: 250, status: 'pending', network: 'bitcoin' }).expect(201);
-    expect(pending.body).toMatchObject({ type: 'deposit', status: 'pending', network: 'bitcoin', coinAmount: '0.00500000', amount: 250, user: { email: user.email } });
+    const pending = await t.http
+      .post(`/api/crypto/deposit/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ amount: 250, status: 'pending', network: 'bitcoin' })
+      .expect(201);
+    expect(pending.body).toMatchObject({
+      type: 'deposit',
+      status: 'pending',
+      network: 'bitcoin',
+      coinAmount: '0.00500000',
+      amount: 250,
+      user: { email: user.email },
+    });
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00000000');
-    const modify = (modification: string, expected = 200) => t.http.post('/api/admin/modify-transaction/').set(bearer(t.admin)).send({ tId: pending.body._id, modification }).expect(expected);
+    const modify = (modification: string, expected = 200) =>
+      t.http.post('/api/admin/modify-transaction/').set(bearer(t.admin)).send({ tId: pending.body._id, modification }).expect(expected);
     const approved = await modify('approved');
     expect(approved.body).toMatchObject({ message: 'Status updated successfully', changed: true, transaction: { status: 'approved' } });
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00500000');
@@ -222,7 +305,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     const history = await t.http.get('/api/admin/transaction').set(bearer(t.admin)).query({ userId: user._id, type: 'deposit' }).expect(200);
     expect(history.body[0].status).toBe('approved');
 
-    const direct = await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).send({ amount: '10', status: 'approved', network: 'Tether' }).expect(201);
+    const direct = await t.http
+      .post(`/api/crypto/deposit/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ amount: '10', status: 'approved', network: 'Tether' })
+      .expect(201);
     expect(direct.body).toMatchObject({ network: 'tether', coinAmount: '10.00' });
     expect((await holdings(t, user.token)).tether).toBe('210.00');
   });
@@ -242,9 +329,14 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
   it('moves a withdrawal through every status: hold, release, settle, re-hold; 409 when funds are short', async () => {
     const user = await newCustomer(t);
     await fund(t, user._id, 'ethereum', 100);
-    const sent = await t.http.post('/api/crypto/send-crypto/ethereum').set(bearer(user.token)).send({ transferData: { address: ADDRESSES.ethereum, amount: 60, symbol: 'eth', coinAmount: '0.024' } }).expect(201);
+    const sent = await t.http
+      .post('/api/crypto/send-crypto/ethereum')
+      .set(bearer(user.token))
+      .send({ transferData: { address: ADDRESSES.ethereum, amount: 60, symbol: 'eth', coinAmount: '0.024' } })
+      .expect(201);
     const id = sent.body.transaction._id;
-    const modify = (modification: string, expected = 200) => t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: id, modification }).expect(expected);
+    const modify = (modification: string, expected = 200) =>
+      t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: id, modification }).expect(expected);
     expect((await holdings(t, user.token)).ethereum).toBe('0.016000');
     await modify('rejected');
     expect((await holdings(t, user.token)).ethereum).toBe('0.040000');
@@ -263,22 +355,52 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     expect(liabilities.body.tokens.find((x: { token: string }) => x.token === 'ethereum')).toBeTruthy();
 
     const notes = await t.http.get('/api/user/get-notifications').set(bearer(user.token));
-    if (notes.status === 200) expect(notes.body.map((n: { status?: string }) => n.status).filter(Boolean)).toEqual(expect.arrayContaining(['pending', 'approved', 'rejected']));
+    if (notes.status === 200)
+      expect(notes.body.map((n: { status?: string }) => n.status).filter(Boolean)).toEqual(expect.arrayContaining(['pending', 'approved', 'rejected']));
     const db = t.app.get<Database>(DATABASE);
-    const audit = (await db.execute(sql`select before, after from audit_log where action = 'transaction.status' and target_id = ${id} order by id`)) as unknown as { rows: Array<{ before: { status: string }; after: { status: string } }> };
-    expect(audit.rows.map((r) => `${r.before.status}>${r.after.status}`)).toEqual(['pending>rejected', 'rejected>approved', 'approved>pending', 'pending>rejected']);
+    const audit = (await db.execute(
+      sql`select before, after from audit_log where action = 'transaction.status' and target_id = ${id} order by id`,
+    )) as unknown as { rows: Array<{ before: { status: string }; after: { status: string } }> };
+    expect(audit.rows.map((r) => `${r.before.status}>${r.after.status}`)).toEqual([
+      'pending>rejected',
+      'rejected>approved',
+      'approved>pending',
+      'pending>rejected',
+    ]);
   });
 
   it('refuses modify-transaction on swaps and adjustments, unknown ids, bad statuses, and a stale expectedStatus', async () => {
     const user = await newCustomer(t);
     await fund(t, user._id, 'bitcoin', 100);
     const swap = await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 10, from: 'bitcoin', to: 'ethereum' }).expect(201);
-    expect((await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: swap.body.transaction._id, modification: 'rejected' }).expect(409)).body.error).toBe('A swap has no status to change.');
-    expect((await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: '00000000-0000-4000-8000-000000000000', modification: 'rejected' }).expect(404)).body.error).toBe('Transaction not found.');
+    expect(
+      (await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: swap.body.transaction._id, modification: 'rejected' }).expect(409))
+        .body.error,
+    ).toBe('A swap has no status to change.');
+    expect(
+      (
+        await t.http
+          .post('/api/admin/modify-transaction')
+          .set(bearer(t.admin))
+          .send({ tId: '00000000-0000-4000-8000-000000000000', modification: 'rejected' })
+          .expect(404)
+      ).body.error,
+    ).toBe('Transaction not found.');
     await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: 'x', modification: 'rejected' }).expect(404);
-    expect((await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: swap.body.transaction._id, modification: 'done' }).expect(400)).body.error).toBe('Status must be pending, approved or rejected.');
-    const dep = await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).send({ amount: 5, status: 'pending', network: 'bitcoin' }).expect(201);
-    const stale = await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: dep.body._id, modification: 'approved', expectedStatus: 'rejected' }).expect(409);
+    expect(
+      (await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: swap.body.transaction._id, modification: 'done' }).expect(400)).body
+        .error,
+    ).toBe('Status must be pending, approved or rejected.');
+    const dep = await t.http
+      .post(`/api/crypto/deposit/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ amount: 5, status: 'pending', network: 'bitcoin' })
+      .expect(201);
+    const stale = await t.http
+      .post('/api/admin/modify-transaction')
+      .set(bearer(t.admin))
+      .send({ tId: dep.body._id, modification: 'approved', expectedStatus: 'rejected' })
+      .expect(409);
     expect(stale.body.error).toBe('This transaction was changed meanwhile: it is now pending. Reload and try again.');
   });
 
@@ -286,7 +408,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     const user = await newCustomer(t);
     await fund(t, user._id, 'bitcoin', 100);
     const swap = await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 50, from: 'bitcoin', to: 'ethereum' }).expect(201);
-    const sent = await t.http.post('/api/crypto/send-crypto/bitcoin').set(bearer(user.token)).send({ transferData: { address: ADDRESSES.bitcoinLegacy, amount: 20, symbol: 'btc', coinAmount: '0' } }).expect(201);
+    const sent = await t.http
+      .post('/api/crypto/send-crypto/bitcoin')
+      .set(bearer(user.token))
+      .send({ transferData: { address: ADDRESSES.bitcoinLegacy, amount: 20, symbol: 'btc', coinAmount: '0' } })
+      .expect(201);
     expect(await holdings(t, user.token)).toMatchObject({ bitcoin: '0.00060000', ethereum: '0.020000' });
     const lines = await count(t, 'journal_lines');
     const deleted = await t.http.delete(`/api/crypto/delete-trx/${swap.body.transaction._id}`).set(bearer(t.admin)).expect(200);
@@ -315,13 +441,19 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     const first = await t.http.get('/api/user/get-transaction').set(bearer(user.token)).query({ limit: '2' }).expect(200);
     expect(first.body.map((x: { amount: number }) => x.amount)).toEqual([5, 4]);
     const tx = first.body[0];
-    expect(Object.keys(tx)).toEqual(expect.arrayContaining(['_id', 'user', 'createdAt', 'type', 'address', 'network', 'amount', 'status', 'token', 'coinAmount']));
+    expect(Object.keys(tx)).toEqual(
+      expect.arrayContaining(['_id', 'user', 'createdAt', 'type', 'address', 'network', 'amount', 'status', 'token', 'coinAmount']),
+    );
     expect(tx.user).toEqual({ name: user.name, email: user.email });
     const cursor = first.headers['x-next-cursor'];
     expect(cursor).toBeTruthy();
     const second = await t.http.get('/api/user/get-transaction').set(bearer(user.token)).query({ limit: '2', cursor }).expect(200);
     expect(second.body.map((x: { amount: number }) => x.amount)).toEqual([3, 2]);
-    const third = await t.http.get('/api/user/get-transaction').set(bearer(user.token)).query({ limit: '2', cursor: second.headers['x-next-cursor'] }).expect(200);
+    const third = await t.http
+      .get('/api/user/get-transaction')
+      .set(bearer(user.token))
+      .query({ limit: '2', cursor: second.headers['x-next-cursor'] })
+      .expect(200);
     expect(third.body.map((x: { type: string }) => x.type)).toEqual(['swap', 'adjustment']);
     expect(third.headers['x-next-cursor']).toBeUndefined();
     const filtered = await t.http.get('/api/user/get-transaction').set(bearer(user.token)).query({ type: 'adjustment' }).expect(200);
@@ -348,7 +480,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
   it('exports the history as CSV with the USD value at the time', async () => {
     const user = await newCustomer(t);
     await fund(t, user._id, 'bitcoin', 100);
-    await t.http.post(`/api/admin/update-balance/${user._id}`).set(bearer(t.admin)).send({ token: 'tether', amount: 5, type: 'yes', msg: '=HYPERLINK("http://evil")' }).expect(200);
+    await t.http
+      .post(`/api/admin/update-balance/${user._id}`)
+      .set(bearer(t.admin))
+      .send({ token: 'tether', amount: 5, type: 'yes', msg: '=HYPERLINK("http://evil")' })
+      .expect(200);
     await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 25.5, from: 'bitcoin', to: 'ethereum' }).expect(201);
     const response = await t.http.get('/api/user/export-transactions').set(bearer(user.token)).expect(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
@@ -390,20 +526,52 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
     expect(again.body).toEqual(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00180000');
-    const different = await t.http.post('/api/crypto/swap').set(bearer(user.token)).set('Idempotency-Key', 'swap-1').send({ ...body, amount: 11 }).expect(422);
+    const different = await t.http
+      .post('/api/crypto/swap')
+      .set(bearer(user.token))
+      .set('Idempotency-Key', 'swap-1')
+      .send({ ...body, amount: 11 })
+      .expect(422);
     expect(different.body.error).toBe('This Idempotency-Key was already used with a different request. Use a new key for a new request.');
     await t.http.post('/api/crypto/swap').set(bearer(other.token)).set('Idempotency-Key', 'swap-1').send(body).expect(201);
     expect((await holdings(t, other.token)).bitcoin).toBe('0.00180000');
     // a refused request is replayed as refused
-    const short = await t.http.post('/api/crypto/swap').set(bearer(user.token)).set('Idempotency-Key', 'swap-2').send({ ...body, amount: 1000 }).expect(400);
+    const short = await t.http
+      .post('/api/crypto/swap')
+      .set(bearer(user.token))
+      .set('Idempotency-Key', 'swap-2')
+      .send({ ...body, amount: 1000 })
+      .expect(400);
     await fund(t, user._id, 'bitcoin', 2000);
-    const replayedShort = await t.http.post('/api/crypto/swap').set(bearer(user.token)).set('Idempotency-Key', 'swap-2').send({ ...body, amount: 1000 }).expect(400);
+    const replayedShort = await t.http
+      .post('/api/crypto/swap')
+      .set(bearer(user.token))
+      .set('Idempotency-Key', 'swap-2')
+      .send({ ...body, amount: 1000 })
+      .expect(400);
     expect(replayedShort.body).toEqual(short.body);
-    expect((await t.http.post('/api/crypto/swap').set(bearer(user.token)).set('Idempotency-Key', ' ').send(body).expect(400)).body.error).toBe('The Idempotency-Key header must be 1 to 255 visible characters.');
+    expect((await t.http.post('/api/crypto/swap').set(bearer(user.token)).set('Idempotency-Key', ' ').send(body).expect(400)).body.error).toBe(
+      'The Idempotency-Key header must be 1 to 255 visible characters.',
+    );
     // deposit key: same key for another customer path is another request
-    await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).set('Idempotency-Key', 'dep-1').send({ amount: 10, status: 'approved', network: 'tether' }).expect(201);
-    await t.http.post(`/api/crypto/deposit/${other._id}`).set(bearer(t.admin)).set('Idempotency-Key', 'dep-1').send({ amount: 10, status: 'approved', network: 'tether' }).expect(422);
-    const replayDeposit = await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).set('Idempotency-Key', 'dep-1').send({ amount: 10, status: 'approved', network: 'tether' }).expect(201);
+    await t.http
+      .post(`/api/crypto/deposit/${user._id}`)
+      .set(bearer(t.admin))
+      .set('Idempotency-Key', 'dep-1')
+      .send({ amount: 10, status: 'approved', network: 'tether' })
+      .expect(201);
+    await t.http
+      .post(`/api/crypto/deposit/${other._id}`)
+      .set(bearer(t.admin))
+      .set('Idempotency-Key', 'dep-1')
+      .send({ amount: 10, status: 'approved', network: 'tether' })
+      .expect(422);
+    const replayDeposit = await t.http
+      .post(`/api/crypto/deposit/${user._id}`)
+      .set(bearer(t.admin))
+      .set('Idempotency-Key', 'dep-1')
+      .send({ amount: 10, status: 'approved', network: 'tether' })
+      .expect(201);
     expect(replayDeposit.headers['idempotent-replayed']).toBe('true');
     expect((await holdings(t, user.token)).tether).toBe('10.00');
   });
@@ -412,7 +580,11 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
 describe('money operations refuse stale prices in production', () => {
   let t: WalletApp;
   beforeAll(async () => {
-    t = await startWalletApp('pglite', { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-that-is-long-enough-1234567890', PRICE_MAX_AGE_SECONDS: '600' });
+    t = await startWalletApp('pglite', {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'a-production-secret-that-is-long-enough-1234567890',
+      PRICE_MAX_AGE_SECONDS: '600',
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -426,7 +598,11 @@ describe('money operations refuse stale prices in production', () => {
     const lines = await count(t, 'journal_lines');
     const swap = await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 10, from: 'bitcoin', to: 'ethereum' }).expect(503);
     expect(swap.body.error).toBe('The ETH price is out of date. Please try again in a minute.');
-    await t.http.post('/api/crypto/send-crypto/ethereum').set(bearer(user.token)).send({ transferData: { address: ADDRESSES.ethereum, amount: 1 } }).expect(503);
+    await t.http
+      .post('/api/crypto/send-crypto/ethereum')
+      .set(bearer(user.token))
+      .send({ transferData: { address: ADDRESSES.ethereum, amount: 1 } })
+      .expect(503);
     await t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).send({ amount: 10, status: 'approved', network: 'ethereum' }).expect(503);
     expect(await count(t, 'journal_lines')).toBe(lines);
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00200000');

@@ -42,7 +42,7 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
   let url: string | undefined;
   if (options.listen) {
     await app.listen(0, '127.0.0.1');
-    const address = app.getHttpServer().address() as import("node:net").AddressInfo;
+    const address = app.getHttpServer().address() as import('node:net').AddressInfo;
     url = `http://127.0.0.1:${address.port}`;
   }
   return {
@@ -69,7 +69,15 @@ export function uniqueEmail(prefix = 'user'): string {
 export async function signUp(http: TestAgent, overrides: Partial<{ name: string; email: string; password: string; country: string }> = {}) {
   const body = { name: 'Test User', email: uniqueEmail(), password: 'password-123', country: 'Germany', ...overrides };
   const response = await http.post('/api/user/create-user').send(body).expect(201);
-  return { ...response.body, password: body.password } as { token: string; _id: string; name: string; email: string; country: string; role: 'user'; password: string };
+  return { ...response.body, password: body.password } as {
+    token: string;
+    _id: string;
+    name: string;
+    email: string;
+    country: string;
+    role: 'user';
+    password: string;
+  };
 }
 
 export async function loginAdmin(http: TestAgent): Promise<{ token: string; _id: string }> {

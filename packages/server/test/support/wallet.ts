@@ -17,7 +17,9 @@ export const PRICES = { bitcoin: '50000', ethereum: '2500', tether: '1' };
 export async function supportTokens(t: TestApp, ids: string[]): Promise<void> {
   const db = t.app.get<Database>(DATABASE);
   for (const id of ids) {
-    await db.execute(sql`insert into supported_tokens (coin_id) select ${id} where not exists (select 1 from supported_tokens where coin_id = ${id} and deleted_at is null)`);
+    await db.execute(
+      sql`insert into supported_tokens (coin_id) select ${id} where not exists (select 1 from supported_tokens where coin_id = ${id} and deleted_at is null)`,
+    );
   }
 }
 
@@ -40,7 +42,11 @@ export async function newCustomer(t: WalletApp) {
 
 /** Adds `usd` worth of `token` to the customer through the admin API. */
 export async function fund(t: WalletApp, userId: string, token: string, usd: string | number): Promise<void> {
-  await t.http.post(`/api/admin/update-balance/${userId}`).set(bearer(t.admin)).send({ token, amount: usd, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: token }).expect(200);
+  await t.http
+    .post(`/api/admin/update-balance/${userId}`)
+    .set(bearer(t.admin))
+    .send({ token, amount: usd, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: token })
+    .expect(200);
 }
 
 /** Quantities held by token (exact strings). */
@@ -59,7 +65,14 @@ export async function expectLedgerClean(t: WalletApp): Promise<void> {
 }
 
 /** Plain fetch against a listening app (many truly concurrent requests without supertest's per-request server). */
-export async function call(t: WalletApp, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function call(
+  t: WalletApp,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${t.url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },

@@ -20,9 +20,16 @@ export const ledgerAccounts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('ledger_accounts_customer_key').on(t.userId, t.token).where(sql`${t.kind} = 'customer'`),
-    uniqueIndex('ledger_accounts_platform_key').on(t.platformCode, t.token).where(sql`${t.kind} = 'platform'`),
-    check('ledger_accounts_owner_check', sql`(${t.kind} = 'customer' and ${t.userId} is not null and ${t.platformCode} is null) or (${t.kind} = 'platform' and ${t.userId} is null and ${t.platformCode} is not null)`),
+    uniqueIndex('ledger_accounts_customer_key')
+      .on(t.userId, t.token)
+      .where(sql`${t.kind} = 'customer'`),
+    uniqueIndex('ledger_accounts_platform_key')
+      .on(t.platformCode, t.token)
+      .where(sql`${t.kind} = 'platform'`),
+    check(
+      'ledger_accounts_owner_check',
+      sql`(${t.kind} = 'customer' and ${t.userId} is not null and ${t.platformCode} is null) or (${t.kind} = 'platform' and ${t.userId} is null and ${t.platformCode} is not null)`,
+    ),
     check('ledger_accounts_customer_nonnegative', sql`${t.kind} <> 'customer' or ${t.balance} >= 0`),
   ],
 );
@@ -55,7 +62,11 @@ export const journalLines = pgTable(
     amount: numeric('amount', { precision: 38, scale: 18 }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('journal_lines_entry_idx').on(t.entryId), index('journal_lines_account_idx').on(t.accountId), check('journal_lines_amount_nonzero', sql`${t.amount} <> 0`)],
+  (t) => [
+    index('journal_lines_entry_idx').on(t.entryId),
+    index('journal_lines_account_idx').on(t.accountId),
+    check('journal_lines_amount_nonzero', sql`${t.amount} <> 0`),
+  ],
 );
 
 /** What the customer sees in history: deposits, withdrawals (sends), swaps and admin adjustments. */
@@ -127,5 +138,9 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_actor_idx').on(t.actorId), index('audit_log_target_idx').on(t.targetType, t.targetId)],
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_actor_idx').on(t.actorId),
+    index('audit_log_target_idx').on(t.targetType, t.targetId),
+  ],
 );

@@ -35,7 +35,9 @@ export const supportedTokens = pgTable(
     coinId: text('coin_id')
       .notNull()
       .references(() => coins.id),
-    kind: text('kind', { enum: ['market', 'custom'] }).notNull().default('market'),
+    kind: text('kind', { enum: ['market', 'custom'] })
+      .notNull()
+      .default('market'),
     address: text('address'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -29,7 +29,9 @@ export const tickets = pgTable(
     note: text('note').notNull(),
     /** Server-made file name under DATA_DIR/uploads, served at /images/. */
     image: text('image'),
-    status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
+    status: text('status', { enum: ['open', 'closed'] })
+      .notNull()
+      .default('open'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     closedBy: uuid('closed_by'),

@@ -11,7 +11,9 @@ export const users = pgTable(
     emailNormalized: text('email_normalized').notNull(),
     passwordHash: text('password_hash').notNull(),
     country: text('country').notNull(),
-    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    role: text('role', { enum: ['user', 'admin'] })
+      .notNull()
+      .default('user'),
     /** Bumped on logout, password change and deactivation: tokens carrying an older version are refused. */
     tokenVersion: integer('token_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

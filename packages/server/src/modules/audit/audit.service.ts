@@ -16,9 +16,6 @@ export class AuditService {
     entry: { action: string; targetType: string; targetId: string | null; before?: unknown; after?: unknown },
     executor?: Executor,
   ): Promise<void> {
-    return this.repository.insert(
-      { actorId: actor?.id ?? null, actorRole: actor?.role ?? 'system', requestId: actor?.requestId ?? null, ...entry },
-      executor,
-    );
+    return this.repository.insert({ actorId: actor?.id ?? null, actorRole: actor?.role ?? 'system', requestId: actor?.requestId ?? null, ...entry }, executor);
   }
 }

@@ -1,7 +1,17 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
-import { AdminRoutes, ChangePasswordDto, CreateUserDto, LoginDto, OkResponseDto, ProfileDto, SessionDto, UpdateProfileDto, UserRoutes } from '@coinpurse/contract';
+import {
+  AdminRoutes,
+  ChangePasswordDto,
+  CreateUserDto,
+  LoginDto,
+  OkResponseDto,
+  ProfileDto,
+  SessionDto,
+  UpdateProfileDto,
+  UserRoutes,
+} from '@coinpurse/contract';
 import { AuthenticatedAccess, PublicAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
 import { AuthService } from './auth.service';

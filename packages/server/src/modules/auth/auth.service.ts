@@ -28,7 +28,10 @@ export class AuthService {
   async createUser(input: CreateUserDto): Promise<SessionDto> {
     const user = await this.users.insert({ ...input, passwordHash: await hashPassword(input.password), role: 'user' });
     if (!user) throw new ConflictError('An account with this email already exists.');
-    await this.audit.record({ id: user.id, role: 'user' }, { action: 'user.sign_up', targetType: 'user', targetId: user.id, after: { email: user.email, country: user.country } });
+    await this.audit.record(
+      { id: user.id, role: 'user' },
+      { action: 'user.sign_up', targetType: 'user', targetId: user.id, after: { email: user.email, country: user.country } },
+    );
     return this.session(user);
   }
 
@@ -55,7 +58,13 @@ export class AuthService {
     const before = await this.users.findById(actor.id);
     const user = await this.users.updateProfile(actor.id, { name: input.name, country: input.country });
     if (!user || !before) throw new NotFoundError('Account not found.');
-    await this.audit.record(actor, { action: 'user.update_profile', targetType: 'user', targetId: user.id, before: { name: before.name, country: before.country }, after: { name: user.name, country: user.country } });
+    await this.audit.record(actor, {
+      action: 'user.update_profile',
+      targetType: 'user',
+      targetId: user.id,
+      before: { name: before.name, country: before.country },
+      after: { name: user.name, country: user.country },
+    });
     return toProfile(user);
   }
 

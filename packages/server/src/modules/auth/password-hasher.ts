@@ -1,7 +1,12 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 // scrypt N=2^15, r=8, p=1: ~32 MiB and ~60 ms per hash on these machines (OWASP's minimum is N=2^17 with r=8 for
 // scrypt; we pick 2^15 because sign-up and login run on 2 cores; raise with the hardware).

@@ -27,7 +27,10 @@ export class TokenService {
   }
 
   issue(user: { id: string; role: 'user' | 'admin'; tokenVersion: number }): string {
-    return this.jwt.sign({ role: user.role, ver: user.tokenVersion }, { subject: user.id, algorithm: 'HS256', expiresIn: this.config.jwtTtlSeconds, secret: this.config.jwtSecret });
+    return this.jwt.sign(
+      { role: user.role, ver: user.tokenVersion },
+      { subject: user.id, algorithm: 'HS256', expiresIn: this.config.jwtTtlSeconds, secret: this.config.jwtSecret },
+    );
   }
 
   /** Undefined for anything that is not a valid, unexpired HS256 token of ours. */

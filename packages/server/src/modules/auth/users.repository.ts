@@ -41,12 +41,18 @@ export class UsersRepository {
   }
 
   async findByEmail(email: string, executor: Executor = this.db): Promise<UserRecord | undefined> {
-    const [row] = await executor.select(userColumns).from(users).where(eq(users.emailNormalized, normalizeEmail(email)));
+    const [row] = await executor
+      .select(userColumns)
+      .from(users)
+      .where(eq(users.emailNormalized, normalizeEmail(email)));
     return row;
   }
 
   /** Inserts unless the email is taken; returns undefined on a duplicate (no exception-driven flow). */
-  async insert(input: { name: string; email: string; passwordHash: string; country: string; role: 'user' | 'admin' }, executor: Executor = this.db): Promise<UserRecord | undefined> {
+  async insert(
+    input: { name: string; email: string; passwordHash: string; country: string; role: 'user' | 'admin' },
+    executor: Executor = this.db,
+  ): Promise<UserRecord | undefined> {
     const [row] = await executor
       .insert(users)
       .values({ ...input, email: input.email.trim(), emailNormalized: normalizeEmail(input.email) })

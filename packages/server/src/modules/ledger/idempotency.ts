@@ -1,4 +1,15 @@
-import { applyDecorators, CallHandler, createParamDecorator, ExecutionContext, HttpStatus, Inject, Injectable, type NestInterceptor, RequestMethod, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  CallHandler,
+  createParamDecorator,
+  ExecutionContext,
+  HttpStatus,
+  Inject,
+  Injectable,
+  type NestInterceptor,
+  RequestMethod,
+  UseInterceptors,
+} from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { Interval } from '@nestjs/schedule';
 import { ApiConflictResponse, ApiHeader, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
@@ -62,17 +73,31 @@ export class IdempotencyService {
       .returning({ key: idempotencyKeys.key });
     if (inserted.length) return {};
     const [row] = await this.db
-      .select({ requestHash: idempotencyKeys.requestHash, state: idempotencyKeys.state, status: idempotencyKeys.responseStatus, body: idempotencyKeys.responseBody, createdAt: idempotencyKeys.createdAt })
+      .select({
+        requestHash: idempotencyKeys.requestHash,
+        state: idempotencyKeys.state,
+        status: idempotencyKeys.responseStatus,
+        body: idempotencyKeys.responseBody,
+        createdAt: idempotencyKeys.createdAt,
+      })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
     if (!row) return this.claim(scope, key, hash); // purged meanwhile
-    if (row.requestHash !== hash) throw new UnprocessableError('This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+    if (row.requestHash !== hash)
+      throw new UnprocessableError('This Idempotency-Key was already used with a different request. Use a new key for a new request.');
     if (row.state === 'done') return { replay: { status: row.status ?? 200, body: row.body } };
     if (Date.now() - row.createdAt.getTime() > ABANDONED_AFTER_MS) {
       const taken = await this.db
         .update(idempotencyKeys)
         .set({ createdAt: new Date() })
-        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.createdAt, row.createdAt)))
+        .where(
+          and(
+            eq(idempotencyKeys.scope, scope),
+            eq(idempotencyKeys.key, key),
+            eq(idempotencyKeys.state, 'in_flight'),
+            eq(idempotencyKeys.createdAt, row.createdAt),
+          ),
+        )
         .returning({ key: idempotencyKeys.key });
       if (taken.length) return {};
     }
@@ -97,7 +122,9 @@ export class IdempotencyService {
 
   /** Frees the key after a failure that changed nothing and may be retried (5xx). */
   async release(context: IdempotencyContext): Promise<void> {
-    await this.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, context.scope), eq(idempotencyKeys.key, context.key), eq(idempotencyKeys.state, 'in_flight')));
+    await this.db
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.scope, context.scope), eq(idempotencyKeys.key, context.key), eq(idempotencyKeys.state, 'in_flight')));
   }
 
   @Interval(3_600_000)
@@ -133,7 +160,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     const handler = context.getHandler();
     const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
-    const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
+    const status =
+      (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
     const route = `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`;
     const scope = `${request.principal?.id ?? 'anonymous'} ${route}`;
     const hash = createHash('sha256')
@@ -159,7 +187,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return body;
     } catch (error) {
       if (error instanceof DomainError && error.statusCode < 500) {
-        await this.idempotency.complete(idempotency, error.statusCode, { statusCode: error.statusCode, error: error.message, ...(error.details ? { details: error.details } : {}) });
+        await this.idempotency.complete(idempotency, error.statusCode, {
+          statusCode: error.statusCode,
+          error: error.message,
+          ...(error.details ? { details: error.details } : {}),
+        });
       } else {
         await this.idempotency.release(idempotency).catch(() => undefined);
       }
@@ -169,7 +201,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
 }
 
 /** The idempotency context of this request (undefined without an Idempotency-Key header). */
-export const IdempotencyCtx = createParamDecorator((_: unknown, context: ExecutionContext): IdempotencyContext | undefined => context.switchToHttp().getRequest<IdempotentRequest>().idempotency);
+export const IdempotencyCtx = createParamDecorator(
+  (_: unknown, context: ExecutionContext): IdempotencyContext | undefined => context.switchToHttp().getRequest<IdempotentRequest>().idempotency,
+);
 
 /** Route decorator: accepts an optional Idempotency-Key header. */
 export function Idempotent(): MethodDecorator {

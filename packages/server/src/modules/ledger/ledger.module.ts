@@ -5,5 +5,8 @@ import { LedgerService } from './ledger.service';
 
 /** The double-entry ledger and idempotency keys: the only way money moves. */
 @Global()
-@Module({ providers: [LedgerRepository, LedgerService, IdempotencyService, IdempotencyInterceptor], exports: [LedgerService, IdempotencyService, IdempotencyInterceptor] })
+@Module({
+  providers: [LedgerRepository, LedgerService, IdempotencyService, IdempotencyInterceptor],
+  exports: [LedgerService, IdempotencyService, IdempotencyInterceptor],
+})
 export class LedgerModule {}

@@ -26,7 +26,11 @@ export function isNegativeBalanceViolation(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     const e = current as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (e.code === '23514' && (e.constraint === 'ledger_accounts_customer_nonnegative' || String(e.message ?? '').includes('ledger_accounts_customer_nonnegative'))) return true;
+    if (
+      e.code === '23514' &&
+      (e.constraint === 'ledger_accounts_customer_nonnegative' || String(e.message ?? '').includes('ledger_accounts_customer_nonnegative'))
+    )
+      return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
@@ -61,7 +65,13 @@ export class LedgerRepository {
         : and(eq(ledgerAccounts.kind, 'platform'), eq(ledgerAccounts.platformCode, platformCodeOf(key)), eq(ledgerAccounts.token, key.token)),
     );
     const result = await executor
-      .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind, userId: ledgerAccounts.userId, platformCode: ledgerAccounts.platformCode, token: ledgerAccounts.token })
+      .select({
+        id: ledgerAccounts.id,
+        kind: ledgerAccounts.kind,
+        userId: ledgerAccounts.userId,
+        platformCode: ledgerAccounts.platformCode,
+        token: ledgerAccounts.token,
+      })
       .from(ledgerAccounts)
       .where(or(...conditions));
     for (const row of result) {
@@ -76,7 +86,13 @@ export class LedgerRepository {
     const sorted = [...keys].sort((a, b) => accountKeyString(a).localeCompare(accountKeyString(b)));
     await executor
       .insert(ledgerAccounts)
-      .values(sorted.map((key) => (key.kind === 'customer' ? { kind: 'customer' as const, userId: key.userId, token: key.token } : { kind: 'platform' as const, platformCode: platformCodeOf(key), token: key.token })))
+      .values(
+        sorted.map((key) =>
+          key.kind === 'customer'
+            ? { kind: 'customer' as const, userId: key.userId, token: key.token }
+            : { kind: 'platform' as const, platformCode: platformCodeOf(key), token: key.token },
+        ),
+      )
       .onConflictDoNothing();
   }
 
@@ -139,7 +155,9 @@ export class LedgerRepository {
         sql`, `,
       );
       ctes.push(sql`locked as (select id from ledger_accounts where id in (${ids}) order by id for no key update)`);
-      ctes.push(sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`);
+      ctes.push(
+        sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`,
+      );
     }
     extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
     ctes.push(sql`e as (
@@ -182,12 +200,16 @@ export class LedgerRepository {
     const ctes: SQL[] = [];
     if (customerDeltas.length) {
       ctes.push(sql`locked as (select id from ledger_accounts where id in (${list(customerDeltas)}) order by id for no key update)`);
-      ctes.push(sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(customerDeltas)}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`);
+      ctes.push(
+        sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(customerDeltas)}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`,
+      );
     }
     if (platformDeltas.length) {
       const after = customerDeltas.length ? sql` and (select count(*) from moved) >= 0` : sql``;
       ctes.push(sql`plocked as (select id from ledger_accounts where id in (${list(platformDeltas)})${after} order by id for no key update)`);
-      ctes.push(sql`pmoved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(platformDeltas)}) as v(id, delta), plocked where a.id = v.id and plocked.id = a.id returning a.id)`);
+      ctes.push(
+        sql`pmoved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(platformDeltas)}) as v(id, delta), plocked where a.id = v.id and plocked.id = a.id returning a.id)`,
+      );
     }
     extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
     ctes.push(sql`e as (

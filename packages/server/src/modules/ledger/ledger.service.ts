@@ -190,7 +190,11 @@ export class LedgerService {
 
   /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */
   async check(executor?: Executor): Promise<LedgerCheckDto> {
-    const [sums, mismatches, stats] = [await this.repository.tokenSums(executor), await this.repository.balanceMismatches(executor), await this.repository.accountStats(executor)];
+    const [sums, mismatches, stats] = [
+      await this.repository.tokenSums(executor),
+      await this.repository.balanceMismatches(executor),
+      await this.repository.accountStats(executor),
+    ];
     const tokens = sums.map((row) => ({ token: row.token, sum: plain(row.sum), ok: toMoney(row.sum).isZero() }));
     return {
       ok: tokens.every((t) => t.ok) && mismatches.length === 0 && stats.negativeCustomer === 0,

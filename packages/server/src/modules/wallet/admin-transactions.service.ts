@@ -42,7 +42,11 @@ function location(record: Pick<TransactionRecord, 'type' | 'userId' | 'token'>, 
 }
 
 function sameAccount(a: AccountKey, b: AccountKey): boolean {
-  return a.kind === b.kind && a.token === b.token && (a.kind === 'customer' ? a.userId === (b as { userId: string }).userId : a.code === (b as { code: string }).code);
+  return (
+    a.kind === b.kind &&
+    a.token === b.token &&
+    (a.kind === 'customer' ? a.userId === (b as { userId: string }).userId : a.code === (b as { code: string }).code)
+  );
 }
 
 const TYPE_LABEL: Record<string, string> = { deposit: 'deposit', withdrawal: 'withdrawal', swap: 'swap', adjustment: 'balance adjustment' };
@@ -72,7 +76,11 @@ export class AdminTransactionsService {
       (supported.filter((t) => t.symbol.toLowerCase() === wanted).length === 1 ? supported.find((t) => t.symbol.toLowerCase() === wanted) : undefined);
     if (!found) {
       const names = supported.map((t) => t.id).join(', ');
-      throw new InvalidInputError(what === 'network' ? `Unknown network "${input.slice(0, 60)}". Use a supported token: ${names}.` : `Unknown token "${input.slice(0, 60)}". Use a supported token: ${names}.`);
+      throw new InvalidInputError(
+        what === 'network'
+          ? `Unknown network "${input.slice(0, 60)}". Use a supported token: ${names}.`
+          : `Unknown token "${input.slice(0, 60)}". Use a supported token: ${names}.`,
+      );
     }
     return found;
   }
@@ -95,17 +103,53 @@ export class AdminTransactionsService {
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
       const row = await this.transactions.insert(
-        { id, userId: user.id, type: 'deposit', token: token.id, network: token.id, address: token.address, coinAmount: plain(quantity), usdAmount: plain(usdAt), price: plain(quote.price), status: input.status, direction: 'in', note: null, details: null, createdBy: actor.id },
+        {
+          id,
+          userId: user.id,
+          type: 'deposit',
+          token: token.id,
+          network: token.id,
+          address: token.address,
+          coinAmount: plain(quantity),
+          usdAmount: plain(usdAt),
+          price: plain(quote.price),
+          status: input.status,
+          direction: 'in',
+          note: null,
+          details: null,
+          createdBy: actor.id,
+        },
         tx,
       );
       await this.notifications.notify(
-        { userId: user.id, title: `Deposit ${input.status}`, message: `A deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) was recorded with status ${input.status}.`, status: input.status, createdBy: actor.id },
+        {
+          userId: user.id,
+          title: `Deposit ${input.status}`,
+          message: `A deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) was recorded with status ${input.status}.`,
+          status: input.status,
+          createdBy: actor.id,
+        },
         tx,
       );
-      await this.audit.record(actor, { action: 'transaction.deposit', targetType: 'transaction', targetId: id, after: { userId: user.id, token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), status: input.status } }, tx);
+      await this.audit.record(
+        actor,
+        {
+          action: 'transaction.deposit',
+          targetType: 'transaction',
+          targetId: id,
+          after: { userId: user.id, token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), status: input.status },
+        },
+        tx,
+      );
       if (input.status === 'approved') {
         await this.ledger.post(
-          { kind: 'deposit_credit', transactionId: id, reason: 'deposit approved', createdBy: actor.id, legs: transfer(platform('deposits', token.id), customer(user.id, token.id), quantity) },
+          {
+            kind: 'deposit_credit',
+            transactionId: id,
+            reason: 'deposit approved',
+            createdBy: actor.id,
+            legs: transfer(platform('deposits', token.id), customer(user.id, token.id), quantity),
+          },
           tx,
           () => new ConflictError('The deposit could not be credited.'),
         );
@@ -127,7 +171,8 @@ export class AdminTransactionsService {
     return inTransaction(this.db, async (tx) => {
       const record = await this.lockTransaction(input.tId, tx);
       if (record.type !== 'deposit' && record.type !== 'withdrawal') throw new ConflictError(`A ${TYPE_LABEL[record.type]} has no status to change.`);
-      if (input.expectedStatus && input.expectedStatus !== record.status) throw new ConflictError(`This transaction was changed meanwhile: it is now ${record.status}. Reload and try again.`);
+      if (input.expectedStatus && input.expectedStatus !== record.status)
+        throw new ConflictError(`This transaction was changed meanwhile: it is now ${record.status}. Reload and try again.`);
       const view = async () => toTransactionDto((await this.transactions.findView(record.id, tx))!);
       if (record.status === input.modification) return { message: `The transaction is already ${record.status}.`, changed: false, transaction: await view() };
 
@@ -138,13 +183,35 @@ export class AdminTransactionsService {
       const to = location(record, input.modification);
       await this.transactions.setStatus(record.id, input.modification, tx);
       await this.notifications.notify(
-        { userId: record.userId, title: `Transaction ${input.modification}`, message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.`, status: input.modification, createdBy: actor.id },
+        {
+          userId: record.userId,
+          title: `Transaction ${input.modification}`,
+          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.`,
+          status: input.modification,
+          createdBy: actor.id,
+        },
         tx,
       );
-      await this.audit.record(actor, { action: 'transaction.status', targetType: 'transaction', targetId: record.id, before: { status: record.status }, after: { status: input.modification } }, tx);
+      await this.audit.record(
+        actor,
+        {
+          action: 'transaction.status',
+          targetType: 'transaction',
+          targetId: record.id,
+          before: { status: record.status },
+          after: { status: input.modification },
+        },
+        tx,
+      );
       if (!sameAccount(from, to)) {
         await this.ledger.post(
-          { kind: `${record.type}_${record.status}_to_${input.modification}`, transactionId: record.id, reason: `status ${record.status} → ${input.modification}`, createdBy: actor.id, legs: transfer(from, to, quantity) },
+          {
+            kind: `${record.type}_${record.status}_to_${input.modification}`,
+            transactionId: record.id,
+            reason: `status ${record.status} → ${input.modification}`,
+            createdBy: actor.id,
+            legs: transfer(from, to, quantity),
+          },
           tx,
           () =>
             new ConflictError(
@@ -176,15 +243,43 @@ export class AdminTransactionsService {
       } else if (record.type === 'swap') {
         const toToken = String(record.details?.toToken);
         const toQty = toMoney(String(record.details?.toCoinAmount));
-        legs = [...transfer(customer(record.userId, toToken), platform('swap_pool', toToken, swapPoolShard()), toQty), ...transfer(platform('swap_pool', record.token, swapPoolShard()), customer(record.userId, record.token), quantity)];
+        legs = [
+          ...transfer(customer(record.userId, toToken), platform('swap_pool', toToken, swapPoolShard()), toQty),
+          ...transfer(platform('swap_pool', record.token, swapPoolShard()), customer(record.userId, record.token), quantity),
+        ];
       } else {
-        legs = record.direction === 'in' ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity) : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
+        legs =
+          record.direction === 'in'
+            ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity)
+            : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
       }
       await this.transactions.markVoided(record.id, actor.id, tx);
-      await this.notifications.notify({ userId: record.userId, title: 'Transaction cancelled', message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) was cancelled by an administrator.`, createdBy: actor.id }, tx);
-      await this.audit.record(actor, { action: 'transaction.void', targetType: 'transaction', targetId: record.id, before: { status: record.status, voided: false }, after: { status: record.status, voided: true } }, tx);
+      await this.notifications.notify(
+        {
+          userId: record.userId,
+          title: 'Transaction cancelled',
+          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) was cancelled by an administrator.`,
+          createdBy: actor.id,
+        },
+        tx,
+      );
+      await this.audit.record(
+        actor,
+        {
+          action: 'transaction.void',
+          targetType: 'transaction',
+          targetId: record.id,
+          before: { status: record.status, voided: false },
+          after: { status: record.status, voided: true },
+        },
+        tx,
+      );
       if (legs.length) {
-        await this.ledger.post({ kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs }, tx, (token) => new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`));
+        await this.ledger.post(
+          { kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs },
+          tx,
+          (token) => new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`),
+        );
       }
       return { message: 'Transaction deleted successfully' };
     });
@@ -218,16 +313,54 @@ export class AdminTransactionsService {
         const id = randomUUID();
         const direction = delta.isPositive() ? 'in' : 'out';
         const row = await this.transactions.insert(
-          { id, userId: user.id, type: 'adjustment', token: token.id, network: null, address: null, coinAmount: plain(magnitude), usdAmount: plain(usdAt), price: plain(quote.price), status: 'approved', direction, note: reason, details: { mode: input.type === 'yes' ? 'add' : 'set', requestedUsd: plain(usd) }, createdBy: actor.id },
+          {
+            id,
+            userId: user.id,
+            type: 'adjustment',
+            token: token.id,
+            network: null,
+            address: null,
+            coinAmount: plain(magnitude),
+            usdAmount: plain(usdAt),
+            price: plain(quote.price),
+            status: 'approved',
+            direction,
+            note: reason,
+            details: { mode: input.type === 'yes' ? 'add' : 'set', requestedUsd: plain(usd) },
+            createdBy: actor.id,
+          },
           tx,
         );
         await this.notifications.notify(
-          { userId: user.id, title: 'Balance updated', message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`, status: 'approved', createdBy: actor.id },
+          {
+            userId: user.id,
+            title: 'Balance updated',
+            message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`,
+            status: 'approved',
+            createdBy: actor.id,
+          },
           tx,
         );
-        await this.audit.record(actor, { action: 'balance.adjust', targetType: 'user', targetId: user.id, before: { token: token.id, balance: plain(current) }, after: { token: token.id, balance: plain(after), transactionId: id, reason } }, tx);
-        const legs = direction === 'in' ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude) : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
-        await this.ledger.post({ kind: 'adjustment', transactionId: id, reason, createdBy: actor.id, legs }, tx, () => new ConflictError(`Insufficient ${symbol} balance`));
+        await this.audit.record(
+          actor,
+          {
+            action: 'balance.adjust',
+            targetType: 'user',
+            targetId: user.id,
+            before: { token: token.id, balance: plain(current) },
+            after: { token: token.id, balance: plain(after), transactionId: id, reason },
+          },
+          tx,
+        );
+        const legs =
+          direction === 'in'
+            ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude)
+            : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
+        await this.ledger.post(
+          { kind: 'adjustment', transactionId: id, reason, createdBy: actor.id, legs },
+          tx,
+          () => new ConflictError(`Insufficient ${symbol} balance`),
+        );
         transaction = toTransactionDto({ ...row, userName: user.name, userEmail: user.email, symbol: token.symbol });
       }
       const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction };
@@ -267,7 +400,17 @@ export class AdminTransactionsService {
         const sum = toMoney(row.customer).add(row.pending);
         const usd = coin ? usdValue(sum, coin.currentPrice) : toMoney(0);
         total = total.add(usd);
-        return { token: row.token, symbol: coin?.symbol ?? row.token, name: coin?.name ?? row.token, customerBalance: plain(row.customer), pendingWithdrawals: plain(row.pending), total: plain(sum), price: coin ? plain(coin.currentPrice) : null, usdValue: usdNumber(usd), holders: Number(row.holders) };
+        return {
+          token: row.token,
+          symbol: coin?.symbol ?? row.token,
+          name: coin?.name ?? row.token,
+          customerBalance: plain(row.customer),
+          pendingWithdrawals: plain(row.pending),
+          total: plain(sum),
+          price: coin ? plain(coin.currentPrice) : null,
+          usdValue: usdNumber(usd),
+          holders: Number(row.holders),
+        };
       })
       .filter((t) => !toMoney(t.total).isZero() || t.holders > 0);
     return { totalUsd: usdNumber(total), tokens, asOf: new Date().toISOString() };

@@ -19,7 +19,14 @@ export class WalletTokensRepository {
 
   async listSupported(executor: Executor = this.db): Promise<WalletToken[]> {
     return executor
-      .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice, marketCapRank: coins.marketCapRank, address: supportedTokens.address })
+      .select({
+        id: coins.id,
+        symbol: coins.symbol,
+        name: coins.name,
+        currentPrice: coins.currentPrice,
+        marketCapRank: coins.marketCapRank,
+        address: supportedTokens.address,
+      })
       .from(supportedTokens)
       .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
       .where(isNull(supportedTokens.deletedAt))
@@ -29,7 +36,14 @@ export class WalletTokensRepository {
   async findSupported(coinId: string, executor: Executor = this.db): Promise<WalletToken | undefined> {
     if (coinId.includes('\u0000')) return undefined;
     const [row] = await executor
-      .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice, marketCapRank: coins.marketCapRank, address: supportedTokens.address })
+      .select({
+        id: coins.id,
+        symbol: coins.symbol,
+        name: coins.name,
+        currentPrice: coins.currentPrice,
+        marketCapRank: coins.marketCapRank,
+        address: supportedTokens.address,
+      })
       .from(supportedTokens)
       .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
       .where(and(eq(supportedTokens.coinId, coinId), isNull(supportedTokens.deletedAt)));
@@ -40,7 +54,14 @@ export class WalletTokensRepository {
     coinIds = coinIds.filter((id) => !id.includes('\u0000'));
     if (!coinIds.length) return new Map();
     const rows = await executor
-      .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice, marketCapRank: coins.marketCapRank, address: supportedTokens.address })
+      .select({
+        id: coins.id,
+        symbol: coins.symbol,
+        name: coins.name,
+        currentPrice: coins.currentPrice,
+        marketCapRank: coins.marketCapRank,
+        address: supportedTokens.address,
+      })
       .from(supportedTokens)
       .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
       .where(and(inArray(supportedTokens.coinId, coinIds), isNull(supportedTokens.deletedAt)));
@@ -50,7 +71,10 @@ export class WalletTokensRepository {
   /** Market data of any coin (also tokens no longer supported that someone still holds). */
   async coinsByIds(ids: string[], executor: Executor = this.db): Promise<Map<string, { id: string; symbol: string; name: string; currentPrice: string }>> {
     if (!ids.length) return new Map();
-    const rows = await executor.select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice }).from(coins).where(inArray(coins.id, ids));
+    const rows = await executor
+      .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice })
+      .from(coins)
+      .where(inArray(coins.id, ids));
     return new Map(rows.map((r) => [r.id, r]));
   }
 }

@@ -30,7 +30,11 @@ import { LedgerService } from '../ledger/ledger.service';
 import { AdminTransactionsService } from './admin-transactions.service';
 import { WalletService } from './wallet.service';
 
-const nextCursorHeader = { name: NEXT_CURSOR_HEADER, description: 'Cursor of the next page (pass as `cursor`); absent on the last page', schema: { type: 'string' } };
+const nextCursorHeader = {
+  name: NEXT_CURSOR_HEADER,
+  description: 'Cursor of the next page (pass as `cursor`); absent on the last page',
+  schema: { type: 'string' },
+};
 
 function setCursor(response: Response, cursor: string | undefined): void {
   response.setHeader('Access-Control-Expose-Headers', NEXT_CURSOR_HEADER);
@@ -51,9 +55,17 @@ export class WalletController {
 
   @Get(WalletRoutes.getTransaction)
   @UserAccess()
-  @ApiOkResponse({ type: [TransactionDto], description: 'Own transactions, newest first; `amount` is the USD value at the time. Voided ones are hidden.', headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader } })
+  @ApiOkResponse({
+    type: [TransactionDto],
+    description: 'Own transactions, newest first; `amount` is the USD value at the time. Voided ones are hidden.',
+    headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
+  })
   @ApiBadRequestResponse({ description: 'Bad limit, cursor or filter.' })
-  async getTransaction(@CurrentActor() actor: Actor, @Query() query: TransactionQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionDto[]> {
+  async getTransaction(
+    @CurrentActor() actor: Actor,
+    @Query() query: TransactionQueryDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TransactionDto[]> {
     const page = await this.wallet.history(actor.id, query);
     setCursor(response, page.nextCursor);
     return page.items;
@@ -80,7 +92,13 @@ export class WalletController {
       "Holds the funds and records a pending withdrawal. The server converts `transferData.amount` (USD) at its own current price, rounded down to the token's decimals; the client's `coinAmount` is ignored. The address is validated for the token's network. 400 `Insufficient {SYMBOL} balance` when the balance is short.",
   })
   @ApiBadRequestResponse({ description: 'Bad amount or address, unsupported token, or insufficient balance.' })
-  sendCrypto(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Param('tokenId') tokenId: string, @Body() body: SendCryptoDto, @IdempotencyCtx() idem?: IdempotencyContext): Promise<SendCryptoResponseDto> {
+  sendCrypto(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Param('tokenId') tokenId: string,
+    @Body() body: SendCryptoDto,
+    @IdempotencyCtx() idem?: IdempotencyContext,
+  ): Promise<SendCryptoResponseDto> {
     return this.wallet.send(principal, actor.requestId, tokenId, body, idem);
   }
 
@@ -89,10 +107,16 @@ export class WalletController {
   @Idempotent()
   @ApiCreatedResponse({
     type: SwapResponseDto,
-    description: 'Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices.',
+    description:
+      'Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices.',
   })
   @ApiBadRequestResponse({ description: 'Same token twice, unsupported token, bad amount, or insufficient balance.' })
-  swapTokens(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: SwapDto, @IdempotencyCtx() idem?: IdempotencyContext): Promise<SwapResponseDto> {
+  swapTokens(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: SwapDto,
+    @IdempotencyCtx() idem?: IdempotencyContext,
+  ): Promise<SwapResponseDto> {
     return this.wallet.swap(principal, actor.requestId, body, idem);
   }
 }
@@ -109,9 +133,18 @@ export class AdminTransactionsController {
   @Post(WalletRoutes.deposit)
   @AdminAccess()
   @Idempotent()
-  @ApiCreatedResponse({ type: TransactionDto, description: "Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved." })
+  @ApiCreatedResponse({
+    type: TransactionDto,
+    description:
+      "Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved.",
+  })
   @ApiNotFoundResponse({ description: 'No such active customer.' })
-  depositCrypto(@CurrentActor() actor: Actor, @Param('userId') userId: string, @Body() body: DepositDto, @IdempotencyCtx() idem?: IdempotencyContext): Promise<TransactionDto> {
+  depositCrypto(
+    @CurrentActor() actor: Actor,
+    @Param('userId') userId: string,
+    @Body() body: DepositDto,
+    @IdempotencyCtx() idem?: IdempotencyContext,
+  ): Promise<TransactionDto> {
     return this.admin.deposit(actor, userId, body, idem);
   }
 
@@ -131,7 +164,10 @@ export class AdminTransactionsController {
 
   @Delete(WalletRoutes.deleteTrx)
   @AdminAccess()
-  @ApiOkResponse({ type: DeleteTransactionResponseDto, description: 'Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log.' })
+  @ApiOkResponse({
+    type: DeleteTransactionResponseDto,
+    description: 'Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log.',
+  })
   @ApiConflictResponse({ description: 'The customer no longer holds what the reversal would take back.' })
   @ApiNotFoundResponse({ description: 'No such transaction (or already deleted).' })
   deleteTrx(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<DeleteTransactionResponseDto> {
@@ -148,13 +184,22 @@ export class AdminTransactionsController {
       "type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.'",
   })
   @ApiNotFoundResponse({ description: 'No such active customer.' })
-  updateBalance(@CurrentActor() actor: Actor, @Param('userId') userId: string, @Body() body: UpdateBalanceDto, @IdempotencyCtx() idem?: IdempotencyContext): Promise<UpdateBalanceResponseDto> {
+  updateBalance(
+    @CurrentActor() actor: Actor,
+    @Param('userId') userId: string,
+    @Body() body: UpdateBalanceDto,
+    @IdempotencyCtx() idem?: IdempotencyContext,
+  ): Promise<UpdateBalanceResponseDto> {
     return this.admin.updateBalance(actor, userId, body, idem);
   }
 
   @Get(WalletRoutes.adminTransactions)
   @AdminAccess()
-  @ApiOkResponse({ type: [TransactionDto], description: 'All customers, newest first; voided ones hidden.', headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader } })
+  @ApiOkResponse({
+    type: [TransactionDto],
+    description: 'All customers, newest first; voided ones hidden.',
+    headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
+  })
   async getAdminTransactions(@Query() query: AdminTransactionQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionDto[]> {
     const page = await this.wallet.history(undefined, query);
     setCursor(response, page.nextCursor);
@@ -170,7 +215,10 @@ export class AdminTransactionsController {
 
   @Get(WalletRoutes.ledgerLiabilities)
   @AdminAccess()
-  @ApiOkResponse({ type: LiabilitiesDto, description: 'What the platform owes customers per token (balances + pending withdrawals), in USD at current prices.' })
+  @ApiOkResponse({
+    type: LiabilitiesDto,
+    description: 'What the platform owes customers per token (balances + pending withdrawals), in USD at current prices.',
+  })
   getLedgerLiabilities(): Promise<LiabilitiesDto> {
     return this.admin.liabilities();
   }
@@ -183,7 +231,11 @@ export class AdminUserBalancesController {
 
   @Get(WalletRoutes.getUsers)
   @AdminAccess()
-  @ApiOkResponse({ type: [AdminUserDto], description: 'Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name.', headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader } })
+  @ApiOkResponse({
+    type: [AdminUserDto],
+    description: 'Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name.',
+    headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
+  })
   async getUsers(@Query() query: UsersQueryDto, @Res({ passthrough: true }) response: Response): Promise<AdminUserDto[]> {
     const page = await this.admin.listUsers(query);
     setCursor(response, page.nextCursor);

@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SendCryptoDto, SendCryptoResponseDto, SwapDto, SwapResponseDto, TokenBalanceDto, TransactionDto, TransactionQueryDto, UserBalanceDto } from '@coinpurse/contract';
+import type {
+  SendCryptoDto,
+  SendCryptoResponseDto,
+  SwapDto,
+  SwapResponseDto,
+  TokenBalanceDto,
+  TransactionDto,
+  TransactionQueryDto,
+  UserBalanceDto,
+} from '@coinpurse/contract';
 import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
 import { validateAddress } from '../../common/address-validation';
@@ -69,7 +78,13 @@ export class WalletService {
     return out;
   }
 
-  async send(principal: Principal, requestId: string | undefined, tokenId: string, input: SendCryptoDto, idem?: IdempotencyContext): Promise<SendCryptoResponseDto> {
+  async send(
+    principal: Principal,
+    requestId: string | undefined,
+    tokenId: string,
+    input: SendCryptoDto,
+    idem?: IdempotencyContext,
+  ): Promise<SendCryptoResponseDto> {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     const token = await this.tokens.findSupported(tokenId);
     if (!token) throw new InvalidInputError(`"${tokenId.slice(0, 60)}" is not a supported token.`);
@@ -87,16 +102,49 @@ export class WalletService {
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
       const network = networkOf(token.id, address);
-      const { statement, record: row } = this.transactions.insertStatement(
-        { id, userId: principal.id, type: 'withdrawal', token: token.id, network, address, coinAmount: plain(quantity), usdAmount: plain(usdAt), price: plain(quote.price), status: 'pending', direction: 'out', note: null, details: { priceSource: quote.source }, createdBy: principal.id },
-      );
+      const { statement, record: row } = this.transactions.insertStatement({
+        id,
+        userId: principal.id,
+        type: 'withdrawal',
+        token: token.id,
+        network,
+        address,
+        coinAmount: plain(quantity),
+        usdAmount: plain(usdAt),
+        price: plain(quote.price),
+        status: 'pending',
+        direction: 'out',
+        note: null,
+        details: { priceSource: quote.source },
+        createdBy: principal.id,
+      });
       await this.notifications.notify(
-        { userId: principal.id, title: 'Withdrawal pending', message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} is pending.`, status: 'pending' },
+        {
+          userId: principal.id,
+          title: 'Withdrawal pending',
+          message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} is pending.`,
+          status: 'pending',
+        },
         tx,
       );
-      await this.audit.record(actor, { action: 'wallet.send', targetType: 'transaction', targetId: id, after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), address, price: plain(quote.price) } }, tx);
+      await this.audit.record(
+        actor,
+        {
+          action: 'wallet.send',
+          targetType: 'transaction',
+          targetId: id,
+          after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), address, price: plain(quote.price) },
+        },
+        tx,
+      );
       await this.ledger.post(
-        { kind: 'withdrawal_hold', transactionId: id, reason: 'withdrawal requested', createdBy: principal.id, legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity) },
+        {
+          kind: 'withdrawal_hold',
+          transactionId: id,
+          reason: 'withdrawal requested',
+          createdBy: principal.id,
+          legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity),
+        },
         tx,
         () => new InvalidInputError(`Insufficient ${symbol} balance`),
         [statement],
@@ -138,7 +186,13 @@ export class WalletService {
     const fromQuote = fromPrice;
     const toQuote = toPrice;
     const id = randomUUID();
-    const details = { toToken: to.id, toCoinAmount: plain(toQty), toPrice: plain(toQuote.price), fromPrice: plain(fromQuote.price), priceSource: fromQuote.source };
+    const details = {
+      toToken: to.id,
+      toCoinAmount: plain(toQty),
+      toPrice: plain(toQuote.price),
+      fromPrice: plain(fromQuote.price),
+      priceSource: fromQuote.source,
+    };
     const { statement, record: row } = this.transactions.insertStatement({
       id,
       userId: principal.id,
@@ -162,7 +216,12 @@ export class WalletService {
       to: { token: to.id, symbol: to.symbol, coinAmount: formatQuantity(toQty, to.id), price: plain(toQuote.price) },
       transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: from.symbol }),
     };
-    const audit = auditStatement(actor, { action: 'wallet.swap', targetType: 'transaction', targetId: id, after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) } });
+    const audit = auditStatement(actor, {
+      action: 'wallet.swap',
+      targetType: 'transaction',
+      targetId: id,
+      after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) },
+    });
     const stored = this.idempotency.completeStatement(idem, idem?.status ?? 201, body);
     // One atomic statement: both customer accounts, both pool shards, the transaction row, the audit row, the entry
     // and its lines (and the idempotent response), so no lock is held across a network round trip.
@@ -172,7 +231,10 @@ export class WalletService {
         transactionId: id,
         reason: `swap ${from.id} to ${to.id}`,
         createdBy: principal.id,
-        legs: [...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty), ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty)],
+        legs: [
+          ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty),
+          ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty),
+        ],
       },
       () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
       stored ? [statement, audit, stored] : [statement, audit],
@@ -185,14 +247,37 @@ export class WalletService {
     const limit = parseLimit(query.limit);
     const beforeSeq = parseSeqCursor(query.cursor);
     if (query.userId !== undefined && !/^[0-9a-f-]{36}$/i.test(query.userId)) throw new NotFoundError('User not found.');
-    const rows = await this.transactions.list({ userId: userId ?? query.userId, token: query.token, type: query.type, status: query.status, beforeSeq, limit: limit + 1 });
+    const rows = await this.transactions.list({
+      userId: userId ?? query.userId,
+      token: query.token,
+      type: query.type,
+      status: query.status,
+      beforeSeq,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
     return { items: page.map(toTransactionDto), nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : undefined };
   }
 
   /** The customer's whole visible history as CSV, oldest first, with the USD value at the time. */
   async exportCsv(userId: string): Promise<string> {
-    const header = ['Date', 'Type', 'Direction', 'Token', 'Symbol', 'Coin amount', 'USD amount at the time', 'USD price at the time', 'Status', 'Network', 'Address', 'Received token', 'Received amount', 'Note', 'Transaction id'];
+    const header = [
+      'Date',
+      'Type',
+      'Direction',
+      'Token',
+      'Symbol',
+      'Coin amount',
+      'USD amount at the time',
+      'USD price at the time',
+      'Status',
+      'Network',
+      'Address',
+      'Received token',
+      'Received amount',
+      'Note',
+      'Transaction id',
+    ];
     const lines = [header.map(csvCell).join(',')];
     let afterSeq: number | undefined;
     for (;;) {
@@ -200,7 +285,23 @@ export class WalletService {
       for (const row of rows) {
         const dto = toTransactionDto(row);
         lines.push(
-          [dto.createdAt, dto.type, dto.direction, dto.token, dto.symbol.toUpperCase(), dto.coinAmount, toMoney(row.usdAmount).toFixed(2), dto.price ?? '', dto.status, dto.network ?? '', dto.address ?? '', dto.swap?.toToken ?? '', dto.swap?.toCoinAmount ?? '', dto.note ?? '', dto._id]
+          [
+            dto.createdAt,
+            dto.type,
+            dto.direction,
+            dto.token,
+            dto.symbol.toUpperCase(),
+            dto.coinAmount,
+            toMoney(row.usdAmount).toFixed(2),
+            dto.price ?? '',
+            dto.status,
+            dto.network ?? '',
+            dto.address ?? '',
+            dto.swap?.toToken ?? '',
+            dto.swap?.toCoinAmount ?? '',
+            dto.note ?? '',
+            dto._id,
+          ]
             .map(csvCell)
             .join(','),
         );
