@@ -8,16 +8,12 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   MaxLength,
   ValidateBy,
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
 
-/** Text without NUL characters (PostgreSQL text cannot hold them). */
-// eslint-disable-next-line no-control-regex -- matching NUL is the point
-const NO_NUL = /^[^\u0000]*$/;
 
 /** Money routes: paths exactly as the product spec names them (under `/api`). */
 export const WalletRoutes = {
@@ -399,7 +395,6 @@ export class UpdateBalanceDto {
   @IsOptional()
   @IsString({ message: 'Message must be text.' })
   @MaxLength(500, { message: 'Message must be at most 500 characters.' })
-  @Matches(NO_NUL, { message: 'Message contains characters that are not allowed.' })
   msg?: string;
 
   @ApiPropertyOptional({ description: 'Informational; ignored (the server converts `amount` at its own price)' })
@@ -442,7 +437,6 @@ export class TransactionQueryDto {
   @IsOptional()
   @IsString({ message: 'Token must be text.' })
   @MaxLength(100, { message: 'Unknown token.' })
-  @Matches(NO_NUL, { message: 'Unknown token.' })
   token?: string;
 
   @ApiPropertyOptional({ enum: TRANSACTION_TYPES })

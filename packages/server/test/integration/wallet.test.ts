@@ -195,6 +195,7 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
   });
 
   it('answers NUL characters and odd shapes with 400, never 500', async () => {
+    const NUL_REFUSED = 'The request contains characters that are not allowed.';
     const user = await newCustomer(t);
     await fund(t, user._id, 'bitcoin', 100);
     expect(
@@ -205,9 +206,9 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
           .send({ transferData: { address: ADDRESSES.bitcoin, amount: 1 } })
           .expect(400)
       ).body.error,
-    ).toBe('"\u0000" is not a supported token.');
+    ).toBe(NUL_REFUSED);
     await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 1, from: 'bit\u0000coin', to: 'ethereum' }).expect(400);
-    expect((await t.http.get('/api/admin/transaction?token=%00').set(bearer(t.admin)).expect(400)).body.error).toBe('Unknown token.');
+    expect((await t.http.get('/api/admin/transaction?token=%00').set(bearer(t.admin)).expect(400)).body.error).toBe(NUL_REFUSED);
     expect(
       (
         await t.http
@@ -216,7 +217,7 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
           .send({ token: 'bitcoin', amount: 1, type: 'yes', msg: 'a\u0000b' })
           .expect(400)
       ).body.error,
-    ).toBe('Message contains characters that are not allowed.');
+    ).toBe(NUL_REFUSED);
     for (const transferData of ['x', null, [], 5]) {
       expect((await t.http.post('/api/crypto/send-crypto/bitcoin').set(bearer(user.token)).send({ transferData }).expect(400)).body.error).toBe(
         'Transfer data is required.',

@@ -34,7 +34,6 @@ export class WalletTokensRepository {
   }
 
   async findSupported(coinId: string, executor: Executor = this.db): Promise<WalletToken | undefined> {
-    if (coinId.includes('\u0000')) return undefined;
     const [row] = await executor
       .select({
         id: coins.id,
@@ -51,7 +50,6 @@ export class WalletTokensRepository {
   }
 
   async findSupportedMany(coinIds: string[], executor: Executor = this.db): Promise<Map<string, WalletToken>> {
-    coinIds = coinIds.filter((id) => !id.includes('\u0000'));
     if (!coinIds.length) return new Map();
     const rows = await executor
       .select({
