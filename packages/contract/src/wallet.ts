@@ -14,7 +14,6 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 
-
 /** Money routes: paths exactly as the product spec names them (under `/api`). */
 export const WalletRoutes = {
   getUserBalance: 'user/get-user-balance',
