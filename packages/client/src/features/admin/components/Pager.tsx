@@ -2,6 +2,8 @@ import { useState } from 'react';
 
 export const PAGE_SIZE = '50';
 
+export type CursorPager = ReturnType<typeof useCursorPager>;
+
 /** Server-side paging by cursor: remembers the cursors seen so Previous works without refetching from the start. */
 export function useCursorPager(resetKey = '') {
   const [state, setState] = useState<{ key: string; cursors: (string | undefined)[] }>({ key: resetKey, cursors: [undefined] });
@@ -12,27 +14,15 @@ export function useCursorPager(resetKey = '') {
   return { cursor: cursors[page], page, next, previous };
 }
 
-export function Pager({
-  page,
-  nextCursor,
-  onNext,
-  onPrevious,
-  busy,
-}: {
-  page: number;
-  nextCursor: string | null;
-  onNext: (cursor: string) => void;
-  onPrevious: () => void;
-  busy?: boolean;
-}) {
+export function Pager({ pager: { page, next, previous }, nextCursor, busy }: { pager: CursorPager; nextCursor: string | null; busy?: boolean }) {
   if (page === 0 && !nextCursor) return null;
   return (
     <nav className="admin-pager" aria-label="Pages">
-      <button type="button" className="button" onClick={onPrevious} disabled={page === 0 || busy}>
+      <button type="button" className="button" onClick={previous} disabled={page === 0 || busy}>
         Previous
       </button>
       <span>Page {page + 1}</span>
-      <button type="button" className="button" onClick={() => nextCursor && onNext(nextCursor)} disabled={!nextCursor || busy}>
+      <button type="button" className="button" onClick={() => nextCursor && next(nextCursor)} disabled={!nextCursor || busy}>
         Next
       </button>
     </nav>

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Spinner } from '../../../components/Spinner';
-import { serverMessage } from '../components/adminToast';
-import { Field, FormError } from '../components/Field';
-import { PAGE_SIZE, Pager, useCursorPager } from '../components/Pager';
+import { DataTable } from '../components/DataTable';
+import { Field } from '../components/Field';
+import { PAGE_SIZE, useCursorPager } from '../components/Pager';
 import { useAuditQuery } from '../store/adminApi';
 
 interface Filters {
@@ -33,7 +32,6 @@ export default function AuditPage() {
     },
     { refetchOnMountOrArgChange: true },
   );
-  const rows = audit.data?.items ?? [];
   const bind = (key: keyof Filters) => ({
     value: draft[key],
     onChange: (event: { target: { value: string } }) => setDraft((previous) => ({ ...previous, [key]: event.target.value })),
@@ -75,55 +73,34 @@ export default function AuditPage() {
           Clear
         </button>
       </form>
-      <FormError message={audit.isError ? serverMessage(audit.error, 'The audit log could not be loaded.') : null} />
-      {audit.isLoading ? (
-        <Spinner />
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Admin</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-                <th scope="col">Request</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={7} className="empty">
-                    No audit entries
-                  </td>
-                </tr>
-              ) : (
-                rows.map((row) => (
-                  <tr key={row._id}>
-                    <td>{new Date(row.createdAt).toLocaleString()}</td>
-                    <td className="mono">{row.actorEmail ?? row.actorId ?? row.actorRole ?? 'system'}</td>
-                    <td>{row.action}</td>
-                    <td className="mono">
-                      {row.targetType}
-                      {row.targetId ? `:${row.targetId}` : ''}
-                    </td>
-                    <td>
-                      <Json value={row.before} />
-                    </td>
-                    <td>
-                      <Json value={row.after} />
-                    </td>
-                    <td className="mono">{row.requestId ?? ''}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={pager.page} nextCursor={audit.data?.nextCursor ?? null} onNext={pager.next} onPrevious={pager.previous} busy={audit.isFetching} />
+      <DataTable
+        query={audit}
+        loadError="The audit log could not be loaded."
+        pager={pager}
+        nextCursor={audit.data?.nextCursor}
+        columns={['Time', 'Admin', 'Action', 'Target', 'Before', 'After', 'Request']}
+        rows={audit.data?.items ?? []}
+        empty="No audit entries"
+      >
+        {(row) => (
+          <tr key={row._id}>
+            <td>{new Date(row.createdAt).toLocaleString()}</td>
+            <td className="mono">{row.actorEmail ?? row.actorId ?? row.actorRole ?? 'system'}</td>
+            <td>{row.action}</td>
+            <td className="mono">
+              {row.targetType}
+              {row.targetId ? `:${row.targetId}` : ''}
+            </td>
+            <td>
+              <Json value={row.before} />
+            </td>
+            <td>
+              <Json value={row.after} />
+            </td>
+            <td className="mono">{row.requestId ?? ''}</td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

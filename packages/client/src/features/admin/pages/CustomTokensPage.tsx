@@ -1,10 +1,13 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { Spinner } from '../../../components/Spinner';
-import { adminToast, serverMessage } from '../components/adminToast';
-import { useConfirmDelete } from '../components/ConfirmDialog';
+import { DataTable } from '../components/DataTable';
 import { Field, FormError } from '../components/Field';
+import { FormActions, FormModal } from '../components/FormModal';
 import { Modal } from '../components/Modal';
+import { RowActions } from '../components/RowActions';
+import { useAdminAction } from '../hooks/useAdminAction';
+import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useModalTarget } from '../hooks/useModalTarget';
 import {
   type CustomToken,
   type CustomTokenUpload,
@@ -81,7 +84,7 @@ function AddTokenModal({
 }) {
   const [addCustomToken, { isLoading }] = useAddCustomTokenMutation();
   const [image, setImage] = useState<File | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, run } = useAdminAction();
   const bind = (key: keyof AddForm) => ({
     value: form[key],
     onChange: (event: { target: { value: string } }) => setForm((previous) => ({ ...previous, [key]: event.target.value })),
@@ -117,16 +120,11 @@ function AddTokenModal({
     if (form.high_24.trim()) body.append('high_24', form.high_24.trim());
     if (form.price_change_percentage_24h.trim()) body.append('price_change_percentage_24h', form.price_change_percentage_24h.trim());
     body.append('address', form.coinAddress.trim());
-    try {
-      // Multipart: FormData goes through as is (the generated type lists its fields).
-      await addCustomToken({ body: body as unknown as CustomTokenUpload }).unwrap();
-      adminToast.success('Coin added successfully');
+    // Multipart: FormData goes through as is (the generated type lists its fields).
+    const request = () => addCustomToken({ body: body as unknown as CustomTokenUpload }).unwrap();
+    if (await run(request, { success: 'Coin added successfully', failure: 'Failed', toastFailure: true })) {
       setForm((previous) => ({ ...previous, coinId: '', coinAddress: '' }));
       onDone();
-    } catch (failure) {
-      console.error(failure);
-      setError(serverMessage(failure, 'Failed'));
-      adminToast.error('Failed');
     }
   };
 
@@ -161,14 +159,7 @@ function AddTokenModal({
         <div className="span">
           <FormError message={error} />
         </div>
-        <div className="admin-actions span">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={isLoading}>
-            {isLoading ? 'Processing...' : 'Add New'}
-          </button>
-        </div>
+        <FormActions className="admin-actions span" onCancel={onClose} busy={isLoading} submitLabel="Add New" />
       </form>
     </Modal>
   );
@@ -180,151 +171,85 @@ function EditTokenModal({ token, onClose, onDone }: { token: CustomToken; onClos
   const [name, setName] = useState(token.name);
   const [address, setAddress] = useState(token.address ?? '');
   const [price, setPrice] = useState(token.current_price);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { error, setError, run } = useAdminAction();
+  const submit = async () => {
     if (!tId.trim() || !name.trim() || !address.trim()) return setError('All fields are required.');
     if (price.trim() && !NUMBER.test(price.trim())) return setError('Must be a number: Current Price.');
     const priceChanged = price.trim() !== '' && price.trim() !== token.current_price;
     setError(null);
-    try {
-      await editCustomToken({
-        editCustomTokenDto: { token: name.trim(), address: address.trim(), tokenId: tId.trim(), ...(priceChanged ? { current_price: price.trim() } : {}) },
-      }).unwrap();
-      adminToast.success('Token updated successfully');
+    const editCustomTokenDto = { token: name.trim(), address: address.trim(), tokenId: tId.trim(), ...(priceChanged ? { current_price: price.trim() } : {}) };
+    if (await run(() => editCustomToken({ editCustomTokenDto }).unwrap(), { success: 'Token updated successfully', failure: 'Failed', toastFailure: true }))
       onDone();
-    } catch (failure) {
-      console.error(failure);
-      setError(serverMessage(failure, 'Failed'));
-      adminToast.error('Failed');
-    }
   };
   return (
-    <Modal title="Edit Token" onClose={onClose}>
-      <form className="admin-form" onSubmit={submit} noValidate>
-        <Field label="Token Id">
-          <input value={tId} onChange={(event) => setTId(event.target.value)} readOnly required />
-        </Field>
-        <Field label="Token Name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
-        </Field>
-        <Field label="Address">
-          <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
-        </Field>
-        <Field label="Current Price (USD)" hint="A new manual price is recorded in the audit log.">
-          <input value={price} onChange={(event) => setPrice(event.target.value)} inputMode="decimal" autoComplete="off" />
-        </Field>
-        <FormError message={error} />
-        <div className="admin-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={isLoading}>
-            {isLoading ? 'Processing...' : 'Edit'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormModal title="Edit Token" onClose={onClose} onSubmit={submit} error={error} busy={isLoading} submitLabel="Edit">
+      <Field label="Token Id">
+        <input value={tId} onChange={(event) => setTId(event.target.value)} readOnly required />
+      </Field>
+      <Field label="Token Name">
+        <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
+      </Field>
+      <Field label="Address">
+        <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
+      </Field>
+      <Field label="Current Price (USD)" hint="A new manual price is recorded in the audit log.">
+        <input value={price} onChange={(event) => setPrice(event.target.value)} inputMode="decimal" autoComplete="off" />
+      </Field>
+    </FormModal>
   );
 }
 
 export default function CustomTokensPage() {
   const tokens = useCustomTokensQuery(undefined, { refetchOnMountOrArgChange: true });
   const [deleteCustomToken] = useDeleteCustomTokenMutation();
-  const [adding, setAdding] = useState(false);
+  const adding = useModalTarget<true>(tokens.refetch);
   const [form, setForm] = useState<AddForm>(EMPTY);
-  const [editing, setEditing] = useState<CustomToken | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const { ask, dialog } = useConfirmDelete();
-  const rows = tokens.data ?? [];
-
-  const remove = (token: CustomToken) =>
-    ask(async () => {
-      try {
-        await deleteCustomToken({ _id: token._id, id: token.id }).unwrap();
-        adminToast.success('Coin deleted successfully');
-        setDeleteError(null);
-      } catch (failure) {
-        console.error(failure);
-        setDeleteError(serverMessage(failure, 'Failed'));
-        adminToast.error('Failed');
-      }
-      tokens.refetch();
-    });
+  const editing = useModalTarget<CustomToken>(tokens.refetch);
+  const { remove, error, dialog } = useDeleteAction(tokens.refetch);
 
   return (
     <>
       <div className="admin-toolbar">
         <h1>Custom Tokens</h1>
-        <button type="button" className="button primary" onClick={() => setAdding(true)}>
+        <button type="button" className="button primary" onClick={() => adding.open(true)}>
           Add New
         </button>
       </div>
-      <FormError message={deleteError ?? (tokens.isError ? serverMessage(tokens.error, 'The custom tokens could not be loaded.') : null)} />
-      {tokens.isLoading ? (
-        <Spinner label="Loading custom tokens" />
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Walled Address</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="empty">
-                    No Custom Token
-                  </td>
-                </tr>
-              ) : (
-                rows.map((token) => (
-                  <tr key={token._id}>
-                    <td>
-                      {token.name} <span className="muted">({token.id})</span>
-                    </td>
-                    <td className="mono">{token.address ?? 'null'}</td>
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" className="button small" onClick={() => setEditing(token)} aria-label={`Edit ${token.name}`}>
-                          Edit
-                        </button>
-                        <button type="button" className="button small danger" onClick={() => remove(token)} aria-label={`Delete ${token.name}`}>
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {adding ? (
-        <AddTokenModal
-          form={form}
-          setForm={setForm}
-          onClose={() => setAdding(false)}
-          onDone={() => {
-            setAdding(false);
-            tokens.refetch();
-          }}
-        />
-      ) : null}
-      {editing ? (
-        <EditTokenModal
-          token={editing}
-          onClose={() => setEditing(null)}
-          onDone={() => {
-            setEditing(null);
-            tokens.refetch();
-          }}
-        />
-      ) : null}
+      <DataTable
+        query={tokens}
+        loadError="The custom tokens could not be loaded."
+        error={error}
+        spinnerLabel="Loading custom tokens"
+        columns={['Name', 'Walled Address', 'Action']}
+        rows={tokens.data ?? []}
+        empty="No Custom Token"
+      >
+        {(token) => (
+          <tr key={token._id}>
+            <td>
+              {token.name} <span className="muted">({token.id})</span>
+            </td>
+            <td className="mono">{token.address ?? 'null'}</td>
+            <td>
+              <RowActions
+                editLabel={`Edit ${token.name}`}
+                deleteLabel={`Delete ${token.name}`}
+                onEdit={() => editing.open(token)}
+                onDelete={() =>
+                  remove(() => deleteCustomToken({ _id: token._id, id: token.id }).unwrap(), {
+                    success: 'Coin deleted successfully',
+                    failure: 'Failed',
+                    toastFailure: true,
+                    reloadOnFailure: true,
+                  })
+                }
+              />
+            </td>
+          </tr>
+        )}
+      </DataTable>
+      {adding.target ? <AddTokenModal form={form} setForm={setForm} onClose={adding.close} onDone={adding.done} /> : null}
+      {editing.target ? <EditTokenModal token={editing.target} onClose={editing.close} onDone={editing.done} /> : null}
       {dialog}
     </>
   );

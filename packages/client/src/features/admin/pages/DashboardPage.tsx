@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/Spinner';
+import { Table } from '../components/DataTable';
 import { useDashboardQuery, useLedgerCheckQuery, useLiabilitiesQuery } from '../store/adminApi';
 
 function Card({ title, count, to }: { title: string; count: number | undefined; to: string }) {
@@ -69,42 +70,20 @@ function LiabilitiesSection() {
           <p>
             Total owed to customers: <strong>{usd.format(data.totalUsd)}</strong>
           </p>
-          <div className="table-wrap">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Token</th>
-                  <th scope="col">Customer balances</th>
-                  <th scope="col">Pending withdrawals</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">USD value</th>
-                  <th scope="col">Holders</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.tokens.length === 0 ? (
-                  <tr>
-                    <td colSpan={6} className="empty">
-                      No balances held
-                    </td>
-                  </tr>
-                ) : (
-                  data.tokens.map((row) => (
-                    <tr key={row.token}>
-                      <td>
-                        {row.name} <span className="muted">({row.symbol})</span>
-                      </td>
-                      <td className="mono">{row.customerBalance}</td>
-                      <td className="mono">{row.pendingWithdrawals}</td>
-                      <td className="mono">{row.total}</td>
-                      <td>{usd.format(row.usdValue)}</td>
-                      <td>{row.holders}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Token', 'Customer balances', 'Pending withdrawals', 'Total', 'USD value', 'Holders']} rows={data.tokens} empty="No balances held">
+            {(row) => (
+              <tr key={row.token}>
+                <td>
+                  {row.name} <span className="muted">({row.symbol})</span>
+                </td>
+                <td className="mono">{row.customerBalance}</td>
+                <td className="mono">{row.pendingWithdrawals}</td>
+                <td className="mono">{row.total}</td>
+                <td>{usd.format(row.usdValue)}</td>
+                <td>{row.holders}</td>
+              </tr>
+            )}
+          </Table>
         </>
       ) : null}
     </section>

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Spinner } from '../../../components/Spinner';
 import { adminToast, serverMessage } from '../components/adminToast';
+import { ChoiceSelect } from '../components/ChoiceSelect';
+import { DataTable } from '../components/DataTable';
 import { Field, FormError } from '../components/Field';
 import { Modal } from '../components/Modal';
-import { PAGE_SIZE, Pager, useCursorPager } from '../components/Pager';
+import { PAGE_SIZE, useCursorPager } from '../components/Pager';
 import { useCloseTicketMutation, useReplyTicketMutation, useTicketQuery, useTicketsQuery } from '../store/adminApi';
 
 function imageUrl(image: string): string {
@@ -98,75 +100,50 @@ function TicketModal({ id, onClose, onChanged }: { id: string; onClose: () => vo
   );
 }
 
+const TICKET_STATUSES = ['open', 'closed'] as const;
+
 export default function TicketsPage() {
   const [status, setStatus] = useState<'' | 'open' | 'closed'>('');
   const pager = useCursorPager(status);
   const tickets = useTicketsQuery({ limit: PAGE_SIZE, cursor: pager.cursor, status: status || undefined }, { refetchOnMountOrArgChange: true });
   const [openId, setOpenId] = useState<string | null>(null);
-  const rows = tickets.data?.items ?? [];
   return (
     <>
       <div className="admin-toolbar">
         <h1>Tickets</h1>
       </div>
       <div className="admin-filters">
-        <Field label="Status">
-          <select value={status} onChange={(event) => setStatus(event.target.value as '' | 'open' | 'closed')}>
-            <option value="">All</option>
-            <option value="open">open</option>
-            <option value="closed">closed</option>
-          </select>
-        </Field>
+        <ChoiceSelect label="Status" none="All" values={TICKET_STATUSES} value={status} onChange={setStatus} />
       </div>
-      <FormError message={tickets.isError ? serverMessage(tickets.error, 'The tickets could not be loaded.') : null} />
-      {tickets.isLoading ? (
-        <Spinner />
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">Email</th>
-                <th scope="col">Status</th>
-                <th scope="col">Replies</th>
-                <th scope="col">Date</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No Tickets
-                  </td>
-                </tr>
-              ) : (
-                rows.map((ticket) => (
-                  <tr key={ticket._id}>
-                    <td>{ticket.subject}</td>
-                    <td>{ticket.email}</td>
-                    <td>
-                      <span className={`status ${ticket.status}`}>{ticket.status}</span>
-                    </td>
-                    <td>
-                      {ticket.replies}
-                      {ticket.image ? <span className="muted"> · image</span> : null}
-                    </td>
-                    <td>{new Date(ticket.createdAt).toLocaleString()}</td>
-                    <td>
-                      <button type="button" className="button small" onClick={() => setOpenId(ticket._id)} aria-label={`Open ticket ${ticket.subject}`}>
-                        Open
-                      </button>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={pager.page} nextCursor={tickets.data?.nextCursor ?? null} onNext={pager.next} onPrevious={pager.previous} busy={tickets.isFetching} />
+      <DataTable
+        query={tickets}
+        loadError="The tickets could not be loaded."
+        pager={pager}
+        nextCursor={tickets.data?.nextCursor}
+        columns={['Subject', 'Email', 'Status', 'Replies', 'Date', 'Action']}
+        rows={tickets.data?.items ?? []}
+        empty="No Tickets"
+      >
+        {(ticket) => (
+          <tr key={ticket._id}>
+            <td>{ticket.subject}</td>
+            <td>{ticket.email}</td>
+            <td>
+              <span className={`status ${ticket.status}`}>{ticket.status}</span>
+            </td>
+            <td>
+              {ticket.replies}
+              {ticket.image ? <span className="muted"> · image</span> : null}
+            </td>
+            <td>{new Date(ticket.createdAt).toLocaleString()}</td>
+            <td>
+              <button type="button" className="button small" onClick={() => setOpenId(ticket._id)} aria-label={`Open ticket ${ticket.subject}`}>
+                Open
+              </button>
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {openId ? <TicketModal id={openId} onClose={() => setOpenId(null)} onChanged={() => tickets.refetch()} /> : null}
     </>
   );

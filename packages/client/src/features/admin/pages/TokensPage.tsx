@@ -1,50 +1,41 @@
-import { useState, type FormEvent } from 'react';
-import { Spinner } from '../../../components/Spinner';
-import { adminToast, serverMessage } from '../components/adminToast';
-import { useConfirmDelete } from '../components/ConfirmDialog';
-import { Field, FormError } from '../components/Field';
-import { Modal } from '../components/Modal';
+import { useState } from 'react';
+import { DataTable } from '../components/DataTable';
+import { Field } from '../components/Field';
+import { FormModal } from '../components/FormModal';
+import { RowActions } from '../components/RowActions';
+import { useAdminAction } from '../hooks/useAdminAction';
+import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useModalTarget } from '../hooks/useModalTarget';
 import { type AdminToken, useAddTokenMutation, useAdminTokensQuery, useDeleteTokenMutation, useEditTokenMutation } from '../store/adminApi';
 
 function AddTokenModal({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const [addToken, { isLoading }] = useAddTokenMutation();
   const [name, setName] = useState('');
   const [address, setAddress] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { error, setError, run } = useAdminAction();
+  const submit = async () => {
     if (!name.trim() || !address.trim()) return setError('Coin id and wallet address are required.');
     setError(null);
-    try {
-      await addToken({ addTokenDto: { name: name.trim(), address: address.trim() } }).unwrap();
-      adminToast.success('Coin added successfully');
-      onDone();
-    } catch (failure) {
-      console.error(failure);
-      setError(serverMessage(failure, 'Failed'));
-      adminToast.error('Failed');
-    }
+    const request = () => addToken({ addTokenDto: { name: name.trim(), address: address.trim() } }).unwrap();
+    if (await run(request, { success: 'Coin added successfully', failure: 'Failed', toastFailure: true })) onDone();
   };
   return (
-    <Modal title="Add Coin" onClose={onClose}>
-      <form className="admin-form" onSubmit={submit} noValidate>
-        <Field label="Coin Id" hint="The coin's id in the market list, e.g. bitcoin, ethereum, tether.">
-          <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
-        </Field>
-        <Field label="Wallet Address">
-          <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
-        </Field>
-        <FormError message={error} />
-        <div className="admin-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={isLoading || !name.trim() || !address.trim()}>
-            {isLoading ? 'Processing...' : 'Add Coin'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormModal
+      title="Add Coin"
+      onClose={onClose}
+      onSubmit={submit}
+      error={error}
+      busy={isLoading}
+      submitLabel="Add Coin"
+      submitDisabled={!name.trim() || !address.trim()}
+    >
+      <Field label="Coin Id" hint="The coin's id in the market list, e.g. bitcoin, ethereum, tether.">
+        <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
+      </Field>
+      <Field label="Wallet Address">
+        <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
+      </Field>
+    </FormModal>
   );
 }
 
@@ -52,137 +43,79 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
   const [editToken, { isLoading }] = useEditTokenMutation();
   const [name, setName] = useState(token.name);
   const [address, setAddress] = useState(token.address ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { error, setError, run } = useAdminAction();
+  const submit = async () => {
     if (!name.trim() || !address.trim()) return setError('Name and address are required.');
     setError(null);
-    try {
-      await editToken({ editTokenDto: { token: name.trim(), address: address.trim(), tokenId: token._id, oldToken: token.name } }).unwrap();
-      adminToast.success('Token updated successfully');
-      onDone();
-    } catch (failure) {
-      console.error(failure);
-      setError(serverMessage(failure, 'Failed'));
-      adminToast.error('Failed');
-    }
+    const request = () => editToken({ editTokenDto: { token: name.trim(), address: address.trim(), tokenId: token._id, oldToken: token.name } }).unwrap();
+    if (await run(request, { success: 'Token updated successfully', failure: 'Failed', toastFailure: true })) onDone();
   };
   return (
-    <Modal title="Edit Token" onClose={onClose}>
-      <form className="admin-form" onSubmit={submit} noValidate>
-        <Field label="Token Name">
-          <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
-        </Field>
-        <Field label="Address">
-          <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
-        </Field>
-        <FormError message={error} />
-        <div className="admin-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={isLoading || !name.trim() || !address.trim()}>
-            {isLoading ? 'Processing...' : 'Edit'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormModal
+      title="Edit Token"
+      onClose={onClose}
+      onSubmit={submit}
+      error={error}
+      busy={isLoading}
+      submitLabel="Edit"
+      submitDisabled={!name.trim() || !address.trim()}
+    >
+      <Field label="Token Name">
+        <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
+      </Field>
+      <Field label="Address">
+        <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
+      </Field>
+    </FormModal>
   );
 }
 
 export default function TokensPage() {
   const tokens = useAdminTokensQuery(undefined, { refetchOnMountOrArgChange: true });
   const [deleteToken] = useDeleteTokenMutation();
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<AdminToken | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const { ask, dialog } = useConfirmDelete();
-  const rows = tokens.data ?? [];
-
-  const remove = (token: AdminToken) =>
-    ask(async () => {
-      try {
-        await deleteToken({ id: token._id, name: token.name }).unwrap();
-        adminToast.success('Coin deleted successfully');
-      } catch (failure) {
-        console.error(failure);
-        setDeleteError(serverMessage(failure, 'Failed'));
-        adminToast.error('Failed');
-        return;
-      }
-      setDeleteError(null);
-      tokens.refetch();
-    });
+  const adding = useModalTarget<true>(tokens.refetch);
+  const editing = useModalTarget<AdminToken>(tokens.refetch);
+  const { remove, error, dialog } = useDeleteAction(tokens.refetch);
 
   return (
     <>
       <div className="admin-toolbar">
         <h1>Tokens</h1>
-        <button type="button" className="button primary" onClick={() => setAdding(true)}>
+        <button type="button" className="button primary" onClick={() => adding.open(true)}>
           Add Coin
         </button>
       </div>
-      <FormError message={deleteError ?? (tokens.isError ? serverMessage(tokens.error, 'The tokens could not be loaded.') : null)} />
-      {tokens.isLoading ? (
-        <Spinner />
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Wallet Address</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="empty">
-                    No Tokens
-                  </td>
-                </tr>
-              ) : (
-                rows.map((token) => (
-                  <tr key={token._id}>
-                    <td>{token.name}</td>
-                    <td className="mono">{token.address ?? 'null'}</td>
-                    <td>
-                      <div className="row-actions">
-                        <button type="button" className="button small" onClick={() => setEditing(token)} aria-label={`Edit ${token.name}`}>
-                          Edit
-                        </button>
-                        <button type="button" className="button small danger" onClick={() => remove(token)} aria-label={`Delete ${token.name}`}>
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {adding ? (
-        <AddTokenModal
-          onClose={() => setAdding(false)}
-          onDone={() => {
-            setAdding(false);
-            tokens.refetch();
-          }}
-        />
-      ) : null}
-      {editing ? (
-        <EditTokenModal
-          token={editing}
-          onClose={() => setEditing(null)}
-          onDone={() => {
-            setEditing(null);
-            tokens.refetch();
-          }}
-        />
-      ) : null}
+      <DataTable
+        query={tokens}
+        loadError="The tokens could not be loaded."
+        error={error}
+        columns={['Name', 'Wallet Address', 'Action']}
+        rows={tokens.data ?? []}
+        empty="No Tokens"
+      >
+        {(token) => (
+          <tr key={token._id}>
+            <td>{token.name}</td>
+            <td className="mono">{token.address ?? 'null'}</td>
+            <td>
+              <RowActions
+                editLabel={`Edit ${token.name}`}
+                deleteLabel={`Delete ${token.name}`}
+                onEdit={() => editing.open(token)}
+                onDelete={() =>
+                  remove(() => deleteToken({ id: token._id, name: token.name }).unwrap(), {
+                    success: 'Coin deleted successfully',
+                    failure: 'Failed',
+                    toastFailure: true,
+                  })
+                }
+              />
+            </td>
+          </tr>
+        )}
+      </DataTable>
+      {adding.target ? <AddTokenModal onClose={adding.close} onDone={adding.done} /> : null}
+      {editing.target ? <EditTokenModal token={editing.target} onClose={editing.close} onDone={editing.done} /> : null}
       {dialog}
     </>
   );

@@ -1,12 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { Spinner } from '../../../components/Spinner';
-import { adminToast, serverMessage } from '../components/adminToast';
-import { useConfirmDelete } from '../components/ConfirmDialog';
-import { Field, FormError } from '../components/Field';
-import { Modal } from '../components/Modal';
+import { useState } from 'react';
+import { DataTable } from '../components/DataTable';
+import { ChoiceSelect } from '../components/ChoiceSelect';
+import { Field } from '../components/Field';
+import { FormModal } from '../components/FormModal';
+import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { RowActions } from '../components/RowActions';
 import { useIdempotencyKey } from '../components/useIdempotencyKey';
-import { PAGE_SIZE, Pager, useCursorPager } from '../components/Pager';
 import { UserSelect } from '../components/UserSelect';
+import { useAdminAction } from '../hooks/useAdminAction';
+import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useModalTarget } from '../hooks/useModalTarget';
 import {
   type AdminTransaction,
   type TransactionStatus,
@@ -20,64 +23,26 @@ const STATUSES = ['pending', 'approved', 'rejected'] as const;
 const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'] as const;
 const AMOUNT = /^(?:0|[1-9]\d{0,17})(?:\.\d{1,18})?$/;
 
-function StatusSelect({
-  value,
-  onChange,
-  label = 'Status',
-}: {
-  value: TransactionStatus | '';
-  onChange: (value: TransactionStatus | '') => void;
-  label?: string;
-}) {
-  return (
-    <Field label={label}>
-      <select value={value} onChange={(event) => onChange(event.target.value as TransactionStatus | '')}>
-        <option value="">Select a status</option>
-        {STATUSES.map((status) => (
-          <option key={status} value={status}>
-            {status}
-          </option>
-        ))}
-      </select>
-    </Field>
-  );
+function StatusSelect({ value, onChange }: { value: TransactionStatus | ''; onChange: (value: TransactionStatus | '') => void }) {
+  return <ChoiceSelect label="Status" none="Select a status" values={STATUSES} value={value} onChange={onChange} />;
 }
 
 function EditStatusModal({ transaction, onClose, onDone }: { transaction: AdminTransaction; onClose: () => void; onDone: () => void }) {
   const [modify, { isLoading }] = useModifyTransactionMutation();
   const [status, setStatus] = useState<TransactionStatus | ''>(transaction.status);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { error, setError, run } = useAdminAction();
+  const submit = async () => {
     if (!status) return setError('Status is required.');
-    try {
-      await modify({ modifyTransactionDto: { tId: transaction._id, modification: status, expectedStatus: transaction.status } }).unwrap();
-      adminToast.success('Status updated successfully');
-      onDone();
-    } catch (failure) {
-      console.error(failure);
-      setError(serverMessage(failure, 'Failed'));
-      adminToast.error('Failed');
-    }
+    const request = () => modify({ modifyTransactionDto: { tId: transaction._id, modification: status, expectedStatus: transaction.status } }).unwrap();
+    if (await run(request, { success: 'Status updated successfully', failure: 'Failed', toastFailure: true })) onDone();
   };
   return (
-    <Modal title="Edit Status" onClose={onClose}>
-      <form className="admin-form" onSubmit={submit} noValidate>
-        <p className="muted">
-          {transaction.user?.email ?? 'Unknown user'} · {transaction.type || 'null'} · {String(transaction.amount)} USD
-        </p>
-        <StatusSelect value={status} onChange={setStatus} />
-        <FormError message={error} />
-        <div className="admin-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={isLoading}>
-            {isLoading ? 'Processing...' : 'Update'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormModal title="Edit Status" onClose={onClose} onSubmit={submit} error={error} busy={isLoading} submitLabel="Update">
+      <p className="muted">
+        {transaction.user?.email ?? 'Unknown user'} · {transaction.type || 'null'} · {String(transaction.amount)} USD
+      </p>
+      <StatusSelect value={status} onChange={setStatus} />
+    </FormModal>
   );
 }
 
@@ -88,48 +53,30 @@ function CreateDepositModal({ onClose, onDone }: { onClose: () => void; onDone: 
   const [amount, setAmount] = useState('');
   const [status, setStatus] = useState<TransactionStatus | ''>('');
   const [network, setNetwork] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { error, setError, run } = useAdminAction();
+  const submit = async () => {
     if (!userId || !amount.trim() || !status || !network.trim()) return setError('User, amount, status and network are required.');
     if (!AMOUNT.test(amount.trim())) return setError('Amount must be a number.');
     setError(null);
-    try {
-      const depositDto = { amount: amount.trim(), status, network: network.trim() };
-      await createDeposit({ userId, 'Idempotency-Key': keyFor([userId, depositDto]), depositDto }).unwrap();
-      adminToast.success('Transaction Created Successfully');
-      onDone();
-    } catch (failure) {
-      console.error(failure);
-      setError(serverMessage(failure, 'The transaction was not created.'));
-    }
+    const depositDto = { amount: amount.trim(), status, network: network.trim() };
+    const request = () => createDeposit({ userId, 'Idempotency-Key': keyFor([userId, depositDto]), depositDto }).unwrap();
+    if (await run(request, { success: 'Transaction Created Successfully', failure: 'The transaction was not created.' })) onDone();
   };
   return (
-    <Modal title="Create Deposit Transaction" onClose={onClose}>
-      <form className="admin-form" onSubmit={submit} noValidate>
-        <UserSelect value={userId} onChange={setUserId} />
-        <Field label="Amount (USD)">
-          <input value={amount} onChange={(event) => setAmount(event.target.value)} inputMode="decimal" autoComplete="off" />
-        </Field>
-        <StatusSelect value={status} onChange={setStatus} />
-        <Field label="Network" hint="bitcoin, tether">
-          <input value={network} onChange={(event) => setNetwork(event.target.value)} list="admin-networks" placeholder="bitcoin, tether" autoComplete="off" />
-        </Field>
-        <datalist id="admin-networks">
-          <option value="bitcoin" />
-          <option value="tether" />
-        </datalist>
-        <FormError message={error} />
-        <div className="admin-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={isLoading}>
-            {isLoading ? 'Processing...' : 'Create'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormModal title="Create Deposit Transaction" onClose={onClose} onSubmit={submit} error={error} busy={isLoading} submitLabel="Create">
+      <UserSelect value={userId} onChange={setUserId} />
+      <Field label="Amount (USD)">
+        <input value={amount} onChange={(event) => setAmount(event.target.value)} inputMode="decimal" autoComplete="off" />
+      </Field>
+      <StatusSelect value={status} onChange={setStatus} />
+      <Field label="Network" hint="bitcoin, tether">
+        <input value={network} onChange={(event) => setNetwork(event.target.value)} list="admin-networks" placeholder="bitcoin, tether" autoComplete="off" />
+      </Field>
+      <datalist id="admin-networks">
+        <option value="bitcoin" />
+        <option value="tether" />
+      </datalist>
+    </FormModal>
   );
 }
 
@@ -142,159 +89,76 @@ export default function TransactionsPage() {
     { refetchOnMountOrArgChange: true },
   );
   const [deleteTransaction] = useDeleteTransactionMutation();
-  const [editing, setEditing] = useState<AdminTransaction | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const { ask, dialog } = useConfirmDelete();
-  const rows = transactions.data?.items ?? [];
-
-  const remove = (transaction: AdminTransaction) =>
-    ask(async () => {
-      try {
-        await deleteTransaction({ id: transaction._id }).unwrap();
-        adminToast.success('Transaction deleted successfully');
-        setDeleteError(null);
-      } catch (failure) {
-        console.error(failure);
-        setDeleteError(serverMessage(failure, 'The transaction was not deleted.'));
-      }
-      transactions.refetch();
-    });
+  const editing = useModalTarget<AdminTransaction>(transactions.refetch);
+  const creating = useModalTarget<true>(transactions.refetch);
+  const { remove, error, dialog } = useDeleteAction(transactions.refetch);
 
   return (
     <>
       <div className="admin-toolbar">
         <h1>Transactions</h1>
-        <button type="button" className="button primary" onClick={() => setCreating(true)}>
+        <button type="button" className="button primary" onClick={() => creating.open(true)}>
           Create Deposit
         </button>
       </div>
       <div className="admin-filters">
-        <Field label="Type filter">
-          <select value={type} onChange={(event) => setType(event.target.value as '' | AdminTransaction['type'])}>
-            <option value="">All types</option>
-            {TYPES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Status filter">
-          <select value={statusFilter} onChange={(event) => setStatusFilter(event.target.value as TransactionStatus | '')}>
-            <option value="">All statuses</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ChoiceSelect label="Type filter" none="All types" values={TYPES} value={type} onChange={setType} />
+        <ChoiceSelect label="Status filter" none="All statuses" values={STATUSES} value={statusFilter} onChange={setStatusFilter} />
       </div>
-      <FormError message={deleteError ?? (transactions.isError ? serverMessage(transactions.error, 'The transactions could not be loaded.') : null)} />
-      {transactions.isLoading ? (
-        <Spinner />
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Type</th>
-                <th scope="col">Network</th>
-                <th scope="col">Address</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Status</th>
-                <th scope="col">Date</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={8} className="empty">
-                    No Transactions
-                  </td>
-                </tr>
-              ) : (
-                rows.map((transaction) => (
-                  <tr key={transaction._id} data-transaction-id={transaction._id}>
-                    <td>
-                      {transaction.user?.name ?? 'null'}
-                      <br />
-                      <span className="muted">{transaction.user?.email ?? ''}</span>
-                    </td>
-                    <td>{transaction.type || 'null'}</td>
-                    <td>{transaction.network || 'null'}</td>
-                    <td className="mono">{transaction.address ?? 'null'}</td>
-                    <td className="nowrap">
-                      <span className="mono">{String(transaction.amount)}</span> USD
-                      {transaction.coinAmount ? (
-                        <>
-                          <br />
-                          <span className="muted mono">
-                            {transaction.coinAmount} {transaction.symbol?.toUpperCase() ?? transaction.token}
-                          </span>
-                        </>
-                      ) : null}
-                    </td>
-                    <td>
-                      <span className={`status ${transaction.status}`}>{transaction.status}</span>
-                    </td>
-                    <td>{new Date(transaction.createdAt).toLocaleString()}</td>
-                    <td>
-                      <div className="row-actions">
-                        <button
-                          type="button"
-                          className="button small"
-                          onClick={() => setEditing(transaction)}
-                          aria-label={`Edit status of transaction ${transaction._id}`}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="button small danger"
-                          onClick={() => remove(transaction)}
-                          aria-label={`Delete transaction ${transaction._id}`}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
-        page={pager.page}
-        nextCursor={transactions.data?.nextCursor ?? null}
-        onNext={pager.next}
-        onPrevious={pager.previous}
-        busy={transactions.isFetching}
-      />
-      {editing ? (
-        <EditStatusModal
-          transaction={editing}
-          onClose={() => setEditing(null)}
-          onDone={() => {
-            setEditing(null);
-            transactions.refetch();
-          }}
-        />
-      ) : null}
-      {creating ? (
-        <CreateDepositModal
-          onClose={() => setCreating(false)}
-          onDone={() => {
-            setCreating(false);
-            transactions.refetch();
-          }}
-        />
-      ) : null}
+      <DataTable
+        query={transactions}
+        loadError="The transactions could not be loaded."
+        error={error}
+        pager={pager}
+        nextCursor={transactions.data?.nextCursor}
+        columns={['User', 'Type', 'Network', 'Address', 'Amount', 'Status', 'Date', 'Action']}
+        rows={transactions.data?.items ?? []}
+        empty="No Transactions"
+      >
+        {(transaction) => (
+          <tr key={transaction._id} data-transaction-id={transaction._id}>
+            <td>
+              {transaction.user?.name ?? 'null'}
+              <br />
+              <span className="muted">{transaction.user?.email ?? ''}</span>
+            </td>
+            <td>{transaction.type || 'null'}</td>
+            <td>{transaction.network || 'null'}</td>
+            <td className="mono">{transaction.address ?? 'null'}</td>
+            <td className="nowrap">
+              <span className="mono">{String(transaction.amount)}</span> USD
+              {transaction.coinAmount ? (
+                <>
+                  <br />
+                  <span className="muted mono">
+                    {transaction.coinAmount} {transaction.symbol?.toUpperCase() ?? transaction.token}
+                  </span>
+                </>
+              ) : null}
+            </td>
+            <td>
+              <span className={`status ${transaction.status}`}>{transaction.status}</span>
+            </td>
+            <td>{new Date(transaction.createdAt).toLocaleString()}</td>
+            <td>
+              <RowActions
+                editLabel={`Edit status of transaction ${transaction._id}`}
+                deleteLabel={`Delete transaction ${transaction._id}`}
+                onEdit={() => editing.open(transaction)}
+                onDelete={() =>
+                  remove(() => deleteTransaction({ id: transaction._id }).unwrap(), {
+                    success: 'Transaction deleted successfully',
+                    failure: 'The transaction was not deleted.',
+                    reloadOnFailure: true,
+                  })
+                }
+              />
+            </td>
+          </tr>
+        )}
+      </DataTable>
+      {editing.target ? <EditStatusModal transaction={editing.target} onClose={editing.close} onDone={editing.done} /> : null}
+      {creating.target ? <CreateDepositModal onClose={creating.close} onDone={creating.done} /> : null}
       {dialog}
     </>
   );
