@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
-import { sqlState } from './db-transaction';
+import { inTransaction, sqlState } from './db-transaction';
 import { type AccountKey, accountKeyString, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';
 
@@ -145,11 +145,12 @@ export class LedgerService {
   }
 
   /**
-   * Posts one entry as a single atomic statement outside any transaction (hot paths such as swaps: no round trip is
-   * made while locks are held). `extra` statements (transaction row, audit row, idempotency record) commit with it.
-   * A deadlock (PostgreSQL aborts one side) is retried.
+   * Posts one entry as a single atomic write statement (hot paths such as swaps: no round trip is made while account
+   * locks are held before it). `extra` statements (transaction row, audit row, idempotency record) commit with it.
+   * With `before` (reads and share locks that must hold until the movement commits, e.g. re-checking the tokens), both
+   * run in one transaction, `before` first; without it the statement runs on its own. A deadlock is retried.
    */
-  async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: SQL[] = []): Promise<void> {
+  async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: SQL[] = [], before?: (tx: Tx) => Promise<void>): Promise<void> {
     const deltas = new Map<string, { key: AccountKey; amount: Money }>();
     const perToken = new Map<string, Money>();
     for (const leg of entry.legs) {
@@ -170,7 +171,7 @@ export class LedgerService {
     const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
     const customers = moves.filter((m) => m.key.kind === 'customer');
     const platforms = moves.filter((m) => m.key.kind === 'platform');
-    for (let attempt = 1; ; attempt++) {
+    const write = async (executor: Executor) => {
       try {
         await this.repository.postInOneStatement(
           customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
@@ -178,10 +179,25 @@ export class LedgerService {
           { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
           moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
           extra,
+          executor,
         );
-        return;
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
+        throw error;
+      }
+    };
+    if (before) {
+      await inTransaction(this.db, async (tx) => {
+        await before(tx);
+        await write(tx);
+      });
+      return;
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write(this.db);
+        return;
+      } catch (error) {
         if (attempt < 4 && ['40P01', '40001'].includes(sqlState(error) ?? '')) continue;
         throw error;
       }

@@ -25,7 +25,7 @@ import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdV
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { type TransactionRecord, TransactionsRepository } from './transactions.repository';
-import { describe, parseLimit, tokenBalance, toTransactionDto, usdText } from './wallet-common';
+import { describe, parseLimit, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
 import { WalletService } from './wallet.service';
@@ -97,6 +97,7 @@ export class AdminTransactionsService {
     const usd = parseAmount(input.amount);
     const symbol = token.symbol.toUpperCase();
     return inTransaction(this.db, async (tx) => {
+      await requireLiveTokens(this.tokens, [token], tx);
       const quote = await this.prices.quote(token.id, tx);
       const quantity = usdToQuantity(usd, quote.price, token.id);
       if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
@@ -294,6 +295,7 @@ export class AdminTransactionsService {
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
     const symbol = token.symbol.toUpperCase();
     return inTransaction(this.db, async (tx) => {
+      await requireLiveTokens(this.tokens, [token], tx);
       const quote = await this.prices.quote(token.id, tx);
       const quantity = usdToQuantity(usd, quote.price, token.id);
       const current = (await this.ledger.lockCustomer(user.id, [token.id], tx)).get(token.id)!;

@@ -1,7 +1,9 @@
 import type { TokenBalanceDto, TransactionDto } from '@coinpurse/contract';
 import { InvalidInputError } from '../../common/errors';
 import { formatQuantity, plain, toMoney, usdNumber, usdValue } from '../ledger/money';
+import type { Executor } from '../../db/database';
 import type { TransactionView } from './transactions.repository';
+import type { WalletTokensRepository } from './wallet-tokens.repository';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
@@ -17,6 +19,19 @@ export function parseSeqCursor(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,15}$/.test(raw)) throw new InvalidInputError('The cursor is not valid.');
   return Number(raw);
+}
+
+/**
+ * Call first inside a money transaction: share-locks the tokens' supported rows (see `WalletTokensRepository.lockLive`)
+ * and refuses (400) when one was removed since it was looked up.
+ */
+export async function requireLiveTokens(repository: WalletTokensRepository, tokens: Array<{ id: string; symbol: string }>, tx: Executor): Promise<void> {
+  const live = await repository.lockLive(
+    tokens.map((token) => token.id),
+    tx,
+  );
+  const gone = tokens.find((token) => !live.has(token.id));
+  if (gone) throw new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);
 }
 
 export function symbolOf(view: { symbol: string | null; token: string }): string {

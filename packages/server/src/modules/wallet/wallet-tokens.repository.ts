@@ -66,6 +66,22 @@ export class WalletTokensRepository {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
+  /**
+   * Re-reads these tokens inside a money transaction with FOR SHARE and returns the ids still supported. The tokens
+   * module's delete locks the row FOR UPDATE: a delete in progress makes this wait for its outcome, and a money
+   * operation holding the share lock makes the delete wait and then see the customer's balance or pending transaction.
+   */
+  async lockLive(coinIds: string[], executor: Executor): Promise<Set<string>> {
+    if (!coinIds.length) return new Set();
+    const rows = await executor
+      .select({ coinId: supportedTokens.coinId })
+      .from(supportedTokens)
+      .where(and(inArray(supportedTokens.coinId, coinIds), isNull(supportedTokens.deletedAt)))
+      .orderBy(asc(supportedTokens.coinId))
+      .for('share');
+    return new Set(rows.map((row) => row.coinId));
+  }
+
   /** Market data of any coin (also tokens no longer supported that someone still holds). */
   async coinsByIds(ids: string[], executor: Executor = this.db): Promise<Map<string, { id: string; symbol: string; name: string; currentPrice: string }>> {
     if (!ids.length) return new Map();

@@ -24,7 +24,7 @@ import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { TransactionsRepository } from './transactions.repository';
 import { auditStatement } from './audit-statement';
-import { csvCell, describe, parseLimit, parseSeqCursor, tokenBalance, toTransactionDto, usdText } from './wallet-common';
+import { csvCell, describe, parseLimit, parseSeqCursor, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { WalletTokensRepository } from './wallet-tokens.repository';
 
 export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
@@ -99,6 +99,7 @@ export class WalletService {
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
     return inTransaction(this.db, async (tx) => {
+      await requireLiveTokens(this.tokens, [token], tx);
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
       const network = networkOf(token.id, address);
@@ -223,8 +224,9 @@ export class WalletService {
       after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) },
     });
     const stored = this.idempotency.completeStatement(idem, idem?.status ?? 201, body);
-    // One atomic statement: both customer accounts, both pool shards, the transaction row, the audit row, the entry
-    // and its lines (and the idempotent response), so no lock is held across a network round trip.
+    // One write statement: both customer accounts, both pool shards, the transaction row, the audit row, the entry and
+    // its lines (and the idempotent response), so no account lock is held across a round trip before it. It runs after
+    // share-locking both tokens' supported rows, so a concurrent token delete cannot slip in between.
     await this.ledger.postAtomically(
       {
         kind: 'swap',
@@ -238,6 +240,7 @@ export class WalletService {
       },
       () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
       stored ? [statement, audit, stored] : [statement, audit],
+      (tx) => requireLiveTokens(this.tokens, [from, to], tx),
     );
     return body;
   }
