@@ -9,6 +9,9 @@ export interface ActionMessages {
   toastFailure?: boolean;
 }
 
+/** The terse failure most admin forms show and toast when the server gives no reason. */
+export const FAILED = { failure: 'Failed', toastFailure: true } as const;
+
 /**
  * One admin request with its feedback: a success toast and a cleared error, or the server's message as the error (the
  * failure text is toasted when asked). Resolves to whether the request succeeded.

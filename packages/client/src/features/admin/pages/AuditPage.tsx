@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { PageToolbar } from '../components/PageToolbar';
 import { useAuditQuery } from '../store/adminApi';
 
 interface Filters {
@@ -43,9 +44,7 @@ export default function AuditPage() {
 
   return (
     <>
-      <div className="admin-toolbar">
-        <h1>Audit</h1>
-      </div>
+      <PageToolbar title="Audit" />
       <form className="admin-filters" onSubmit={apply} aria-label="Audit filters">
         <Field label="Admin (id)">
           <input {...bind('actor')} autoComplete="off" />

@@ -4,8 +4,9 @@ import { DataTable } from '../components/DataTable';
 import { Field, FormError } from '../components/Field';
 import { FormActions, FormModal } from '../components/FormModal';
 import { Modal } from '../components/Modal';
+import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
-import { useAdminAction } from '../hooks/useAdminAction';
+import { FAILED, useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import {
@@ -122,7 +123,7 @@ function AddTokenModal({
     body.append('address', form.coinAddress.trim());
     // Multipart: FormData goes through as is (the generated type lists its fields).
     const request = () => addCustomToken({ body: body as unknown as CustomTokenUpload }).unwrap();
-    if (await run(request, { success: 'Coin added successfully', failure: 'Failed', toastFailure: true })) {
+    if (await run(request, { success: 'Coin added successfully', ...FAILED })) {
       setForm((previous) => ({ ...previous, coinId: '', coinAddress: '' }));
       onDone();
     }
@@ -178,8 +179,7 @@ function EditTokenModal({ token, onClose, onDone }: { token: CustomToken; onClos
     const priceChanged = price.trim() !== '' && price.trim() !== token.current_price;
     setError(null);
     const editCustomTokenDto = { token: name.trim(), address: address.trim(), tokenId: tId.trim(), ...(priceChanged ? { current_price: price.trim() } : {}) };
-    if (await run(() => editCustomToken({ editCustomTokenDto }).unwrap(), { success: 'Token updated successfully', failure: 'Failed', toastFailure: true }))
-      onDone();
+    if (await run(() => editCustomToken({ editCustomTokenDto }).unwrap(), { success: 'Token updated successfully', ...FAILED })) onDone();
   };
   return (
     <FormModal title="Edit Token" onClose={onClose} onSubmit={submit} error={error} busy={isLoading} submitLabel="Edit">
@@ -209,12 +209,7 @@ export default function CustomTokensPage() {
 
   return (
     <>
-      <div className="admin-toolbar">
-        <h1>Custom Tokens</h1>
-        <button type="button" className="button primary" onClick={() => adding.open(true)}>
-          Add New
-        </button>
-      </div>
+      <PageToolbar title="Custom Tokens" actionLabel="Add New" onAction={() => adding.open(true)} />
       <DataTable
         query={tokens}
         loadError="The custom tokens could not be loaded."
@@ -238,8 +233,7 @@ export default function CustomTokensPage() {
                 onDelete={() =>
                   remove(() => deleteCustomToken({ _id: token._id, id: token.id }).unwrap(), {
                     success: 'Coin deleted successfully',
-                    failure: 'Failed',
-                    toastFailure: true,
+                    ...FAILED,
                     reloadOnFailure: true,
                   })
                 }

@@ -4,24 +4,56 @@ import { Field, FormError } from '../components/Field';
 import { UserSelect } from '../components/UserSelect';
 import { useBroadcastMutation, useSendNotificationMutation } from '../store/adminApi';
 
+/** A notification's title and message: `sent` toasts and clears them, `failed` toasts the server's reason. */
+function useNotificationDraft() {
+  const [title, setTitle] = useState('');
+  const [message, setMessage] = useState('');
+  return {
+    title,
+    setTitle,
+    message,
+    setMessage,
+    ready: Boolean(title.trim() && message.trim()),
+    body: { title: title.trim(), message: message.trim() },
+    sent: (text: string) => {
+      adminToast.success(text);
+      setTitle('');
+      setMessage('');
+    },
+    failed: (failure: unknown) => {
+      console.error(failure);
+      adminToast.error(serverMessage(failure, 'Error sending notification'));
+    },
+  };
+}
+
+function NotificationFields({ draft, titleLabel, messageLabel }: { draft: ReturnType<typeof useNotificationDraft>; titleLabel: string; messageLabel: string }) {
+  return (
+    <>
+      <Field label={titleLabel}>
+        <input value={draft.title} onChange={(event) => draft.setTitle(event.target.value)} required autoComplete="off" />
+      </Field>
+      <Field label={messageLabel}>
+        <textarea rows={4} value={draft.message} onChange={(event) => draft.setMessage(event.target.value)} required />
+      </Field>
+    </>
+  );
+}
+
 function NotifyUserForm() {
   const [send, { isLoading }] = useSendNotificationMutation();
   const [userId, setUserId] = useState('');
-  const [title, setTitle] = useState('');
-  const [message, setMessage] = useState('');
+  const draft = useNotificationDraft();
   const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!userId || !title.trim() || !message.trim()) return setError('User, title and message are required.');
+    if (!userId || !draft.ready) return setError('User, title and message are required.');
     setError(null);
     try {
-      await send({ userId, sendNotificationDto: { userId, title: title.trim(), message: message.trim() } }).unwrap();
-      adminToast.success('User Notified Successfully');
-      setTitle('');
-      setMessage('');
+      await send({ userId, sendNotificationDto: { userId, ...draft.body } }).unwrap();
+      draft.sent('User Notified Successfully');
     } catch (failure) {
-      console.error(failure);
-      adminToast.error(serverMessage(failure, 'Error sending notification'));
+      draft.failed(failure);
     }
   };
   return (
@@ -29,15 +61,10 @@ function NotifyUserForm() {
       <h2 id="notify-user-title">Notify a user</h2>
       <form className="admin-form" onSubmit={submit} noValidate>
         <UserSelect value={userId} onChange={setUserId} />
-        <Field label="Title">
-          <input value={title} onChange={(event) => setTitle(event.target.value)} required autoComplete="off" />
-        </Field>
-        <Field label="Message">
-          <textarea rows={4} value={message} onChange={(event) => setMessage(event.target.value)} required />
-        </Field>
+        <NotificationFields draft={draft} titleLabel="Title" messageLabel="Message" />
         <FormError message={error} />
         <div className="admin-actions">
-          <button type="submit" className="button primary" disabled={isLoading || !userId || !title.trim() || !message.trim()}>
+          <button type="submit" className="button primary" disabled={isLoading || !userId || !draft.ready}>
             {isLoading ? 'Processing...' : 'Send Notification'}
           </button>
         </div>
@@ -48,35 +75,25 @@ function NotifyUserForm() {
 
 function BroadcastForm() {
   const [broadcast, { isLoading }] = useBroadcastMutation();
-  const [title, setTitle] = useState('');
-  const [message, setMessage] = useState('');
+  const draft = useNotificationDraft();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!title.trim() || !message.trim()) return;
+    if (!draft.ready) return;
     try {
-      const result = (await broadcast({ broadcastNotificationDto: { title: title.trim(), message: message.trim() } }).unwrap()) as
-        { sent?: number; count?: number } | undefined;
+      const result = (await broadcast({ broadcastNotificationDto: draft.body }).unwrap()) as { sent?: number; count?: number } | undefined;
       const count = result?.sent ?? result?.count;
-      adminToast.success(typeof count === 'number' ? `Notification sent to ${count} customers` : 'Notification sent to all customers');
-      setTitle('');
-      setMessage('');
+      draft.sent(typeof count === 'number' ? `Notification sent to ${count} customers` : 'Notification sent to all customers');
     } catch (failure) {
-      console.error(failure);
-      adminToast.error(serverMessage(failure, 'Error sending notification'));
+      draft.failed(failure);
     }
   };
   return (
     <section className="admin-section" aria-labelledby="broadcast-title">
       <h2 id="broadcast-title">Notify all customers</h2>
       <form className="admin-form" onSubmit={submit} noValidate>
-        <Field label="Broadcast title">
-          <input value={title} onChange={(event) => setTitle(event.target.value)} required autoComplete="off" />
-        </Field>
-        <Field label="Broadcast message">
-          <textarea rows={4} value={message} onChange={(event) => setMessage(event.target.value)} required />
-        </Field>
+        <NotificationFields draft={draft} titleLabel="Broadcast title" messageLabel="Broadcast message" />
         <div className="admin-actions">
-          <button type="submit" className="button primary" disabled={isLoading || !title.trim() || !message.trim()}>
+          <button type="submit" className="button primary" disabled={isLoading || !draft.ready}>
             {isLoading ? 'Processing...' : 'Send to all customers'}
           </button>
         </div>

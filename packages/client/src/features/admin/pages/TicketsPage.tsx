@@ -6,6 +6,8 @@ import { DataTable } from '../components/DataTable';
 import { Field, FormError } from '../components/Field';
 import { Modal } from '../components/Modal';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { PageToolbar } from '../components/PageToolbar';
+import { useAdminAction } from '../hooks/useAdminAction';
 import { useCloseTicketMutation, useReplyTicketMutation, useTicketQuery, useTicketsQuery } from '../store/adminApi';
 
 function imageUrl(image: string): string {
@@ -17,22 +19,17 @@ function TicketModal({ id, onClose, onChanged }: { id: string; onClose: () => vo
   const [reply, replyState] = useReplyTicketMutation();
   const [close, closeState] = useCloseTicketMutation();
   const [message, setMessage] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, run } = useAdminAction();
   const data = ticket.data;
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
     if (!message.trim()) return setError('A reply is required.');
     setError(null);
-    try {
-      await reply({ id, replyTicketDto: { message: message.trim() } }).unwrap();
-      adminToast.success('Reply sent');
+    if (await run(() => reply({ id, replyTicketDto: { message: message.trim() } }).unwrap(), { success: 'Reply sent', failure: 'The reply was not sent.' })) {
       setMessage('');
       ticket.refetch();
       onChanged();
-    } catch (failure) {
-      console.error(failure);
-      setError(serverMessage(failure, 'The reply was not sent.'));
     }
   };
   const closeTicket = async () => {
@@ -109,9 +106,7 @@ export default function TicketsPage() {
   const [openId, setOpenId] = useState<string | null>(null);
   return (
     <>
-      <div className="admin-toolbar">
-        <h1>Tickets</h1>
-      </div>
+      <PageToolbar title="Tickets" />
       <div className="admin-filters">
         <ChoiceSelect label="Status" none="All" values={TICKET_STATUSES} value={status} onChange={setStatus} />
       </div>

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { FormModal } from '../components/FormModal';
+import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
-import { useAdminAction } from '../hooks/useAdminAction';
+import { FAILED, useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { type AdminToken, useAddTokenMutation, useAdminTokensQuery, useDeleteTokenMutation, useEditTokenMutation } from '../store/adminApi';
@@ -17,7 +18,7 @@ function AddTokenModal({ onClose, onDone }: { onClose: () => void; onDone: () =>
     if (!name.trim() || !address.trim()) return setError('Coin id and wallet address are required.');
     setError(null);
     const request = () => addToken({ addTokenDto: { name: name.trim(), address: address.trim() } }).unwrap();
-    if (await run(request, { success: 'Coin added successfully', failure: 'Failed', toastFailure: true })) onDone();
+    if (await run(request, { success: 'Coin added successfully', ...FAILED })) onDone();
   };
   return (
     <FormModal
@@ -48,7 +49,7 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
     if (!name.trim() || !address.trim()) return setError('Name and address are required.');
     setError(null);
     const request = () => editToken({ editTokenDto: { token: name.trim(), address: address.trim(), tokenId: token._id, oldToken: token.name } }).unwrap();
-    if (await run(request, { success: 'Token updated successfully', failure: 'Failed', toastFailure: true })) onDone();
+    if (await run(request, { success: 'Token updated successfully', ...FAILED })) onDone();
   };
   return (
     <FormModal
@@ -79,12 +80,7 @@ export default function TokensPage() {
 
   return (
     <>
-      <div className="admin-toolbar">
-        <h1>Tokens</h1>
-        <button type="button" className="button primary" onClick={() => adding.open(true)}>
-          Add Coin
-        </button>
-      </div>
+      <PageToolbar title="Tokens" actionLabel="Add Coin" onAction={() => adding.open(true)} />
       <DataTable
         query={tokens}
         loadError="The tokens could not be loaded."
@@ -105,8 +101,7 @@ export default function TokensPage() {
                 onDelete={() =>
                   remove(() => deleteToken({ id: token._id, name: token.name }).unwrap(), {
                     success: 'Coin deleted successfully',
-                    failure: 'Failed',
-                    toastFailure: true,
+                    ...FAILED,
                   })
                 }
               />

@@ -4,10 +4,11 @@ import { ChoiceSelect } from '../components/ChoiceSelect';
 import { Field } from '../components/Field';
 import { FormModal } from '../components/FormModal';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
 import { useIdempotencyKey } from '../components/useIdempotencyKey';
 import { UserSelect } from '../components/UserSelect';
-import { useAdminAction } from '../hooks/useAdminAction';
+import { FAILED, useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import {
@@ -34,7 +35,7 @@ function EditStatusModal({ transaction, onClose, onDone }: { transaction: AdminT
   const submit = async () => {
     if (!status) return setError('Status is required.');
     const request = () => modify({ modifyTransactionDto: { tId: transaction._id, modification: status, expectedStatus: transaction.status } }).unwrap();
-    if (await run(request, { success: 'Status updated successfully', failure: 'Failed', toastFailure: true })) onDone();
+    if (await run(request, { success: 'Status updated successfully', ...FAILED })) onDone();
   };
   return (
     <FormModal title="Edit Status" onClose={onClose} onSubmit={submit} error={error} busy={isLoading} submitLabel="Update">
@@ -95,12 +96,7 @@ export default function TransactionsPage() {
 
   return (
     <>
-      <div className="admin-toolbar">
-        <h1>Transactions</h1>
-        <button type="button" className="button primary" onClick={() => creating.open(true)}>
-          Create Deposit
-        </button>
-      </div>
+      <PageToolbar title="Transactions" actionLabel="Create Deposit" onAction={() => creating.open(true)} />
       <div className="admin-filters">
         <ChoiceSelect label="Type filter" none="All types" values={TYPES} value={type} onChange={setType} />
         <ChoiceSelect label="Status filter" none="All statuses" values={STATUSES} value={statusFilter} onChange={setStatusFilter} />

@@ -4,6 +4,7 @@ import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { FormModal } from '../components/FormModal';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
 import { useIdempotencyKey } from '../components/useIdempotencyKey';
 import { useAdminAction } from '../hooks/useAdminAction';
@@ -93,9 +94,7 @@ export default function UsersPage() {
 
   return (
     <>
-      <div className="admin-toolbar">
-        <h1>Users</h1>
-      </div>
+      <PageToolbar title="Users" />
       <DataTable
         query={users}
         loadError="The users could not be loaded."
