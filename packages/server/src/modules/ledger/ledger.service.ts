@@ -4,7 +4,8 @@ import type { SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
-import { inTransaction, sqlState } from './db-transaction';
+import { LiveEventsService } from '../notifications/live-events.service';
+import { inTransaction } from './db-transaction';
 import { type AccountKey, accountKeyString, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';
 
@@ -54,6 +55,7 @@ export class LedgerService {
   constructor(
     private readonly repository: LedgerRepository,
     @Inject(DATABASE) private readonly db: Database,
+    private readonly live: LiveEventsService,
   ) {}
 
   /** The ids of these accounts, creating the missing ones. */
@@ -120,9 +122,11 @@ export class LedgerService {
     );
     const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
 
-    // Customer accounts first: locked in id order and updated in the same statement as the entry and its lines; the
-    // CHECK (balance >= 0) refuses an overdraft atomically, under the lock.
+    // Balance events first (delivered on commit only; no account lock is held yet). Then the customer accounts: locked
+    // in id order and updated in the same statement as the entry and its lines; the CHECK (balance >= 0) refuses an
+    // overdraft atomically, under the lock.
     const customers = moves.filter((m) => m.key.kind === 'customer');
+    await this.publishBalances(customers, tx);
     try {
       await this.repository.customerMovesAndEntry(
         customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
@@ -147,8 +151,8 @@ export class LedgerService {
   /**
    * Posts one entry as a single atomic write statement (hot paths such as swaps: no round trip is made while account
    * locks are held before it). `extra` statements (transaction row, audit row, idempotency record) commit with it.
-   * With `before` (reads and share locks that must hold until the movement commits, e.g. re-checking the tokens), both
-   * run in one transaction, `before` first; without it the statement runs on its own. A deadlock is retried.
+   * It runs in a transaction after `before` (reads and share locks that must hold until the movement commits, e.g.
+   * re-checking the tokens) and the customers' balance events, none of which lock accounts. A deadlock is retried.
    */
   async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: SQL[] = [], before?: (tx: Tx) => Promise<void>): Promise<void> {
     const deltas = new Map<string, { key: AccountKey; amount: Money }>();
@@ -171,7 +175,9 @@ export class LedgerService {
     const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
     const customers = moves.filter((m) => m.key.kind === 'customer');
     const platforms = moves.filter((m) => m.key.kind === 'platform');
-    const write = async (executor: Executor) => {
+    await inTransaction(this.db, async (tx) => {
+      await before?.(tx);
+      await this.publishBalances(customers, tx);
       try {
         await this.repository.postInOneStatement(
           customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
@@ -179,28 +185,19 @@ export class LedgerService {
           { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
           moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
           extra,
-          executor,
+          tx,
         );
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
         throw error;
       }
-    };
-    if (before) {
-      await inTransaction(this.db, async (tx) => {
-        await before(tx);
-        await write(tx);
-      });
-      return;
-    }
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await write(this.db);
-        return;
-      } catch (error) {
-        if (attempt < 4 && ['40P01', '40001'].includes(sqlState(error) ?? '')) continue;
-        throw error;
-      }
+    });
+  }
+
+  /** A `balance` live event to each customer account of the movement (sent when `tx` commits; clients refetch). */
+  private async publishBalances(customers: Array<{ key: AccountKey }>, tx: Tx): Promise<void> {
+    for (const { key } of customers) {
+      if (key.kind === 'customer') await this.live.publish(key.userId, { type: 'balance', data: { token: key.token } }, tx);
     }
   }
 
