@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -97,6 +98,30 @@ export function IsAmount(
 }
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** A USD amount in a request (a JSON number or a decimal string): its OpenAPI shape and the `IsAmount` check. */
+function UsdAmount(doc: { example: number | string; description: string }, options?: Parameters<typeof IsAmount>[1]): PropertyDecorator {
+  return applyDecorators(ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], ...doc }), IsAmount('Amount', options));
+}
+
+/** Required text (trimmed first unless `trimmed` is false): `required` when missing or empty, `tooLong` past `maxLength`. */
+function RequiredText(required: string, maxLength: number, tooLong: string, trimmed = true): PropertyDecorator {
+  // Listed in the order a stack of decorators is applied (bottom first), so the checks keep their order.
+  return applyDecorators(
+    MaxLength(maxLength, { message: tooLong }),
+    IsNotEmpty({ message: required }),
+    IsString({ message: required }),
+    ...(trimmed ? [Transform(trim)] : []),
+  );
+}
+
+/** One of `values`: `required` when missing or empty, `invalid` otherwise. */
+function IsChoice(values: readonly string[], required: string, invalid: string): PropertyDecorator {
+  return IsIn(values, { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? required : invalid) });
+}
+
+const STATUS_REQUIRED = 'Status is required.';
+const STATUS_INVALID = 'Status must be pending, approved or rejected.';
 
 export class TokenBalanceDto {
   @ApiProperty({ example: 'bitcoin', description: 'Token id (CoinGecko id)' })
@@ -203,18 +228,10 @@ export class TransactionDto {
 
 export class TransferDataDto {
   @ApiProperty({ example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', description: 'Destination address, validated for the token network' })
-  @Transform(trim)
-  @IsString({ message: 'Address is required.' })
-  @IsNotEmpty({ message: 'Address is required.' })
-  @MaxLength(128, { message: 'Address is too long.' })
+  @RequiredText('Address is required.', 128, 'Address is too long.')
   address: string;
 
-  @ApiProperty({
-    oneOf: [{ type: 'number' }, { type: 'string' }],
-    example: '10.00',
-    description: 'USD amount to send (number or decimal string, at most 8 decimals)',
-  })
-  @IsAmount('Amount')
+  @UsdAmount({ example: '10.00', description: 'USD amount to send (number or decimal string, at most 8 decimals)' })
   amount: number | string;
 
   @ApiPropertyOptional({ example: 'btc', description: 'Informational; the token is the path parameter' })
@@ -253,26 +270,15 @@ export class SendCryptoResponseDto {
 }
 
 export class SwapDto {
-  @ApiProperty({
-    oneOf: [{ type: 'number' }, { type: 'string' }],
-    example: 100,
-    description: 'USD value of the amount given (number or decimal string, at most 8 decimals)',
-  })
-  @IsAmount('Amount')
+  @UsdAmount({ example: 100, description: 'USD value of the amount given (number or decimal string, at most 8 decimals)' })
   amount: number | string;
 
   @ApiProperty({ example: 'bitcoin', description: 'Token id given' })
-  @Transform(trim)
-  @IsString({ message: 'Choose the token to swap from.' })
-  @IsNotEmpty({ message: 'Choose the token to swap from.' })
-  @MaxLength(100, { message: 'Unknown token.' })
+  @RequiredText('Choose the token to swap from.', 100, 'Unknown token.')
   from: string;
 
   @ApiProperty({ example: 'ethereum', description: 'Token id received' })
-  @Transform(trim)
-  @IsString({ message: 'Choose the token to swap to.' })
-  @IsNotEmpty({ message: 'Choose the token to swap to.' })
-  @MaxLength(100, { message: 'Unknown token.' })
+  @RequiredText('Choose the token to swap to.', 100, 'Unknown token.')
   to: string;
 }
 
@@ -308,41 +314,25 @@ export class SwapResponseDto {
 }
 
 export class DepositDto {
-  @ApiProperty({
-    oneOf: [{ type: 'number' }, { type: 'string' }],
-    example: 250,
-    description: 'USD value deposited; converted at the current price, rounded down',
-  })
-  @IsAmount('Amount')
+  @UsdAmount({ example: 250, description: 'USD value deposited; converted at the current price, rounded down' })
   amount: number | string;
 
   @ApiProperty({ enum: TRANSACTION_STATUSES })
-  @IsIn(TRANSACTION_STATUSES, {
-    message: (args) =>
-      args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.',
-  })
+  @IsChoice(TRANSACTION_STATUSES, STATUS_REQUIRED, STATUS_INVALID)
   status: TransactionStatus;
 
   @ApiProperty({ example: 'bitcoin', description: 'The token deposited: a supported token id (bitcoin, tether, ...), name or symbol' })
-  @Transform(trim)
-  @IsString({ message: 'Network is required.' })
-  @IsNotEmpty({ message: 'Network is required.' })
-  @MaxLength(100, { message: 'Unknown network.' })
+  @RequiredText('Network is required.', 100, 'Unknown network.')
   network: string;
 }
 
 export class ModifyTransactionDto {
   @ApiProperty({ format: 'uuid', description: 'Transaction _id' })
-  @IsString({ message: 'Transaction id is required.' })
-  @IsNotEmpty({ message: 'Transaction id is required.' })
-  @MaxLength(64, { message: 'Transaction not found.' })
+  @RequiredText('Transaction id is required.', 64, 'Transaction not found.', false)
   tId: string;
 
   @ApiProperty({ enum: TRANSACTION_STATUSES, description: 'New status' })
-  @IsIn(TRANSACTION_STATUSES, {
-    message: (args) =>
-      args.value === undefined || args.value === null || args.value === '' ? 'Status is required.' : 'Status must be pending, approved or rejected.',
-  })
+  @IsChoice(TRANSACTION_STATUSES, STATUS_REQUIRED, STATUS_INVALID)
   modification: TransactionStatus;
 
   @ApiPropertyOptional({
@@ -365,29 +355,21 @@ export class TransactionChangeDto {
   transaction: TransactionDto;
 }
 
-const requiredField = { message: 'All fields are required.' };
+const ALL_REQUIRED = 'All fields are required.';
 
 export class UpdateBalanceDto {
   @ApiProperty({ example: 'bitcoin', description: 'Token id, name or symbol of a supported token' })
-  @Transform(trim)
-  @IsString(requiredField)
-  @IsNotEmpty(requiredField)
-  @MaxLength(100, { message: 'Unknown token.' })
+  @RequiredText(ALL_REQUIRED, 100, 'Unknown token.')
   token: string;
 
-  @ApiProperty({
-    oneOf: [{ type: 'number' }, { type: 'string' }],
-    example: 100,
-    description: 'USD value: added (type yes) or the new balance (type no, may be 0)',
-  })
-  @IsAmount('Amount', { allowZero: true, requiredMessage: requiredField.message })
+  @UsdAmount(
+    { example: 100, description: 'USD value: added (type yes) or the new balance (type no, may be 0)' },
+    { allowZero: true, requiredMessage: ALL_REQUIRED },
+  )
   amount: number | string;
 
   @ApiProperty({ enum: ['yes', 'no'], description: 'yes = Add Balance, no = Change Balance' })
-  @IsIn(['yes', 'no'], {
-    message: (args) =>
-      args.value === undefined || args.value === null || args.value === '' ? requiredField.message : 'Type must be yes (add) or no (change).',
-  })
+  @IsChoice(['yes', 'no'], ALL_REQUIRED, 'Type must be yes (add) or no (change).')
   type: 'yes' | 'no';
 
   @ApiPropertyOptional({ description: 'Reason, shown to the customer; a default reason is used when empty' })
@@ -421,7 +403,8 @@ export class DeleteTransactionResponseDto {
   message: string;
 }
 
-export class TransactionQueryDto {
+/** Keyset paging of the lists: page size and the cursor of the previous page. */
+export class PageQueryDto {
   @ApiPropertyOptional({ description: 'Page size, 1 to 200 (default 50)', example: 50 })
   @IsOptional()
   @IsString({ message: 'Limit must be a whole number from 1 to 200.' })
@@ -431,7 +414,9 @@ export class TransactionQueryDto {
   @IsOptional()
   @IsString({ message: 'The cursor is not valid.' })
   cursor?: string;
+}
 
+export class TransactionQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Token id filter' })
   @IsOptional()
   @IsString({ message: 'Token must be text.' })
@@ -445,7 +430,7 @@ export class TransactionQueryDto {
 
   @ApiPropertyOptional({ enum: TRANSACTION_STATUSES })
   @IsOptional()
-  @IsIn(TRANSACTION_STATUSES, { message: 'Status must be pending, approved or rejected.' })
+  @IsIn(TRANSACTION_STATUSES, { message: STATUS_INVALID })
   status?: TransactionStatus;
 }
 
@@ -457,17 +442,7 @@ export class AdminTransactionQueryDto extends TransactionQueryDto {
   userId?: string;
 }
 
-export class UsersQueryDto {
-  @ApiPropertyOptional({ description: 'Page size, 1 to 200 (default 50)' })
-  @IsOptional()
-  @IsString({ message: 'Limit must be a whole number from 1 to 200.' })
-  limit?: string;
-
-  @ApiPropertyOptional({ description: `Keyset cursor from the ${NEXT_CURSOR_HEADER} response header` })
-  @IsOptional()
-  @IsString({ message: 'The cursor is not valid.' })
-  cursor?: string;
-}
+export class UsersQueryDto extends PageQueryDto {}
 
 export class AdminUserBalanceDto {
   @ApiProperty({ example: 'Bitcoin', description: 'Token name' })

@@ -52,6 +52,40 @@ async function rows<T>(executor: Executor, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+export interface Delta {
+  id: string;
+  delta: string;
+}
+
+export interface EntryRow {
+  id: string;
+  kind: string;
+  transactionId: string | null;
+  reason: string | null;
+  createdBy: string | null;
+}
+
+/**
+ * Two CTEs: `<name>_locked` locks the accounts FOR NO KEY UPDATE (the row lock an UPDATE takes) in id order, only once
+ * `after` is true (a scalar subquery that forces an order between CTEs), and `<name>_moved` adds each delta to its
+ * balance. A customer balance going below zero violates its CHECK: the caller maps that error.
+ */
+function lockAndAddCtes(name: string, deltas: Delta[], after?: SQL): SQL[] {
+  const locked = sql.raw(`${name}_locked`);
+  const ids = sql.join(
+    deltas.map((d) => sql`${d.id}::uuid`),
+    sql`, `,
+  );
+  const values = sql.join(
+    deltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
+    sql`, `,
+  );
+  return [
+    sql`${locked} as (select id from ledger_accounts where id in (${ids})${after ? sql` and ${after}` : sql``} order by id for no key update)`,
+    sql`${sql.raw(`${name}_moved`)} as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values}) as v(id, delta), ${locked} where a.id = v.id and ${locked}.id = a.id returning a.id)`,
+  ];
+}
+
 @Injectable()
 export class LedgerRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
@@ -111,106 +145,29 @@ export class LedgerRepository {
       .for('no key update');
   }
 
-  /**
-   * Locks the accounts (SELECT ... FOR NO KEY UPDATE in account id order) and adds each delta to its balance, in one
-   * statement. A customer balance going below zero violates its CHECK: the caller maps that error.
-   */
-  async lockAndAdd(deltas: Array<{ id: string; delta: string }>, executor: Executor): Promise<void> {
+  /** Locks the accounts (FOR NO KEY UPDATE in account id order) and adds each delta to its balance, in one statement. */
+  async lockAndAdd(deltas: Delta[], executor: Executor): Promise<void> {
     if (!deltas.length) return;
-    const values = sql.join(
-      deltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
-      sql`, `,
-    );
-    const ids = sql.join(
-      deltas.map((d) => sql`${d.id}::uuid`),
-      sql`, `,
-    );
-    await executor.execute(sql`
-      with locked as (select id from ledger_accounts where id in (${ids}) order by id for no key update)
-      update ledger_accounts as a set balance = a.balance + v.delta
-      from (values ${values}) as v(id, delta), locked
-      where a.id = v.id and locked.id = a.id`);
+    await executor.execute(sql`with ${sql.join(lockAndAddCtes('p', deltas), sql`, `)} select count(*) from p_moved`);
   }
 
   /**
-   * One statement: locks and updates the customer accounts (FOR NO KEY UPDATE in id order; the CHECK refuses an
-   * overdraft), runs the caller's extra inserts (e.g. the transaction row), and inserts the entry and its lines.
-   * Lines are insert-only.
-   */
-  async customerMovesAndEntry(
-    customerDeltas: Array<{ id: string; delta: string }>,
-    entry: { id: string; kind: string; transactionId: string | null; reason: string | null; createdBy: string | null },
-    lines: LineInput[],
-    extra: SQL[],
-    executor: Executor,
-  ): Promise<void> {
-    const ctes: SQL[] = [];
-    if (customerDeltas.length) {
-      const ids = sql.join(
-        customerDeltas.map((d) => sql`${d.id}::uuid`),
-        sql`, `,
-      );
-      const values = sql.join(
-        customerDeltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
-        sql`, `,
-      );
-      ctes.push(sql`locked as (select id from ledger_accounts where id in (${ids}) order by id for no key update)`);
-      ctes.push(
-        sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`,
-      );
-    }
-    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
-    ctes.push(sql`e as (
-        insert into journal_entries (id, kind, transaction_id, reason, created_by)
-        values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
-        returning id)`);
-    const values = sql.join(
-      lines.map((line) => sql`(${line.accountId}::uuid, ${line.token}, ${line.amount}::numeric)`),
-      sql`, `,
-    );
-    await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
-      insert into journal_lines (entry_id, account_id, token, amount)
-      select e.id, v.account_id, v.token, v.amount from e cross join (values ${values}) as v(account_id, token, amount)`);
-  }
-
-  /**
-   * A whole movement in ONE autocommit statement (atomic on its own, no round trips while locks are held): customer
-   * accounts locked FOR NO KEY UPDATE in id order and updated (the CHECK refuses an overdraft), then — forced after
-   * them by the scalar subquery — the platform accounts, in id order; the caller's extra inserts; the entry and its
-   * lines. Same global lock order as the transactional path: customer accounts, then platform accounts.
+   * A whole movement in ONE statement (atomic on its own, no round trips while its locks are held): customer accounts
+   * locked FOR NO KEY UPDATE in id order and updated (the CHECK refuses an overdraft), then — forced after them by the
+   * scalar subquery — the platform accounts, in id order; the caller's extra inserts (e.g. the transaction row); the
+   * entry and its lines (insert-only). Same global lock order everywhere: customer accounts, then platform accounts.
    */
   async postInOneStatement(
-    customerDeltas: Array<{ id: string; delta: string }>,
-    platformDeltas: Array<{ id: string; delta: string }>,
-    entry: { id: string; kind: string; transactionId: string | null; reason: string | null; createdBy: string | null },
+    customerDeltas: Delta[],
+    platformDeltas: Delta[],
+    entry: EntryRow,
     lines: LineInput[],
     extra: SQL[],
     executor: Executor = this.db,
   ): Promise<void> {
-    const list = (deltas: Array<{ id: string }>) =>
-      sql.join(
-        deltas.map((d) => sql`${d.id}::uuid`),
-        sql`, `,
-      );
-    const values = (deltas: Array<{ id: string; delta: string }>) =>
-      sql.join(
-        deltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
-        sql`, `,
-      );
     const ctes: SQL[] = [];
-    if (customerDeltas.length) {
-      ctes.push(sql`locked as (select id from ledger_accounts where id in (${list(customerDeltas)}) order by id for no key update)`);
-      ctes.push(
-        sql`moved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(customerDeltas)}) as v(id, delta), locked where a.id = v.id and locked.id = a.id returning a.id)`,
-      );
-    }
-    if (platformDeltas.length) {
-      const after = customerDeltas.length ? sql` and (select count(*) from moved) >= 0` : sql``;
-      ctes.push(sql`plocked as (select id from ledger_accounts where id in (${list(platformDeltas)})${after} order by id for no key update)`);
-      ctes.push(
-        sql`pmoved as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values(platformDeltas)}) as v(id, delta), plocked where a.id = v.id and plocked.id = a.id returning a.id)`,
-      );
-    }
+    if (customerDeltas.length) ctes.push(...lockAndAddCtes('c', customerDeltas));
+    if (platformDeltas.length) ctes.push(...lockAndAddCtes('p', platformDeltas, customerDeltas.length ? sql`(select count(*) from c_moved) >= 0` : undefined));
     extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
     ctes.push(sql`e as (
         insert into journal_entries (id, kind, transaction_id, reason, created_by)

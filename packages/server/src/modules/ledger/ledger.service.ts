@@ -6,7 +6,7 @@ import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { LiveEventsService } from '../notifications/live-events.service';
 import { inTransaction } from './db-transaction';
-import { type AccountKey, accountKeyString, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
+import { type AccountKey, accountKeyString, type Delta, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';
 
 export interface Leg {
@@ -35,6 +35,27 @@ export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[]
     { account: from, amount: amount.neg() },
     { account: to, amount },
   ];
+}
+
+interface Move {
+  key: AccountKey;
+  amount: Money;
+}
+
+/** The entry's net amount per account (zero ones dropped); throws when its legs do not sum to zero per token. */
+function movesOf(entry: EntryInput): Move[] {
+  const deltas = new Map<string, Move>();
+  const perToken = new Map<string, Money>();
+  for (const leg of entry.legs) {
+    const k = accountKeyString(leg.account);
+    const current = deltas.get(k);
+    deltas.set(k, { key: leg.account, amount: current ? current.amount.add(leg.amount) : leg.amount });
+    perToken.set(leg.account.token, (perToken.get(leg.account.token) ?? toMoney(0)).add(leg.amount));
+  }
+  for (const [token, sum] of perToken) {
+    if (!sum.isZero()) throw new Error(`Unbalanced entry ${entry.kind}: ${token} sums to ${sum.toFixed()}`);
+  }
+  return [...deltas.values()].filter((d) => !d.amount.isZero());
 }
 
 /**
@@ -99,53 +120,19 @@ export class LedgerService {
    * customer movements (saves round trips). Call it last in the transaction: it takes the platform locks.
    */
   async post(entry: EntryInput, tx: Tx, onShort: (token: string) => DomainError, extra: SQL[] = []): Promise<void> {
-    const deltas = new Map<string, { key: AccountKey; amount: Money }>();
-    const perToken = new Map<string, Money>();
-    for (const leg of entry.legs) {
-      const k = accountKeyString(leg.account);
-      const current = deltas.get(k);
-      deltas.set(k, { key: leg.account, amount: current ? current.amount.add(leg.amount) : leg.amount });
-      perToken.set(leg.account.token, (perToken.get(leg.account.token) ?? toMoney(0)).add(leg.amount));
-    }
-    for (const [token, sum] of perToken) {
-      if (!sum.isZero()) throw new Error(`Unbalanced entry ${entry.kind}: ${token} sums to ${sum.toFixed()}`);
-    }
-    const moves = [...deltas.values()].filter((d) => !d.amount.isZero());
+    const moves = movesOf(entry);
     if (!moves.length) {
       for (const statement of extra) await tx.execute(statement);
       return;
     }
-
-    const ids = await this.accountIds(
-      moves.map((m) => m.key),
-      tx,
-    );
-    const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
-
+    const posting = await this.prepare(entry, moves, tx);
     // Balance events first (delivered on commit only; no account lock is held yet). Then the customer accounts: locked
     // in id order and updated in the same statement as the entry and its lines; the CHECK (balance >= 0) refuses an
     // overdraft atomically, under the lock.
-    const customers = moves.filter((m) => m.key.kind === 'customer');
-    await this.publishBalances(customers, tx);
-    try {
-      await this.repository.customerMovesAndEntry(
-        customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
-        { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
-        moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
-        extra,
-        tx,
-      );
-    } catch (error) {
-      if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
-      throw error;
-    }
-
+    await this.publishBalances(posting.customers, tx);
+    await posting.write([], extra, onShort, tx);
     // Platform accounts last (the hottest rows are held only until the commit), also in id order.
-    const platforms = moves.filter((m) => m.key.kind === 'platform');
-    await this.repository.lockAndAdd(
-      platforms.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
-      tx,
-    );
+    await this.repository.lockAndAdd(posting.platforms, tx);
   }
 
   /**
@@ -155,43 +142,40 @@ export class LedgerService {
    * re-checking the tokens) and the customers' balance events, none of which lock accounts. A deadlock is retried.
    */
   async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: SQL[] = [], before?: (tx: Tx) => Promise<void>): Promise<void> {
-    const deltas = new Map<string, { key: AccountKey; amount: Money }>();
-    const perToken = new Map<string, Money>();
-    for (const leg of entry.legs) {
-      const k = accountKeyString(leg.account);
-      const current = deltas.get(k);
-      deltas.set(k, { key: leg.account, amount: current ? current.amount.add(leg.amount) : leg.amount });
-      perToken.set(leg.account.token, (perToken.get(leg.account.token) ?? toMoney(0)).add(leg.amount));
-    }
-    for (const [token, sum] of perToken) {
-      if (!sum.isZero()) throw new Error(`Unbalanced entry ${entry.kind}: ${token} sums to ${sum.toFixed()}`);
-    }
-    const moves = [...deltas.values()].filter((d) => !d.amount.isZero());
+    const moves = movesOf(entry);
     if (!moves.length) throw new Error(`Empty entry ${entry.kind}`);
-    const ids = await this.accountIds(
-      moves.map((m) => m.key),
-      this.db,
-    );
-    const idOf = (key: AccountKey) => ids.get(accountKeyString(key))!;
-    const customers = moves.filter((m) => m.key.kind === 'customer');
-    const platforms = moves.filter((m) => m.key.kind === 'platform');
+    const posting = await this.prepare(entry, moves, this.db);
     await inTransaction(this.db, async (tx) => {
       await before?.(tx);
-      await this.publishBalances(customers, tx);
+      await this.publishBalances(posting.customers, tx);
+      await posting.write(posting.platforms, extra, onShort, tx);
+    });
+  }
+
+  /**
+   * The account ids of the moves (created when missing) and a `write` that runs the customer movements — plus the given
+   * platform ones — with the entry, its lines and `extra` in one statement, mapping an overdraft to `onShort`.
+   */
+  private async prepare(entry: EntryInput, moves: Move[], executor: Executor) {
+    const ids = await this.accountIds(
+      moves.map((m) => m.key),
+      executor,
+    );
+    const deltasOf = (kind: AccountKey['kind']) =>
+      moves.filter((m) => m.key.kind === kind).map((m) => ({ key: m.key, id: ids.get(accountKeyString(m.key))!, delta: plain(m.amount), amount: m.amount }));
+    const customers = deltasOf('customer');
+    const platforms = deltasOf('platform');
+    const row = { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy };
+    const lines = moves.map((m) => ({ accountId: ids.get(accountKeyString(m.key))!, token: m.key.token, amount: plain(m.amount) }));
+    const write = async (platformDeltas: Delta[], extra: SQL[], onShort: (token: string) => DomainError, tx: Tx) => {
       try {
-        await this.repository.postInOneStatement(
-          customers.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
-          platforms.map((m) => ({ id: idOf(m.key), delta: plain(m.amount) })),
-          { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy },
-          moves.map((m) => ({ accountId: idOf(m.key), token: m.key.token, amount: plain(m.amount) })),
-          extra,
-          tx,
-        );
+        await this.repository.postInOneStatement(customers, platformDeltas, row, lines, extra, tx);
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
         throw error;
       }
-    });
+    };
+    return { customers, platforms, write };
   }
 
   /** A `balance` live event to each customer account of the movement (sent when `tx` commits; clients refetch). */

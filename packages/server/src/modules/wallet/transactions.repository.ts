@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
-import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
 
-export interface TransactionRecord {
-  id: string;
-  seq: number;
+/** What a caller states about a transaction; the stored record and a new one both carry it. */
+interface TransactionFields {
   userId: string;
   type: TransactionType;
   token: string;
@@ -19,6 +18,11 @@ export interface TransactionRecord {
   direction: 'in' | 'out';
   note: string | null;
   details: Record<string, unknown> | null;
+}
+
+export interface TransactionRecord extends TransactionFields {
+  id: string;
+  seq: number;
   createdAt: Date;
   voidedAt: Date | null;
 }
@@ -29,20 +33,8 @@ export interface TransactionView extends TransactionRecord {
   symbol: string | null;
 }
 
-export interface NewTransaction {
+export interface NewTransaction extends TransactionFields {
   id: string;
-  userId: string;
-  type: TransactionType;
-  token: string;
-  network: string | null;
-  address: string | null;
-  coinAmount: string;
-  usdAmount: string;
-  price: string | null;
-  status: TransactionStatus;
-  direction: 'in' | 'out';
-  note: string | null;
-  details: Record<string, unknown> | null;
   createdBy: string | null;
 }
 
@@ -93,9 +85,10 @@ export class TransactionsRepository {
    */
   insertStatement(input: NewTransaction): { statement: SQL; record: TransactionRecord } {
     const createdAt = new Date();
-    const statement = sql`insert into transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
-      values (${input.id}::uuid, ${input.userId}::uuid, ${input.type}, ${input.token}, ${input.network}, ${input.address}, ${input.coinAmount}::numeric, ${input.usdAmount}::numeric,
-              ${input.price}::numeric, ${input.status}, ${input.direction}, ${input.note}, ${input.details === null ? null : JSON.stringify(input.details)}::jsonb, ${input.createdBy}::uuid, ${createdAt.toISOString()}::timestamptz, ${createdAt.toISOString()}::timestamptz)`;
+    const statement = this.db
+      .insert(transactions)
+      .values({ ...input, createdAt, updatedAt: createdAt })
+      .getSQL();
     return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
   }
 

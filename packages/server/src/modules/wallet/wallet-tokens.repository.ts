@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, supportedTokens } from '../../db/schema';
 
@@ -12,58 +12,43 @@ export interface WalletToken {
   address: string | null;
 }
 
+/** The columns of a `WalletToken`: the coin's market data and the supported token's deposit address. */
+const walletTokenColumns = {
+  id: coins.id,
+  symbol: coins.symbol,
+  name: coins.name,
+  currentPrice: coins.currentPrice,
+  marketCapRank: coins.marketCapRank,
+  address: supportedTokens.address,
+};
+
 /** Read-only view of the supported tokens (owned by the tokens module) with their market price. */
 @Injectable()
 export class WalletTokensRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async listSupported(executor: Executor = this.db): Promise<WalletToken[]> {
-    return executor
-      .select({
-        id: coins.id,
-        symbol: coins.symbol,
-        name: coins.name,
-        currentPrice: coins.currentPrice,
-        marketCapRank: coins.marketCapRank,
-        address: supportedTokens.address,
-      })
-      .from(supportedTokens)
-      .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
-      .where(isNull(supportedTokens.deletedAt))
-      .orderBy(asc(coins.marketCapRank), asc(coins.id));
+    return this.live(executor).orderBy(asc(coins.marketCapRank), asc(coins.id));
   }
 
   async findSupported(coinId: string, executor: Executor = this.db): Promise<WalletToken | undefined> {
-    const [row] = await executor
-      .select({
-        id: coins.id,
-        symbol: coins.symbol,
-        name: coins.name,
-        currentPrice: coins.currentPrice,
-        marketCapRank: coins.marketCapRank,
-        address: supportedTokens.address,
-      })
-      .from(supportedTokens)
-      .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
-      .where(and(eq(supportedTokens.coinId, coinId), isNull(supportedTokens.deletedAt)));
-    return row;
+    return (await this.findSupportedMany([coinId], executor)).get(coinId);
   }
 
   async findSupportedMany(coinIds: string[], executor: Executor = this.db): Promise<Map<string, WalletToken>> {
     if (!coinIds.length) return new Map();
-    const rows = await executor
-      .select({
-        id: coins.id,
-        symbol: coins.symbol,
-        name: coins.name,
-        currentPrice: coins.currentPrice,
-        marketCapRank: coins.marketCapRank,
-        address: supportedTokens.address,
-      })
+    const rows = await this.live(executor, inArray(supportedTokens.coinId, coinIds));
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** Live (not deleted) supported tokens joined with their coin, optionally narrowed by `where`. */
+  private live(executor: Executor, where?: SQL) {
+    return executor
+      .select(walletTokenColumns)
       .from(supportedTokens)
       .innerJoin(coins, eq(coins.id, supportedTokens.coinId))
-      .where(and(inArray(supportedTokens.coinId, coinIds), isNull(supportedTokens.deletedAt)));
-    return new Map(rows.map((r) => [r.id, r]));
+      .where(and(isNull(supportedTokens.deletedAt), where))
+      .$dynamic();
   }
 
   /**
