@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pnpm install --frozen-lockfile --prefer-offline --reporter=silent
+pnpm install --frozen-lockfile --prefer-offline
 
 # Rebuild a package when its build marker is missing or any of its sources is newer.
 build_if_stale() {
