@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
+import { DATABASE_KINDS } from '../support/databases';
 import { seedCoins } from '../support/market';
-import { call, expectLedgerClean, fund, newCustomer, startWalletApp, supportTokens, type WalletApp } from '../support/wallet';
+import { bearer } from '../support/test-app';
+import { call, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, supportTokens, type WalletApp } from '../support/wallet';
 
 const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
 if (!POSTGRES) {
@@ -103,5 +105,54 @@ describe.skipIf(!POSTGRES)('token delete racing money operations on PostgreSQL (
     expect(seen.moved).toBeGreaterThan(0);
     expect(seen.refusedRemoved).toBeGreaterThan(0);
     expect(await exposureInDeletedTokens(db)).toEqual({ balances: [], pending: [] });
+  });
+});
+
+describe.each(DATABASE_KINDS)('status changes and voids after a token delete on %s', (kind) => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp(kind);
+    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', solana: '100' });
+    await supportTokens(t, ['solana']);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    if (t) await expectLedgerClean(t);
+  });
+
+  it('refuses (409) whatever would give a customer money or a pending transaction in a removed token', async () => {
+    const user = await newCustomer(t);
+    const admin = (path: string, body: object) => t.http.post(path).set(bearer(t.admin)).send(body);
+    const modify = (tId: string, modification: string) => admin('/api/admin/modify-transaction', { tId, modification });
+    const rejectedDeposit = (await admin(`/api/crypto/deposit/${user._id}`, { amount: 100, status: 'rejected', network: 'solana' }).expect(201)).body;
+    await fund(t, user._id, 'solana', 50);
+    const sent = await t.http
+      .post('/api/crypto/send-crypto/solana')
+      .set(bearer(user.token))
+      .send({ transferData: { address: '0xde709f2102306220921060314715629080e2fb77', amount: 50 } })
+      .expect(201);
+    await modify(sent.body.transaction._id, 'approved').expect(200);
+    await t.http.delete('/api/admin/delete-token/solana/solana').set(bearer(t.admin)).expect(200);
+
+    const refusal = 'SOL is no longer a supported token, so this would leave the customer holding it. Add the token again first.';
+    for (const [id, status] of [
+      [rejectedDeposit._id, 'approved'],
+      [rejectedDeposit._id, 'pending'],
+      [sent.body.transaction._id, 'rejected'],
+      [sent.body.transaction._id, 'pending'],
+    ]) {
+      expect((await modify(id, status).expect(409)).body.error).toBe(refusal);
+    }
+    expect((await t.http.delete(`/api/crypto/delete-trx/${sent.body.transaction._id}`).set(bearer(t.admin)).expect(409)).body.error).toBe(refusal);
+    // Voiding the rejected deposit moves nothing: allowed.
+    await t.http.delete(`/api/crypto/delete-trx/${rejectedDeposit._id}`).set(bearer(t.admin)).expect(200);
+    expect((await holdings(t, user.token)).solana).toBeUndefined();
+
+    // Supported again: the same change goes through.
+    await supportTokens(t, ['solana']);
+    await modify(sent.body.transaction._id, 'rejected').expect(200);
+    expect((await holdings(t, user.token)).solana).toBe('0.500');
   });
 });

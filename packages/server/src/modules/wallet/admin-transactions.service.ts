@@ -49,6 +49,10 @@ function sameAccount(a: AccountKey, b: AccountKey): boolean {
   );
 }
 
+/** A status change or void would give a customer money (or a pending transaction) in a token no longer supported. */
+const removedToken = (symbol: string) =>
+  new ConflictError(`${symbol} is no longer a supported token, so this would leave the customer holding it. Add the token again first.`);
+
 const TYPE_LABEL: Record<string, string> = { deposit: 'deposit', withdrawal: 'withdrawal', swap: 'swap', adjustment: 'balance adjustment' };
 
 @Injectable()
@@ -182,6 +186,8 @@ export class AdminTransactionsService {
       const amountText = describe(record.coinAmount, record.token, symbol);
       const from = location(record, record.status);
       const to = location(record, input.modification);
+      // Crediting the customer or making it pending again exposes the token: it must still be supported (share lock).
+      if (to.kind === 'customer' || input.modification === 'pending') await requireLiveTokens(this.tokens, [{ id: record.token, symbol }], tx, removedToken);
       await this.transactions.setStatus(record.id, input.modification, tx);
       await this.notifications.notify(
         {
@@ -254,6 +260,13 @@ export class AdminTransactionsService {
             ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity)
             : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
       }
+      const credited = [...new Set(legs.filter((leg) => leg.account.kind === 'customer' && leg.amount.isPositive()).map((leg) => leg.account.token))];
+      await requireLiveTokens(
+        this.tokens,
+        credited.map((token) => ({ id: token, symbol: symbolOf(token) })),
+        tx,
+        removedToken,
+      );
       await this.transactions.markVoided(record.id, actor.id, tx);
       await this.notifications.notify(
         {

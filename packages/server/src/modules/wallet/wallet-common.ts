@@ -1,5 +1,5 @@
 import type { TokenBalanceDto, TransactionDto } from '@coinpurse/contract';
-import { InvalidInputError } from '../../common/errors';
+import { type DomainError, InvalidInputError } from '../../common/errors';
 import { formatQuantity, plain, toMoney, usdNumber, usdValue } from '../ledger/money';
 import type { Executor } from '../../db/database';
 import type { TransactionView } from './transactions.repository';
@@ -23,15 +23,21 @@ export function parseSeqCursor(raw: string | undefined): number | undefined {
 
 /**
  * Call first inside a money transaction: share-locks the tokens' supported rows (see `WalletTokensRepository.lockLive`)
- * and refuses (400) when one was removed since it was looked up.
+ * and refuses when one was removed since it was looked up (400 by default; `refuse` builds another error).
  */
-export async function requireLiveTokens(repository: WalletTokensRepository, tokens: Array<{ id: string; symbol: string }>, tx: Executor): Promise<void> {
+export async function requireLiveTokens(
+  repository: WalletTokensRepository,
+  tokens: Array<{ id: string; symbol: string }>,
+  tx: Executor,
+  refuse: (symbol: string) => DomainError = (symbol) =>
+    new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`),
+): Promise<void> {
   const live = await repository.lockLive(
     tokens.map((token) => token.id),
     tx,
   );
   const gone = tokens.find((token) => !live.has(token.id));
-  if (gone) throw new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);
+  if (gone) throw refuse(gone.symbol.toUpperCase());
 }
 
 export function symbolOf(view: { symbol: string | null; token: string }): string {
