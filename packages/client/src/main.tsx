@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { AppRouter } from './app/router';
@@ -6,11 +6,15 @@ import { store } from './app/store';
 import { AppToaster } from './components/AppToaster';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Provider store={store}>
-      <AppRouter />
-      <AppToaster />
-    </Provider>
-  </StrictMode>,
+const root = createRoot(document.getElementById('root')!);
+// A transition lets React render the first screen in slices that yield to the browser (no single long task on a slow phone).
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <Provider store={store}>
+        <AppRouter />
+        <AppToaster />
+      </Provider>
+    </StrictMode>,
+  ),
 );

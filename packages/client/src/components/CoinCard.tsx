@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { coinImageUrl } from '../lib/images';
 import { changeDirection, formatChange, formatPrice } from '../lib/money';
 
@@ -51,7 +51,8 @@ function useProgressive<T>(items: T[]): T[] {
   const [all, setAll] = useState(items.length <= FIRST_BATCH);
   useEffect(() => {
     if (all || items.length <= FIRST_BATCH) return;
-    const timer = setTimeout(() => setAll(true), 50);
+    // The rest renders as a transition: in slices that yield to input.
+    const timer = setTimeout(() => startTransition(() => setAll(true)), 50);
     return () => clearTimeout(timer);
   }, [all, items.length]);
   return all ? items : items.slice(0, FIRST_BATCH);
