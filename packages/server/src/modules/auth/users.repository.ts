@@ -33,10 +33,19 @@ export function normalizeEmail(email: string): string {
 
 @Injectable()
 export class UsersRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  /** The access guard reads the user on every authenticated request: build that query once, as a prepared statement. */
+  private readonly byId;
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {
+    this.byId = db
+      .select(userColumns)
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare('users_find_by_id');
+  }
 
   async findById(id: string, executor: Executor = this.db): Promise<UserRecord | undefined> {
-    const [row] = await executor.select(userColumns).from(users).where(eq(users.id, id));
+    const [row] = executor === this.db ? await this.byId.execute({ id }) : await executor.select(userColumns).from(users).where(eq(users.id, id));
     return row;
   }
 

@@ -180,9 +180,10 @@ export class LedgerService {
 
   /** A `balance` live event to each customer account of the movement (sent when `tx` commits; clients refetch). */
   private async publishBalances(customers: Array<{ key: AccountKey }>, tx: Tx): Promise<void> {
-    for (const { key } of customers) {
-      if (key.kind === 'customer') await this.live.publish(key.userId, { type: 'balance', data: { token: key.token } }, tx);
-    }
+    const events = customers.flatMap(({ key }) =>
+      key.kind === 'customer' ? [{ userId: key.userId, event: { type: 'balance' as const, data: { token: key.token } } }] : [],
+    );
+    await this.live.publishMany(events, tx);
   }
 
   /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
+import { idValues, preparedPerCount } from '../../db/prepared';
 import { coins, supportedTokens } from '../../db/schema';
 
 export interface CoinRecord {
@@ -37,6 +38,19 @@ const coinColumns = {
   manualPrice: coins.manualPrice,
 };
 
+/** What a price quote needs (not the market history): read by every money operation. */
+export type CoinPricing = Pick<CoinRecord, 'id' | 'symbol' | 'name' | 'currentPrice' | 'lastUpdated' | 'source' | 'manualPrice'>;
+
+const pricingColumns = {
+  id: coins.id,
+  symbol: coins.symbol,
+  name: coins.name,
+  currentPrice: coins.currentPrice,
+  lastUpdated: coins.lastUpdated,
+  source: coins.source,
+  manualPrice: coins.manualPrice,
+};
+
 export interface CoinUpsert {
   id: string;
   symbol: string;
@@ -61,6 +75,18 @@ export class CoinsRepository {
   async findById(id: string, executor: Executor = this.db): Promise<CoinRecord | undefined> {
     const [row] = await executor.select(coinColumns).from(coins).where(eq(coins.id, id));
     return row;
+  }
+
+  private readonly pricingQuery = preparedPerCount((placeholders, count) =>
+    this.db.select(pricingColumns).from(coins).where(inArray(coins.id, placeholders)).prepare(`coins_pricing_${count}`),
+  );
+
+  /** The pricing columns of these coins (a prepared statement for short lists outside a transaction). */
+  async findPricing(ids: string[], executor: Executor = this.db): Promise<CoinPricing[]> {
+    if (!ids.length) return [];
+    const prepared = executor === this.db ? this.pricingQuery(ids.length) : undefined;
+    if (prepared) return prepared.execute(idValues(ids));
+    return executor.select(pricingColumns).from(coins).where(inArray(coins.id, ids));
   }
 
   async findByIds(ids: string[], executor: Executor = this.db): Promise<CoinRecord[]> {

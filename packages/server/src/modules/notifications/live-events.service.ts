@@ -70,6 +70,15 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     await this.notify({ u: userId, e: event.type, d: event.data ?? {} }, executor);
   }
 
+  /** Like `publish` for several events, in one statement (one round trip). */
+  async publishMany(events: Array<{ userId: string; event: LiveEvent }>, executor: Executor = this.db): Promise<void> {
+    if (!events.length) return;
+    await this.notifyAll(
+      events.map(({ userId, event }) => ({ u: userId, e: event.type, d: event.data ?? {} })),
+      executor,
+    );
+  }
+
   /** Sends `event` to every connected customer. */
   async publishToAll(event: LiveEvent, executor: Executor = this.db): Promise<void> {
     await this.notify({ u: '*', e: event.type, d: event.data ?? {} }, executor);
@@ -127,15 +136,13 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async notify(envelope: Envelope, executor: Executor): Promise<void> {
-    let payload = JSON.stringify(envelope);
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-      // Too big for NOTIFY: send the event without its long text; clients refetch on every event anyway.
-      const data = (envelope.d && typeof envelope.d === 'object' ? { ...(envelope.d as Record<string, unknown>) } : {}) as Record<string, unknown>;
-      if (typeof data.message === 'string') data.message = `${data.message.slice(0, 500)}…`;
-      payload = JSON.stringify({ ...envelope, d: data });
-      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ ...envelope, d: { truncated: true } });
-    }
-    await executor.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+    await this.notifyAll([envelope], executor);
+  }
+
+  /** All the envelopes in one `select pg_notify(...), pg_notify(...)` (one round trip); sent on commit. */
+  private async notifyAll(envelopes: Envelope[], executor: Executor): Promise<void> {
+    const calls = envelopes.map((envelope) => sql`pg_notify(${LIVE_CHANNEL}, ${payloadOf(envelope)})`);
+    await executor.execute(sql`select ${sql.join(calls, sql`, `)}`);
   }
 
   private dispatch(payload: string): void {
@@ -170,4 +177,17 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     set.delete(stream);
     if (set.size === 0) this.streams.delete(stream.userId);
   }
+}
+
+/** The NOTIFY payload of an envelope, kept under the size PostgreSQL accepts. */
+function payloadOf(envelope: Envelope): string {
+  let payload = JSON.stringify(envelope);
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+    // Too big for NOTIFY: send the event without its long text; clients refetch on every event anyway.
+    const data = (envelope.d && typeof envelope.d === 'object' ? { ...(envelope.d as Record<string, unknown>) } : {}) as Record<string, unknown>;
+    if (typeof data.message === 'string') data.message = `${data.message.slice(0, 500)}…`;
+    payload = JSON.stringify({ ...envelope, d: data });
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ ...envelope, d: { truncated: true } });
+  }
+  return payload;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
+import { idValues, preparedPerCount } from '../../db/prepared';
 import { coins, supportedTokens } from '../../db/schema';
 
 export interface WalletToken {
@@ -35,9 +36,15 @@ export class WalletTokensRepository {
     return (await this.findSupportedMany([coinId], executor)).get(coinId);
   }
 
+  private readonly supportedQuery = preparedPerCount((placeholders, count) =>
+    this.live(this.db, inArray(supportedTokens.coinId, placeholders)).prepare(`supported_tokens_live_${count}`),
+  );
+
   async findSupportedMany(coinIds: string[], executor: Executor = this.db): Promise<Map<string, WalletToken>> {
     if (!coinIds.length) return new Map();
-    const rows = await this.live(executor, inArray(supportedTokens.coinId, coinIds));
+    // Every money operation looks its tokens up: a prepared statement for short lists outside a transaction.
+    const prepared = executor === this.db ? this.supportedQuery(coinIds.length) : undefined;
+    const rows = prepared ? await prepared.execute(idValues(coinIds)) : await this.live(executor, inArray(supportedTokens.coinId, coinIds));
     return new Map(rows.map((r) => [r.id, r]));
   }
 

@@ -20,7 +20,7 @@ import { inTransaction } from '../ledger/db-transaction';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { customer, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
 import { formatQuantity, parseAmount, plain, toMoney, tokenDecimals, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
-import { PriceService } from '../market/price.service';
+import { PriceService, type Quote } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { TransactionsRepository } from './transactions.repository';
 import { auditStatement } from './audit-statement';
@@ -163,11 +163,13 @@ export class WalletService {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     if (input.from === input.to) throw new InvalidInputError('Choose two different tokens to swap.');
     // Supported tokens and both prices at the time of the request, read in parallel before the transaction.
-    const [supported, fromRead, toRead] = await Promise.all([
+    // Both prices come from one query; a refused or failed read is re-read below to surface its own error.
+    const [supported, quotes] = await Promise.all([
       this.tokens.findSupportedMany([input.from, input.to]),
-      this.prices.quote(input.from).catch(() => undefined),
-      this.prices.quote(input.to).catch(() => undefined),
+      this.prices.quoteMany([input.from, input.to]).catch(() => new Map<string, Quote>()),
     ]);
+    const fromRead = quotes.get(input.from);
+    const toRead = quotes.get(input.to);
     const from = supported.get(input.from);
     const to = supported.get(input.to);
     if (!from) throw new InvalidInputError(`"${input.from.slice(0, 60)}" is not a supported token.`);
