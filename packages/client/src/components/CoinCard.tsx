@@ -18,7 +18,9 @@ export function CoinCard({ coin }: { coin: CoinCardData }) {
     <div className="card coin-card">
       <img src={coinImageUrl(coin.image)} alt="" width={40} height={40} loading="lazy" />
       <div>
-        <div className="coin-name">{coin.name}</div>
+        <div className="coin-name" title={coin.name}>
+          {coin.name}
+        </div>
         <div className="coin-symbol">{coin.symbol}</div>
       </div>
       <div className="coin-price">
