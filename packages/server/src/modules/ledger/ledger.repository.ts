@@ -156,6 +156,8 @@ export class LedgerRepository {
    * locked FOR NO KEY UPDATE in id order and updated (the CHECK refuses an overdraft), then — forced after them by the
    * scalar subquery — the platform accounts, in id order; the caller's extra inserts (e.g. the transaction row); the
    * entry and its lines (insert-only). Same global lock order everywhere: customer accounts, then platform accounts.
+   * `selects` are one-row selects with side effects (e.g. `pg_notify`): each runs exactly once, as a materialized CTE
+   * cross-joined into the final insert (an unreferenced plain select CTE would not run at all).
    */
   async postInOneStatement(
     customerDeltas: Delta[],
@@ -164,11 +166,14 @@ export class LedgerRepository {
     lines: LineInput[],
     extra: SQL[],
     executor: Executor = this.db,
+    selects: SQL[] = [],
   ): Promise<void> {
     const ctes: SQL[] = [];
     if (customerDeltas.length) ctes.push(...lockAndAddCtes('c', customerDeltas));
     if (platformDeltas.length) ctes.push(...lockAndAddCtes('p', platformDeltas, customerDeltas.length ? sql`(select count(*) from c_moved) >= 0` : undefined));
     extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
+    selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
+    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     ctes.push(sql`e as (
         insert into journal_entries (id, kind, transaction_id, reason, created_by)
         values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
@@ -179,7 +184,7 @@ export class LedgerRepository {
     );
     await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
-      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)`);
+      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}`);
   }
 
   async customerBalances(userIds: string[], executor: Executor = this.db): Promise<Array<{ userId: string; token: string; balance: string }>> {

@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
-import { LiveEventsService } from '../notifications/live-events.service';
+import { type LiveEvent, LiveEventsService } from '../notifications/live-events.service';
 import { inTransaction } from './db-transaction';
 import { type AccountKey, accountKeyString, type Delta, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';
@@ -35,6 +35,13 @@ export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[]
     { account: from, amount: amount.neg() },
     { account: to, amount },
   ];
+}
+
+/** A `balance` live event per customer account of a movement. */
+function balanceEvents(customers: Array<{ key: AccountKey }>): Array<{ userId: string; event: LiveEvent }> {
+  return customers.flatMap(({ key }) =>
+    key.kind === 'customer' ? [{ userId: key.userId, event: { type: 'balance' as const, data: { token: key.token } } }] : [],
+  );
 }
 
 interface Move {
@@ -139,16 +146,18 @@ export class LedgerService {
    * Posts one entry as a single atomic write statement (hot paths such as swaps: no round trip is made while account
    * locks are held before it). `extra` statements (transaction row, audit row, idempotency record) commit with it.
    * It runs in a transaction after `before` (reads and share locks that must hold until the movement commits, e.g.
-   * re-checking the tokens) and the customers' balance events, none of which lock accounts. A deadlock is retried.
+   * re-checking the tokens), which locks no account; the customers' balance events are sent by the same statement
+   * (delivered on commit). A deadlock is retried.
    */
   async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: SQL[] = [], before?: (tx: Tx) => Promise<void>): Promise<void> {
     const moves = movesOf(entry);
     if (!moves.length) throw new Error(`Empty entry ${entry.kind}`);
     const posting = await this.prepare(entry, moves, this.db);
+    // The balance events go out with the movement statement (a round trip less); still sent only on commit.
+    const events = this.live.publishManyStatement(balanceEvents(posting.customers));
     await inTransaction(this.db, async (tx) => {
       await before?.(tx);
-      await this.publishBalances(posting.customers, tx);
-      await posting.write(posting.platforms, extra, onShort, tx);
+      await posting.write(posting.platforms, extra, onShort, tx, events ? [events] : []);
     });
   }
 
@@ -167,9 +176,9 @@ export class LedgerService {
     const platforms = deltasOf('platform');
     const row = { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy };
     const lines = moves.map((m) => ({ accountId: ids.get(accountKeyString(m.key))!, token: m.key.token, amount: plain(m.amount) }));
-    const write = async (platformDeltas: Delta[], extra: SQL[], onShort: (token: string) => DomainError, tx: Tx) => {
+    const write = async (platformDeltas: Delta[], extra: SQL[], onShort: (token: string) => DomainError, tx: Tx, selects: SQL[] = []) => {
       try {
-        await this.repository.postInOneStatement(customers, platformDeltas, row, lines, extra, tx);
+        await this.repository.postInOneStatement(customers, platformDeltas, row, lines, extra, tx, selects);
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
         throw error;
@@ -180,10 +189,7 @@ export class LedgerService {
 
   /** A `balance` live event to each customer account of the movement (sent when `tx` commits; clients refetch). */
   private async publishBalances(customers: Array<{ key: AccountKey }>, tx: Tx): Promise<void> {
-    const events = customers.flatMap(({ key }) =>
-      key.kind === 'customer' ? [{ userId: key.userId, event: { type: 'balance' as const, data: { token: key.token } } }] : [],
-    );
-    await this.live.publishMany(events, tx);
+    await this.live.publishMany(balanceEvents(customers), tx);
   }
 
   /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */

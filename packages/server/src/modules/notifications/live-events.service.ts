@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Response } from 'express';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
@@ -79,6 +79,15 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     );
   }
 
+  /**
+   * The same as `publishMany`, as a one-row `select` to run inside a single-statement posting (saves its round trip).
+   * Undefined when there is nothing to send.
+   */
+  publishManyStatement(events: Array<{ userId: string; event: LiveEvent }>): SQL | undefined {
+    if (!events.length) return undefined;
+    return notifySelect(events.map(({ userId, event }) => ({ u: userId, e: event.type, d: event.data ?? {} })));
+  }
+
   /** Sends `event` to every connected customer. */
   async publishToAll(event: LiveEvent, executor: Executor = this.db): Promise<void> {
     await this.notify({ u: '*', e: event.type, d: event.data ?? {} }, executor);
@@ -141,8 +150,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
 
   /** All the envelopes in one `select pg_notify(...), pg_notify(...)` (one round trip); sent on commit. */
   private async notifyAll(envelopes: Envelope[], executor: Executor): Promise<void> {
-    const calls = envelopes.map((envelope) => sql`pg_notify(${LIVE_CHANNEL}, ${payloadOf(envelope)})`);
-    await executor.execute(sql`select ${sql.join(calls, sql`, `)}`);
+    await executor.execute(notifySelect(envelopes));
   }
 
   private dispatch(payload: string): void {
@@ -190,4 +198,9 @@ function payloadOf(envelope: Envelope): string {
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ ...envelope, d: { truncated: true } });
   }
   return payload;
+}
+
+function notifySelect(envelopes: Envelope[]): SQL {
+  const calls = envelopes.map((envelope) => sql`pg_notify(${LIVE_CHANNEL}, ${payloadOf(envelope)})`);
+  return sql`select ${sql.join(calls, sql`, `)}`;
 }
