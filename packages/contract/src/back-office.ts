@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { RequiredText, trim } from './text';
 import { LedgerCheckDto } from './wallet';
 import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 
@@ -21,8 +22,6 @@ export const BackOfficeRoutes = {
 export const USER_DELETED_MESSAGE = 'User deleted successfully';
 export const USER_NOTIFIED_MESSAGE = 'User Notified Successfully';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-
 /** `?limit=&cursor=` of the paged admin lists; the answer is `{ items, nextCursor }` (nextCursor null on the last page). */
 export class BackOfficePageQueryDto {
   @ApiPropertyOptional({ description: '1 to 100, default 50', example: '50' })
@@ -37,41 +36,21 @@ export class BackOfficePageQueryDto {
   cursor?: string;
 }
 
-export class SendNotificationDto {
+export class BroadcastNotificationDto {
   @ApiProperty({ maxLength: 200 })
-  @Transform(trim)
-  @IsString({ message: 'Title is required.' })
-  @IsNotEmpty({ message: 'Title is required.' })
-  @MaxLength(200, { message: 'Title must be at most 200 characters.' })
+  @RequiredText('Title is required.', 200, 'Title must be at most 200 characters.')
   title: string;
 
   @ApiProperty({ maxLength: 5000 })
-  @Transform(trim)
-  @IsString({ message: 'Message is required.' })
-  @IsNotEmpty({ message: 'Message is required.' })
-  @MaxLength(5000, { message: 'Message must be at most 5000 characters.' })
+  @RequiredText('Message is required.', 5000, 'Message must be at most 5000 characters.')
   message: string;
+}
 
+export class SendNotificationDto extends BroadcastNotificationDto {
   @ApiPropertyOptional({ format: 'uuid', description: "Sent by the spec's client; must match the path when present." })
   @IsOptional()
   @IsString({ message: 'User is required.' })
   userId?: string;
-}
-
-export class BroadcastNotificationDto {
-  @ApiProperty({ maxLength: 200 })
-  @Transform(trim)
-  @IsString({ message: 'Title is required.' })
-  @IsNotEmpty({ message: 'Title is required.' })
-  @MaxLength(200, { message: 'Title must be at most 200 characters.' })
-  title: string;
-
-  @ApiProperty({ maxLength: 5000 })
-  @Transform(trim)
-  @IsString({ message: 'Message is required.' })
-  @IsNotEmpty({ message: 'Message is required.' })
-  @MaxLength(5000, { message: 'Message must be at most 5000 characters.' })
-  message: string;
 }
 
 export class NotificationSentDto {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { trim } from './text';
 import { Allow, IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
 
 /** Customer-side support routes: notifications, live events, tickets and password reset (all under the `user` prefix). */
@@ -25,8 +26,6 @@ export const LiveEventNames = {
 export const FORGOT_PASSWORD_MESSAGE = 'Check your email for the password reset link';
 export const PASSWORD_CHANGED_MESSAGE = 'Password Changed Successfully';
 export const TICKET_CREATED_MESSAGE = 'Your support ticket has been submitted successfully';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class NotificationDto {
   @ApiProperty({ format: 'uuid' })

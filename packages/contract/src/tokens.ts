@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { trim } from './text';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateBy, type ValidationOptions } from 'class-validator';
 
 /** Admin token routes (under `/api`): paths exactly as the product spec names them. */
@@ -21,7 +22,6 @@ export const TokenMessages = {
   deleted: 'Coin deleted successfully',
 } as const;
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const trimLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 /** Multipart forms send empty fields as ''; an empty optional field counts as absent. */
 const emptyToUndefined = ({ value }: { value: unknown }) =>

@@ -1,10 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { RequiredText } from './text';
+import { Type } from 'class-transformer';
 import {
   IsDefined,
   IsIn,
-  IsNotEmpty,
   IsNotEmptyObject,
   IsObject,
   IsOptional,
@@ -97,22 +97,9 @@ export function IsAmount(
   );
 }
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-
 /** A USD amount in a request (a JSON number or a decimal string): its OpenAPI shape and the `IsAmount` check. */
 function UsdAmount(doc: { example: number | string; description: string }, options?: Parameters<typeof IsAmount>[1]): PropertyDecorator {
   return applyDecorators(ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], ...doc }), IsAmount('Amount', options));
-}
-
-/** Required text (trimmed first unless `trimmed` is false): `required` when missing or empty, `tooLong` past `maxLength`. */
-function RequiredText(required: string, maxLength: number, tooLong: string, trimmed = true): PropertyDecorator {
-  // Listed in the order a stack of decorators is applied (bottom first), so the checks keep their order.
-  return applyDecorators(
-    MaxLength(maxLength, { message: tooLong }),
-    IsNotEmpty({ message: required }),
-    IsString({ message: required }),
-    ...(trimmed ? [Transform(trim)] : []),
-  );
 }
 
 /** One of `values`: `required` when missing or empty, `invalid` otherwise. */

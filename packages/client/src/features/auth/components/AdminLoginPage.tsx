@@ -1,33 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useAppDispatch } from '../../../app/hooks';
-import { signedIn } from '../../../app/session/sessionSlice';
 import { Logo } from '../../../components/Logo';
 import { PasswordInput } from '../../../components/PasswordInput';
+import { useSignInForm } from '../hooks/useSignInForm';
 import { useLoginAdminMutation } from '../store/authApi.generated';
 
 export default function AdminLoginPage() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [loginAdmin, { isLoading }] = useLoginAdminMutation();
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const complete = Boolean(email.trim() && password);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!complete || isLoading) return;
-    try {
-      const session = await loginAdmin({ loginDto: { email: email.trim(), password } }).unwrap();
-      dispatch(signedIn(session));
-      toast.success('You have successfully signed in');
-      navigate('/admin', { replace: true });
-    } catch (error) {
-      toast.error(errorMessage(error, 'Sign in failed. Please try again.'));
-    }
-  }
+  const [loginAdmin] = useLoginAdminMutation();
+  const { email, setEmail, password, setPassword, complete, busy, submit } = useSignInForm((loginDto) => loginAdmin({ loginDto }).unwrap(), '/admin');
 
   return (
     <main id="main" className="page auth-page admin-login">
@@ -49,8 +27,8 @@ export default function AdminLoginPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <button type="submit" className="button block" disabled={!complete || isLoading}>
-          {isLoading ? 'Processing...' : 'Sign in'}
+        <button type="submit" className="button block" disabled={!complete || busy}>
+          {busy ? 'Processing...' : 'Sign in'}
         </button>
       </form>
     </main>

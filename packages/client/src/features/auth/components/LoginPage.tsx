@@ -1,33 +1,13 @@
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useAppDispatch } from '../../../app/hooks';
-import { signedIn } from '../../../app/session/sessionSlice';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SiteLayout } from '../../../components/SiteLayout';
+import { useSignInForm } from '../hooks/useSignInForm';
 import { useLoginUserMutation } from '../store/authApi.generated';
 
 export default function LoginPage() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [loginUser, { isLoading }] = useLoginUserMutation();
-  const dispatch = useAppDispatch();
+  const [loginUser] = useLoginUserMutation();
   const navigate = useNavigate();
-  const complete = Boolean(email.trim() && password);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!complete || isLoading) return;
-    try {
-      const session = await loginUser({ loginDto: { email: email.trim(), password } }).unwrap();
-      dispatch(signedIn(session));
-      toast.success('You have successfully signed in');
-      navigate('/wallet', { replace: true });
-    } catch (error) {
-      toast.error(errorMessage(error, 'Sign in failed. Please try again.'));
-    }
-  }
+  const { email, setEmail, password, setPassword, complete, busy, submit } = useSignInForm((loginDto) => loginUser({ loginDto }).unwrap(), '/wallet');
 
   return (
     <SiteLayout className="page auth-page">
@@ -50,8 +30,8 @@ export default function LoginPage() {
             Forgot Password
           </button>
         </div>
-        <button type="submit" className="button block" disabled={!complete || isLoading}>
-          {isLoading ? 'Processing...' : 'Sign in'}
+        <button type="submit" className="button block" disabled={!complete || busy}>
+          {busy ? 'Processing...' : 'Sign in'}
         </button>
         <p className="muted center">
           New to Coinpurse? <Link to="/signup">Sign up</Link>
