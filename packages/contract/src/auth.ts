@@ -1,21 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { trim } from './text';
-import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { EmailAddress, RequiredText } from './text';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'Ada Lovelace', maxLength: 100 })
-  @Transform(trim)
-  @IsString({ message: 'Name is required.' })
-  @IsNotEmpty({ message: 'Name is required.' })
-  @MaxLength(100, { message: 'Name must be at most 100 characters.' })
+  @RequiredText('Name is required.', 100, 'Name must be at most 100 characters.')
   name: string;
 
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
-  @Transform(trim)
-  @IsString({ message: 'Email is required.' })
-  @IsEmail({}, { message: 'Please enter a valid email address.' })
-  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  @EmailAddress()
   email: string;
 
   @ApiProperty({ example: 'correct horse battery', minLength: 8, maxLength: 128 })
@@ -25,19 +18,13 @@ export class CreateUserDto {
   password: string;
 
   @ApiProperty({ example: 'United Kingdom', maxLength: 100 })
-  @Transform(trim)
-  @IsString({ message: 'Country is required.' })
-  @IsNotEmpty({ message: 'Country is required.' })
-  @MaxLength(100, { message: 'Country must be at most 100 characters.' })
+  @RequiredText('Country is required.', 100, 'Country must be at most 100 characters.')
   country: string;
 }
 
 export class LoginDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @Transform(trim)
-  @IsString({ message: 'Email is required.' })
-  @IsNotEmpty({ message: 'Email is required.' })
-  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  @RequiredText('Email is required.', 254, 'Email must be at most 254 characters.')
   email: string;
 
   @ApiProperty({ example: 'correct horse battery' })
@@ -90,17 +77,11 @@ export class ProfileDto {
 
 export class UpdateProfileDto {
   @ApiProperty({ required: false, maxLength: 100 })
-  @Transform(trim)
-  @IsString({ message: 'Name is required.' })
-  @IsNotEmpty({ message: 'Name is required.' })
-  @MaxLength(100, { message: 'Name must be at most 100 characters.' })
+  @RequiredText('Name is required.', 100, 'Name must be at most 100 characters.')
   name?: string;
 
   @ApiProperty({ required: false, maxLength: 100 })
-  @Transform(trim)
-  @IsString({ message: 'Country is required.' })
-  @IsNotEmpty({ message: 'Country is required.' })
-  @MaxLength(100, { message: 'Country must be at most 100 characters.' })
+  @RequiredText('Country is required.', 100, 'Country must be at most 100 characters.')
   country?: string;
 }
 

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { trim } from './text';
-import { Allow, IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { Allow, IsString, MaxLength, MinLength } from 'class-validator';
+import { EmailAddress, RequiredText } from './text';
 
 /** Customer-side support routes: notifications, live events, tickets and password reset (all under the `user` prefix). */
 export const SupportRoutes = {
@@ -50,24 +49,15 @@ export class NotificationDto {
 /** Text fields of the multipart ticket form; the optional file goes in the `image` field. */
 export class CreateTicketDto {
   @ApiProperty({ maxLength: 200, example: 'Deposit not showing' })
-  @Transform(trim)
-  @IsString({ message: 'Subject is required.' })
-  @IsNotEmpty({ message: 'Subject is required.' })
-  @MaxLength(200, { message: 'Subject must be at most 200 characters.' })
+  @RequiredText('Subject is required.', 200, 'Subject must be at most 200 characters.')
   subject: string;
 
   @ApiProperty({ maxLength: 5000, description: 'The message.' })
-  @Transform(trim)
-  @IsString({ message: 'Message is required.' })
-  @IsNotEmpty({ message: 'Message is required.' })
-  @MaxLength(5000, { message: 'Message must be at most 5000 characters.' })
+  @RequiredText('Message is required.', 5000, 'Message must be at most 5000 characters.')
   note: string;
 
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
-  @Transform(trim)
-  @IsString({ message: 'Email is required.' })
-  @IsEmail({}, { message: 'Please enter a valid email address.' })
-  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  @EmailAddress()
   email: string;
 
   @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'Optional PNG, JPEG, WebP or GIF image, at most 5 MB.' })
@@ -85,10 +75,7 @@ export class TicketCreatedDto {
 
 export class ForgotPasswordDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @Transform(trim)
-  @IsString({ message: 'Email is required.' })
-  @IsEmail({}, { message: 'Please enter a valid email address.' })
-  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  @EmailAddress()
   email: string;
 }
 

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 /** class-transformer hook: trims strings, leaves anything else for the validators to refuse. */
 export const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -13,5 +13,16 @@ export function RequiredText(required: string, maxLength: number, tooLong: strin
     IsNotEmpty({ message: required }),
     IsString({ message: required }),
     ...(trimmed ? [Transform(trim)] : []),
+  );
+}
+
+/** A required, trimmed email address (format checked) of at most 254 characters. */
+export function EmailAddress(): PropertyDecorator {
+  // Bottom-first, like RequiredText, so the messages keep the order of the stack they replace.
+  return applyDecorators(
+    MaxLength(254, { message: 'Email must be at most 254 characters.' }),
+    IsEmail({}, { message: 'Please enter a valid email address.' }),
+    IsString({ message: 'Email is required.' }),
+    Transform(trim),
   );
 }

@@ -4,6 +4,7 @@ import type { Panels } from '../hooks/usePanels';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { PriceChart } from './PriceChart';
+import { ActionButton } from './ActionButton';
 
 export default function CoinPage({ row, panels, seeBalance, onClose }: { row: WalletRow; panels: Panels; seeBalance: boolean; onClose: () => void }) {
   const { token } = row;
@@ -28,58 +29,38 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
         {seeBalance ? formatUsd(row.usd) : '*****'}
       </p>
       <div className="actions">
-        <button
-          type="button"
-          className="action"
+        <ActionButton
+          icon="↑"
+          label="Send"
           onClick={() => {
             panels.setSelectedToken(token);
             panels.open('sendCoin', true);
           }}
-        >
-          <span className="action-icon" aria-hidden="true">
-            ↑
-          </span>
-          Send
-        </button>
-        <button
-          type="button"
-          className="action"
+        />
+        <ActionButton
+          icon="↓"
+          label="Receive"
           onClick={() => {
             panels.setSelectedReceiveToken(token);
             panels.open('openReceive', true);
           }}
-        >
-          <span className="action-icon" aria-hidden="true">
-            ↓
-          </span>
-          Receive
-        </button>
-        <button
-          type="button"
-          className="action"
+        />
+        <ActionButton
+          icon="⇄"
+          label="Swap"
           onClick={() => {
             panels.setOpenSwapFrom(token.id);
             panels.open('openSwap', true);
           }}
-        >
-          <span className="action-icon" aria-hidden="true">
-            ⇄
-          </span>
-          Swap
-        </button>
-        <button
-          type="button"
-          className="action"
+        />
+        <ActionButton
+          icon="☰"
+          label="History"
           onClick={() => {
             panels.setHistoryToken(token.id);
             panels.open('openTransaction', true);
           }}
-        >
-          <span className="action-icon" aria-hidden="true">
-            ☰
-          </span>
-          History
-        </button>
+        />
       </div>
       <h3>Last 7 days</h3>
       <PriceChart prices={prices} name={token.name} />

@@ -14,6 +14,7 @@ import { usePanels } from '../hooks/usePanels';
 import { useTokenCacheClearing, useWalletData } from '../hooks/useWalletData';
 import type { WalletRow } from '../lib/rows';
 import { TokenPicker } from './TokenPicker';
+import { ActionButton } from './ActionButton';
 
 const ReceiveView = lazy(() => import('./ReceiveView'));
 const CoinPage = lazy(() => import('./CoinPage'));
@@ -152,17 +153,6 @@ function MissingPanel({ onBack }: { onBack: () => void }) {
         Back to wallet
       </button>
     </div>
-  );
-}
-
-function ActionButton({ icon, label, onClick }: { icon: string; label: string; onClick: () => void }) {
-  return (
-    <button type="button" className="action" onClick={onClick}>
-      <span className="action-icon" aria-hidden="true">
-        {icon}
-      </span>
-      {label}
-    </button>
   );
 }
 
