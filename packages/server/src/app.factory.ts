@@ -23,7 +23,12 @@ export interface CreateAppOptions {
 
 /** Builds the whole app (database opened and migrated, API under /api, docs, built client at /). Used by main and tests. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrationsDir: config.migrationsDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    migrationsDir: config.migrationsDir,
+    timeouts: config.databaseTimeouts,
+  });
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database), {
@@ -60,6 +65,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       crossOriginEmbedderPolicy: false,
     }),
   );
+  // API answers carry sessions and personal data: no cache (browser, proxy, back button) may keep them. A route that
+  // serves public data may set its own Cache-Control.
+  app.use(`/${API_PREFIX}`, (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
+import { DataDirLockedError } from './db/data-dir-lock';
 
 async function main(): Promise<void> {
   let config;
@@ -23,6 +24,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (error instanceof DataDirLockedError) {
+    console.error(error.message);
+    process.exit(75); // EX_TEMPFAIL
+  }
   console.error(error);
   process.exit(1);
 });

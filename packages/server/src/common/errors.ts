@@ -43,3 +43,24 @@ export class TooManyRequestsError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   readonly statusCode = 503;
 }
+/** The database connection was lost or could not be opened; nothing was acknowledged, a retry is safe. */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
+  constructor(message = 'The service is temporarily unavailable. Please try again in a moment.') {
+    super(message);
+  }
+}
+/** A lock or statement timeout: the work was rolled back, nothing changed. */
+export class DatabaseBusyError extends ServiceUnavailableError {
+  constructor(message = 'The service is busy. Please try again.') {
+    super(message);
+  }
+}
+/** A stored error answer replayed for a repeated Idempotency-Key: sent as the exact bytes first sent. */
+export class ReplayedResponseError extends DomainError {
+  constructor(
+    readonly statusCode: number,
+    readonly rawBody: string,
+  ) {
+    super('Replayed response');
+  }
+}

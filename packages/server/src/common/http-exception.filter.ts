@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError } from './errors';
+import { databaseFaultOf } from '../db/database-errors';
+import { DomainError, ReplayedResponseError } from './errors';
 
 export interface ErrorBody {
   statusCode: number;
@@ -31,8 +32,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const response = ctx.getResponse<Response>();
     const request = ctx.getRequest<Request>();
+    if (exception instanceof ReplayedResponseError) {
+      if (!response.headersSent) response.status(exception.statusCode).type('application/json').send(exception.rawBody);
+      return;
+    }
     const body = this.toBody(exception, request);
     if (response.headersSent) return;
+    // Database faults and timeouts are retryable.
+    if (body.statusCode === 503) response.setHeader('Retry-After', '1');
     response.status(body.statusCode).json(body);
   }
 
@@ -53,6 +60,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return { statusCode: status, error: bodyParserMessage(exception) ?? DEFAULT_MESSAGES[status] ?? 'The request could not be completed.' };
     }
+    // A dropped connection or a lock/statement timeout: 503 with a retryable message (the work was rolled back or,
+    // for a connection lost during COMMIT, may have committed: money calls with an Idempotency-Key replay then).
+    const fault = databaseFaultOf(exception);
+    if (fault) {
+      this.logger.warn(`${request?.method ?? ''} ${request?.originalUrl ?? ''}: ${fault.constructor.name} (${describeCause(exception)})`);
+      return { statusCode: fault.statusCode, error: fault.message };
+    }
     // Safety net: a PostgreSQL "data exception" (class 22: value too long, out of range, bad text) is bad input
     // that validation should have caught; answer 400 rather than 500, and log it so the validation gets fixed.
     const sqlState = postgresErrorCode(exception);
@@ -67,6 +81,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     this.logger.error(`${request?.method ?? ''} ${request?.originalUrl ?? ''} failed`, exception instanceof Error ? exception.stack : String(exception));
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, error: 'Something went wrong on our side. Please try again.' };
   }
+}
+
+function describeCause(error: unknown): string {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    if (!(current as { cause?: unknown }).cause) return `${(current as { code?: string }).code ?? ''} ${(current as Error).message ?? ''}`.trim();
+  }
+  return String(error);
 }
 
 function postgresErrorCode(error: unknown): string | undefined {

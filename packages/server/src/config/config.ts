@@ -27,6 +27,10 @@ export interface AppConfig {
   clientDir: string;
   /** Directory of the Drizzle migrations. */
   migrationsDir: string;
+  /** PostgreSQL session limits (milliseconds; 0 turns one off) and the wait for a pool connection. */
+  databaseTimeouts: { statementMs: number; lockMs: number; idleInTransactionMs: number; connectMs: number };
+  /** Test hook (NODE_ENV=test only, else 0): money calls with an Idempotency-Key pause this long after the claim, before commit. */
+  testPauseAfterIdempotencyClaimMs: number;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +127,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
     migrationsDir: join(SERVER_ROOT, 'drizzle'),
+    databaseTimeouts: {
+      statementMs: int('DB_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
+      lockMs: int('DB_LOCK_TIMEOUT_MS', 2000, 0, 3_600_000),
+      idleInTransactionMs: int('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000, 0, 3_600_000),
+      connectMs: int('DB_CONNECT_TIMEOUT_MS', 10_000, 0, 3_600_000),
+    },
+    testPauseAfterIdempotencyClaimMs: nodeEnv === 'test' ? int('TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS', 0, 0, 600_000) : 0,
   };
 
   if (problems.length) throw new ConfigError(problems);

@@ -9,6 +9,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -35,22 +36,58 @@ const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const MIGRATION_LOCK = 7_300_001;
 
+/** Server-side limits set on every PostgreSQL session of the pool (milliseconds; 0 turns one off). */
+export interface DatabaseTimeouts {
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+  /** How long a request waits for a pool connection (or a new one to open) before it answers 503. */
+  connectMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 5000, lockMs: 2000, idleInTransactionMs: 10_000, connectMs: 10_000 };
+
 /** Opens the database (PostgreSQL when `databaseUrl` is set, else PGlite) and applies the migrations. */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; migrationsDir: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  migrationsDir: string;
+  timeouts?: DatabaseTimeouts;
+}): Promise<DatabaseHandle> {
   const logger = new Logger('Database');
   if (options.databaseUrl) {
-    const pool = new Pool({ connectionString: options.databaseUrl, max: 20 });
-    // An idle client that errors (server restart) must not crash the process.
-    pool.on('error', (error) => logger.warn(`PostgreSQL pool: ${error.message}`));
-    const client = await pool.connect();
+    // Migrations run on a session of their own, without the request timeouts (a long backfill or a wait for another
+    // instance's migration lock is expected there).
+    const migrator = new Client({ connectionString: options.databaseUrl });
+    migrator.on('error', (error) => logger.warn(`PostgreSQL migration connection: ${error.message}`));
+    await migrator.connect();
     try {
       // Several instances may start at once: one migrates, the others wait.
-      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: options.migrationsDir });
-      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      await migrator.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePg(drizzlePg(migrator, { schema }), { migrationsFolder: options.migrationsDir });
+      await migrator.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     } finally {
-      client.release();
+      await migrator.end().catch(() => undefined);
     }
+    const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+    const pool = new Pool({
+      connectionString: options.databaseUrl,
+      max: 20,
+      // Sent as startup parameters, so every session has them before its first statement: a frozen peer holding a
+      // lock, a runaway query or a transaction left open cannot block the others without limit.
+      statement_timeout: timeouts.statementMs,
+      lock_timeout: timeouts.lockMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+      connectionTimeoutMillis: timeouts.connectMs,
+    });
+    // A client whose connection drops (pg_terminate_backend, a restart, a failover) emits 'error'. pg-pool listens only
+    // while the client is idle; a checked-out client without a listener would crash the process. Every client gets
+    // one for its whole life: the request using it fails (503 via the exception filter), the pool discards the client
+    // on release (it is no longer queryable) and opens a fresh one on demand.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${error.message}`));
+    });
+    pool.on('error', (error) => logger.warn(`PostgreSQL pool: ${error.message}`));
     const listener = new PgListener(options.databaseUrl, logger);
     return {
       db: drizzlePg(pool, { schema }) as unknown as Database,
@@ -64,20 +101,35 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
 
   let pglite: PGlite;
+  let unlock = () => {};
   if (options.dataDir === ':memory:') {
     pglite = new PGlite();
   } else {
+    // One process per data directory: a second one refuses to start (naming the holder's PID).
+    unlock = lockDataDir(options.dataDir);
     const dir = join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
     pglite = new PGlite(dir);
   }
-  await pglite.waitReady;
+  try {
+    await pglite.waitReady;
+    await migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder: options.migrationsDir });
+  } catch (error) {
+    await pglite.close().catch(() => undefined);
+    unlock();
+    throw error;
+  }
   const db = drizzlePglite(pglite, { schema });
-  await migratePglite(db, { migrationsFolder: options.migrationsDir });
   return {
     db: db as unknown as Database,
     driver: 'pglite',
-    close: () => pglite.close(),
+    close: async () => {
+      try {
+        await pglite.close();
+      } finally {
+        unlock();
+      }
+    },
     listen: async (channel, handler) => {
       if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
       const unlisten = await pglite.listen(channel, handler);

@@ -118,7 +118,8 @@ export const idempotencyKeys = pgTable(
     requestHash: text('request_hash').notNull(),
     state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
     responseStatus: integer('response_status'),
-    responseBody: jsonb('response_body'),
+    /** The exact bytes sent (text, not jsonb: a replay must not reorder keys). */
+    responseBody: text('response_body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],

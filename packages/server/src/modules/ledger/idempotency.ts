@@ -6,6 +6,7 @@ import {
   HttpStatus,
   Inject,
   Injectable,
+  Logger,
   type NestInterceptor,
   RequestMethod,
   UseInterceptors,
@@ -17,62 +18,84 @@ import { IDEMPOTENCY_KEY_HEADER } from '@coinpurse/contract';
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { ConflictError, DomainError, InvalidInputError, UnprocessableError } from '../../common/errors';
+import { ConflictError, DomainError, InvalidInputError, ReplayedResponseError, UnprocessableError } from '../../common/errors';
 import type { AuthedRequest } from '../../common/principal';
-import { DATABASE, type Database, type Executor } from '../../db/database';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { idempotencyKeys } from '../../db/schema';
+import { sqlState } from './db-transaction';
 
 /** Keys are kept at least this long (then purged). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
-/** An in-flight claim older than this belongs to a request that died; a retry may take it over. */
-const ABANDONED_AFTER_MS = 5 * 60_000;
+/**
+ * Claims are no longer committed on their own (they live and die with the effect's transaction); an `in_flight` row
+ * can only come from an older version. Such a row is taken over after this long.
+ */
+const LEGACY_ABANDONED_AFTER_MS = 5 * 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** Deeper bodies are refused before they get here (JSON shape limits); this bounds the canonicaliser on its own too. */
+const MAX_CANONICAL_DEPTH = 64;
+const IN_FLIGHT_MESSAGE = 'A request with this Idempotency-Key is still being processed. Try again in a moment.';
+const REUSED_MESSAGE = 'This Idempotency-Key was already used with a different request. Use a new key for a new request.';
 
-/** What a handler needs to store its response atomically with its effect. */
+/** What a handler needs to claim its key and store its response atomically with its effect. */
 export interface IdempotencyContext {
   scope: string;
   key: string;
   status: number;
+  requestHash: string;
+  /** The exact response bytes, once stored in the effect's transaction (the interceptor sends these). */
+  storedBody?: string;
 }
 
 type IdempotentRequest = AuthedRequest & { idempotency?: IdempotencyContext };
 
-/** A stored error response, replayed as it was first sent. */
-class ReplayedError extends DomainError {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    details?: Record<string, string[]>,
-  ) {
-    super(message, details);
+interface StoredKey {
+  requestHash: string;
+  state: 'in_flight' | 'done';
+  status: number | null;
+  body: string | null;
+  createdAt: Date;
+}
+
+/** Thrown inside the effect's transaction when the key turns out to be taken: it rolls back, the interceptor replays. */
+class KeyAlreadyUsed extends Error {
+  constructor(readonly stored: StoredKey) {
+    super('Idempotency-Key already used');
   }
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
+/** The duplicate waited longer than the lock timeout for the first request to finish. Not stored. */
+class KeyInFlightError extends ConflictError {}
+
+function canonical(value: unknown, depth = 0): unknown {
+  if (depth > MAX_CANONICAL_DEPTH) throw new InvalidInputError('The request body is nested too deeply.');
+  if (Array.isArray(value)) return value.map((item) => canonical(item, depth + 1));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.keys(value as Record<string, unknown>)
         .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k], depth + 1)]),
     );
   }
   return value;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 @Injectable()
 export class IdempotencyService {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  private readonly logger = new Logger('Idempotency');
 
-  /** Claims the key, or tells what to do: replay a stored response, 409 while in flight, 422 on another request. */
-  async claim(scope: string, key: string, hash: string): Promise<{ replay?: { status: number; body: unknown } }> {
-    const inserted = await this.db
-      .insert(idempotencyKeys)
-      .values({ scope, key, requestHash: hash, state: 'in_flight' })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return {};
-    const [row] = await this.db
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The committed record of a key, if any. */
+  async find(scope: string, key: string, executor: Executor = this.db): Promise<StoredKey | undefined> {
+    const [row] = await executor
       .select({
         requestHash: idempotencyKeys.requestHash,
         state: idempotencyKeys.state,
@@ -82,49 +105,76 @@ export class IdempotencyService {
       })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
-    if (!row) return this.claim(scope, key, hash); // purged meanwhile
-    if (row.requestHash !== hash)
-      throw new UnprocessableError('This Idempotency-Key was already used with a different request. Use a new key for a new request.');
-    if (row.state === 'done') return { replay: { status: row.status ?? 200, body: row.body } };
-    if (Date.now() - row.createdAt.getTime() > ABANDONED_AFTER_MS) {
-      const taken = await this.db
+    return row;
+  }
+
+  /**
+   * Claims the key inside the effect's transaction: call it first in `tx`. The row is inserted uncommitted, so a
+   * concurrent duplicate waits on the primary key until this transaction ends, then sees the committed response
+   * (and replays it) or, after a rollback or a crash, claims the key itself at once.
+   */
+  async claim(context: IdempotencyContext | undefined, tx: Tx): Promise<void> {
+    if (!context) return;
+    let inserted: unknown[];
+    try {
+      inserted = await tx
+        .insert(idempotencyKeys)
+        .values({ scope: context.scope, key: context.key, requestHash: context.requestHash, state: 'in_flight' })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+    } catch (error) {
+      if (sqlState(error) === '55P03') throw new KeyInFlightError(IN_FLIGHT_MESSAGE);
+      throw error;
+    }
+    if (!inserted.length) {
+      const stored = await this.find(context.scope, context.key, tx);
+      if (!stored) throw new Error('Idempotency key vanished during claim'); // purged meanwhile: 500, retry works
+      if (stored.state === 'done' || stored.requestHash !== context.requestHash) throw new KeyAlreadyUsed(stored);
+      // A claim committed by an older version: taken over once it is clearly abandoned.
+      if (Date.now() - stored.createdAt.getTime() <= LEGACY_ABANDONED_AFTER_MS) throw new KeyInFlightError(IN_FLIGHT_MESSAGE);
+      await tx
         .update(idempotencyKeys)
         .set({ createdAt: new Date() })
-        .where(
-          and(
-            eq(idempotencyKeys.scope, scope),
-            eq(idempotencyKeys.key, key),
-            eq(idempotencyKeys.state, 'in_flight'),
-            eq(idempotencyKeys.createdAt, row.createdAt),
-          ),
-        )
-        .returning({ key: idempotencyKeys.key });
-      if (taken.length) return {};
+        .where(and(eq(idempotencyKeys.scope, context.scope), eq(idempotencyKeys.key, context.key)));
     }
-    throw new ConflictError('A request with this Idempotency-Key is still being processed. Try again in a moment.');
+    if (this.config.testPauseAfterIdempotencyClaimMs) {
+      this.logger.warn(`TEST HOOK: paused after claiming Idempotency-Key ${context.key}`);
+      await sleep(this.config.testPauseAfterIdempotencyClaimMs);
+    }
   }
 
-  /** Stores the response; pass the transaction of the effect so both commit together. */
-  async complete(context: IdempotencyContext | undefined, status: number, body: unknown, executor: Executor = this.db): Promise<void> {
+  /** Stores the response in the effect's transaction (after `claim`), as the exact bytes that will be sent. */
+  async complete(context: IdempotencyContext | undefined, status: number, body: unknown, tx: Tx): Promise<void> {
     if (!context) return;
-    await executor
+    const bytes = JSON.stringify(body ?? null);
+    await tx
       .update(idempotencyKeys)
-      .set({ state: 'done', responseStatus: status, responseBody: body as object })
-      .where(and(eq(idempotencyKeys.scope, context.scope), eq(idempotencyKeys.key, context.key), eq(idempotencyKeys.state, 'in_flight')));
+      .set({ state: 'done', responseStatus: status, responseBody: bytes })
+      .where(and(eq(idempotencyKeys.scope, context.scope), eq(idempotencyKeys.key, context.key)));
+    context.storedBody = bytes;
   }
 
-  /** The same as `complete`, as a statement to run inside a single-statement posting. */
+  /** The same as `complete`, as a statement to run inside a single-statement posting (after `claim` in that transaction). */
   completeStatement(context: IdempotencyContext | undefined, status: number, body: unknown): SQL | undefined {
     if (!context) return undefined;
-    return sql`update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${JSON.stringify(body)}::jsonb
-      where scope = ${context.scope} and key = ${context.key} and state = 'in_flight'`;
+    const bytes = JSON.stringify(body ?? null);
+    context.storedBody = bytes;
+    return sql`update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${bytes}
+      where scope = ${context.scope} and key = ${context.key}`;
   }
 
-  /** Frees the key after a failure that changed nothing and may be retried (5xx). */
-  async release(context: IdempotencyContext): Promise<void> {
-    await this.db
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, context.scope), eq(idempotencyKeys.key, context.key), eq(idempotencyKeys.state, 'in_flight')));
+  /**
+   * Stores an outcome decided outside an effect transaction (a 4xx answer, which changed nothing). Returns the record
+   * that won when another request stored one first.
+   */
+  async storeOutcome(context: IdempotencyContext, status: number, bytes: string): Promise<StoredKey | undefined> {
+    const inserted = await this.db
+      .insert(idempotencyKeys)
+      .values({ scope: context.scope, key: context.key, requestHash: context.requestHash, state: 'done', responseStatus: status, responseBody: bytes })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted.length) return undefined;
+    return this.find(context.scope, context.key);
   }
 
   @Interval(3_600_000)
@@ -138,10 +188,12 @@ export class IdempotencyService {
 }
 
 /**
- * `Idempotency-Key` (optional) the Stripe/IETF way: same key and body → the first response replayed (header
- * `Idempotent-Replayed: true`); same key, other body → 422; while the first is in flight → 409. Keys are scoped per
- * caller and route. Successful responses are stored in the same database transaction as their effect; 4xx answers are
- * stored too; 5xx answers free the key for a retry.
+ * `Idempotency-Key` (optional) the Stripe/IETF way: same key and body → the first response replayed byte for byte
+ * (header `Idempotent-Replayed: true`); same key, other body → 422. Keys are scoped per caller and route. The key is
+ * claimed and the response stored in the same database transaction as the effect, so a crash or a dropped connection
+ * rolls the claim back with the effect and a retry proceeds at once; a concurrent duplicate waits for the first to
+ * finish, then replays (409 only if it waited longer than the lock timeout). 4xx answers are stored too; 5xx answers
+ * store nothing.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -164,39 +216,48 @@ export class IdempotencyInterceptor implements NestInterceptor {
       (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
     const route = `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`;
     const scope = `${request.principal?.id ?? 'anonymous'} ${route}`;
-    const hash = createHash('sha256')
+    const requestHash = createHash('sha256')
       .update(JSON.stringify(canonical({ params: request.params ?? {}, body: request.body ?? null })))
       .digest('hex');
 
-    const claimed = await this.idempotency.claim(scope, key, hash);
-    if (claimed.replay) {
-      response.setHeader('Idempotent-Replayed', 'true');
-      const { status: storedStatus, body } = claimed.replay;
-      if (storedStatus >= 400) {
-        const error = body as { error?: string; details?: Record<string, string[]> };
-        throw new ReplayedError(storedStatus, error?.error ?? 'The request could not be completed.', error?.details);
-      }
-      return body;
-    }
+    const existing = await this.idempotency.find(scope, key);
+    if (existing?.state === 'done' || (existing && existing.requestHash !== requestHash)) return this.replay(existing, requestHash, response);
 
-    const idempotency: IdempotencyContext = { scope, key, status };
+    const idempotency: IdempotencyContext = { scope, key, status, requestHash };
     request.idempotency = idempotency;
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.idempotency.complete(idempotency, status, body ?? null);
-      return body;
+      let bytes = idempotency.storedBody;
+      if (bytes === undefined) {
+        // A handler that did not store its response in its own transaction: stored now (best effort, as before).
+        bytes = JSON.stringify(body ?? null);
+        const winner = await this.idempotency.storeOutcome(idempotency, status, bytes);
+        if (winner) return this.replay(winner, requestHash, response);
+      }
+      // The stored bytes are what is sent, so a replay is byte-identical.
+      response.type('application/json');
+      return bytes;
     } catch (error) {
-      if (error instanceof DomainError && error.statusCode < 500) {
-        await this.idempotency.complete(idempotency, error.statusCode, {
-          statusCode: error.statusCode,
-          error: error.message,
-          ...(error.details ? { details: error.details } : {}),
-        });
-      } else {
-        await this.idempotency.release(idempotency).catch(() => undefined);
+      if (error instanceof KeyAlreadyUsed) return this.replay(error.stored, requestHash, response);
+      if (error instanceof DomainError && error.statusCode < 500 && !(error instanceof KeyInFlightError)) {
+        // The same shape and key order as the exception filter sends.
+        const bytes = JSON.stringify({ statusCode: error.statusCode, error: error.message, ...(error.details ? { details: error.details } : {}) });
+        const winner = await this.idempotency.storeOutcome(idempotency, error.statusCode, bytes).catch(() => undefined);
+        if (winner) return this.replay(winner, requestHash, response);
       }
       throw error;
     }
+  }
+
+  private replay(stored: StoredKey, requestHash: string, response: import('express').Response): string {
+    if (stored.requestHash !== requestHash) throw new UnprocessableError(REUSED_MESSAGE);
+    if (stored.state !== 'done') throw new KeyInFlightError(IN_FLIGHT_MESSAGE);
+    response.setHeader('Idempotent-Replayed', 'true');
+    const bytes = stored.body ?? 'null';
+    const status = stored.status ?? 200;
+    if (status >= 400) throw new ReplayedResponseError(status, bytes);
+    response.type('application/json');
+    return bytes;
   }
 }
 
@@ -213,9 +274,9 @@ export function Idempotent(): MethodDecorator {
       name: IDEMPOTENCY_KEY_HEADER,
       required: false,
       description:
-        'Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409.',
+        'Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout).',
     }),
-    ApiConflictResponse({ description: 'A request with this Idempotency-Key is still in flight, or the state does not allow the change.' }),
+    ApiConflictResponse({ description: 'A request with this Idempotency-Key is still in flight after the lock timeout, or the state does not allow the change.' }),
     ApiUnprocessableEntityResponse({ description: 'This Idempotency-Key was used with a different request.' }),
   );
 }

@@ -101,6 +101,8 @@ export class AdminTransactionsService {
     const usd = parseAmount(input.amount);
     const symbol = token.symbol.toUpperCase();
     return inTransaction(this.db, async (tx) => {
+      // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
+      await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
       const quote = await this.prices.quote(token.id, tx);
       const quantity = usdToQuantity(usd, quote.price, token.id);
@@ -308,6 +310,8 @@ export class AdminTransactionsService {
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
     const symbol = token.symbol.toUpperCase();
     return inTransaction(this.db, async (tx) => {
+      // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
+      await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
       const quote = await this.prices.quote(token.id, tx);
       const quantity = usdToQuantity(usd, quote.price, token.id);

@@ -99,6 +99,8 @@ export class WalletService {
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
     return inTransaction(this.db, async (tx) => {
+      // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
+      await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
@@ -242,7 +244,11 @@ export class WalletService {
       },
       () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
       stored ? [statement, audit, stored] : [statement, audit],
-      (tx) => requireLiveTokens(this.tokens, [from, to], tx),
+      async (tx) => {
+        // A duplicate waits on the claim; a crash rolls it back with the movement.
+        await this.idempotency.claim(idem, tx);
+        await requireLiveTokens(this.tokens, [from, to], tx);
+      },
     );
     return body;
   }
