@@ -1,0 +1,172 @@
+import { sql } from 'drizzle-orm';
+import { Client } from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
+import { DATABASE_KINDS } from '../support/databases';
+import { request } from '../support/server-process';
+import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
+
+const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
+const BUSY = 'The service is busy. Please try again.';
+const nestedArrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+const wideObject = (keys: number) => JSON.stringify(Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, i])));
+const sendBody = (amount = 10) => ({ transferData: { address: ADDRESSES.bitcoin, amount, symbol: 'btc', coinAmount: '1' } });
+
+describe.each(DATABASE_KINDS)('hostile bodies, byte-exact replays, no-store (%s)', (kind) => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp(kind, {}, { listen: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    if (t) await expectLedgerClean(t);
+  });
+
+  it('refuses 3,000 nested arrays and 1,500 keys with 400 on login-user (was a 500 from a stack overflow)', async () => {
+    const nested = await request(t.url!, 'POST', '/api/user/login-user', { rawBody: `{"email":"a@b.co","password":${nestedArrays(3000)}}` });
+    expect(nested.status).toBe(400);
+    expect(nested.body).toEqual({ statusCode: 400, error: 'The request body is nested too deeply (at most 32 levels).' });
+    const bare = await request(t.url!, 'POST', '/api/user/login-user', { rawBody: nestedArrays(3000) });
+    expect(bare.status).toBe(400);
+    const wide = await request(t.url!, 'POST', '/api/user/login-user', { rawBody: wideObject(1500) });
+    expect(wide.status).toBe(400);
+    expect(wide.body).toEqual({ statusCode: 400, error: 'The request body has too many fields (at most 1000).' });
+  });
+
+  it('refuses them on a money route before the Idempotency-Key is touched; the key then works for a good body', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const headers = { 'Idempotency-Key': 'deep-1' };
+    const deep = await request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', {
+      token: user.token,
+      headers,
+      rawBody: `{"transferData":{"address":${nestedArrays(3000)},"amount":10}}`,
+    });
+    expect(deep.status).toBe(400);
+    expect(deep.body.error).toBe('The request body is nested too deeply (at most 32 levels).');
+    const wide = await request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers, rawBody: wideObject(1001) });
+    expect(wide.status).toBe(400);
+    expect(wide.body.error).toBe('The request body has too many fields (at most 1000).');
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00200000');
+    const sent = await request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers, body: sendBody() });
+    expect(sent.status).toBe(201);
+    expect(sent.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('replays are the exact bytes first sent (success and stored error), and those bytes are what is stored', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const send = (key: string, amount: number) =>
+      request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers: { 'Idempotency-Key': key }, body: sendBody(amount) });
+    const first = await send('bytes-1', 10);
+    expect(first.status).toBe(201);
+    const replay = await send('bytes-1', 10);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(Buffer.from(replay.text).equals(Buffer.from(first.text))).toBe(true);
+    expect(replay.headers.get('content-type')).toBe(first.headers.get('content-type'));
+
+    const swapBody = { amount: 5, from: 'bitcoin', to: 'ethereum' };
+    const swap = await request(t.url!, 'POST', '/api/crypto/swap', { token: user.token, headers: { 'Idempotency-Key': 'bytes-2' }, body: swapBody });
+    expect(swap.status).toBe(201);
+    const swapAgain = await request(t.url!, 'POST', '/api/crypto/swap', { token: user.token, headers: { 'Idempotency-Key': 'bytes-2' }, body: swapBody });
+    expect(swapAgain.text).toBe(swap.text);
+
+    const short = await send('bytes-3', 1_000_000);
+    expect(short.status).toBe(400);
+    const shortAgain = await send('bytes-3', 1_000_000);
+    expect(shortAgain.status).toBe(400);
+    expect(shortAgain.headers.get('idempotent-replayed')).toBe('true');
+    expect(shortAgain.text).toBe(short.text);
+
+    const db = t.app.get<Database>(DATABASE);
+    const stored = (await db.execute(
+      sql`select key, response_body from idempotency_keys where key in ('bytes-1', 'bytes-2', 'bytes-3') order by key`,
+    )) as unknown as { rows: Array<{ key: string; response_body: string }> };
+    expect(stored.rows.map((r) => r.response_body)).toEqual([first.text, swap.text, short.text]);
+  });
+
+  it('sends Cache-Control: no-store on authenticated answers, sessions and refusals', async () => {
+    const user = await newCustomer(t);
+    const balance = await request(t.url!, 'GET', '/api/user/get-user-balance', { token: user.token });
+    expect(balance.status).toBe(200);
+    expect(balance.headers.get('cache-control')).toBe('no-store');
+    const history = await request(t.url!, 'GET', '/api/user/get-transaction', { token: user.token });
+    expect(history.headers.get('cache-control')).toBe('no-store');
+    const users = await request(t.url!, 'GET', '/api/admin/ledger/check', { token: t.admin });
+    expect(users.status).toBe(200);
+    expect(users.headers.get('cache-control')).toBe('no-store');
+    const login = await request(t.url!, 'POST', '/api/user/login-user', { body: { email: user.email, password: user.password } });
+    expect(login.status).toBe(200);
+    expect(login.headers.get('cache-control')).toBe('no-store');
+    const refused = await request(t.url!, 'GET', '/api/user/get-user-balance');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe.skipIf(!POSTGRES)('PostgreSQL session timeouts (skipped without TEST_DATABASE_URL)', () => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp('postgres', {}, { listen: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    if (t) await expectLedgerClean(t);
+  });
+
+  it('every pooled session has the configured statement, lock and idle-in-transaction timeouts', async () => {
+    const db = t.app.get<Database>(DATABASE);
+    const rows = (await db.execute(
+      sql`select current_setting('statement_timeout') as s, current_setting('lock_timeout') as l, current_setting('idle_in_transaction_session_timeout') as i`,
+    )) as unknown as { rows: Array<{ s: string; l: string; i: string }> };
+    expect(rows.rows[0]).toEqual({ s: '5s', l: '2s', i: '10s' });
+  });
+
+  it("a send for a customer whose balance rows another session holds FOR UPDATE answers 503 and changes nothing; the key is then free", async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const before = await holdings(t, user.token);
+    const locker = new Client({ connectionString: t.config.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      const locked = await locker.query('select id from ledger_accounts where user_id = $1 for update', [user._id]);
+      expect(locked.rowCount).toBeGreaterThan(0);
+      const started = Date.now();
+      const send = await request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', {
+        token: user.token,
+        headers: { 'Idempotency-Key': 'held-1' },
+        body: sendBody(),
+      });
+      console.info(`[figures] lock-timeout send answered ${send.status} after ${Date.now() - started} ms (DB_LOCK_TIMEOUT_MS 2000)`);
+      expect(send.status).toBe(503);
+      expect(send.body).toEqual({ statusCode: 503, error: BUSY });
+      expect(send.headers.get('retry-after')).toBe('1');
+    } finally {
+      await locker.query('rollback').catch(() => undefined);
+      await locker.end();
+    }
+    expect(await holdings(t, user.token)).toEqual(before);
+    const withdrawals = await request(t.url!, 'GET', '/api/user/get-transaction?type=withdrawal', { token: user.token });
+    expect(withdrawals.body).toEqual([]);
+    // The 503 stored nothing: the same key goes through now, once.
+    const retry = await request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', {
+      token: user.token,
+      headers: { 'Idempotency-Key': 'held-1' },
+      body: sendBody(),
+    });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00180000');
+  });
+
+  it('a statement past DB_STATEMENT_TIMEOUT_MS is cancelled by PostgreSQL', async () => {
+    const db = t.app.get<Database>(DATABASE);
+    await expect(db.execute(sql`select pg_sleep(6)`)).rejects.toMatchObject({ cause: { code: '57014' } });
+  });
+});
