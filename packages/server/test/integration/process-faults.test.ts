@@ -186,6 +186,7 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
 
     // The killer connects to the app's own database and terminates only that database's other backends.
     const killer = new Client({ connectionString: database.url });
+    killer.on('error', () => undefined); // dropped with the database if the test fails early
     await killer.connect();
     const started = Date.now();
     const killLoop = (async () => {
