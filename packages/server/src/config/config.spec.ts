@@ -15,6 +15,21 @@ describe('loadConfig', () => {
     expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
   });
 
+  it('reads the PostgreSQL session timeouts (defaults 5 s, 2 s, 10 s) and honours the claim-pause hook only in tests', () => {
+    expect(loadConfig({ DATA_DIR: ':memory:' }).databaseTimeouts).toEqual({ statementMs: 5000, lockMs: 2000, idleInTransactionMs: 10_000, connectMs: 10_000 });
+    const custom = loadConfig({
+      DATA_DIR: ':memory:',
+      DB_STATEMENT_TIMEOUT_MS: '0',
+      DB_LOCK_TIMEOUT_MS: '500',
+      DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '60000',
+      DB_CONNECT_TIMEOUT_MS: '1000',
+    });
+    expect(custom.databaseTimeouts).toEqual({ statementMs: 0, lockMs: 500, idleInTransactionMs: 60_000, connectMs: 1000 });
+    expect(() => loadConfig({ DATA_DIR: ':memory:', DB_LOCK_TIMEOUT_MS: '2s' })).toThrow(/DB_LOCK_TIMEOUT_MS/);
+    expect(loadConfig({ DATA_DIR: ':memory:', NODE_ENV: 'test', TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS: '100' }).testPauseAfterIdempotencyClaimMs).toBe(100);
+    expect(loadConfig({ DATA_DIR: ':memory:', TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS: '100' }).testPauseAfterIdempotencyClaimMs).toBe(0);
+  });
+
   it('lists every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'abc', JWT_TTL: 'forever', DATABASE_URL: 'mysql://x', NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co' });

@@ -127,7 +127,7 @@ describe.skipIf(!POSTGRES)('PostgreSQL session timeouts (skipped without TEST_DA
     expect(rows.rows[0]).toEqual({ s: '5s', l: '2s', i: '10s' });
   });
 
-  it("a send for a customer whose balance rows another session holds FOR UPDATE answers 503 and changes nothing; the key is then free", async () => {
+  it('a send for a customer whose balance rows another session holds FOR UPDATE answers 503 and changes nothing; the key is then free', async () => {
     const user = await newCustomer(t);
     await fund(t, user._id, 'bitcoin', 100);
     const before = await holdings(t, user.token);

@@ -157,7 +157,11 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
     const operation = (user: number, kind: Kind) => {
       const { id, token } = users[user];
       if (kind === 'send')
-        return { path: '/api/crypto/send-crypto/bitcoin', token, body: { transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '1' } } };
+        return {
+          path: '/api/crypto/send-crypto/bitcoin',
+          token,
+          body: { transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '1' } },
+        };
       if (kind === 'swap') return { path: '/api/crypto/swap', token, body: { amount: 10, from: 'bitcoin', to: 'ethereum' } };
       return { path: `/api/crypto/deposit/${id}`, token: admin, body: { amount: 7, status: 'approved', network: 'tether' } };
     };
@@ -191,7 +195,7 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
     const started = Date.now();
     const killLoop = (async () => {
       try {
-        for (kills = 0; kills < KILLS; ) {
+        for (kills = 0; kills < KILLS;) {
           await sleep(250 + Math.random() * 250);
           const result = await killer.query<{ n: number }>(
             `select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity

@@ -276,7 +276,9 @@ export function Idempotent(): MethodDecorator {
       description:
         'Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout).',
     }),
-    ApiConflictResponse({ description: 'A request with this Idempotency-Key is still in flight after the lock timeout, or the state does not allow the change.' }),
+    ApiConflictResponse({
+      description: 'A request with this Idempotency-Key is still in flight after the lock timeout, or the state does not allow the change.',
+    }),
     ApiUnprocessableEntityResponse({ description: 'This Idempotency-Key was used with a different request.' }),
   );
 }
