@@ -66,7 +66,7 @@ export type DepositCryptoApiResponse =
   /** status 201 Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved. */ TransactionDto;
 export type DepositCryptoApiArg = {
   userId: string;
-  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
   'Idempotency-Key'?: string;
   depositDto: DepositDto;
 };
@@ -84,7 +84,7 @@ export type UpdateBalanceApiResponse =
   /** status 200 type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.' */ UpdateBalanceResponseDto;
 export type UpdateBalanceApiArg = {
   userId: string;
-  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
   'Idempotency-Key'?: string;
   updateBalanceDto: UpdateBalanceDto;
 };

@@ -73,14 +73,14 @@ export type SendCryptoApiResponse =
   /** status 201 Holds the funds and records a pending withdrawal. The server converts `transferData.amount` (USD) at its own current price, rounded down to the token's decimals; the client's `coinAmount` is ignored. The address is validated for the token's network. 400 `Insufficient {SYMBOL} balance` when the balance is short. */ SendCryptoResponseDto;
 export type SendCryptoApiArg = {
   tokenId: string;
-  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
   'Idempotency-Key'?: string;
   sendCryptoDto: SendCryptoDto;
 };
 export type SwapTokensApiResponse =
   /** status 201 Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices. */ SwapResponseDto;
 export type SwapTokensApiArg = {
-  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. While the first request is in flight: 409. */
+  /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
   'Idempotency-Key'?: string;
   swapDto: SwapDto;
 };
