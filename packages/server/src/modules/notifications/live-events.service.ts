@@ -110,7 +110,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
 
     response.status(200);
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    response.setHeader('Cache-Control', 'no-store, no-transform');
+    response.setHeader('Cache-Control', 'no-cache, no-store, no-transform');
     response.setHeader('Connection', 'keep-alive');
     response.setHeader('X-Accel-Buffering', 'no');
     response.flushHeaders();
