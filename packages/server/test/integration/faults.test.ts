@@ -170,3 +170,44 @@ describe.skipIf(!POSTGRES)('PostgreSQL session timeouts (skipped without TEST_DA
     await expect(db.execute(sql`select pg_sleep(6)`)).rejects.toMatchObject({ cause: { code: '57014' } });
   });
 });
+
+describe.skipIf(!POSTGRES)('Idempotency-Key claimed in the effect transaction (PostgreSQL)', () => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    // Every keyed money call holds its claim for a second before going on (test hook), below the 2 s lock timeout.
+    t = await startWalletApp('postgres', { TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS: '1000' }, { listen: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    if (t) await expectLedgerClean(t);
+  });
+
+  it('a concurrent duplicate waits on the uncommitted claim, then replays the committed answer; another body then gets 422', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const send = (amount: number) =>
+      request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers: { 'Idempotency-Key': 'wait-1' }, body: sendBody(amount) });
+    const first = send(10);
+    // Wait until the first one holds its claim: its transaction sits idle in the test hook's pause.
+    const db = t.app.get<Database>(DATABASE);
+    for (;;) {
+      const idle = (await db.execute(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'idle in transaction' and query like 'insert into "idempotency_keys"%'`,
+      )) as unknown as { rows: Array<{ n: number }> };
+      if (idle.rows[0].n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const [a, b, other] = await Promise.all([first, send(10), send(11)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.headers.get('idempotent-replayed')).toBeNull();
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect(b.text).toBe(a.text);
+    expect(other.status).toBe(422);
+    expect(other.body.error).toBe('This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00180000');
+    const withdrawals = await request(t.url!, 'GET', '/api/user/get-transaction?type=withdrawal', { token: user.token });
+    expect(withdrawals.body).toHaveLength(1);
+  });
+});
