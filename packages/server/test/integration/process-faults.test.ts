@@ -48,37 +48,33 @@ async function ledgerCheck(url: string, admin: string): Promise<void> {
   expect(check.body.ok).toBe(true);
 }
 
-describe('PGlite data directory lock (one process per DATA_DIR)', () => {
-  it(
-    'a second process refuses to start naming the holder PID; after a SIGKILL the stale lock is taken over',
-    async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-lock-'));
-      try {
-        const first = await start({ DATA_DIR: dataDir });
-        const second = await start({ DATA_DIR: dataDir }, { waitUntilListening: false });
-        expect(await second.exited).toBe(75);
-        expect(second.output()).toContain(`is in use by another Coinpurse process (PID ${first.pid} `);
-        expect(second.output()).not.toMatch(/Listening on /);
-        // The first one was not disturbed.
-        expect((await request(first.url, 'GET', '/api/health')).status).toBe(200);
+describe('PGlite data directory lock (one process per DATA_DIR)', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it('a second process refuses to start naming the holder PID; after a SIGKILL the stale lock is taken over', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-lock-'));
+    try {
+      const first = await start({ DATA_DIR: dataDir });
+      const second = await start({ DATA_DIR: dataDir }, { waitUntilListening: false });
+      expect(await second.exited).toBe(75);
+      expect(second.output()).toContain(`is in use by another Coinpurse process (PID ${first.pid} `);
+      expect(second.output()).not.toMatch(/Listening on /);
+      // The first one was not disturbed.
+      expect((await request(first.url, 'GET', '/api/health')).status).toBe(200);
 
-        expect(await first.stop('SIGKILL')).toBe('SIGKILL');
-        expect(existsSync(join(dataDir, 'coinpurse.lock'))).toBe(true); // left behind by the killed process
-        const third = await start({ DATA_DIR: dataDir });
-        expect((await request(third.url, 'GET', '/api/health')).status).toBe(200);
-        await adminToken(third.url); // the data written by the first process is there
-        // Nest closes the app on SIGTERM, then re-raises the signal.
-        expect([0, 'SIGTERM']).toContain(await third.stop('SIGTERM'));
-        expect(existsSync(join(dataDir, 'coinpurse.lock'))).toBe(false); // a clean stop releases it
-      } finally {
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
-    PROCESS_TEST_TIMEOUT,
-  );
+      expect(await first.stop('SIGKILL')).toBe('SIGKILL');
+      expect(existsSync(join(dataDir, 'coinpurse.lock'))).toBe(true); // left behind by the killed process
+      const third = await start({ DATA_DIR: dataDir });
+      expect((await request(third.url, 'GET', '/api/health')).status).toBe(200);
+      await adminToken(third.url); // the data written by the first process is there
+      // Nest closes the app on SIGTERM, then re-raises the signal.
+      expect([0, 'SIGTERM']).toContain(await third.stop('SIGTERM'));
+      expect(existsSync(join(dataDir, 'coinpurse.lock'))).toBe(false); // a clean stop releases it
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
-describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
+describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without TEST_DATABASE_URL)', { timeout: PROCESS_TEST_TIMEOUT }, () => {
   let database: { url: string; drop: () => Promise<void> };
   let dataDir: string;
   beforeAll(async () => {
@@ -92,198 +88,190 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(
-    'SIGKILL between the Idempotency-Key claim and the commit: after a restart the retry succeeds at once, with one effect',
-    async () => {
-      const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
-      const paused = await start({ ...env, TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS: '60000' });
-      const admin = await adminToken(paused.url);
-      const user = await customer(paused.url);
-      const funded = await request(paused.url, 'POST', `/api/admin/update-balance/${user.id}`, {
+  it('SIGKILL between the Idempotency-Key claim and the commit: after a restart the retry succeeds at once, with one effect', async () => {
+    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
+    const paused = await start({ ...env, TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS: '60000' });
+    const admin = await adminToken(paused.url);
+    const user = await customer(paused.url);
+    const funded = await request(paused.url, 'POST', `/api/admin/update-balance/${user.id}`, {
+      token: admin,
+      body: { token: 'bitcoin', amount: 100, type: 'yes', msg: 'crash test funding' },
+    });
+    expect(funded.status).toBe(200);
+
+    const key = 'crash-send-1';
+    const body = { transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '1' } };
+    const send = () => request(paused.url, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers: { 'Idempotency-Key': key }, body });
+    const interrupted = send();
+    await paused.waitFor(new RegExp(`paused after claiming Idempotency-Key ${key}`));
+    expect(await paused.stop('SIGKILL')).toBe('SIGKILL');
+    expect((await interrupted).status).toBe(0); // the connection died with the process: no answer
+
+    const restarted = await start(env);
+    const retry = await request(restarted.url, 'POST', '/api/crypto/send-crypto/bitcoin', {
+      token: user.token,
+      headers: { 'Idempotency-Key': key },
+      body,
+    });
+    expect(retry.status).toBe(201); // not 409 "still being processed"
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const again = await request(restarted.url, 'POST', '/api/crypto/send-crypto/bitcoin', {
+      token: user.token,
+      headers: { 'Idempotency-Key': key },
+      body,
+    });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(retry.text);
+
+    const withdrawals = await request(restarted.url, 'GET', '/api/user/get-transaction?type=withdrawal', { token: user.token });
+    expect(withdrawals.body).toHaveLength(1);
+    const balance = await request(restarted.url, 'GET', '/api/user/get-user-balance', { token: user.token });
+    expect(balance.body.balances.find((b: { token: string }) => b.token === 'bitcoin').coinAmount).toBe('0.00180000');
+    await ledgerCheck(restarted.url, admin);
+  });
+
+  it('terminating the app’s PostgreSQL backends under a mixed keyed load: the process stays up, every acknowledged operation is there exactly once', async () => {
+    const server = await start({ DATABASE_URL: database.url, DATA_DIR: dataDir });
+    const admin = await adminToken(server.url);
+    const WORKERS = 6;
+    const MIN_OPS_PER_WORKER = 24;
+    const MAX_OPS_PER_WORKER = 150;
+    const KILLS = 8;
+    const FUND_USD = 2000;
+    const users = await Promise.all(Array.from({ length: WORKERS }, () => customer(server.url)));
+    for (const user of users) {
+      const funded = await request(server.url, 'POST', `/api/admin/update-balance/${user.id}`, {
         token: admin,
-        body: { token: 'bitcoin', amount: 100, type: 'yes', msg: 'crash test funding' },
+        headers: { 'Idempotency-Key': `fund-${user.id}` },
+        body: { token: 'bitcoin', amount: FUND_USD, type: 'yes', msg: 'fault test funding' },
       });
       expect(funded.status).toBe(200);
+    }
 
-      const key = 'crash-send-1';
-      const body = { transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '1' } };
-      const send = () => request(paused.url, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers: { 'Idempotency-Key': key }, body });
-      const interrupted = send();
-      await paused.waitFor(new RegExp(`paused after claiming Idempotency-Key ${key}`));
-      expect(await paused.stop('SIGKILL')).toBe('SIGKILL');
-      expect((await interrupted).status).toBe(0); // the connection died with the process: no answer
+    type Kind = 'send' | 'swap' | 'deposit';
+    const acknowledged: Array<{ user: number; kind: Kind; transactionId: string; attempts: number }> = [];
+    const statusCounts = new Map<number, number>();
+    let kills = 0;
+    let terminated = 0;
+    let killing = true;
 
-      const restarted = await start(env);
-      const retry = await request(restarted.url, 'POST', '/api/crypto/send-crypto/bitcoin', {
-        token: user.token,
-        headers: { 'Idempotency-Key': key },
-        body,
-      });
-      expect(retry.status).toBe(201); // not 409 "still being processed"
-      expect(retry.headers.get('idempotent-replayed')).toBeNull();
-      const again = await request(restarted.url, 'POST', '/api/crypto/send-crypto/bitcoin', {
-        token: user.token,
-        headers: { 'Idempotency-Key': key },
-        body,
-      });
-      expect(again.status).toBe(201);
-      expect(again.headers.get('idempotent-replayed')).toBe('true');
-      expect(again.text).toBe(retry.text);
+    const operation = (user: number, kind: Kind) => {
+      const { id, token } = users[user];
+      if (kind === 'send')
+        return {
+          path: '/api/crypto/send-crypto/bitcoin',
+          token,
+          body: { transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '1' } },
+        };
+      if (kind === 'swap') return { path: '/api/crypto/swap', token, body: { amount: 10, from: 'bitcoin', to: 'ethereum' } };
+      return { path: `/api/crypto/deposit/${id}`, token: admin, body: { amount: 7, status: 'approved', network: 'tether' } };
+    };
 
-      const withdrawals = await request(restarted.url, 'GET', '/api/user/get-transaction?type=withdrawal', { token: user.token });
-      expect(withdrawals.body).toHaveLength(1);
-      const balance = await request(restarted.url, 'GET', '/api/user/get-user-balance', { token: user.token });
-      expect(balance.body.balances.find((b: { token: string }) => b.token === 'bitcoin').coinAmount).toBe('0.00180000');
-      await ledgerCheck(restarted.url, admin);
-    },
-    PROCESS_TEST_TIMEOUT,
-  );
-
-  it(
-    'terminating the app’s PostgreSQL backends under a mixed keyed load: the process stays up, every acknowledged operation is there exactly once',
-    async () => {
-      const server = await start({ DATABASE_URL: database.url, DATA_DIR: dataDir });
-      const admin = await adminToken(server.url);
-      const WORKERS = 6;
-      const MIN_OPS_PER_WORKER = 24;
-      const MAX_OPS_PER_WORKER = 150;
-      const KILLS = 8;
-      const FUND_USD = 2000;
-      const users = await Promise.all(Array.from({ length: WORKERS }, () => customer(server.url)));
-      for (const user of users) {
-        const funded = await request(server.url, 'POST', `/api/admin/update-balance/${user.id}`, {
-          token: admin,
-          headers: { 'Idempotency-Key': `fund-${user.id}` },
-          body: { token: 'bitcoin', amount: FUND_USD, type: 'yes', msg: 'fault test funding' },
-        });
-        expect(funded.status).toBe(200);
+    /** One operation with its own key, retried with that key on 503 (and a lost answer) until it is acknowledged. */
+    const run = async (user: number, n: number, kind: Kind) => {
+      const { path, token, body } = operation(user, kind);
+      const headers = { 'Idempotency-Key': `load-${user}-${n}` };
+      for (let attempt = 1; attempt <= 200; attempt++) {
+        const response = await request(server.url, 'POST', path, { token, headers, body });
+        statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
+        if (response.status === 201) {
+          acknowledged.push({ user, kind, transactionId: kind === 'deposit' ? response.body._id : response.body.transaction._id, attempts: attempt });
+          return;
+        }
+        if (response.status !== 503 && response.status !== 409 && response.status !== 0)
+          throw new Error(`Unexpected ${response.status} for ${kind}: ${response.text}`);
+        await sleep(20 + Math.random() * 40);
       }
+      throw new Error(`${kind} ${headers['Idempotency-Key']} was never acknowledged`);
+    };
+    const kinds: Kind[] = ['send', 'swap', 'deposit'];
+    const worker = async (user: number) => {
+      for (let n = 0; n < MAX_OPS_PER_WORKER && (killing || n < MIN_OPS_PER_WORKER); n++) await run(user, n, kinds[(n + user) % 3]);
+    };
 
-      type Kind = 'send' | 'swap' | 'deposit';
-      const acknowledged: Array<{ user: number; kind: Kind; transactionId: string; attempts: number }> = [];
-      const statusCounts = new Map<number, number>();
-      let kills = 0;
-      let terminated = 0;
-      let killing = true;
-
-      const operation = (user: number, kind: Kind) => {
-        const { id, token } = users[user];
-        if (kind === 'send')
-          return {
-            path: '/api/crypto/send-crypto/bitcoin',
-            token,
-            body: { transferData: { address: ADDRESSES.bitcoin, amount: 10, symbol: 'btc', coinAmount: '1' } },
-          };
-        if (kind === 'swap') return { path: '/api/crypto/swap', token, body: { amount: 10, from: 'bitcoin', to: 'ethereum' } };
-        return { path: `/api/crypto/deposit/${id}`, token: admin, body: { amount: 7, status: 'approved', network: 'tether' } };
-      };
-
-      /** One operation with its own key, retried with that key on 503 (and a lost answer) until it is acknowledged. */
-      const run = async (user: number, n: number, kind: Kind) => {
-        const { path, token, body } = operation(user, kind);
-        const headers = { 'Idempotency-Key': `load-${user}-${n}` };
-        for (let attempt = 1; attempt <= 200; attempt++) {
-          const response = await request(server.url, 'POST', path, { token, headers, body });
-          statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
-          if (response.status === 201) {
-            acknowledged.push({ user, kind, transactionId: kind === 'deposit' ? response.body._id : response.body.transaction._id, attempts: attempt });
-            return;
-          }
-          if (response.status !== 503 && response.status !== 409 && response.status !== 0)
-            throw new Error(`Unexpected ${response.status} for ${kind}: ${response.text}`);
-          await sleep(20 + Math.random() * 40);
-        }
-        throw new Error(`${kind} ${headers['Idempotency-Key']} was never acknowledged`);
-      };
-      const kinds: Kind[] = ['send', 'swap', 'deposit'];
-      const worker = async (user: number) => {
-        for (let n = 0; n < MAX_OPS_PER_WORKER && (killing || n < MIN_OPS_PER_WORKER); n++) await run(user, n, kinds[(n + user) % 3]);
-      };
-
-      // The killer connects to the app's own database and terminates only that database's other backends.
-      const killer = new Client({ connectionString: database.url });
-      killer.on('error', () => undefined); // dropped with the database if the test fails early
-      await killer.connect();
-      const started = Date.now();
-      const killLoop = (async () => {
-        try {
-          for (kills = 0; kills < KILLS;) {
-            await sleep(250 + Math.random() * 250);
-            const result = await killer.query<{ n: number }>(
-              `select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity
-              where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend') t`,
-            );
-            terminated += result.rows[0].n;
-            kills++;
-          }
-        } finally {
-          killing = false;
-        }
-      })();
-      await Promise.all([killLoop, ...users.map((_, i) => worker(i))]);
-      const duration = Date.now() - started;
-      await killer.end();
-
-      // The process is still up and answering.
-      expect(server.child.exitCode).toBeNull();
-      expect(server.child.signalCode).toBeNull();
-      expect((await request(server.url, 'GET', '/api/health')).status).toBe(200);
-      expect(server.output()).not.toMatch(/Unhandled 'error' event/);
-
-      const ops = acknowledged.length;
-      const count = (status: number) => statusCounts.get(status) ?? 0;
-      console.info(
-        `[figures] fault test: ${ops} acknowledged operations (${WORKERS} workers), ${kills} kills terminating ${terminated} backends, ` +
-          `${count(503)} × 503, ${count(409)} × 409, ${count(0)} lost answers, ${count(201)} × 201 (replays included), ` +
-          `max attempts for one op ${Math.max(...acknowledged.map((a) => a.attempts))}, ${duration} ms`,
-      );
-      expect(kills).toBe(KILLS);
-      expect(terminated).toBeGreaterThan(0);
-      expect(ops).toBeGreaterThanOrEqual(WORKERS * MIN_OPS_PER_WORKER);
-
-      // Every acknowledged operation exactly once: its transaction exists, and each customer has exactly as many
-      // transactions of each type as were acknowledged (a retry applied twice would add one).
-      const db = new Client({ connectionString: database.url });
-      await db.connect();
+    // The killer connects to the app's own database and terminates only that database's other backends.
+    const killer = new Client({ connectionString: database.url });
+    killer.on('error', () => undefined); // dropped with the database if the test fails early
+    await killer.connect();
+    const started = Date.now();
+    const killLoop = (async () => {
       try {
-        const ids = acknowledged.map((a) => a.transactionId);
-        expect(new Set(ids).size).toBe(ids.length);
-        const found = await db.query<{ n: number }>('select count(*)::int as n from transactions where id = any($1::uuid[]) and voided_at is null', [ids]);
-        expect(found.rows[0].n).toBe(ids.length);
-        const entries = await db.query<{ n: number }>('select count(*)::int as n from journal_entries where transaction_id = any($1::uuid[])', [ids]);
-        expect(entries.rows[0].n).toBe(ids.length);
-        const types = await db.query<{ user_id: string; type: string; n: number }>(
-          'select user_id, type, count(*)::int as n from transactions where user_id = any($1::uuid[]) group by user_id, type',
-          [users.map((u) => u.id)],
-        );
-        const typeOf: Record<Kind, string> = { send: 'withdrawal', swap: 'swap', deposit: 'deposit' };
-        users.forEach((user, index) => {
-          const actual = Object.fromEntries(types.rows.filter((r) => r.user_id === user.id).map((r) => [r.type, r.n]));
-          const expected: Record<string, number> = { adjustment: 1 };
-          for (const a of acknowledged.filter((x) => x.user === index)) expected[typeOf[a.kind]] = (expected[typeOf[a.kind]] ?? 0) + 1;
-          expect(actual).toEqual(expected);
-        });
+        for (kills = 0; kills < KILLS;) {
+          await sleep(250 + Math.random() * 250);
+          const result = await killer.query<{ n: number }>(
+            `select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity
+              where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend') t`,
+          );
+          terminated += result.rows[0].n;
+          kills++;
+        }
       } finally {
-        await db.end();
+        killing = false;
       }
+    })();
+    await Promise.all([killLoop, ...users.map((_, i) => worker(i))]);
+    const duration = Date.now() - started;
+    await killer.end();
 
-      // Balances follow from the acknowledged operations alone (prices are fixed: BTC 50000, ETH 2500, USDT 1).
-      for (const [index, user] of users.entries()) {
-        const mine = acknowledged.filter((a) => a.user === index);
-        const n = (kind: Kind) => mine.filter((a) => a.kind === kind).length;
-        const balance = await request(server.url, 'GET', '/api/user/get-user-balance', { token: user.token });
-        const held = Object.fromEntries((balance.body.balances as Array<{ token: string; coinAmount: string }>).map((b) => [b.token, b.coinAmount]));
-        expect(held.bitcoin).toBe(
-          new Decimal(FUND_USD)
-            .div(50000)
-            .sub(new Decimal('0.0002').mul(n('send') + n('swap')))
-            .toFixed(8),
-        );
-        expect(new Decimal(held.ethereum).eq(new Decimal('0.004').mul(n('swap')))).toBe(true);
-        expect(new Decimal(held.tether).eq(new Decimal(7).mul(n('deposit')))).toBe(true);
-      }
-      await ledgerCheck(server.url, admin);
-    },
-    PROCESS_TEST_TIMEOUT,
-  );
+    // The process is still up and answering.
+    expect(server.child.exitCode).toBeNull();
+    expect(server.child.signalCode).toBeNull();
+    expect((await request(server.url, 'GET', '/api/health')).status).toBe(200);
+    expect(server.output()).not.toMatch(/Unhandled 'error' event/);
+
+    const ops = acknowledged.length;
+    const count = (status: number) => statusCounts.get(status) ?? 0;
+    console.info(
+      `[figures] fault test: ${ops} acknowledged operations (${WORKERS} workers), ${kills} kills terminating ${terminated} backends, ` +
+        `${count(503)} × 503, ${count(409)} × 409, ${count(0)} lost answers, ${count(201)} × 201 (replays included), ` +
+        `max attempts for one op ${Math.max(...acknowledged.map((a) => a.attempts))}, ${duration} ms`,
+    );
+    expect(kills).toBe(KILLS);
+    expect(terminated).toBeGreaterThan(0);
+    expect(ops).toBeGreaterThanOrEqual(WORKERS * MIN_OPS_PER_WORKER);
+
+    // Every acknowledged operation exactly once: its transaction exists, and each customer has exactly as many
+    // transactions of each type as were acknowledged (a retry applied twice would add one).
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const ids = acknowledged.map((a) => a.transactionId);
+      expect(new Set(ids).size).toBe(ids.length);
+      const found = await db.query<{ n: number }>('select count(*)::int as n from transactions where id = any($1::uuid[]) and voided_at is null', [ids]);
+      expect(found.rows[0].n).toBe(ids.length);
+      const entries = await db.query<{ n: number }>('select count(*)::int as n from journal_entries where transaction_id = any($1::uuid[])', [ids]);
+      expect(entries.rows[0].n).toBe(ids.length);
+      const types = await db.query<{ user_id: string; type: string; n: number }>(
+        'select user_id, type, count(*)::int as n from transactions where user_id = any($1::uuid[]) group by user_id, type',
+        [users.map((u) => u.id)],
+      );
+      const typeOf: Record<Kind, string> = { send: 'withdrawal', swap: 'swap', deposit: 'deposit' };
+      users.forEach((user, index) => {
+        const actual = Object.fromEntries(types.rows.filter((r) => r.user_id === user.id).map((r) => [r.type, r.n]));
+        const expected: Record<string, number> = { adjustment: 1 };
+        for (const a of acknowledged.filter((x) => x.user === index)) expected[typeOf[a.kind]] = (expected[typeOf[a.kind]] ?? 0) + 1;
+        expect(actual).toEqual(expected);
+      });
+    } finally {
+      await db.end();
+    }
+
+    // Balances follow from the acknowledged operations alone (prices are fixed: BTC 50000, ETH 2500, USDT 1).
+    for (const [index, user] of users.entries()) {
+      const mine = acknowledged.filter((a) => a.user === index);
+      const n = (kind: Kind) => mine.filter((a) => a.kind === kind).length;
+      const balance = await request(server.url, 'GET', '/api/user/get-user-balance', { token: user.token });
+      const held = Object.fromEntries((balance.body.balances as Array<{ token: string; coinAmount: string }>).map((b) => [b.token, b.coinAmount]));
+      expect(held.bitcoin).toBe(
+        new Decimal(FUND_USD)
+          .div(50000)
+          .sub(new Decimal('0.0002').mul(n('send') + n('swap')))
+          .toFixed(8),
+      );
+      expect(new Decimal(held.ethereum).eq(new Decimal('0.004').mul(n('swap')))).toBe(true);
+      expect(new Decimal(held.tether).eq(new Decimal(7).mul(n('deposit')))).toBe(true);
+    }
+    await ledgerCheck(server.url, admin);
+  });
 });
