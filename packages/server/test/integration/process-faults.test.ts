@@ -12,6 +12,7 @@ import { ADDRESSES } from '../support/wallet';
 const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
 /** Each test starts real server processes; on two busy cores one start can take tens of seconds. */
 const PROCESS_TEST_TIMEOUT = 240_000;
+const RETRYABLE_MESSAGES = ['The service is temporarily unavailable. Please try again in a moment.', 'The service is busy. Please try again.'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Servers started by the running test; whatever is still up at its end is killed. */
@@ -150,7 +151,8 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
     }
 
     type Kind = 'send' | 'swap' | 'deposit';
-    const acknowledged: Array<{ user: number; kind: Kind; transactionId: string; attempts: number }> = [];
+    // `replayed`: acknowledged by a replay, i.e. an earlier attempt committed but its answer was a 503.
+    const acknowledged: Array<{ user: number; kind: Kind; transactionId: string; attempts: number; replayed: boolean }> = [];
     const statusCounts = new Map<number, number>();
     let kills = 0;
     let terminated = 0;
@@ -176,11 +178,21 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
         const response = await request(server.url, 'POST', path, { token, headers, body });
         statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
         if (response.status === 201) {
-          acknowledged.push({ user, kind, transactionId: kind === 'deposit' ? response.body._id : response.body.transaction._id, attempts: attempt });
+          acknowledged.push({
+            user,
+            kind,
+            transactionId: kind === 'deposit' ? response.body._id : response.body.transaction._id,
+            attempts: attempt,
+            replayed: response.headers.get('idempotent-replayed') === 'true',
+          });
           return;
         }
         if (response.status !== 503 && response.status !== 409 && response.status !== 0)
           throw new Error(`Unexpected ${response.status} for ${kind}: ${response.text}`);
+        if (response.status === 503) {
+          expect(RETRYABLE_MESSAGES).toContain(response.body.error);
+          expect(response.headers.get('retry-after')).toBe('1');
+        }
         await sleep(20 + Math.random() * 40);
       }
       throw new Error(`${kind} ${headers['Idempotency-Key']} was never acknowledged`);
@@ -225,7 +237,8 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
     console.info(
       `[figures] fault test: ${ops} acknowledged operations (${WORKERS} workers), ${kills} kills terminating ${terminated} backends, ` +
         `${count(503)} × 503, ${count(409)} × 409, ${count(0)} lost answers, ${count(201)} × 201 (replays included), ` +
-        `max attempts for one op ${Math.max(...acknowledged.map((a) => a.attempts))}, ${duration} ms`,
+        `${acknowledged.filter((a) => a.attempts > 1).length} ops retried, ${acknowledged.filter((a) => a.replayed).length} acknowledged by a replay ` +
+        `(committed before the connection dropped), max attempts for one op ${Math.max(...acknowledged.map((a) => a.attempts))}, ${duration} ms`,
     );
     expect(kills).toBe(KILLS);
     expect(terminated).toBeGreaterThan(0);
