@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
-import { DATABASE_KINDS } from '../support/databases';
+import { createPostgresDatabase, DATABASE_KINDS } from '../support/databases';
 import { request } from '../support/server-process';
 import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
 
@@ -209,5 +210,91 @@ describe.skipIf(!POSTGRES)('Idempotency-Key claimed in the effect transaction (P
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00180000');
     const withdrawals = await request(t.url!, 'GET', '/api/user/get-transaction?type=withdrawal', { token: user.token });
     expect(withdrawals.body).toHaveLength(1);
+  });
+});
+
+/** A TCP proxy in front of PostgreSQL that can be "restarted": all connections cut, new ones refused, then back. */
+async function startRestartableProxy(target: URL): Promise<{ port: number; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => socket.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  const stop = async () => {
+    await new Promise<void>((resolve) => {
+      server?.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+    server = undefined;
+  };
+  await listen();
+  return { port, stop, start: listen, close: stop };
+}
+
+describe.skipIf(!POSTGRES)('PostgreSQL going away and coming back (a restart, through a proxy)', () => {
+  let t: WalletApp;
+  let proxy: Awaited<ReturnType<typeof startRestartableProxy>>;
+  let database: { url: string; drop: () => Promise<void> };
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    const direct = new URL(database.url);
+    proxy = await startRestartableProxy(direct);
+    const viaProxy = new URL(database.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    // 'pglite' only means "create no database": DATABASE_URL points the app at ours, through the proxy.
+    t = await startWalletApp('pglite', { DATABASE_URL: viaProxy.toString(), DB_CONNECT_TIMEOUT_MS: '2000' }, { listen: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  it('while the database is down requests answer 503 (retryable) and nothing crashes; once it is back the same key succeeds once', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const send = () =>
+      request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers: { 'Idempotency-Key': 'restart-1' }, body: sendBody() });
+
+    await proxy.stop(); // every connection cut, new ones refused
+    const down = await send();
+    expect(down.status).toBe(503);
+    expect(down.body.error).toBe('The service is temporarily unavailable. Please try again in a moment.');
+    const balanceDown = await request(t.url!, 'GET', '/api/user/get-user-balance', { token: user.token });
+    expect(balanceDown.status).toBe(503);
+
+    await proxy.start();
+    const statuses: number[] = [];
+    let done: Awaited<ReturnType<typeof send>> | undefined;
+    for (let attempt = 0; attempt < 20 && !done; attempt++) {
+      const response = await send();
+      statuses.push(response.status);
+      if (response.status === 201) done = response;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(statuses.filter((s) => s !== 503 && s !== 201)).toEqual([]);
+    expect(done?.headers.get('idempotent-replayed')).toBeNull();
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00180000');
+    const withdrawals = await request(t.url!, 'GET', '/api/user/get-transaction?type=withdrawal', { token: user.token });
+    expect(withdrawals.body).toHaveLength(1);
+    await expectLedgerClean(t);
   });
 });
