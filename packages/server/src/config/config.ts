@@ -153,7 +153,10 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): fa
     problems.push(`TRUST_PROXY hop count must be from 0 to 32 (got "${raw}")`);
     return false;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const bad = entries.filter((entry) => !PROXY_NAMES.has(entry) && !isAddressOrRange(entry));
   if (value === 'true' || bad.length || !entries.length) {
     problems.push(

@@ -94,7 +94,7 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     const response = await ticket(fields(), { buffer: PNG, name: '../../../../tmp/evil.png' }).expect(201);
     const detail = (await t.http.get(`/api/admin/tickets/${response.body._id}`).set(bearer(admin.token))).body;
     expect(detail.image).toMatch(/^\/images\/[0-9a-f]{32}\.png$/);
-    expect((await storedImageNames(t))).toContain(detail.image.slice('/images/'.length));
+    expect(await storedImageNames(t)).toContain(detail.image.slice('/images/'.length));
     await t.http.get('/images/..%2Fjwt-secret').expect(404);
     await t.http.get('/images/../jwt-secret').expect((res) => expect(res.status).not.toBe(200));
   });

@@ -54,7 +54,12 @@ export const mailOutbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`sent_at is null`), index('mail_outbox_sent_idx').on(t.sentAt)],
+  (t) => [
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`sent_at is null`),
+    index('mail_outbox_sent_idx').on(t.sentAt),
+  ],
 );
 
 /**

@@ -42,8 +42,7 @@ export class MailRepository {
                   order by next_attempt_at, created_at limit 1 for update skip locked)
       returning id, "to", subject, text, html, attempts, created_at`);
     const row = rowsOf(result)[0] as
-      | { id: string; to: string; subject: string; text: string; html: string | null; attempts: number; created_at: Date | string }
-      | undefined;
+      { id: string; to: string; subject: string; text: string; html: string | null; attempts: number; created_at: Date | string } | undefined;
     return row && { ...row, attempts: Number(row.attempts), createdAt: new Date(row.created_at) };
   }
 
@@ -68,9 +67,7 @@ export class MailRepository {
 
   /** Sent mails are kept a while for support, then deleted (their bodies may hold reset links). */
   async purgeSent(olderThanMs: number, executor: Executor = this.db): Promise<number> {
-    const result = await executor.execute(
-      sql`delete from mail_outbox where sent_at < now() - (${olderThanMs}::bigint * interval '1 millisecond') returning 1`,
-    );
+    const result = await executor.execute(sql`delete from mail_outbox where sent_at < now() - (${olderThanMs}::bigint * interval '1 millisecond') returning 1`);
     return rowsOf(result).length;
   }
 }
