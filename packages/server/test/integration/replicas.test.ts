@@ -21,7 +21,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('two instances on one Postgr
     beforeAll(async () => {
       a = await startTestApp('postgres', { AUTH_RATE_LIMIT_PER_MINUTE: '10' });
       b = await startTestApp('postgres', { AUTH_RATE_LIMIT_PER_MINUTE: '10' }, { shareDatabaseWith: a });
-    });
+    }, 180_000);
     afterAll(async () => {
       await b?.close();
       await a?.close();
@@ -40,7 +40,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('two instances on one Postgr
         expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
         expect(limited.headers['ratelimit']).toContain('r=0');
       }
-    });
+    }, 300_000);
 
     it('purges ended counters on one instance at a time', async () => {
       const db = a.app.get<Database>(DATABASE);
@@ -66,7 +66,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('two instances on one Postgr
       a = await startTestApp('postgres', env, { listen: true });
       b = await startTestApp('postgres', env, { listen: true, shareDatabaseWith: a });
       bothStarted = Date.now();
-    });
+    }, 180_000);
     afterAll(async () => {
       await b?.close();
       await a?.close();

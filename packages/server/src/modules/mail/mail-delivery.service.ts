@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../../config/config';
@@ -149,11 +149,9 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
     if (this.via === 'smtp') return;
     const directory = outboxDirectory(this.config);
     await mkdir(directory, { recursive: true });
-    // One file per row (a repeat delivery rewrites the same file), written whole then renamed into place.
-    const name = `${mail.createdAt.toISOString().replace(/[:.]/g, '-')}-${mail.id}.eml`;
-    const file = join(directory, name);
-    await writeFile(`${file}.tmp`, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-    await rename(`${file}.tmp`, file);
+    // One file per row: a repeat delivery rewrites the same file instead of adding a second one.
+    const file = join(directory, `${mail.createdAt.toISOString().replace(/[:.]/g, '-')}-${mail.id}.eml`);
+    await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
     this.logger.log(`No SMTP_URL: mail "${mail.subject}" to ${mail.to} written to ${file}`);
   }
 }
