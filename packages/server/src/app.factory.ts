@@ -6,7 +6,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { API_PREFIX } from '@coinpurse/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from './app.module';
 import { requestIdMiddleware } from './common/request-id.middleware';
@@ -15,6 +15,7 @@ import type { AppConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { buildOpenApiDocument } from './openapi';
 import { IMAGE_DIRECTORIES } from './static-assets';
+import { StoredImagesService } from './modules/uploads/stored-images.service';
 import { precompressedAssets } from './common/precompressed-assets';
 
 export interface CreateAppOptions {
@@ -47,6 +48,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.enableShutdownHooks();
   app.disable('x-powered-by');
+  // Which X-Forwarded-For entries are believed for req.ip (rate limits, audit): none unless TRUST_PROXY says so.
+  app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware);
   app.use(
@@ -77,11 +80,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json` });
 
-  // Coin icons and uploaded images. Names are server-made; nosniff comes from helmet.
+  // Uploaded images (from the database, any instance) and coin icons. Names are server-made; nosniff comes from helmet.
+  app.use('/images', app.get(StoredImagesService).middleware());
   const imageDirectories = IMAGE_DIRECTORIES(config);
-  for (const dir of imageDirectories) {
-    if (dir !== ':memory:') mkdirSync(dir, { recursive: true });
-  }
   for (const dir of imageDirectories) app.use('/images', express.static(dir, { index: false, dotfiles: 'deny', fallthrough: true, maxAge: '1d' }));
   app.use('/images', (_req: Request, res: Response) => res.status(404).json({ statusCode: 404, error: 'Image not found.' }));
 

@@ -13,6 +13,8 @@ import { AuditModule } from './modules/audit/audit.module';
 import { authThrottleOptions } from './modules/auth/auth-throttle';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
+import { DatabaseThrottlerStorage } from './modules/rate-limit/rate-limit.storage';
 import { FEATURE_MODULES } from './modules/feature-modules';
 
 @Module({})
@@ -24,7 +26,11 @@ export class AppModule {
         ConfigModule.register(config),
         DatabaseModule.register(database),
         ScheduleModule.forRoot(),
-        ThrottlerModule.forRoot(authThrottleOptions(config.authRateLimitPerMinute)),
+        ThrottlerModule.forRootAsync({
+          imports: [RateLimitModule],
+          inject: [DatabaseThrottlerStorage],
+          useFactory: (storage: DatabaseThrottlerStorage) => authThrottleOptions(config.authRateLimitPerMinute, storage),
+        }),
         AuditModule,
         AuthModule,
         HealthModule,

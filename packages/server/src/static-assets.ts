@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AppConfig } from './config/config';
 
-/** Where uploaded images live: DATA_DIR/uploads (an in-memory test database keeps them in the OS temp dir). */
+/** Where earlier versions kept uploaded images (now in the database; imported from here at start). */
 export function uploadsDirectory(config: AppConfig): string {
   return config.dataDir === ':memory:' ? join(tmpdir(), 'coinpurse-uploads') : join(config.dataDir, 'uploads');
 }
@@ -12,4 +12,5 @@ export function bundledIconsDirectory(): string {
   return join(dirname(require.resolve('cryptocurrency-icons/package.json')), '128', 'color');
 }
 
-export const IMAGE_DIRECTORIES = (config: AppConfig): string[] => [uploadsDirectory(config), bundledIconsDirectory()];
+/** Image directories served from disk at /images (uploaded images are served from the database, before these). */
+export const IMAGE_DIRECTORIES = (_config: AppConfig): string[] => [bundledIconsDirectory()];

@@ -1,10 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/config';
-import { uploadsDirectory } from '../static-assets';
-import { detectImageKind, IMAGE_TYPE_REFUSED, isStoredImageName, MAX_IMAGE_BYTES, removeImage, saveImage } from './image-upload';
+import { describe, expect, it } from 'vitest';
+import { checkImage, detectImageKind, IMAGE_TYPE_REFUSED, imageKindOfName, isStoredImageName, MAX_IMAGE_BYTES, newImageName } from './image-upload';
 import { InvalidInputError, PayloadTooLargeError, UnsupportedMediaError } from './errors';
 
 const bytes = (...parts: Array<number[] | string | Buffer>) =>
@@ -46,46 +41,32 @@ describe('detectImageKind', () => {
   });
 });
 
-describe('saveImage', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-upload-spec-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) });
-  const dir = uploadsDirectory(config);
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-  it('returns null when no file was sent (or an empty file input)', async () => {
-    await expect(saveImage(undefined, config)).resolves.toBeNull();
-    await expect(saveImage(file(Buffer.alloc(0), '', 'application/octet-stream'), config)).resolves.toBeNull();
+describe('checkImage', () => {
+  it('returns null when no file was sent (or an empty file input)', () => {
+    expect(checkImage(undefined)).toBeNull();
+    expect(checkImage(file(Buffer.alloc(0), '', 'application/octet-stream'))).toBeNull();
   });
 
-  it('stores the bytes under a server-made name with the extension of the real type, whatever the client said', async () => {
-    const name = await saveImage(file(JPEG, '../../etc/passwd.svg', 'image/svg+xml'), config);
+  it('takes the real type from the bytes, whatever the client said, and makes server-made names for it', () => {
+    const checked = checkImage(file(JPEG, '../../etc/passwd.svg', 'image/svg+xml'));
+    expect(checked?.kind).toBe('jpeg');
+    const name = newImageName(checked!.kind);
     expect(name).toMatch(/^[0-9a-f]{32}\.jpg$/);
-    expect(isStoredImageName(name!)).toBe(true);
-    expect(readFileSync(join(dir, name!))).toEqual(JPEG);
-    expect(readdirSync(dataDir)).toEqual(['uploads']);
-    const second = await saveImage(file(WEBP, 'x.png'), config);
-    expect(second).toMatch(/^[0-9a-f]{32}\.webp$/);
-    expect(second).not.toBe(name);
+    expect(isStoredImageName(name)).toBe(true);
+    expect(imageKindOfName(name)).toBe('jpeg');
+    expect(newImageName('jpeg')).not.toBe(name);
+    expect(checkImage(file(WEBP, 'x.png'))?.kind).toBe('webp');
+    expect(isStoredImageName('../jwt-secret')).toBe(false);
   });
 
-  it('refuses svg and other non-images with 415, even when they claim to be png', async () => {
-    const before = readdirSync(dir).length;
-    const svg = saveImage(file(SVG, 'logo.png', 'image/png'), config);
-    await expect(svg).rejects.toBeInstanceOf(UnsupportedMediaError);
-    await expect(saveImage(file(HTML, 'a.gif', 'image/gif'), config)).rejects.toThrow(IMAGE_TYPE_REFUSED);
-    expect(readdirSync(dir).length).toBe(before);
+  it('refuses svg and other non-images with 415, even when they claim to be png', () => {
+    expect(() => checkImage(file(SVG, 'logo.png', 'image/png'))).toThrow(UnsupportedMediaError);
+    expect(() => checkImage(file(HTML, 'a.gif', 'image/gif'))).toThrow(IMAGE_TYPE_REFUSED);
   });
 
-  it('refuses an empty file (400) and one above 5 MB (413)', async () => {
-    await expect(saveImage(file(Buffer.alloc(0)), config)).rejects.toBeInstanceOf(InvalidInputError);
+  it('refuses an empty file (400) and one above 5 MB (413)', () => {
+    expect(() => checkImage(file(Buffer.alloc(0)))).toThrow(InvalidInputError);
     const big = Buffer.concat([PNG, Buffer.alloc(MAX_IMAGE_BYTES)]);
-    await expect(saveImage(file(big), config)).rejects.toBeInstanceOf(PayloadTooLargeError);
-  });
-
-  it('removeImage deletes stored images and ignores names it did not make', async () => {
-    const name = (await saveImage(file(GIF89), config))!;
-    await removeImage('../jwt-secret', config);
-    await removeImage(name, config);
-    expect(existsSync(join(dir, name))).toBe(false);
+    expect(() => checkImage(file(big))).toThrow(PayloadTooLargeError);
   });
 });

@@ -2,11 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, mixin, type NestIn
 import type { Request, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import { randomBytes } from 'node:crypto';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Observable } from 'rxjs';
-import type { AppConfig } from '../config/config';
-import { uploadsDirectory } from '../static-assets';
 import { InvalidInputError, PayloadTooLargeError, UnsupportedMediaError } from './errors';
 
 /** The largest accepted image. */
@@ -33,19 +29,38 @@ export function detectImageKind(bytes: Uint8Array): ImageKind | undefined {
   return undefined;
 }
 
-/** Server-made names only: 32 hex characters and one of our extensions. Used to refuse anything else on delete. */
+/** Server-made names only: 32 hex characters and one of our extensions. Anything else is never looked up or imported. */
 const STORED_NAME = /^[0-9a-f]{32}\.(png|jpg|webp|gif)$/;
 
 export function isStoredImageName(name: string): boolean {
   return STORED_NAME.test(name);
 }
 
+/** An uploaded image whose bytes were checked, ready to be stored (see StoredImagesService). */
+export interface CheckedImage {
+  bytes: Buffer;
+  kind: ImageKind;
+}
+
+export const IMAGE_CONTENT_TYPES: Record<ImageKind, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+
+/** A new random server-made name for an image of this kind (served at `/images/<name>`). */
+export function newImageName(kind: ImageKind): string {
+  return `${randomBytes(16).toString('hex')}${EXTENSIONS[kind]}`;
+}
+
+/** The kind a stored name's extension stands for. */
+export function imageKindOfName(name: string): ImageKind | undefined {
+  const extension = name.slice(name.lastIndexOf('.'));
+  return (Object.keys(EXTENSIONS) as ImageKind[]).find((kind) => EXTENSIONS[kind] === extension);
+}
+
 /**
- * Checks the uploaded bytes and stores the image under the uploads directory with a random server-made name.
- * Returns the file name (served at `/images/<name>` with the content type of its extension) or null when no
- * file was sent. Wrong bytes → 415, empty file → 400, too large → 413, each with a message for people.
+ * Checks the uploaded bytes: null when no file was sent; wrong bytes → 415, empty file → 400, too large → 413,
+ * each with a message for people. Nothing is stored here: the service stores the image in the same transaction as
+ * the record that points to it.
  */
-export async function saveImage(file: Express.Multer.File | undefined, config: AppConfig): Promise<string | null> {
+export function checkImage(file: Express.Multer.File | undefined): CheckedImage | null {
   // A form's empty file input arrives as a part with no file name and no bytes: that is "no image".
   if (!file || (file.size === 0 && !file.originalname)) return null;
   const bytes = file.buffer;
@@ -53,18 +68,7 @@ export async function saveImage(file: Express.Multer.File | undefined, config: A
   if (bytes.length > MAX_IMAGE_BYTES) throw new PayloadTooLargeError(IMAGE_TOO_LARGE);
   const kind = detectImageKind(bytes);
   if (!kind) throw new UnsupportedMediaError(IMAGE_TYPE_REFUSED);
-  const directory = uploadsDirectory(config);
-  await mkdir(directory, { recursive: true });
-  const name = `${randomBytes(16).toString('hex')}${EXTENSIONS[kind]}`;
-  // 'wx': never overwrite an existing file (a collision of 128 random bits would be a bug, not a race to win).
-  await writeFile(join(directory, name), bytes, { flag: 'wx', mode: 0o644 });
-  return name;
-}
-
-/** Removes a stored image (e.g. when the transaction that referenced it rolled back). Ignores names we did not make. */
-export async function removeImage(name: string | null | undefined, config: AppConfig): Promise<void> {
-  if (!name || !isStoredImageName(name)) return;
-  await unlink(join(uploadsDirectory(config), name)).catch(() => undefined);
+  return { bytes, kind };
 }
 
 /** The public URL path of a stored image. */
@@ -98,7 +102,7 @@ export function uploadError(error: unknown): Error {
 /**
  * `@UseInterceptors(ImageUploadInterceptor())`: parses a multipart body with at most one file in the `image` field,
  * kept in memory (≤ 5 MB), and the text fields into `req.body`. A JSON or urlencoded body passes through untouched.
- * The file arrives as `@UploadedFile() image?: Express.Multer.File`; hand it to `saveImage` in the service.
+ * The file arrives as `@UploadedFile() image?: Express.Multer.File`; hand it to `checkImage` in the service.
  * For OpenAPI add `@ApiConsumes('multipart/form-data')` and an `@ApiBody` schema with `image: { type: 'string', format: 'binary' }`.
  */
 export function ImageUploadInterceptor(field = 'image'): Type<NestInterceptor> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration } from './config';
+import { ConfigError, loadConfig, parseDuration, parseTrustProxy } from './config';
 
 describe('loadConfig', () => {
   it('applies defaults', () => {
@@ -51,5 +51,34 @@ describe('loadConfig', () => {
     expect(parseDuration('1d')).toBe(86400);
     expect(parseDuration('0')).toBeUndefined();
     expect(parseDuration('1y')).toBeUndefined();
+  });
+});
+
+describe('parseTrustProxy', () => {
+  const parse = (value: string | undefined) => {
+    const problems: string[] = [];
+    return { value: parseTrustProxy(value, problems), problems };
+  };
+
+  it('is off unless set', () => {
+    for (const off of [undefined, '', 'false', 'off', '0', ' OFF ']) expect(parse(off)).toEqual({ value: false, problems: [] });
+    expect(loadConfig({ DATA_DIR: ':memory:' }).trustProxy).toBe(false);
+  });
+
+  it('takes a hop count or a list of addresses and CIDR ranges', () => {
+    expect(parse('1')).toEqual({ value: 1, problems: [] });
+    expect(parse('10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback')).toEqual({
+      value: ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback'],
+      problems: [],
+    });
+  });
+
+  it('refuses "true", bad ranges, names and too many hops', () => {
+    for (const bad of ['true', '10.0.0.0/33', '::1/129', 'proxy.example.com', '10.0.0.0/8/1', '33', ',']) {
+      const { value, problems } = parse(bad);
+      expect(value, bad).toBe(false);
+      expect(problems[0], bad).toMatch(/^TRUST_PROXY/);
+    }
+    expect(() => loadConfig({ DATA_DIR: ':memory:', TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /** Everything the server reads from the environment, validated once at boot. */
@@ -23,6 +24,11 @@ export interface AppConfig {
   marketRefreshEnabled: boolean;
   priceMaxAgeSeconds: number;
   authRateLimitPerMinute: number;
+  /**
+   * Express `trust proxy`: false (default: X-Forwarded-For is ignored, the client is the socket's address), a hop
+   * count, or the addresses/CIDR ranges of the proxies whose X-Forwarded-For is believed.
+   */
+  trustProxy: false | number | string[];
   /** Directory of the built client; served at `/` when it exists. */
   clientDir: string;
   /** Directory of the Drizzle migrations. */
@@ -125,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     marketRefreshEnabled: marketRefreshSeconds > 0,
     priceMaxAgeSeconds: int('PRICE_MAX_AGE_SECONDS', 600, 1, 86400 * 30),
     authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
     migrationsDir: join(SERVER_ROOT, 'drizzle'),
     databaseTimeouts: {
@@ -139,6 +146,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (problems.length) throw new ConfigError(problems);
   if (!config.jwtSecret) config.jwtSecret = developmentJwtSecret(config.dataDir);
   return config;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: off (unset, empty, "false", "off", "0"), a hop count ("1": the nearest proxy's X-Forwarded-For entry
+ * is the client), or a comma-separated list of proxy addresses / CIDR ranges (also loopback, linklocal, uniquelocal).
+ * "true" (believe every hop) is refused: any client could then choose its own address.
+ */
+export function parseTrustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false' || value === 'off' || value === '0') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 32) return hops;
+    problems.push(`TRUST_PROXY hop count must be from 0 to 32 (got "${raw}")`);
+    return false;
+  }
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const bad = entries.filter((entry) => !PROXY_NAMES.has(entry) && !isAddressOrRange(entry));
+  if (value === 'true' || bad.length || !entries.length) {
+    problems.push(
+      `TRUST_PROXY must be off, a hop count, or a comma-separated list of proxy addresses or CIDR ranges (got "${raw}"${bad.length ? `; not understood: ${bad.join(', ')}` : ''})`,
+    );
+    return false;
+  }
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** Outside production a secret is generated once and kept in DATA_DIR so sessions survive restarts. */

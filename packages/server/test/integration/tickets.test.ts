@@ -1,7 +1,6 @@
-import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadsDirectory } from '../../src/static-assets';
 import { DATABASE_KINDS } from '../support/databases';
+import { storedImageNames } from '../support/images';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
 import { startSmtpServer } from './helpers/smtp';
 
@@ -17,12 +16,10 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let admin: { token: string; _id: string };
-  let uploads: string;
   beforeAll(async () => {
     smtp = await startSmtpServer();
     t = await startTestApp(kind, { SMTP_URL: smtp.url, PUBLIC_URL: 'https://wallet.example' });
     admin = await loginAdmin(t.http);
-    uploads = uploadsDirectory(t.config);
   });
   afterAll(async () => {
     await t?.close();
@@ -79,11 +76,11 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     ['text', Buffer.from('just text'), 'note.jpg', 'image/jpeg'],
   ])('refuses %s with 415 and stores nothing', async (_name, buffer, filename, type) => {
     const before = (await listAll()).length;
-    const files = readdirSync(uploads).length;
+    const files = (await storedImageNames(t)).length;
     const response = await ticket(fields(), { buffer, name: filename, type }).expect(415);
     expect(response.body).toEqual({ statusCode: 415, error: 'Only PNG, JPEG, WebP or GIF images are accepted.' });
     expect((await listAll()).length).toBe(before);
-    expect(readdirSync(uploads).length).toBe(files);
+    expect((await storedImageNames(t)).length).toBe(files);
   });
 
   it('refuses an image above 5 MB with 413 and a message, not a 500', async () => {
@@ -93,11 +90,11 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     expect(response.body).toEqual({ statusCode: 413, error: 'The image is too large. The maximum size is 5 MB.' });
   });
 
-  it('ignores a hostile file name: nothing is written outside the uploads directory', async () => {
+  it('ignores a hostile file name: the image is stored under a server-made name only', async () => {
     const response = await ticket(fields(), { buffer: PNG, name: '../../../../tmp/evil.png' }).expect(201);
     const detail = (await t.http.get(`/api/admin/tickets/${response.body._id}`).set(bearer(admin.token))).body;
     expect(detail.image).toMatch(/^\/images\/[0-9a-f]{32}\.png$/);
-    expect(readdirSync(uploads)).toContain(detail.image.slice('/images/'.length));
+    expect(await storedImageNames(t)).toContain(detail.image.slice('/images/'.length));
     await t.http.get('/images/..%2Fjwt-secret').expect(404);
     await t.http.get('/images/../jwt-secret').expect((res) => expect(res.status).not.toBe(200));
   });
@@ -128,10 +125,10 @@ describe.each(DATABASE_KINDS)('support tickets on %s', (kind) => {
     [{ subject: ' ', note: 'n', email: 'a@b.co' }, 'Subject is required.'],
     [{ subject: 's', note: 'n', email: 'a@b.co', role: 'admin' }, 'Unknown field "role".'],
   ])('validates the form %j', async (body, message) => {
-    const files = readdirSync(uploads).length;
+    const files = (await storedImageNames(t)).length;
     const response = await ticket(body as Record<string, string>, { buffer: PNG, name: 'a.png' }).expect(400);
     expect(response.body.error).toBe(message);
-    expect(readdirSync(uploads).length).toBe(files);
+    expect((await storedImageNames(t)).length).toBe(files);
   });
 
   it('treats an empty file input (no file chosen) as no image', async () => {

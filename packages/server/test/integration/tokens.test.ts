@@ -1,10 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { MarketRefreshService } from '../../src/modules/market/market-refresh.service';
-import { uploadsDirectory } from '../../src/static-assets';
 import { DATABASE_KINDS } from '../support/databases';
+import { storedImageNames } from '../support/images';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -289,7 +288,7 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       price_change_percentage_24h: '-2.5',
       coinAddress: ETH_ADDRESS,
     };
-    const uploads = () => (existsSync(uploadsDirectory(t.config)) ? readdirSync(uploadsDirectory(t.config)).length : 0);
+    const uploads = async () => (await storedImageNames(t)).length;
 
     it('creates a custom token from the multipart form, with its image, listed in the market and the wallet', async () => {
       const response = await form(valid).attach('image', PNG, { filename: 'acme.png', contentType: 'image/png' }).expect(201);
@@ -405,12 +404,12 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
         coinId: fields.coinId === valid.coinId ? 'delta-coin' : fields.coinId,
         symbol: fields.symbol === valid.symbol ? 'DLT' : fields.symbol,
       };
-      const before = { list: await customTokens(), files: uploads() };
+      const before = { list: await customTokens(), files: await uploads() };
       const response = await form(body).attach('image', PNG, { filename: 'x.png', contentType: 'image/png' });
       expect(response.status, JSON.stringify(response.body)).toBe(status);
       expect(response.body).toMatchObject({ statusCode: status, error: message });
       expect(await customTokens()).toEqual(before.list);
-      expect(uploads()).toBe(before.files);
+      expect(await uploads()).toBe(before.files);
     });
 
     it.each([
@@ -441,12 +440,12 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
         'The image is too large. The maximum size is 5 MB.',
       ],
     ])('refuses %s', async (_label, bytes, filename, contentType, status, message) => {
-      const before = { list: await customTokens(), files: uploads() };
+      const before = { list: await customTokens(), files: await uploads() };
       const response = await form({ ...valid, coinId: 'hostile-coin', symbol: 'HOS' }).attach('image', bytes, { filename, contentType });
       expect(response.status).toBe(status);
       expect(response.body).toEqual({ statusCode: status, error: message });
       expect(await customTokens()).toEqual(before.list);
-      expect(uploads()).toBe(before.files);
+      expect(await uploads()).toBe(before.files);
       expect((await market()).some((c) => c.id === 'hostile-coin')).toBe(false);
     });
 
@@ -589,7 +588,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('token races on PostgreSQL',
   });
 
   it('10 concurrent creates of one custom token: exactly one 201, the rest 409, losers leave no image behind', async () => {
-    const before = existsSync(uploadsDirectory(t.config)) ? readdirSync(uploadsDirectory(t.config)).length : 0;
+    const before = (await storedImageNames(t)).length;
     const responses = await Promise.all(
       Array.from({ length: 10 }, () =>
         t.http
@@ -606,7 +605,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('token races on PostgreSQL',
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(9);
-    const after = readdirSync(uploadsDirectory(t.config)).length;
+    const after = (await storedImageNames(t)).length;
     expect(after - before).toBe(1);
     const market = (await t.http.get('/api/crypto/get-crypto').expect(200)).body as Array<{ id: string }>;
     expect(market.filter((c) => c.id === 'race-coin')).toHaveLength(1);

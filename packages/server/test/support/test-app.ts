@@ -20,13 +20,27 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface StartTestAppOptions {
+  listen?: boolean;
+  /**
+   * A second instance on the database of an app already started on PostgreSQL (same DATABASE_URL and JWT secret,
+   * its own DATA_DIR). Closing it leaves the database to the first app.
+   */
+  shareDatabaseWith?: TestApp;
+  /** Use this DATA_DIR (e.g. prepared with files) instead of a fresh temp dir; it is left in place on close. */
+  dataDir?: string;
+}
+
 /**
  * Boots the real Nest app on a fresh database: PGlite in a temp dir, or a new PostgreSQL database.
  * `env` overrides configuration (e.g. JWT_TTL, AUTH_RATE_LIMIT_PER_MINUTE, COINGECKO_BASE_URL).
  */
-export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-test-'));
-  const postgres = kind === 'postgres' ? await createPostgresDatabase() : undefined;
+export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, options: StartTestAppOptions = {}): Promise<TestApp> {
+  const shared = options.shareDatabaseWith;
+  if (shared && (kind !== 'postgres' || !shared.config.databaseUrl)) throw new Error('Only PostgreSQL databases can be shared by two apps');
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'coinpurse-test-'));
+  const postgres = kind === 'postgres' && !shared ? await createPostgresDatabase() : undefined;
+  const databaseUrl = shared?.config.databaseUrl ?? postgres?.url;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -35,7 +49,8 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     MARKET_REFRESH_SECONDS: '0',
     COINGECKO_BASE_URL: 'http://127.0.0.1:9',
-    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(shared ? { JWT_SECRET: shared.config.jwtSecret } : {}),
     ...env,
   });
   const app = await createApp(config, { logger: process.env.TEST_LOGS ? undefined : ['error'] });
@@ -53,7 +68,7 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
     close: async () => {
       await app.close();
       await postgres?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

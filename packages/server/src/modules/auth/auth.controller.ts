@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ThrottlerGuard } from '@nestjs/throttler';
 import {
   AdminRoutes,
   ChangePasswordDto,
@@ -15,6 +14,7 @@ import {
 import { AuthenticatedAccess, PublicAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
 import { AuthService } from './auth.service';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @ApiTags('auth')
 @Controller(UserRoutes.prefix)
@@ -23,7 +23,7 @@ export class AuthController {
 
   @Post(UserRoutes.createUser)
   @PublicAccess()
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: SessionDto, description: 'The session object; 409 when the email is taken.' })
   createUser(@Body() body: CreateUserDto): Promise<SessionDto> {
     return this.auth.createUser(body);
@@ -32,7 +32,7 @@ export class AuthController {
   @Post(UserRoutes.loginUser)
   @HttpCode(200)
   @PublicAccess()
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: SessionDto })
   loginUser(@Body() body: LoginDto): Promise<SessionDto> {
     return this.auth.loginUser(body);
@@ -63,7 +63,7 @@ export class AuthController {
   @Post(UserRoutes.changePassword)
   @HttpCode(200)
   @AuthenticatedAccess()
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: SessionDto, description: 'Other sessions end; the returned session replaces the stored one.' })
   changePassword(@CurrentActor() actor: Actor, @Body() body: ChangePasswordDto): Promise<SessionDto> {
     return this.auth.changePassword(actor, body);
@@ -78,7 +78,7 @@ export class AdminAuthController {
   @Post(AdminRoutes.loginAdmin)
   @HttpCode(200)
   @PublicAccess()
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: SessionDto, description: 'Administrators only: a customer account gets 401.' })
   loginAdmin(@Body() body: LoginDto): Promise<SessionDto> {
     return this.auth.loginAdmin(body);

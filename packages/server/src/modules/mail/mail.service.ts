@@ -1,11 +1,9 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { Injectable } from '@nestjs/common';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
+import type { Executor } from '../../db/database';
+import { MailRepository } from './mail.repository';
 
 export interface OutgoingMail {
   to: string;
@@ -14,12 +12,9 @@ export interface OutgoingMail {
   html?: string;
 }
 
-export interface SentMail {
-  /** 'smtp' when handed to SMTP_URL, 'outbox' when written to DATA_DIR/outbox. */
-  via: 'smtp' | 'outbox';
-  messageId: string;
-  /** The .eml file, for the outbox. */
-  file?: string;
+export interface QueuedMailReceipt {
+  /** The mail_outbox row; the delivery job sends it after the enqueuing transaction commits. */
+  id: string;
 }
 
 /** Where mails go without SMTP_URL: DATA_DIR/outbox (the OS temp dir for an in-memory test database). */
@@ -28,40 +23,16 @@ export function outboxDirectory(config: AppConfig): string {
 }
 
 /**
- * Outgoing mail. With SMTP_URL: nodemailer over SMTP. Without: the complete message is written as an .eml file to
- * DATA_DIR/outbox and its path logged, so reset links and ticket replies can be followed offline.
+ * Outgoing mail through a transactional outbox. `send(mail, tx)` writes a `mail_outbox` row in the caller's
+ * transaction: the mail exists if and only if its cause committed. Without `tx` the row is written on its own.
+ * The delivery job (`MailDeliveryService`) wakes on commit and hands it to SMTP_URL, or writes it as an .eml file to
+ * DATA_DIR/outbox, retrying with back-off until it succeeds (at least once; never lost on a crash or an outage).
  */
 @Injectable()
-export class MailService implements OnModuleDestroy {
-  private readonly logger = new Logger('Mail');
-  private readonly transport: Transporter;
-  private readonly via: 'smtp' | 'outbox';
+export class MailService {
+  constructor(private readonly outbox: MailRepository) {}
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    if (config.smtpUrl) {
-      this.via = 'smtp';
-      this.transport = nodemailer.createTransport(config.smtpUrl, { from: config.mailFrom });
-    } else {
-      this.via = 'outbox';
-      this.transport = nodemailer.createTransport(
-        { streamTransport: true, buffer: true, newline: 'unix' } as Parameters<typeof nodemailer.createTransport>[0],
-        { from: config.mailFrom },
-      );
-    }
-  }
-
-  async send(mail: OutgoingMail): Promise<SentMail> {
-    const info = await this.transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-    if (this.via === 'smtp') return { via: 'smtp', messageId: info.messageId };
-    const directory = outboxDirectory(this.config);
-    await mkdir(directory, { recursive: true });
-    const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
-    await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-    this.logger.log(`No SMTP_URL: mail "${mail.subject}" to ${mail.to} written to ${file}`);
-    return { via: 'outbox', messageId: info.messageId, file };
-  }
-
-  onModuleDestroy(): void {
-    this.transport.close();
+  async send(mail: OutgoingMail, executor?: Executor): Promise<QueuedMailReceipt> {
+    return { id: await this.outbox.enqueue(mail, executor) };
   }
 }

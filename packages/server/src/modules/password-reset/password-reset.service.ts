@@ -1,17 +1,21 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { FORGOT_PASSWORD_MESSAGE, PASSWORD_CHANGED_MESSAGE, type SupportMessageDto } from '@coinpurse/contract';
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../../common/errors';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { DATABASE, type Database } from '../../db/database';
+import { DATABASE, type Database, type DatabaseHandle } from '../../db/database';
+import { DATABASE_HANDLE } from '../../db/database.module';
 import { AuditService } from '../audit/audit.service';
 import { hashPassword } from '../auth/password-hasher';
 import { UsersRepository } from '../auth/users.repository';
-import { MailService } from '../mail/mail.service';
-import { PasswordResetRepository } from './password-reset.repository';
+import { MailService, type OutgoingMail } from '../mail/mail.service';
+import { PasswordResetRepository, RESET_REQUEST_CHANNEL } from './password-reset.repository';
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
+/** The worker also wakes on its own, for requests whose notification was missed. */
+const REQUEST_POLL_MS = 10_000;
+const WORK_DELAY_MS = 25;
 export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired. Please request a new one.';
 
 export function hashResetToken(token: string): string {
@@ -23,11 +27,18 @@ export function hashResetToken(token: string): string {
  * its sha256. A link is single use, expires after 30 minutes, and a newer link or a completed reset ends older ones.
  */
 @Injectable()
-export class PasswordResetService {
+export class PasswordResetService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PasswordReset');
+  private working: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
+    @Inject(DATABASE_HANDLE) private readonly handle: DatabaseHandle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly resets: PasswordResetRepository,
     private readonly users: UsersRepository,
@@ -35,24 +46,87 @@ export class PasswordResetService {
     private readonly mail: MailService,
   ) {}
 
-  /** Same answer whether or not the email belongs to an account; the mail goes out in the background. */
+  /**
+   * Same answer, and the same work, whether or not the email belongs to an account: the request is queued (one
+   * insert) and a worker looks the email up, creates the link and queues the mail afterwards. How long this takes
+   * tells a caller nothing about which emails have accounts.
+   */
   async forgotPassword(email: string, requestId?: string): Promise<SupportMessageDto> {
-    const user = await this.users.findByEmail(email);
-    if (user && !user.deactivatedAt && user.role === 'user') {
-      const token = randomBytes(32).toString('base64url');
-      await this.db.transaction(async (tx) => {
-        await this.resets.useAllForUser(user.id, tx);
-        await this.resets.insert({ userId: user.id, tokenHash: hashResetToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) }, tx);
-        await this.audit.record(
-          { id: user.id, role: 'user', requestId },
-          { action: 'user.password_reset_requested', targetType: 'user', targetId: user.id },
-          tx,
-        );
-      });
-      // Not awaited: how long the SMTP server takes must not tell callers whether the account exists.
-      void this.sendLink(user.email, user.name, token);
-    }
+    await this.resets.enqueueRequest(email, requestId);
     return { message: FORGOT_PASSWORD_MESSAGE };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (typeof this.handle?.listen === 'function') this.unlisten = await this.handle.listen(RESET_REQUEST_CHANNEL, () => this.kickSoon());
+    this.timer = setInterval(() => this.kick(), REQUEST_POLL_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.soon);
+    await this.unlisten?.().catch(() => undefined);
+    await this.working;
+  }
+
+  /**
+   * A request's notification can arrive before its answer has left (PGlite runs in this thread): the work starts a
+   * moment later, so a known email's extra work never delays the answer that queued it.
+   */
+  private kickSoon(): void {
+    this.soon ??= setTimeout(() => {
+      this.soon = undefined;
+      this.kick();
+    }, WORK_DELAY_MS);
+  }
+
+  /** Works off the queued forgot-password requests (now, or again right after the current run). Never throws. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.working) {
+      this.again = true;
+      return;
+    }
+    this.working = this.workOffRequests()
+      .catch((error: unknown) => {
+        if (!this.stopped) this.logger.warn(`Password reset requests: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.working = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /**
+   * One transaction per request: take it from the queue, and for an active customer end older links, store the new
+   * link's hash, audit it and queue the mail — all or nothing (a crash leaves the request queued).
+   */
+  private async workOffRequests(): Promise<void> {
+    while (!this.stopped) {
+      const taken = await this.db.transaction(async (tx) => {
+        const request = await this.resets.takeRequest(tx);
+        if (!request) return false;
+        const user = await this.users.findByEmail(request.email, tx);
+        if (user && !user.deactivatedAt && user.role === 'user') {
+          const token = randomBytes(32).toString('base64url');
+          await this.resets.useAllForUser(user.id, tx);
+          await this.resets.insert({ userId: user.id, tokenHash: hashResetToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MS) }, tx);
+          await this.audit.record(
+            { id: user.id, role: 'user', requestId: request.requestId ?? undefined },
+            { action: 'user.password_reset_requested', targetType: 'user', targetId: user.id },
+            tx,
+          );
+          await this.mail.send(this.linkMail(user.email, user.name, token), tx);
+        }
+        return true;
+      });
+      if (!taken) return;
+    }
   }
 
   async resetPassword(token: string | undefined, password: string, requestId?: string): Promise<SupportMessageDto> {
@@ -75,23 +149,19 @@ export class PasswordResetService {
     return { message: PASSWORD_CHANGED_MESSAGE };
   }
 
-  private async sendLink(to: string, name: string, token: string): Promise<void> {
+  private linkMail(to: string, name: string, token: string): OutgoingMail {
     const link = `${this.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    try {
-      await this.mail.send({
-        to,
-        subject: 'Reset your Coinpurse password',
-        text:
-          `Hello ${name},\n\nSomeone asked to reset the password of your Coinpurse account. To choose a new password, open this link ` +
-          `within 30 minutes:\n\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
-        html:
-          `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Coinpurse account. To choose a new password, ` +
-          `open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
-          `<p>If it was not you, ignore this mail: your password stays as it is.</p>`,
-      });
-    } catch (error) {
-      this.logger.error(`Could not send the password reset mail: ${(error as Error).message}`);
-    }
+    return {
+      to,
+      subject: 'Reset your Coinpurse password',
+      text:
+        `Hello ${name},\n\nSomeone asked to reset the password of your Coinpurse account. To choose a new password, open this link ` +
+        `within 30 minutes:\n\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+      html:
+        `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Coinpurse account. To choose a new password, ` +
+        `open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+        `<p>If it was not you, ignore this mail: your password stays as it is.</p>`,
+    };
   }
 }
 

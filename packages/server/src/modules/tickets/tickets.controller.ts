@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ThrottlerGuard } from '@nestjs/throttler';
 import {
   BackOfficeRoutes,
   CreateTicketDto,
@@ -15,6 +14,7 @@ import { AdminAccess, OptionalUserAccess } from '../../common/access.decorator';
 import { ImageUploadInterceptor } from '../../common/image-upload';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
 import { TicketsService } from './tickets.service';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @ApiTags('tickets')
 @Controller(SupportRoutes.prefix)
@@ -23,7 +23,7 @@ export class TicketsController {
 
   @Post(SupportRoutes.createTicket)
   @OptionalUserAccess()
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(RateLimitGuard)
   @UseInterceptors(ImageUploadInterceptor())
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: CreateTicketDto })

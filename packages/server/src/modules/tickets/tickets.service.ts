@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   type CreateTicketDto,
   TICKET_CREATED_MESSAGE,
@@ -8,24 +8,23 @@ import {
   type TicketSummaryDto,
 } from '@coinpurse/contract';
 import { ConflictError, NotFoundError } from '../../common/errors';
-import { imagePath, removeImage, saveImage } from '../../common/image-upload';
+import { checkImage, imagePath } from '../../common/image-upload';
 import type { Actor, Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
 import { decodeCursor, encodeCursor, pageLimit, PG_TIMESTAMP_TEXT, UUID_TEXT } from '../admin/page-cursor';
 import { AuditService } from '../audit/audit.service';
-import { MailService } from '../mail/mail.service';
+import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { escapeHtml } from '../password-reset/password-reset.service';
+import { StoredImagesService } from '../uploads/stored-images.service';
 import { type TicketRecord, TicketsRepository } from './tickets.repository';
 
 export const TICKET_NOT_FOUND = 'Ticket not found.';
 
 @Injectable()
 export class TicketsService {
-  private readonly logger = new Logger('Tickets');
-
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -33,24 +32,26 @@ export class TicketsService {
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
     private readonly mail: MailService,
+    private readonly images: StoredImagesService,
   ) {}
 
   /** Signed in: the ticket is linked to the account. Signed out: only the email given. The image is checked by its bytes. */
   async createTicket(principal: Principal | undefined, input: CreateTicketDto, file: Express.Multer.File | undefined): Promise<TicketCreatedDto> {
-    const image = await saveImage(file, this.config);
-    try {
-      const ticket = await this.tickets.insert({
-        userId: principal?.role === 'user' ? principal.id : null,
-        email: input.email,
-        subject: input.subject,
-        note: input.note,
-        image,
-      });
-      return { _id: ticket.id, message: TICKET_CREATED_MESSAGE };
-    } catch (error) {
-      await removeImage(image, this.config);
-      throw error;
-    }
+    const image = checkImage(file);
+    // The image and the ticket commit together: no image without its ticket, on any instance.
+    const ticket = await this.db.transaction(async (tx) =>
+      this.tickets.insert(
+        {
+          userId: principal?.role === 'user' ? principal.id : null,
+          email: input.email,
+          subject: input.subject,
+          note: input.note,
+          image: image ? await this.images.store(image, tx) : null,
+        },
+        tx,
+      ),
+    );
+    return { _id: ticket.id, message: TICKET_CREATED_MESSAGE };
   }
 
   async listTickets(query: { status?: 'open' | 'closed'; limit?: string; cursor?: string }): Promise<TicketPageDto> {
@@ -80,7 +81,7 @@ export class TicketsService {
     return this.detail(ticket);
   }
 
-  /** Stores the reply, notifies the linked customer (same transaction), audits it, then mails the ticket's email. */
+  /** Stores the reply, notifies the linked customer, audits it and queues the mail to the ticket's email: one transaction. */
   async replyTicket(actor: Actor, id: string, message: string): Promise<TicketDetailDto> {
     if (!UUID_TEXT.test(id)) throw new NotFoundError(TICKET_NOT_FOUND);
     const ticket = await this.db.transaction(async (tx) => {
@@ -95,9 +96,9 @@ export class TicketsService {
         );
       }
       await this.audit.record(actor, { action: 'ticket.reply', targetType: 'ticket', targetId: found.id, after: { replyId: reply.id, message } }, tx);
+      await this.mail.send(this.replyMail(found, message), tx);
       return found;
     });
-    await this.mailReply(ticket, message);
     return this.detail(ticket.id);
   }
 
@@ -136,18 +137,13 @@ export class TicketsService {
     };
   }
 
-  /** The reply is stored whatever happens here; a mail failure is logged (the customer still sees a notification when linked). */
-  private async mailReply(ticket: TicketRecord, message: string): Promise<void> {
+  private replyMail(ticket: TicketRecord, message: string): OutgoingMail {
     const subject = `Re: ${ticket.subject}`.replace(/[\r\n]+/g, ' ').slice(0, 250);
-    try {
-      await this.mail.send({
-        to: ticket.email,
-        subject,
-        text: `${message}\n\n— Coinpurse support\n\nYour ticket: ${ticket.subject}\n${this.config.publicUrl}/ticket\n`,
-        html: `<p>${escapeHtml(message).replace(/\n/g, '<br>')}</p><p>— Coinpurse support</p><p>Your ticket: ${escapeHtml(ticket.subject)}</p>`,
-      });
-    } catch (error) {
-      this.logger.error(`Could not mail the reply to ticket ${ticket.id}: ${(error as Error).message}`);
-    }
+    return {
+      to: ticket.email,
+      subject,
+      text: `${message}\n\n— Coinpurse support\n\nYour ticket: ${ticket.subject}\n${this.config.publicUrl}/ticket\n`,
+      html: `<p>${escapeHtml(message).replace(/\n/g, '<br>')}</p><p>— Coinpurse support</p><p>Your ticket: ${escapeHtml(ticket.subject)}</p>`,
+    };
   }
 }

@@ -14,15 +14,14 @@ import {
 import Decimal from 'decimal.js';
 import { validateAddress } from '../../common/address-validation';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
-import { removeImage, saveImage } from '../../common/image-upload';
+import { checkImage } from '../../common/image-upload';
 import type { Actor } from '../../common/principal';
-import type { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { AppStateKeys, AppStateRepository } from '../market/app-state.repository';
 import { type CoinRecord, CoinsRepository } from '../market/coins.repository';
 import { GENERIC_ICON } from '../market/coingecko';
+import { StoredImagesService } from '../uploads/stored-images.service';
 import { MarketCacheService } from '../market/market-cache.service';
 import { newVersion } from '../market/market-refresh.service';
 import { isUuid, type SupportedTokenRecord, SupportedTokensRepository } from '../market/supported-tokens.repository';
@@ -36,12 +35,12 @@ import { isUuid, type SupportedTokenRecord, SupportedTokensRepository } from '..
 export class TokensService {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: SupportedTokensRepository,
     private readonly coins: CoinsRepository,
     private readonly appState: AppStateRepository,
     private readonly cache: MarketCacheService,
     private readonly audit: AuditService,
+    private readonly images: StoredImagesService,
   ) {}
 
   // ------------------------------------------------------------------ supported (market) tokens
@@ -136,50 +135,47 @@ export class TokensService {
     if (clash) throw new ConflictError(`The symbol ${symbol.toUpperCase()} is already used by ${clash.coin.name}. Choose another symbol.`);
     assertAddress(body.coinId, address);
 
-    const image = (await saveImage(file, this.config)) ?? GENERIC_ICON;
-    try {
-      const result = await this.unique(
-        () =>
-          this.db.transaction(async (tx) => {
-            const existing = await this.coins.findForUpdate(body.coinId, tx);
-            const now = new Date();
-            const values = {
-              symbol,
-              name: body.name,
-              image,
-              currentPrice: prices.current!,
-              low24h: prices.low ?? null,
-              high24h: prices.high ?? null,
-              priceChangePercentage24h: prices.change ?? null,
-              lastUpdated: now,
-            };
-            if (existing) {
-              // A custom token deleted earlier keeps its coin row: re-listing it reuses the id.
-              this.assertCustomIdFree(existing, await this.tokens.findLiveByCoin(existing.id, tx));
-              await this.coins.updateManual(existing.id, values, tx);
-            } else if (!(await this.coins.insertManual({ id: body.coinId, ...values, marketCapRank: null, sparkline7d: [] }, tx))) {
-              throw customIdTaken(body.coinId);
-            }
-            const token = await this.tokens.insert({ coinId: body.coinId, kind: 'custom', address }, tx);
-            const coin = (await this.coins.findById(body.coinId, tx))!;
-            const view = customView(token, coin);
-            await this.audit.record(actor, { action: 'custom_token.add', targetType: 'custom_token', targetId: token.id, after: view }, tx);
-            await this.audit.record(
-              actor,
-              { action: 'custom_token.price_change', targetType: 'custom_token', targetId: token.id, before: null, after: priceView(coin) },
-              tx,
-            );
-            await this.bumpVersion(tx);
-            return view;
-          }),
-        customIdTaken(body.coinId),
-      );
-      this.cache.invalidate();
-      return { ok: true, message: TokenMessages.added, token: result };
-    } catch (error) {
-      if (image !== GENERIC_ICON) await removeImage(image, this.config);
-      throw error;
-    }
+    const checkedImage = checkImage(file);
+    const result = await this.unique(
+      () =>
+        this.db.transaction(async (tx) => {
+          const existing = await this.coins.findForUpdate(body.coinId, tx);
+          // The icon commits with the token: a losing or failed add leaves no image behind.
+          const image = checkedImage ? await this.images.store(checkedImage, tx) : GENERIC_ICON;
+          const now = new Date();
+          const values = {
+            symbol,
+            name: body.name,
+            image,
+            currentPrice: prices.current!,
+            low24h: prices.low ?? null,
+            high24h: prices.high ?? null,
+            priceChangePercentage24h: prices.change ?? null,
+            lastUpdated: now,
+          };
+          if (existing) {
+            // A custom token deleted earlier keeps its coin row: re-listing it reuses the id.
+            this.assertCustomIdFree(existing, await this.tokens.findLiveByCoin(existing.id, tx));
+            await this.coins.updateManual(existing.id, values, tx);
+          } else if (!(await this.coins.insertManual({ id: body.coinId, ...values, marketCapRank: null, sparkline7d: [] }, tx))) {
+            throw customIdTaken(body.coinId);
+          }
+          const token = await this.tokens.insert({ coinId: body.coinId, kind: 'custom', address }, tx);
+          const coin = (await this.coins.findById(body.coinId, tx))!;
+          const view = customView(token, coin);
+          await this.audit.record(actor, { action: 'custom_token.add', targetType: 'custom_token', targetId: token.id, after: view }, tx);
+          await this.audit.record(
+            actor,
+            { action: 'custom_token.price_change', targetType: 'custom_token', targetId: token.id, before: null, after: priceView(coin) },
+            tx,
+          );
+          await this.bumpVersion(tx);
+          return view;
+        }),
+      customIdTaken(body.coinId),
+    );
+    this.cache.invalidate();
+    return { ok: true, message: TokenMessages.added, token: result };
   }
 
   async editCustomToken(actor: Actor, body: EditCustomTokenDto): Promise<CustomTokenMutationResponseDto> {

@@ -10,8 +10,8 @@ export interface ReceivedMail {
   text: string;
 }
 
-/** A real SMTP server in the test process (port 0), collecting what the app sends. */
-export async function startSmtpServer(): Promise<{
+/** A real SMTP server in the test process (port 0, or `port` to come back where an earlier one was), collecting what the app sends. */
+export async function startSmtpServer(options: { port?: number } = {}): Promise<{
   url: string;
   mails: ReceivedMail[];
   waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
@@ -42,7 +42,10 @@ export async function startSmtpServer(): Promise<{
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,

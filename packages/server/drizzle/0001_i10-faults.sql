@@ -1,1 +1,0 @@
-ALTER TABLE "idempotency_keys" ALTER COLUMN "response_body" SET DATA TYPE text;
