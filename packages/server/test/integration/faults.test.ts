@@ -213,6 +213,40 @@ describe.skipIf(!POSTGRES)('Idempotency-Key claimed in the effect transaction (P
   });
 });
 
+describe.skipIf(!POSTGRES)('Idempotency-Key rows committed in_flight by the previous version (PostgreSQL)', () => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp('postgres', {}, { listen: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a young one answers 409 "still being processed"; one older than 5 minutes is taken over and applied once', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const send = (key: string) =>
+      request(t.url!, 'POST', '/api/crypto/send-crypto/bitcoin', { token: user.token, headers: { 'Idempotency-Key': key }, body: sendBody() });
+    expect((await send('probe')).status).toBe(201);
+    const db = t.app.get<Database>(DATABASE);
+    // Same caller, route and body as the probe, so the same scope and request hash.
+    await db.execute(sql`insert into idempotency_keys (scope, key, request_hash, state, created_at)
+      select scope, 'legacy-young', request_hash, 'in_flight', now() from idempotency_keys where key = 'probe'
+      union all select scope, 'legacy-old', request_hash, 'in_flight', now() - interval '10 minutes' from idempotency_keys where key = 'probe'`);
+    const young = await send('legacy-young');
+    expect(young.status).toBe(409);
+    expect(young.body.error).toBe('A request with this Idempotency-Key is still being processed. Try again in a moment.');
+    const old = await send('legacy-old');
+    expect(old.status).toBe(201);
+    expect(old.headers.get('idempotent-replayed')).toBeNull();
+    const again = await send('legacy-old');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(old.text);
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00160000');
+    await expectLedgerClean(t);
+  });
+});
+
 /** A TCP proxy in front of PostgreSQL that can be "restarted": all connections cut, new ones refused, then back. */
 async function startRestartableProxy(target: URL): Promise<{ port: number; stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();

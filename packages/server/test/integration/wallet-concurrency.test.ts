@@ -14,7 +14,9 @@ if (!POSTGRES) {
 describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped without TEST_DATABASE_URL)', () => {
   let t: WalletApp;
   beforeAll(async () => {
-    t = await startWalletApp('postgres', {}, { listen: true });
+    // These races check correctness, not latency: on busy CI cores hundreds of requests queued on one account can
+    // exceed the production lock/statement timeouts (a 503 "busy", tested in faults.test.ts), so they get generous ones.
+    t = await startWalletApp('postgres', { DB_LOCK_TIMEOUT_MS: '60000', DB_STATEMENT_TIMEOUT_MS: '120000' }, { listen: true });
   });
   afterAll(async () => {
     await t?.close();

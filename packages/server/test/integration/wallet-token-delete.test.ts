@@ -32,7 +32,9 @@ describe.skipIf(!POSTGRES)('token delete racing money operations on PostgreSQL (
   let t: WalletApp;
   let db: Database;
   beforeAll(async () => {
-    t = await startWalletApp('postgres', {}, { listen: true });
+    // These races check correctness, not latency: on busy CI cores hundreds of requests queued on one account can
+    // exceed the production lock/statement timeouts (a 503 "busy", tested in faults.test.ts), so they get generous ones.
+    t = await startWalletApp('postgres', { DB_LOCK_TIMEOUT_MS: '60000', DB_STATEMENT_TIMEOUT_MS: '120000' }, { listen: true });
     await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', solana: '100' });
     db = t.app.get<Database>(DATABASE);
   });

@@ -94,8 +94,8 @@ export class IdempotencyService {
   ) {}
 
   /** The committed record of a key, if any. */
-  async find(scope: string, key: string, executor: Executor = this.db): Promise<StoredKey | undefined> {
-    const [row] = await executor
+  async find(scope: string, key: string, executor: Executor = this.db, lock = false): Promise<StoredKey | undefined> {
+    const query = executor
       .select({
         requestHash: idempotencyKeys.requestHash,
         state: idempotencyKeys.state,
@@ -105,6 +105,7 @@ export class IdempotencyService {
       })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+    const [row] = lock ? await query.for('update') : await query;
     return row;
   }
 
@@ -130,8 +131,13 @@ export class IdempotencyService {
       const stored = await this.find(context.scope, context.key, tx);
       if (!stored) throw new Error('Idempotency key vanished during claim'); // purged meanwhile: 500, retry works
       if (stored.state === 'done' || stored.requestHash !== context.requestHash) throw new KeyAlreadyUsed(stored);
-      // A claim committed by an older version: taken over once it is clearly abandoned.
+      // A claim committed by an older version: taken over once it is clearly abandoned, by one retry only (the row
+      // lock makes a concurrent take-over wait, then see that the row changed).
       if (Date.now() - stored.createdAt.getTime() <= LEGACY_ABANDONED_AFTER_MS) throw new KeyInFlightError(IN_FLIGHT_MESSAGE);
+      const locked = await this.find(context.scope, context.key, tx, true);
+      if (!locked) throw new Error('Idempotency key vanished during claim');
+      if (locked.state === 'done' || locked.requestHash !== context.requestHash) throw new KeyAlreadyUsed(locked);
+      if (locked.createdAt.getTime() !== stored.createdAt.getTime()) throw new KeyInFlightError(IN_FLIGHT_MESSAGE);
       await tx
         .update(idempotencyKeys)
         .set({ createdAt: new Date() })
