@@ -27,7 +27,7 @@ export const tickets = pgTable(
     email: text('email').notNull(),
     subject: text('subject').notNull(),
     note: text('note').notNull(),
-    /** Server-made file name under DATA_DIR/uploads, served at /images/. */
+    /** Server-made image name (a stored_images row), served at /images/<name>. */
     image: text('image'),
     status: text('status', { enum: ['open', 'closed'] })
       .notNull()
