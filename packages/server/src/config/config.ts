@@ -23,6 +23,8 @@ export interface AppConfig {
   marketRefreshEnabled: boolean;
   priceMaxAgeSeconds: number;
   authRateLimitPerMinute: number;
+  /** Hours a newly saved withdrawal address waits before allowlist-mode sends may use it (0: at once). */
+  addressHoldHours: number;
   /** Directory of the built client; served at `/` when it exists. */
   clientDir: string;
   /** Directory of the Drizzle migrations. */
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     marketRefreshEnabled: marketRefreshSeconds > 0,
     priceMaxAgeSeconds: int('PRICE_MAX_AGE_SECONDS', 600, 1, 86400 * 30),
     authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+    addressHoldHours: int('ADDRESS_HOLD_HOURS', 24, 0, 24 * 365),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
     migrationsDir: join(SERVER_ROOT, 'drizzle'),
   };

@@ -7,6 +7,8 @@ import { TicketsModule } from './tickets/tickets.module';
 import { AdminModule } from './admin/admin.module';
 import { WalletModule } from './wallet/wallet.module';
 import { TokensModule } from './tokens/tokens.module';
+import { NetworksModule } from './networks/networks.module';
+import { AddressBookModule } from './address-book/address-book.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -21,4 +23,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   AdminModule,
   WalletModule,
   TokensModule,
+  NetworksModule,
+  AddressBookModule,
 ];
