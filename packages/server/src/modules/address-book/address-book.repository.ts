@@ -37,7 +37,7 @@ export class AddressBookRepository {
   }
 
   /** Inserts unless the same token, network, address and memo is saved already (then undefined). */
-  async insertIfAbsent(values: Omit<AddressBookRecord, 'id' | 'createdAt'>, executor: Executor = this.db): Promise<AddressBookRecord | undefined> {
+  async insertIfAbsent(values: Omit<AddressBookRecord, 'id'>, executor: Executor = this.db): Promise<AddressBookRecord | undefined> {
     const [row] = await executor.insert(addressBook).values(values).onConflictDoNothing().returning(columns);
     return row;
   }

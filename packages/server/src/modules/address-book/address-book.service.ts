@@ -51,10 +51,11 @@ export class AddressBookService {
       rows.map((r) => r.network),
       { address: body.address, network: body.network, memo: body.memo },
     );
-    const usableAt = new Date(Date.now() + this.config.addressHoldHours * 3_600_000);
+    const createdAt = new Date();
+    const usableAt = new Date(createdAt.getTime() + this.config.addressHoldHours * 3_600_000);
     const saved = await this.db.transaction(async (tx) => {
       const row = await this.repository.insertIfAbsent(
-        { userId: principal.id, label: body.label, token: coin.id, network: target.network.id, address: body.address, memo: target.memo ?? null, usableAt },
+        { userId: principal.id, label: body.label, token: coin.id, network: target.network.id, address: body.address, memo: target.memo ?? null, createdAt, usableAt },
         tx,
       );
       if (!row) throw new ConflictError('This address is already in your address book.');
