@@ -105,7 +105,7 @@ export class AddAddressDto {
   @RequiredText('Token is required.', 100, 'Token is too long.', false)
   token: string;
 
-  @ApiProperty({ example: 'tron', description: "A network id the token is on (optional when the token has one network or the address fits only one)" })
+  @ApiPropertyOptional({ example: 'tron', description: 'A network id the token is on (optional when the token has one network or the address fits only one)' })
   @IsOptional()
   @Transform(trimLower)
   @IsString({ message: 'Network must be text.' })

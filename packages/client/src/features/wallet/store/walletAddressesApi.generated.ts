@@ -72,7 +72,7 @@ export type AddAddressDto = {
   /** A supported token id */
   token: string;
   /** A network id the token is on (optional when the token has one network or the address fits only one) */
-  network: string;
+  network?: string;
   /** Validated like a send */
   address: string;
   /** Memo / destination tag (xrp, stellar only) */
