@@ -64,7 +64,8 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             amount: usd,
             symbol: token.symbol,
             coinAmount: coin,
-            ...(network ? { network } : {}),
+            // A token on one network needs no choice: the body stays the spec's.
+            ...(tokenNetworks.length > 1 && network ? { network } : {}),
             ...(memoText ? { memo: memoText } : {}),
           },
         },
