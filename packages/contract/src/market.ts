@@ -65,7 +65,10 @@ export class WalletTokenDto extends MarketCoinDto {
   })
   address: string | null;
 
-  @ApiProperty({ type: [TokenNetworkDto], description: "The token's networks with their deposit addresses; the first is the default (its address is `address`)" })
+  @ApiProperty({
+    type: [TokenNetworkDto],
+    description: "The token's networks with their deposit addresses; the first is the default (its address is `address`)",
+  })
   networks: TokenNetworkDto[];
 }
 

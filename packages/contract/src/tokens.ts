@@ -67,7 +67,7 @@ export class AdminTokenDto {
 }
 
 const NETWORK_DESCRIPTION =
-  "Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether.";
+  'Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether.';
 
 export class AddTokenDto {
   @ApiProperty({ example: 'solana', description: 'A market coin id (as in get-crypto)' })

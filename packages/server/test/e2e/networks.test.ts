@@ -68,7 +68,10 @@ describe('networks and the address book in Chromium', () => {
 
   it('sends SOL to the saved address picked from the book; the Transfer screen shows the network', async () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByRole('region', { name: 'Choose a token to send' }).getByRole('button', { name: /Solana/ }).click();
+    await page
+      .getByRole('region', { name: 'Choose a token to send' })
+      .getByRole('button', { name: /Solana/ })
+      .click();
     const saved = page.getByLabel('Saved addresses');
     const option = await saved.locator('option', { hasText: 'My Phantom' }).getAttribute('value');
     await saved.selectOption(option!);
@@ -96,7 +99,10 @@ describe('networks and the address book in Chromium', () => {
 
   it('receive tether: switching to Tron shows the Tron address and a QR of it, and the warning names the network', async () => {
     await page.getByRole('button', { name: 'Receive', exact: true }).click();
-    await page.getByRole('region', { name: 'Choose a token to receive' }).getByRole('button', { name: /Tether/ }).click();
+    await page
+      .getByRole('region', { name: 'Choose a token to receive' })
+      .getByRole('button', { name: /Tether/ })
+      .click();
     expect(await page.getByTestId('receive-address').textContent()).toBe(ETH_DEPOSIT);
     await page.getByLabel('Network').selectOption('tron');
     await expect.poll(() => page.getByTestId('receive-address').textContent()).toBe(TRON_DEPOSIT);

@@ -48,7 +48,8 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
   });
 
   const admin = () => bearer(t.admin);
-  const adminTokens = async () => (await t.http.get('/api/admin/get-tokens').set(admin()).expect(200)).body as Array<{ _id: string; name: string; address: string | null; network: string }>;
+  const adminTokens = async () =>
+    (await t.http.get('/api/admin/get-tokens').set(admin()).expect(200)).body as Array<{ _id: string; name: string; address: string | null; network: string }>;
   const walletTokens = async () => (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(viewer)).expect(200)).body as Array<Record<string, any>>;
 
   it('GET /api/crypto/networks is public and lists the 14 networks with names, explorers and memo support', async () => {
@@ -98,12 +99,18 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       const user = await newCustomer(t);
       await fund(t, user._id, coin, 1000);
       for (const address of mainnet) {
-        const sent = await t.http.post(`/api/crypto/send-crypto/${coin}`).set(bearer(user.token)).send({ transferData: { address, amount: '1' } });
+        const sent = await t.http
+          .post(`/api/crypto/send-crypto/${coin}`)
+          .set(bearer(user.token))
+          .send({ transferData: { address, amount: '1' } });
         expect(sent.status, `${address}: ${JSON.stringify(sent.body)}`).toBe(201);
         expect(sent.body.transaction).toMatchObject({ network, address, type: 'withdrawal', status: 'pending' });
       }
       for (const bad of [...wrongChain, ...testnet]) {
-        const refused = await t.http.post(`/api/crypto/send-crypto/${coin}`).set(bearer(user.token)).send({ transferData: { address: bad, amount: '1' } });
+        const refused = await t.http
+          .post(`/api/crypto/send-crypto/${coin}`)
+          .set(bearer(user.token))
+          .send({ transferData: { address: bad, amount: '1' } });
         expect(refused.status, bad).toBe(400);
         expect(refused.body.error, bad).toBe(`This is not a valid ${shortName} address.`);
       }
@@ -150,7 +157,9 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
           .expect(200);
       }
       const noNetwork = await t.http.post('/api/crypto/add-token/').set(admin()).send({ name: 'tether', address: ETH_ADDRESS_2 }).expect(400);
-      expect(noNetwork.body.error).toBe('Tether (USDT) exists on several networks: choose one of ethereum, bsc, polygon, arbitrum, avalanche, tron, solana, xrp, cardano, stellar.');
+      expect(noNetwork.body.error).toBe(
+        'Tether (USDT) exists on several networks: choose one of ethereum, bsc, polygon, arbitrum, avalanche, tron, solana, xrp, cardano, stellar.',
+      );
       const twice = await t.http.post('/api/crypto/add-token/').set(admin()).send({ name: 'tether', address: ETH_ADDRESS_2, network: 'ethereum' }).expect(409);
       expect(twice.body.error).toBe('Tether (USDT) is already supported on Ethereum (ERC-20).');
 
@@ -169,7 +178,9 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       expect((await send({ address: ETH_ADDRESS_2, amount: 1, network: 'polygon' }).expect(400)).body.error).toBe(
         'Tether (USDT) cannot be sent on "polygon". Choose one of: Ethereum (ERC-20) (ethereum), Tron (TRC-20) (tron).',
       );
-      expect((await send({ address: ADDRESSES.tetherTron, amount: 1, network: 'ethereum' }).expect(400)).body.error).toBe('This is not a valid Ethereum address.');
+      expect((await send({ address: ADDRESSES.tetherTron, amount: 1, network: 'ethereum' }).expect(400)).body.error).toBe(
+        'This is not a valid Ethereum address.',
+      );
       expect((await send({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: 1 }).expect(400)).body.error).toBe(
         'This is not a valid Tether (USDT) address on any of its networks: Ethereum (ERC-20) (ethereum), Tron (TRC-20) (tron).',
       );
@@ -193,11 +204,23 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
 
     it('an edit may move a row to another network (validated there), never onto one the token already has', async () => {
       const tron = (await adminTokens()).find((r) => r.name === 'tether' && r.network === 'tron')!;
-      const bad = await t.http.put('/api/admin/edit-token/').set(admin()).send({ token: 'tether', tokenId: tron._id, address: TRON_ADDRESS, network: 'polygon' }).expect(400);
+      const bad = await t.http
+        .put('/api/admin/edit-token/')
+        .set(admin())
+        .send({ token: 'tether', tokenId: tron._id, address: TRON_ADDRESS, network: 'polygon' })
+        .expect(400);
       expect(bad.body.error).toBe('This is not a valid Polygon address.');
-      const taken = await t.http.put('/api/admin/edit-token/').set(admin()).send({ token: 'tether', tokenId: tron._id, address: ETH_ADDRESS, network: 'ethereum' }).expect(409);
+      const taken = await t.http
+        .put('/api/admin/edit-token/')
+        .set(admin())
+        .send({ token: 'tether', tokenId: tron._id, address: ETH_ADDRESS, network: 'ethereum' })
+        .expect(409);
       expect(taken.body.error).toBe('This token is already on Ethereum (ERC-20).');
-      const moved = await t.http.put('/api/admin/edit-token/').set(admin()).send({ token: 'tether', tokenId: tron._id, address: ETH_ADDRESS_2, network: 'polygon' }).expect(200);
+      const moved = await t.http
+        .put('/api/admin/edit-token/')
+        .set(admin())
+        .send({ token: 'tether', tokenId: tron._id, address: ETH_ADDRESS_2, network: 'polygon' })
+        .expect(200);
       expect(moved.body.token).toEqual({ _id: tron._id, name: 'tether', address: ETH_ADDRESS_2, network: 'polygon' });
       await t.http.put('/api/admin/edit-token/').set(admin()).send({ token: 'tether', tokenId: tron._id, address: TRON_ADDRESS, network: 'tron' }).expect(200);
     });
@@ -233,23 +256,42 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
         .send({ label: 'My Tron wallet', token: 'tether', address: ADDRESSES.tetherTron, code: '123456' })
         .expect(201);
       const entry = saved.body.address;
-      expect(entry).toMatchObject({ label: 'My Tron wallet', token: 'tether', network: 'tron', networkName: 'Tron (TRC-20)', address: ADDRESSES.tetherTron, memo: null });
+      expect(entry).toMatchObject({
+        label: 'My Tron wallet',
+        token: 'tether',
+        network: 'tron',
+        networkName: 'Tron (TRC-20)',
+        address: ADDRESSES.tetherTron,
+        memo: null,
+      });
       expect(Date.parse(entry.usableFrom) - Date.parse(entry.createdAt)).toBe(24 * 3_600_000);
       const mail = await smtp.waitFor((m) => m.to.includes(user.email) && m.subject.includes('withdrawal address was added'));
       expect(mail.text).toContain('Tron (TRC-20)');
       expect(mail.text).toContain(ADDRESSES.tetherTron);
       expect((await notifications(user.token)).map((n) => n.title)).toContain('Withdrawal address added');
 
-      const duplicate = await t.http.post('/api/user/addresses').set(me).send({ label: 'Again', token: 'tether', network: 'tron', address: ADDRESSES.tetherTron }).expect(409);
+      const duplicate = await t.http
+        .post('/api/user/addresses')
+        .set(me)
+        .send({ label: 'Again', token: 'tether', network: 'tron', address: ADDRESSES.tetherTron })
+        .expect(409);
       expect(duplicate.body.error).toBe('This address is already in your address book.');
       const wrong = await t.http.post('/api/user/addresses').set(me).send({ label: 'Bad', token: 'solana', address: ETH_ADDRESS }).expect(400);
       expect(wrong.body.error).toBe('This is not a valid Solana address.');
       const unsupported = await t.http.post('/api/user/addresses').set(me).send({ label: 'Bad', token: 'not-a-coin', address: ETH_ADDRESS }).expect(400);
       expect(unsupported.body.error).toBe('"not-a-coin" is not a supported token.');
-      const xrp = await t.http.post('/api/user/addresses').set(me).send({ label: 'Exchange', token: 'ripple', address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', memo: '42' }).expect(201);
+      const xrp = await t.http
+        .post('/api/user/addresses')
+        .set(me)
+        .send({ label: 'Exchange', token: 'ripple', address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', memo: '42' })
+        .expect(201);
       expect(xrp.body.address).toMatchObject({ network: 'xrp', memo: '42' });
       // Same address, another destination tag: another entry.
-      await t.http.post('/api/user/addresses').set(me).send({ label: 'Exchange 2', token: 'ripple', address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', memo: '43' }).expect(201);
+      await t.http
+        .post('/api/user/addresses')
+        .set(me)
+        .send({ label: 'Exchange 2', token: 'ripple', address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', memo: '43' })
+        .expect(201);
 
       const other = await newCustomer(t);
       await t.http.delete(`/api/user/addresses/${entry._id}`).set(bearer(other.token)).expect(404);
@@ -263,7 +305,13 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       const user = await newCustomer(t);
       const me = bearer(user.token);
       await fund(t, user._id, 'tether', 100);
-      const saved = (await t.http.post('/api/user/addresses').set(me).send({ label: 'Cold wallet', token: 'tether', network: 'tron', address: ADDRESSES.tetherTron }).expect(201)).body.address;
+      const saved = (
+        await t.http
+          .post('/api/user/addresses')
+          .set(me)
+          .send({ label: 'Cold wallet', token: 'tether', network: 'tron', address: ADDRESSES.tetherTron })
+          .expect(201)
+      ).body.address;
       expect((await t.http.put('/api/user/addresses/allowlist').set(me).send({ enabled: true, code: '000000' }).expect(200)).body).toEqual({
         ok: true,
         message: 'Allowlist turned on',
@@ -272,16 +320,19 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       await t.http.put('/api/user/addresses/allowlist').set(me).send({ enabled: 'yes' }).expect(400);
 
       const send = (address: string, network?: string) =>
-        t.http.post('/api/crypto/send-crypto/tether').set(me).send({ transferData: { address, amount: 5, ...(network ? { network } : {}) } });
+        t.http
+          .post('/api/crypto/send-crypto/tether')
+          .set(me)
+          .send({ transferData: { address, amount: 5, ...(network ? { network } : {}) } });
       const unsaved = await send(ETH_ADDRESS).expect(403);
       expect(unsaved.body.error).toBe(
         'Your address allowlist is on: sends go only to addresses saved in your address book. Save this Ethereum (ERC-20) address first, or turn the allowlist off.',
       );
       const held = await send(ADDRESSES.tetherTron).expect(403);
       expect(held.body.error).toMatch(/^"Cold wallet" was saved recently: for your safety it can be used from /);
-      expect((await t.http.get('/api/user/get-user-balance').set(me).expect(200)).body.balances.find((b: { token: string }) => b.token === 'tether').coinAmount).toBe(
-        '100.00',
-      );
+      expect(
+        (await t.http.get('/api/user/get-user-balance').set(me).expect(200)).body.balances.find((b: { token: string }) => b.token === 'tether').coinAmount,
+      ).toBe('100.00');
 
       // The hold passes.
       await db.execute(sql`update address_book set usable_at = now() - interval '1 minute' where id = ${saved._id}`);

@@ -101,7 +101,11 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
         400,
         'Chainlink (LINK) exists on several networks: choose one of ethereum, bsc, polygon, arbitrum, avalanche, tron, solana, xrp, cardano, stellar.',
       ],
-      [{ name: 'chainlink', address: ETH_ADDRESS, network: 'bitcoin' }, 400, 'Chainlink (LINK) cannot be supported on Bitcoin. Use: ethereum, bsc, polygon, arbitrum, avalanche, tron, solana, xrp, cardano, stellar.'],
+      [
+        { name: 'chainlink', address: ETH_ADDRESS, network: 'bitcoin' },
+        400,
+        'Chainlink (LINK) cannot be supported on Bitcoin. Use: ethereum, bsc, polygon, arbitrum, avalanche, tron, solana, xrp, cardano, stellar.',
+      ],
       [{ name: 'solana', address: ETH_ADDRESS }, 400, 'This is not a valid Solana address.'],
       [{ name: 'litecoin', address: BTC_ADDRESS }, 400, 'This is not a valid Litecoin address.'],
       [{ name: 'bitcoin', address: BTC_ADDRESS }, 409, 'Bitcoin (BTC) is already supported on Bitcoin.'],
@@ -116,8 +120,16 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     });
 
     it('adds a market coin with a validated address, audited, and refuses it twice', async () => {
-      const response = await t.http.post('/api/crypto/add-token/').set(bearer(admin.token)).send({ name: ' Chainlink ', address: ETH_ADDRESS, network: 'Ethereum' }).expect(201);
-      expect(response.body).toMatchObject({ ok: true, message: 'Coin added successfully', token: { name: 'chainlink', address: ETH_ADDRESS, network: 'ethereum' } });
+      const response = await t.http
+        .post('/api/crypto/add-token/')
+        .set(bearer(admin.token))
+        .send({ name: ' Chainlink ', address: ETH_ADDRESS, network: 'Ethereum' })
+        .expect(201);
+      expect(response.body).toMatchObject({
+        ok: true,
+        message: 'Coin added successfully',
+        token: { name: 'chainlink', address: ETH_ADDRESS, network: 'ethereum' },
+      });
       const id = response.body.token._id;
       expect((await tokens()).map((x) => x.name)).toEqual(['bitcoin', 'ethereum', 'tether', 'chainlink']);
       const wallet = await walletTokens();
@@ -132,7 +144,11 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
           after: { _id: id, name: 'chainlink', kind: 'market', address: ETH_ADDRESS, network: 'ethereum' },
         }),
       ]);
-      const again = await t.http.post('/api/crypto/add-token').set(bearer(admin.token)).send({ name: 'chainlink', address: ETH_ADDRESS_2, network: 'ethereum' }).expect(409);
+      const again = await t.http
+        .post('/api/crypto/add-token')
+        .set(bearer(admin.token))
+        .send({ name: 'chainlink', address: ETH_ADDRESS_2, network: 'ethereum' })
+        .expect(409);
       expect(again.body.error).toBe('Chainlink (LINK) is already supported on Ethereum (ERC-20).');
     });
 
@@ -397,11 +413,7 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       [{ ...valid, low_24: '-1' }, 400, 'Low 24h must be a plain number such as 1.10 (at most 18 decimals).'],
       [{ ...valid, price_change_percentage_24h: '5%' }, 400, 'Price change must be a plain number such as -2.5 (at most 8 decimals).'],
       [{ ...valid, coinAddress: '' }, 400, 'Wallet address is required.'],
-      [
-        { ...valid, coinAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
-        400,
-        'This is not a valid Ethereum address.',
-      ],
+      [{ ...valid, coinAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, 400, 'This is not a valid Ethereum address.'],
       [{ ...valid, role: 'x' }, 400, 'Unknown field "role".'],
       [{ ...valid, coinId: 'bitcoin' }, 409, '"bitcoin" is already a market coin. Add it on the Tokens page instead.'],
       [{ ...valid, symbol: 'btc' }, 409, 'The symbol BTC is already used by Bitcoin. Choose another symbol.'],
@@ -587,7 +599,9 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('token races on PostgreSQL',
 
   it('20 concurrent adds of one coin: exactly one 201, the rest 409, no 5xx', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => t.http.post('/api/crypto/add-token/').set(bearer(admin.token)).send({ name: 'polkadot', address: ETH_ADDRESS, network: 'ethereum' })),
+      Array.from({ length: 20 }, () =>
+        t.http.post('/api/crypto/add-token/').set(bearer(admin.token)).send({ name: 'polkadot', address: ETH_ADDRESS, network: 'ethereum' }),
+      ),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);

@@ -31,7 +31,12 @@ export const NETWORK_ADDRESSES: NetworkAddressCase[] = [
       'bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3', // BIP-173 P2WSH
       'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0', // BIP-350 taproot
     ],
-    wrongChain: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9', 'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],
+    wrongChain: [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9',
+      'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea',
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    ],
     testnet: ['mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn', '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc', 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7'],
   },
   {
@@ -117,20 +122,34 @@ export const NETWORK_ADDRESSES: NetworkAddressCase[] = [
       'rrrrrrrrrrrrrrrrrrrrrhoLvTp', // ACCOUNT_ZERO (XRPL docs)
       'X7AcgcsBL6XDcUb289X4mJ8djcdyKaB5hJDWMArnXr61cqZ', // X-address (XLS-5d), mainnet
     ],
-    wrongChain: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'],
+    wrongChain: [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7',
+    ],
     testnet: ['T7YChPFWifjCAXLEtg5N74c7fSAYsvSokwcmBPBUZWhxH5P', 'TVd2rqMkYL2AyS97NdELcpeiprNBjwLZzuUG5rZnaewsahi'],
   },
   {
     network: 'litecoin',
     shortName: 'Litecoin',
-    mainnet: ['LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9', 'LTpYZG19YmfvY2bBDYtCKpunVRw7nVgRHW', 'MQMcJhpWHYVeQArcZR3sBgyPZxxRtnH441', 'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea'],
+    mainnet: [
+      'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9',
+      'LTpYZG19YmfvY2bBDYtCKpunVRw7nVgRHW',
+      'MQMcJhpWHYVeQArcZR3sBgyPZxxRtnH441',
+      'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea',
+    ],
     wrongChain: ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L'],
     testnet: ['tltc1qu78xur5xnq6fjy83amy0qcjfau8m367defyhms', 'QW2SvwjaJU8LD6GSmtm1PHnBG2xPuxwZFy', '2MxKEf2su6FGAUfCEAHreGFQvEYrfYNHvL7'],
   },
   {
     network: 'dogecoin',
     shortName: 'Dogecoin',
-    mainnet: ['DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L', 'DPpJVPpvPNP6i6tMj4rTycAGh8wReTqaSU', 'DNzLUN6MyYVS5zf4Xc2yK69V3dXs6Mxia5', 'A7JjzK9k9x5b2MkkQzqt91WZsuu7wTu6iS'],
+    mainnet: [
+      'DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L',
+      'DPpJVPpvPNP6i6tMj4rTycAGh8wReTqaSU',
+      'DNzLUN6MyYVS5zf4Xc2yK69V3dXs6Mxia5',
+      'A7JjzK9k9x5b2MkkQzqt91WZsuu7wTu6iS',
+    ],
     wrongChain: ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
     testnet: ['2MxKEf2su6FGAUfCEAHreGFQvEYrfYNHvL7'],
   },
@@ -143,7 +162,11 @@ export const NETWORK_ADDRESSES: NetworkAddressCase[] = [
       'addr1w8phkx6acpnf78fuvxn0mkew3l0fd058hzquvz7w36x4gtcyjy7wx', // CIP-19 script address
       'Ae2tdPwUPEZFRbyhz3cpfC2CumGzNkFBN2L42rcUc2yjQpEkxDbkPodpMAi', // Byron (Icarus)
     ],
-    wrongChain: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
+    wrongChain: [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      'stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw',
+      'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    ],
     testnet: ['addr_test1vppht3ffmu4rerk4r50h6447stfhkm86ttc64ghza7wx8mg225lw4', 'addr_test1vpymmxpazg6n5jxnntg4yy3zp67hrhfl39lt9x4cnu7ttrsh9ldm4'],
   },
   {
@@ -154,7 +177,11 @@ export const NETWORK_ADDRESSES: NetworkAddressCase[] = [
       'GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ',
       'GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ',
     ],
-    wrongChain: ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', 'SBXIH2CUXFDKEHH2Y6N7K7EPR5WVUNNQZBDA3UP7LZ6NGPBPK7BDIRAK' /* a secret seed */],
+    wrongChain: [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+      'SBXIH2CUXFDKEHH2Y6N7K7EPR5WVUNNQZBDA3UP7LZ6NGPBPK7BDIRAK' /* a secret seed */,
+    ],
     testnet: [],
   },
   {

@@ -1,5 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AddAddressDto, AddressBookDto, AddressBookEntryDto, AddressMutationResponseDto, AllowlistResponseDto, SetAllowlistDto } from '@coinpurse/contract';
+import type {
+  AddAddressDto,
+  AddressBookDto,
+  AddressBookEntryDto,
+  AddressMutationResponseDto,
+  AllowlistResponseDto,
+  SetAllowlistDto,
+} from '@coinpurse/contract';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../common/errors';
 import { networkName } from '../../common/networks';
 import type { Actor, Principal } from '../../common/principal';
@@ -55,7 +62,16 @@ export class AddressBookService {
     const usableAt = new Date(createdAt.getTime() + this.config.addressHoldHours * 3_600_000);
     const saved = await this.db.transaction(async (tx) => {
       const row = await this.repository.insertIfAbsent(
-        { userId: principal.id, label: body.label, token: coin.id, network: target.network.id, address: body.address, memo: target.memo ?? null, createdAt, usableAt },
+        {
+          userId: principal.id,
+          label: body.label,
+          token: coin.id,
+          network: target.network.id,
+          address: body.address,
+          memo: target.memo ?? null,
+          createdAt,
+          usableAt,
+        },
         tx,
       );
       if (!row) throw new ConflictError('This address is already in your address book.');
@@ -85,7 +101,11 @@ export class AddressBookService {
     await this.db.transaction(async (tx) => {
       const row = await this.repository.delete(principal.id, id, tx);
       if (!row) throw new NotFoundError('Address not found.');
-      await this.audit.record(actor(principal, requestId), { action: 'address_book.delete', targetType: 'address_book', targetId: row.id, before: toDto(row) }, tx);
+      await this.audit.record(
+        actor(principal, requestId),
+        { action: 'address_book.delete', targetType: 'address_book', targetId: row.id, before: toDto(row) },
+        tx,
+      );
     });
     return { ok: true, message: 'Address deleted' };
   }
@@ -96,7 +116,13 @@ export class AddressBookService {
       if (previous === body.enabled) return previous;
       await this.audit.record(
         actor(principal, requestId),
-        { action: 'address_book.allowlist', targetType: 'user', targetId: principal.id, before: { allowlistEnabled: previous }, after: { allowlistEnabled: body.enabled } },
+        {
+          action: 'address_book.allowlist',
+          targetType: 'user',
+          targetId: principal.id,
+          before: { allowlistEnabled: previous },
+          after: { allowlistEnabled: body.enabled },
+        },
         tx,
       );
       if (!body.enabled) {

@@ -26,7 +26,8 @@ export class MarketService {
   async walletTokens(): Promise<WalletTokenDto[]> {
     const [rows, networks] = await Promise.all([this.tokens.listWithCoins(), this.networks.listLive()]);
     const byToken = new Map<string, WalletTokenDto['networks']>();
-    for (const n of networks) byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name: networkName(n.network)!, address: n.address }]);
+    for (const n of networks)
+      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name: networkName(n.network)!, address: n.address }]);
     return rows.map((row) => ({
       ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
       address: row.address,

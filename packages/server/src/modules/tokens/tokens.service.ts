@@ -82,7 +82,12 @@ export class TokensService {
           const added = await this.networks.insert({ tokenId: existing.id, network: network.id, address: body.address }, tx);
           await this.audit.record(
             actor,
-            { action: 'token.network_add', targetType: 'supported_token', targetId: existing.id, after: { _id: added.id, name: coin.id, network: added.network, address: added.address } },
+            {
+              action: 'token.network_add',
+              targetType: 'supported_token',
+              targetId: existing.id,
+              after: { _id: added.id, name: coin.id, network: added.network, address: added.address },
+            },
             tx,
           );
           await this.bumpVersion(tx);
@@ -161,7 +166,12 @@ export class TokensService {
         await this.networks.syncTokenAddress(current.id, tx);
         await this.audit.record(
           actor,
-          { action: 'token.network_remove', targetType: 'supported_token', targetId: current.id, before: { _id: row.id, name: current.coinId, network: row.network, address: row.address } },
+          {
+            action: 'token.network_remove',
+            targetType: 'supported_token',
+            targetId: current.id,
+            before: { _id: row.id, name: current.coinId, network: row.network, address: row.address },
+          },
           tx,
         );
         await this.bumpVersion(tx);
@@ -169,7 +179,11 @@ export class TokensService {
       }
       await this.assertNoCustomerFunds(current.coinId, 'deleted', tx);
       await this.tokens.softDelete(current.id, tx);
-      await this.audit.record(actor, { action: 'token.delete', targetType: 'supported_token', targetId: current.id, before: { ...tokenView(current), network: row.network } }, tx);
+      await this.audit.record(
+        actor,
+        { action: 'token.delete', targetType: 'supported_token', targetId: current.id, before: { ...tokenView(current), network: row.network } },
+        tx,
+      );
     });
     this.cache.invalidate();
     return { ok: true, message: TokenMessages.deleted };

@@ -470,4 +470,3 @@ export class AdminTransactionsService {
     return { totalUsd: usdNumber(total), tokens, asOf: new Date().toISOString() };
   }
 }
-

@@ -72,7 +72,9 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
         send only to saved addresses
       </label>
       <p className="hint">
-        {book?.holdHours ? `While the allowlist is on, a newly saved address can be used after ${book.holdHours} hours.` : 'Saved addresses can be used at once.'}
+        {book?.holdHours
+          ? `While the allowlist is on, a newly saved address can be used after ${book.holdHours} hours.`
+          : 'Saved addresses can be used at once.'}
       </p>
       {isLoading ? (
         <p className="muted">Loading…</p>

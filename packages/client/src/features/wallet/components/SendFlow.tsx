@@ -131,7 +131,13 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
               <input type="checkbox" checked={saveAddress} onChange={(e) => setSaveAddress(e.target.checked)} /> Save this address
             </label>
             {saveAddress && (
-              <input aria-label="Label for the saved address" placeholder="Label (e.g. My Ledger)" value={saveLabel} maxLength={60} onChange={(e) => setSaveLabel(e.target.value)} />
+              <input
+                aria-label="Label for the saved address"
+                placeholder="Label (e.g. My Ledger)"
+                value={saveLabel}
+                maxLength={60}
+                onChange={(e) => setSaveLabel(e.target.value)}
+              />
             )}
           </div>
         )}

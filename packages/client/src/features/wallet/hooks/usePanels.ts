@@ -37,8 +37,9 @@ export function usePanels() {
 
   /** The panel on top: later actions stack on the coin page, so closing them returns there. */
   const current: PanelKey | null =
-    (['sendCoin', 'openReceive', 'openChooseSend', 'openChooseReceive', 'openSwap', 'openTransaction', 'openAddresses', 'openCoinpage'] as const).find((key) => flags[key]) ??
-    null;
+    (['sendCoin', 'openReceive', 'openChooseSend', 'openChooseReceive', 'openSwap', 'openTransaction', 'openAddresses', 'openCoinpage'] as const).find(
+      (key) => flags[key],
+    ) ?? null;
 
   function open(key: PanelKey, keepCoinPage = false) {
     for (const k of Object.keys(setters) as PanelKey[]) {
