@@ -18,6 +18,8 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
   const [network, setNetwork] = useState('');
   const [address, setAddress] = useState('');
   const [memo, setMemo] = useState('');
+  // When the panel opened: entries still on hold then say when they become usable.
+  const [openedAt] = useState(() => Date.now());
   const token = tokens.find((t) => t.id === tokenId);
   const tokenNetworks = token ? networksOf(token) : [];
   const networkId = network || (tokenNetworks.length === 1 ? tokenNetworks[0].network : '');
@@ -87,7 +89,7 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
               </div>
               <div className="address-text">{entry.address}</div>
               {entry.memo && <div className="muted">Memo / tag: {entry.memo}</div>}
-              {book.allowlistEnabled && Date.parse(entry.usableFrom) > Date.now() && (
+              {book.allowlistEnabled && Date.parse(entry.usableFrom) > openedAt && (
                 <div className="muted">Usable from {new Date(entry.usableFrom).toLocaleString()}</div>
               )}
               <button type="button" className="button secondary" onClick={() => remove(entry._id)}>
