@@ -1,3 +1,4 @@
+import { TokenNetworkDto } from './networks';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Market routes (under `/api`): paths exactly as the product spec names them; market-status is beyond the spec. */
@@ -63,6 +64,12 @@ export class WalletTokenDto extends MarketCoinDto {
     example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
   })
   address: string | null;
+
+  @ApiProperty({
+    type: [TokenNetworkDto],
+    description: "The token's networks with their deposit addresses; the first is the default (its address is `address`)",
+  })
+  networks: TokenNetworkDto[];
 }
 
 export class MarketStatusDto {

@@ -61,7 +61,13 @@ export class AdminTokenDto {
 
   @ApiProperty({ type: String, nullable: true, description: 'Deposit address; null until set', example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })
   address: string | null;
+
+  @ApiProperty({ example: 'bitcoin', description: 'Network id (GET /crypto/networks); a token on two networks has two rows' })
+  network: string;
 }
+
+const NETWORK_DESCRIPTION =
+  'Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether.';
 
 export class AddTokenDto {
   @ApiProperty({ example: 'solana', description: 'A market coin id (as in get-crypto)' })
@@ -77,6 +83,13 @@ export class AddTokenDto {
   @IsNotEmpty({ message: 'Wallet address is required.' })
   @MaxLength(128, { message: 'The wallet address is too long.' })
   address: string;
+
+  @ApiPropertyOptional({ example: 'solana', description: NETWORK_DESCRIPTION })
+  @IsOptional()
+  @Transform(trimLower)
+  @IsString({ message: 'Network must be text.' })
+  @MaxLength(40, { message: 'Network is too long.' })
+  network?: string;
 }
 
 export class EditTokenDto {
@@ -94,7 +107,7 @@ export class EditTokenDto {
   @MaxLength(128, { message: 'The wallet address is too long.' })
   address: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The record _id (a coin id is accepted too)' })
+  @ApiProperty({ format: 'uuid', description: 'The row _id from get-tokens (a coin id is accepted too: its first network)' })
   @Transform(trim)
   @IsString({ message: 'Token id is required.' })
   @IsNotEmpty({ message: 'Token id is required.' })
@@ -107,6 +120,13 @@ export class EditTokenDto {
   @IsString({ message: 'Old token must be text.' })
   @MaxLength(100, { message: 'Old token is too long.' })
   oldToken?: string;
+
+  @ApiPropertyOptional({ example: 'tron', description: 'Move this row to another network (its address is validated for it)' })
+  @IsOptional()
+  @Transform(trimLower)
+  @IsString({ message: 'Network must be text.' })
+  @MaxLength(40, { message: 'Network is too long.' })
+  network?: string;
 }
 
 export class TokenMutationResponseDto {

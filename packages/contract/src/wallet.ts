@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RequiredText } from './text';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   IsDefined,
   IsIn,
@@ -182,7 +182,7 @@ export class TransactionDto {
   @ApiProperty({ type: String, nullable: true, description: 'Destination address (withdrawals)' })
   address: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'bitcoin' })
+  @ApiProperty({ type: String, nullable: true, example: 'bitcoin', description: 'Network id (GET /crypto/networks)' })
   network: string | null;
 
   @ApiProperty({ example: 10, description: 'USD value at the time of the transaction' })
@@ -208,6 +208,9 @@ export class TransactionDto {
 
   @ApiProperty({ type: String, nullable: true, description: 'Adjustment reason' })
   note: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Memo / destination tag of a withdrawal (xrp, stellar)' })
+  memo?: string | null;
 
   @ApiPropertyOptional({ type: SwapDetailsDto })
   swap?: SwapDetailsDto;
@@ -236,6 +239,24 @@ export class TransferDataDto {
   @IsString({ message: 'Coin amount must be text.' })
   @MaxLength(64, { message: 'Coin amount is too long.' })
   coinAmount?: string;
+
+  @ApiPropertyOptional({
+    example: 'tron',
+    description:
+      'Network id (GET /crypto/networks). Optional: a token on one network uses it; on several, the network is inferred when exactly one of them accepts the address, else 400 asks for it.',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value))
+  @IsString({ message: 'Network must be text.' })
+  @MaxLength(40, { message: 'Network is too long.' })
+  network?: string;
+
+  @ApiPropertyOptional({ example: '12345', description: 'Memo / destination tag, only on networks that have one (xrp: a number; stellar: text ≤ 28 bytes)' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || undefined : value))
+  @IsString({ message: 'Memo must be text.' })
+  @MaxLength(64, { message: 'Memo is too long.' })
+  memo?: string;
 }
 
 export class SendCryptoDto {
@@ -308,7 +329,11 @@ export class DepositDto {
   @IsChoice(TRANSACTION_STATUSES, STATUS_REQUIRED, STATUS_INVALID)
   status: TransactionStatus;
 
-  @ApiProperty({ example: 'bitcoin', description: 'The token deposited: a supported token id (bitcoin, tether, ...), name or symbol' })
+  @ApiProperty({
+    example: 'bitcoin',
+    description:
+      "A network id (tron, ethereum, ...: the token on it, when that is unambiguous) or, as the spec's hint shows, a supported token id, name or symbol (its first network).",
+  })
   @RequiredText('Network is required.', 100, 'Unknown network.')
   network: string;
 }

@@ -34,7 +34,81 @@ CREATE TABLE "stored_images" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "address_book" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"label" text NOT NULL,
+	"token" text NOT NULL,
+	"network" text NOT NULL,
+	"address" text NOT NULL,
+	"memo" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"usable_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "token_networks" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"token_id" uuid NOT NULL,
+	"network" text NOT NULL,
+	"address" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "withdrawal_settings" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"allowlist_enabled" boolean DEFAULT false NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ALTER COLUMN "response_body" SET DATA TYPE text;--> statement-breakpoint
+ALTER TABLE "address_book" ADD CONSTRAINT "address_book_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "token_networks" ADD CONSTRAINT "token_networks_token_id_supported_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."supported_tokens"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "withdrawal_settings" ADD CONSTRAINT "withdrawal_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_outbox_due_idx" ON "mail_outbox" USING btree ("next_attempt_at") WHERE sent_at is null;--> statement-breakpoint
 CREATE INDEX "mail_outbox_sent_idx" ON "mail_outbox" USING btree ("sent_at");--> statement-breakpoint
-CREATE INDEX "rate_limits_window_ends_idx" ON "rate_limits" USING btree ("window_ends_at");
+CREATE INDEX "rate_limits_window_ends_idx" ON "rate_limits" USING btree ("window_ends_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "address_book_entry_key" ON "address_book" USING btree ("user_id","token","network","address",coalesce("memo", ''));--> statement-breakpoint
+CREATE INDEX "address_book_user_idx" ON "address_book" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "token_networks_token_network_key" ON "token_networks" USING btree ("token_id","network");--> statement-breakpoint
+-- backfill: 20-i8-networks
+-- Backfill: every supported token gets its network row (the first row shares the token's id, so existing
+-- `_id`s of get-tokens stay valid). Native coins by coin id; tether (and other tokens) by the address shape:
+-- a TRON address (T…) means tron, anything else was validated as an EVM address (ethereum).
+INSERT INTO "token_networks" ("id", "token_id", "network", "address", "created_at", "updated_at")
+SELECT st."id", st."id",
+  CASE st."coin_id"
+    WHEN 'bitcoin' THEN 'bitcoin'
+    WHEN 'ethereum' THEN 'ethereum'
+    WHEN 'solana' THEN 'solana'
+    WHEN 'ripple' THEN 'xrp'
+    WHEN 'litecoin' THEN 'litecoin'
+    WHEN 'dogecoin' THEN 'dogecoin'
+    WHEN 'cardano' THEN 'cardano'
+    WHEN 'tron' THEN 'tron'
+    WHEN 'stellar' THEN 'stellar'
+    WHEN 'binancecoin' THEN 'bsc'
+    WHEN 'avalanche-2' THEN 'avalanche'
+    WHEN 'bitcoin-cash' THEN 'bitcoin-cash'
+    WHEN 'matic-network' THEN 'polygon'
+    WHEN 'polygon-ecosystem-token' THEN 'polygon'
+    WHEN 'arbitrum' THEN 'arbitrum'
+    ELSE CASE WHEN st."address" ~ '^T[1-9A-HJ-NP-Za-km-z]{33}$' THEN 'tron' ELSE 'ethereum' END
+  END,
+  st."address", st."created_at", st."updated_at"
+FROM "supported_tokens" st
+ON CONFLICT DO NOTHING;
+--> statement-breakpoint
+-- Backfill: transactions record a network id. Old withdrawals said ERC-20 / TRC-20; old deposits stored the token id.
+UPDATE "transactions" t SET "network" = CASE
+    WHEN t."network" = 'TRC-20' THEN 'tron'
+    WHEN t."network" = 'ERC-20' THEN 'ethereum'
+    WHEN t."token" = 'tether' AND t."address" ~ '^T[1-9A-HJ-NP-Za-km-z]{33}$' THEN 'tron'
+    WHEN t."token" = 'tether' AND t."address" ~* '^0x[0-9a-f]{40}$' THEN 'ethereum'
+    ELSE coalesce(
+      (SELECT tn."network" FROM "token_networks" tn JOIN "supported_tokens" st ON st."id" = tn."token_id"
+        WHERE st."coin_id" = t."token" ORDER BY (st."deleted_at" IS NULL) DESC, st."created_at" DESC, tn."created_at", tn."id" LIMIT 1),
+      t."network")
+  END
+WHERE t."network" IS NOT NULL
+  AND t."network" NOT IN ('bitcoin', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'avalanche', 'tron', 'solana', 'xrp', 'litecoin', 'dogecoin', 'cardano', 'stellar', 'bitcoin-cash');

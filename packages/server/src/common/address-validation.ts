@@ -1,64 +1,110 @@
-import { createHash } from 'node:crypto';
-import { bech32, bech32m } from 'bech32';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { decode as decodeCashAddr } from 'cashaddrjs';
+import { isAddress as isSolanaAddress } from '@solana/addresses';
+import WAValidator from 'multicoin-address-validator';
+import { isValidClassicAddress, isValidXAddress, xAddressToClassicAddress } from 'ripple-address-codec';
+import { findNetwork, type NetworkDefinition, type NetworkId } from './networks';
 
 /**
- * Address validation per token network.
- *
- * - bitcoin: base58check P2PKH (version 0x00, `1…`) / P2SH (0x05, `3…`) on mainnet, and segwit bech32 (v0) /
- *   bech32m (v1+) `bc1…` (BIP-173 / BIP-350).
- * - ethereum and every other token (ERC-20 tokens, custom tokens): `0x` + 40 hex; a mixed-case address must carry a
- *   valid EIP-55 checksum.
- * - tether: an ERC-20 address (as above) or a TRC-20 (TRON) address: base58check, 21 bytes starting with 0x41 (`T…`).
- *
- * Returns `undefined` when the address is valid, else a message for people.
+ * Address validation per network, mainnet only, through kept libraries:
+ * - `multicoin-address-validator` (networkType 'prod'): bitcoin (base58 P2PKH/P2SH, bech32/bech32m segwit incl.
+ *   taproot), litecoin, dogecoin, bitcoin-cash legacy `1…`/`3…` addresses, cardano (Shelley `addr1…`, Byron), stellar
+ *   (`G…` account ids), tron (`T…`), and the EVM chains (`0x…` with EIP-55).
+ * - `cashaddrjs` (the CashAddr reference implementation) for bitcoin-cash `bitcoincash:q…`/`p…` addresses: the
+ *   multicoin one does not verify the CashAddr checksum (it accepts any string of the right alphabet).
+ * - `@solana/addresses` (`isAddress`: base58 of exactly 32 bytes) for solana: the multicoin one only checks that a
+ *   43–44 character string decodes, and refuses shorter real addresses such as the System Program's.
+ * - `ripple-address-codec` for xrp: classic `r…` addresses and mainnet X-addresses (the multicoin one refuses
+ *   X-addresses and the ACCOUNT_ZERO address).
+ * EVM addresses keep the EIP-55 rule: a mixed-case address must carry a valid checksum, with its own message.
  */
-export function validateAddress(tokenId: string, address: string): string | undefined {
-  if (typeof address !== 'string' || address.length === 0) return 'A wallet address is required.';
-  if (address !== address.trim()) return 'The address must not start or end with spaces.';
-  switch (tokenId) {
-    case 'bitcoin':
-      return isBitcoinAddress(address) ? undefined : 'This is not a valid Bitcoin address.';
-    case 'ethereum':
-      return evmAddressError(address, 'Ethereum');
-    case 'tether':
-      if (isTronAddress(address)) return undefined;
-      if (address.startsWith('0x') || address.startsWith('0X')) {
-        const error = evmAddressError(address, 'Tether (ERC-20)');
-        return error;
-      }
-      return 'This is not a valid Tether address: use an ERC-20 (0x…) or TRC-20 (T…) address.';
-    default:
-      return evmAddressError(address, tokenLabel(tokenId), ' (an Ethereum-style 0x address is expected)');
-  }
-}
-
-/** The network used for a token's addresses, for messages and the OpenAPI description. */
-export function addressNetwork(tokenId: string): 'bitcoin' | 'tron-or-evm' | 'evm' {
-  if (tokenId === 'bitcoin') return 'bitcoin';
-  if (tokenId === 'tether') return 'tron-or-evm';
-  return 'evm';
-}
-
-function tokenLabel(tokenId: string): string {
-  const clean = String(tokenId).slice(0, 60);
-  return clean ? clean.charAt(0).toUpperCase() + clean.slice(1) : 'this token';
-}
-
-// ---------------------------------------------------------------- EVM (EIP-55)
+const MULTICOIN_SYMBOL: Partial<Record<NetworkId, string>> = {
+  bitcoin: 'btc',
+  litecoin: 'ltc',
+  dogecoin: 'doge',
+  // Legacy BCH addresses share bitcoin's version bytes; CashAddr ones go to cashaddrjs (see above).
+  'bitcoin-cash': 'btc',
+  cardano: 'ada',
+  stellar: 'xlm',
+  tron: 'trx',
+};
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-function evmAddressError(address: string, label: string, hint = ''): string | undefined {
-  if (!EVM_ADDRESS.test(address)) return `This is not a valid ${label} address${hint}.`;
-  const body = address.slice(2);
-  const allLower = body === body.toLowerCase();
-  const allUpper = body === body.toUpperCase();
-  if (allLower || allUpper) return undefined;
-  if (toChecksumAddress(body) !== address) {
-    return `This ${label} address has an invalid checksum (check for a mistyped character).`;
+function acceptedBy(network: NetworkDefinition, address: string): boolean {
+  if (network.evm) return EVM_ADDRESS.test(address) && WAValidator.validate(address, 'eth', { networkType: 'prod' });
+  if (network.id === 'solana') return isSolanaAddress(address);
+  if (network.id === 'xrp') return isXrpMainnetAddress(address);
+  if (network.id === 'bitcoin-cash' && !/^[13]/.test(address)) return isCashAddr(address);
+  const symbol = MULTICOIN_SYMBOL[network.id];
+  if (!symbol) return false;
+  try {
+    return WAValidator.validate(address, symbol, { networkType: 'prod' });
+  } catch {
+    return false;
   }
-  return undefined;
+}
+
+function isCashAddr(address: string): boolean {
+  try {
+    const decoded = decodeCashAddr(address.includes(':') ? address : `bitcoincash:${address}`);
+    return decoded.prefix === 'bitcoincash' && decoded.hash.length === 20;
+  } catch {
+    return false;
+  }
+}
+
+function isXrpMainnetAddress(address: string): boolean {
+  if (isValidClassicAddress(address)) return true;
+  try {
+    return isValidXAddress(address) && !xAddressToClassicAddress(address).test;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the address is a valid mainnet address of the network (no message). */
+export function isAddressOn(networkId: string, address: string): boolean {
+  const network = findNetwork(networkId);
+  return !!network && typeof address === 'string' && address === address.trim() && address.length > 0 && acceptedBy(network, address);
+}
+
+/**
+ * Returns `undefined` when the address is a valid mainnet address of the network, else a message for people that
+ * names the network: "This is not a valid Solana address."
+ */
+export function validateAddress(networkId: string, address: string): string | undefined {
+  const network = findNetwork(networkId);
+  if (!network) return `Unknown network "${String(networkId).slice(0, 60)}".`;
+  if (typeof address !== 'string' || address.length === 0) return 'A wallet address is required.';
+  if (address !== address.trim()) return 'The address must not start or end with spaces.';
+  if (acceptedBy(network, address)) return undefined;
+  if (network.evm && EVM_ADDRESS.test(address) && toChecksumAddress(address) !== address) {
+    return `This ${network.shortName} address has an invalid checksum (check for a mistyped character).`;
+  }
+  return `This is not a valid ${network.shortName} address.`;
+}
+
+/**
+ * Checks the memo / destination tag of a transfer: only networks that have one accept it; an XRP destination tag is
+ * a 32-bit whole number, a Stellar text memo at most 28 bytes. Returns the normalised memo (undefined when none).
+ */
+export function validateMemo(networkId: string, memo: string | undefined | null, address?: string): { memo?: string; error?: string } {
+  const network = findNetwork(networkId);
+  const value = typeof memo === 'string' ? memo.trim() : undefined;
+  if (!value) return {};
+  if (!network?.memo) return { error: `The ${network?.name ?? networkId} network has no memo or tag: leave it empty.` };
+  if (network.id === 'xrp') {
+    if (!/^\d{1,10}$/.test(value) || Number(value) > 4_294_967_295) {
+      return { error: 'An XRP destination tag is a whole number from 0 to 4294967295.' };
+    }
+    if (address && isValidXAddress(address) && xAddressToClassicAddress(address).tag !== false) {
+      return { error: 'This X-address already carries a destination tag: leave the tag empty.' };
+    }
+    return { memo: String(Number(value)) };
+  }
+  if (Buffer.byteLength(value, 'utf8') > 28 || /\p{Cc}/u.test(value)) return { error: 'A Stellar memo is at most 28 bytes of text.' };
+  return { memo: value };
 }
 
 /** EIP-55: `0x` + the address with letters upper-cased where the keccak256 nibble of the lowercase hex is ≥ 8. */
@@ -72,92 +118,4 @@ export function toChecksumAddress(hex40: string): string {
     out += nibble >= 8 ? lower[i].toUpperCase() : lower[i];
   }
   return out;
-}
-
-// ---------------------------------------------------------------- base58check
-
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const BASE58_MAP = new Map([...BASE58_ALPHABET].map((c, i) => [c, i] as const));
-
-function base58Decode(input: string): Uint8Array | undefined {
-  if (input.length === 0 || input.length > 64) return undefined;
-  let value = 0n;
-  for (const ch of input) {
-    const digit = BASE58_MAP.get(ch);
-    if (digit === undefined) return undefined;
-    value = value * 58n + BigInt(digit);
-  }
-  const bytes: number[] = [];
-  while (value > 0n) {
-    bytes.unshift(Number(value & 0xffn));
-    value >>= 8n;
-  }
-  let leadingZeros = 0;
-  while (leadingZeros < input.length && input[leadingZeros] === '1') leadingZeros++;
-  return Uint8Array.from([...new Array<number>(leadingZeros).fill(0), ...bytes]);
-}
-
-function sha256(data: Uint8Array): Buffer {
-  return createHash('sha256').update(data).digest();
-}
-
-/** Decodes base58check; returns the payload (version byte included) when the 4-byte checksum matches. */
-function base58CheckDecode(input: string): Uint8Array | undefined {
-  const raw = base58Decode(input);
-  if (!raw || raw.length < 5) return undefined;
-  const payload = raw.subarray(0, raw.length - 4);
-  const checksum = raw.subarray(raw.length - 4);
-  const expected = sha256(sha256(payload)).subarray(0, 4);
-  for (let i = 0; i < 4; i++) if (checksum[i] !== expected[i]) return undefined;
-  return payload;
-}
-
-// ---------------------------------------------------------------- bitcoin
-
-function isBitcoinAddress(address: string): boolean {
-  if (/^bc1/i.test(address)) return isSegwitAddress(address);
-  const payload = base58CheckDecode(address);
-  // 1 version byte + 20-byte hash160; 0x00 = P2PKH, 0x05 = P2SH (mainnet).
-  return !!payload && payload.length === 21 && (payload[0] === 0x00 || payload[0] === 0x05);
-}
-
-function isSegwitAddress(address: string): boolean {
-  if (address.length > 90) return false;
-  // BIP-173: all lower or all upper case.
-  if (address !== address.toLowerCase() && address !== address.toUpperCase()) return false;
-  const lower = address.toLowerCase();
-  for (const [codec, wantBech32m] of [
-    [bech32, false],
-    [bech32m, true],
-  ] as const) {
-    let decoded: { prefix: string; words: number[] };
-    try {
-      decoded = codec.decode(lower, 90);
-    } catch {
-      continue;
-    }
-    if (decoded.prefix !== 'bc' || decoded.words.length < 1) return false;
-    const version = decoded.words[0];
-    if (version > 16) return false;
-    // BIP-350: v0 uses bech32, v1..v16 use bech32m.
-    if ((version === 0) === wantBech32m) return false;
-    let program: number[];
-    try {
-      program = codec.fromWords(decoded.words.slice(1));
-    } catch {
-      return false;
-    }
-    if (program.length < 2 || program.length > 40) return false;
-    if (version === 0 && program.length !== 20 && program.length !== 32) return false;
-    return true;
-  }
-  return false;
-}
-
-// ---------------------------------------------------------------- tron (TRC-20)
-
-function isTronAddress(address: string): boolean {
-  if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address)) return false;
-  const payload = base58CheckDecode(address);
-  return !!payload && payload.length === 21 && payload[0] === 0x41;
 }

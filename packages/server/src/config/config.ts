@@ -29,6 +29,8 @@ export interface AppConfig {
    * count, or the addresses/CIDR ranges of the proxies whose X-Forwarded-For is believed.
    */
   trustProxy: false | number | string[];
+  /** Hours a newly saved withdrawal address waits before allowlist-mode sends may use it (0: at once). */
+  addressHoldHours: number;
   /** Directory of the built client; served at `/` when it exists. */
   clientDir: string;
   /** Directory of the Drizzle migrations. */
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     priceMaxAgeSeconds: int('PRICE_MAX_AGE_SECONDS', 600, 1, 86400 * 30),
     authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    addressHoldHours: int('ADDRESS_HOLD_HOURS', 24, 0, 24 * 365),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
     migrationsDir: join(SERVER_ROOT, 'drizzle'),
     databaseTimeouts: {

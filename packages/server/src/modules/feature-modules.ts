@@ -8,6 +8,8 @@ import { AdminModule } from './admin/admin.module';
 import { WalletModule } from './wallet/wallet.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UploadsModule } from './uploads/uploads.module';
+import { NetworksModule } from './networks/networks.module';
+import { AddressBookModule } from './address-book/address-book.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -23,4 +25,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   WalletModule,
   TokensModule,
   UploadsModule,
+  NetworksModule,
+  AddressBookModule,
 ];

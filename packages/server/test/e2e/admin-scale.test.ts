@@ -26,7 +26,7 @@ describe('admin tables with 10,000 customers', () => {
           select 'Customer ' || n, 'customer' || n || '@scale.test', 'customer' || n || '@scale.test', 'x', 'Germany' from generate_series(1, ${CUSTOMERS}) as n`,
     );
     const admin = await loginAdmin(t.http);
-    await t.http.post('/api/crypto/add-token').set(bearer(admin.token)).send({ name: 'solana', address: '0x52908400098527886e0f7030069857d2e4169ee7' });
+    await t.http.post('/api/crypto/add-token').set(bearer(admin.token)).send({ name: 'solana', address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' });
     const ids = (await t.http.get(`/api/user/get-users?limit=${CREDITED}`).set(bearer(admin.token)).expect(200)).body as { _id: string }[];
     for (const { _id } of ids) {
       await t.http.post(`/api/admin/update-balance/${_id}`).set(bearer(admin.token)).send({ token: 'solana', amount: '10', type: 'yes' }).expect(200);

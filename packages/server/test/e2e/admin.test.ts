@@ -20,8 +20,8 @@ function tinyPng(): Buffer {
   return PNG.sync.write(png);
 }
 
-const SOLANA_ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
-const SOLANA_ADDRESS_2 = '0x8617e340b3d01fa5f11f306f4090fd50e238070d';
+const SOLANA_ADDRESS = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'; // real Solana addresses (the USDC mint, the wrapped SOL mint)
+const SOLANA_ADDRESS_2 = 'So11111111111111111111111111111111111111112';
 const CUSTOM = { coinId: 'e2e-test-coin', symbol: 'e2et', name: 'E2E Test Coin', price: '2.5', address: '0xde709f2102306220921060314715629080e2fb77' };
 
 describe('admin back office in Chromium', () => {

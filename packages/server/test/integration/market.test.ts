@@ -236,7 +236,7 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     await t.http
       .post('/api/crypto/add-token/')
       .set(bearer(admin.token))
-      .send({ name: 'chainlink', address: '0x514910771AF9Ca656af840dff83E8264EcF986CA' })
+      .send({ name: 'chainlink', address: '0x514910771AF9Ca656af840dff83E8264EcF986CA', network: 'ethereum' })
       .expect(201);
     fake.reply = (request) =>
       request.url?.includes('&ids=')

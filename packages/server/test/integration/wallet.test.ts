@@ -155,7 +155,7 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
       .set(bearer(tether.token))
       .send({ transferData: { address: ADDRESSES.tetherTron, amount: 12.345, symbol: 'usdt', coinAmount: '12' } })
       .expect(201);
-    expect(trc.body.transaction).toMatchObject({ coinAmount: '12.34', network: 'TRC-20', amount: 12.34 });
+    expect(trc.body.transaction).toMatchObject({ coinAmount: '12.34', network: 'tron', amount: 12.34 });
   });
 
   it.each([
@@ -311,13 +311,17 @@ describe.each(DATABASE_KINDS)('wallet and ledger rules on %s', (kind) => {
       .set(bearer(t.admin))
       .send({ amount: '10', status: 'approved', network: 'Tether' })
       .expect(201);
-    expect(direct.body).toMatchObject({ network: 'tether', coinAmount: '10.00' });
+    expect(direct.body).toMatchObject({ network: 'ethereum', coinAmount: '10.00' });
     expect((await holdings(t, user.token)).tether).toBe('210.00');
   });
 
   it.each([
     [{ amount: 10, status: 'done', network: 'bitcoin' }, 'Status must be pending, approved or rejected.'],
-    [{ amount: 10, status: 'approved', network: 'dogecoin' }, 'Unknown network "dogecoin". Use a supported token: bitcoin, ethereum, tether.'],
+    [{ amount: 10, status: 'approved', network: 'dogecoin' }, 'No supported token is on Dogecoin. Use a supported token: bitcoin, ethereum, tether.'],
+    [
+      { amount: 10, status: 'approved', network: 'no-such-chain' },
+      'Unknown network "no-such-chain". Use a supported token (bitcoin, ethereum, tether) or a network id (bitcoin, ethereum, bsc, polygon, arbitrum, avalanche, tron, solana, xrp, litecoin, dogecoin, cardano, stellar, bitcoin-cash).',
+    ],
     [{ amount: 10, status: 'approved' }, 'Network is required.'],
     [{ amount: 'abc', status: 'approved', network: 'bitcoin' }, 'Amount must be a plain decimal number, like 12.50.'],
     [{ status: 'approved', network: 'bitcoin' }, 'Amount is required.'],

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
+import { defaultNetwork } from '../../src/modules/market/supported-tokens.repository';
 import { seedCoins } from './market';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from './test-app';
 
@@ -13,14 +14,25 @@ export const ADDRESSES = {
 
 export const PRICES = { bitcoin: '50000', ethereum: '2500', tether: '1' };
 
-/** Makes these coins supported tokens (what customers can hold), unless they already are. */
+/** Makes these coins supported tokens (what customers can hold), unless they already are, on their default network. */
 export async function supportTokens(t: TestApp, ids: string[]): Promise<void> {
   const db = t.app.get<Database>(DATABASE);
   for (const id of ids) {
     await db.execute(
       sql`insert into supported_tokens (coin_id) select ${id} where not exists (select 1 from supported_tokens where coin_id = ${id} and deleted_at is null)`,
     );
+    await db.execute(
+      sql`insert into token_networks (id, token_id, network, address) select id, id, ${defaultNetwork(id)}, address from supported_tokens where coin_id = ${id} and deleted_at is null on conflict do nothing`,
+    );
   }
+}
+
+/** Adds a network (with a deposit address) to a supported token. */
+export async function addTokenNetwork(t: TestApp, coinId: string, network: string, address: string | null = null): Promise<void> {
+  const db = t.app.get<Database>(DATABASE);
+  await db.execute(
+    sql`insert into token_networks (token_id, network, address, created_at) select id, ${network}, ${address}, now() + interval '1 second' from supported_tokens where coin_id = ${coinId} and deleted_at is null on conflict do nothing`,
+  );
 }
 
 export interface WalletApp extends TestApp {
@@ -32,6 +44,8 @@ export async function startWalletApp(kind: 'pglite' | 'postgres', env: Record<st
   const t = await startTestApp(kind, env, options);
   await seedCoins(t, PRICES);
   await supportTokens(t, Object.keys(PRICES));
+  // Tether lives on two networks here, as in production: ERC-20 (its first network) and TRC-20.
+  await addTokenNetwork(t, 'tether', 'tron');
   const admin = (await loginAdmin(t.http)).token;
   return Object.assign(t, { admin });
 }

@@ -7,6 +7,7 @@ export const TAG_TYPES = [
   'auth',
   'market',
   'wallet',
+  'wallet-addresses',
   'transactions',
   'notifications',
   'tickets',

@@ -4,7 +4,8 @@ export { useMeQuery, useUpdateProfileMutation, useChangePasswordMutation } from 
 export { useGetNotificationsQuery } from '../../features/notifications/store/notificationsApi.generated';
 export type { NotificationDto } from '../../features/notifications/store/notificationsApi.generated';
 export type { UserBalanceDto, TokenBalanceDto } from '../../features/wallet/store/walletApi.generated';
-export { useGetCryptoQuery, useGetWalletTokensQuery, useGetMarketStatusQuery } from '../../features/market/store/marketApi.generated';
+export { useGetCryptoQuery, useGetWalletTokensQuery, useGetMarketStatusQuery, useGetNetworksQuery } from '../../features/market/store/marketApi.generated';
+export type { NetworkDto, TokenNetworkDto } from '../../features/market/store/marketApi.generated';
 import type { MarketCoinDto, WalletTokenDto } from '../../features/market/store/marketApi.generated';
 
 export type MarketCoin = MarketCoinDto;

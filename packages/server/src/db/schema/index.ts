@@ -3,3 +3,4 @@ export * from './market';
 export * from './ledger';
 export * from './support';
 export * from './replicas';
+export * from './networks';

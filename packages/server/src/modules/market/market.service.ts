@@ -6,6 +6,8 @@ import { CoinsRepository } from './coins.repository';
 import { toMarketCoin } from './market-cache.service';
 import { MarketRefreshService } from './market-refresh.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
+import { networkName } from '../../common/networks';
+import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 @Injectable()
 export class MarketService {
@@ -14,14 +16,22 @@ export class MarketService {
     private readonly coins: CoinsRepository,
     private readonly tokens: SupportedTokensRepository,
     private readonly refresher: MarketRefreshService,
+    private readonly networks: TokenNetworksRepository,
   ) {}
 
-  /** Supported tokens (market and custom), by market cap: the market coin fields plus the deposit address. */
+  /**
+   * Supported tokens (market and custom), by market cap: the market coin fields plus the deposit address (the first
+   * network's) and every network with its own deposit address.
+   */
   async walletTokens(): Promise<WalletTokenDto[]> {
-    const rows = await this.tokens.listWithCoins();
+    const [rows, networks] = await Promise.all([this.tokens.listWithCoins(), this.networks.listLive()]);
+    const byToken = new Map<string, WalletTokenDto['networks']>();
+    for (const n of networks)
+      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name: networkName(n.network)!, address: n.address }]);
     return rows.map((row) => ({
       ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
       address: row.address,
+      networks: byToken.get(row.id) ?? [],
     }));
   }
 

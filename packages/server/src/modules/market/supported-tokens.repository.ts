@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { coins, supportedTokens } from '../../db/schema';
+import { NATIVE_NETWORK } from '../../common/networks';
+import { coins, supportedTokens, tokenNetworks } from '../../db/schema';
+
+/** The network a new token's first row gets when none is given: the coin's native one, else ethereum (ERC-20). */
+export function defaultNetwork(coinId: string): string {
+  return NATIVE_NETWORK[coinId] ?? 'ethereum';
+}
 
 export type TokenKind = 'market' | 'custom';
 
@@ -96,9 +102,21 @@ export class SupportedTokensRepository {
     return row;
   }
 
-  async insert(values: { coinId: string; kind: TokenKind; address: string | null }, executor: Executor = this.db): Promise<SupportedTokenRecord> {
-    const [row] = await executor.insert(supportedTokens).values(values).returning(tokenColumns);
+  /** Inserts the token and its first network row (which shares the token's id). */
+  async insert(
+    values: { coinId: string; kind: TokenKind; address: string | null; network?: string },
+    executor: Executor = this.db,
+  ): Promise<SupportedTokenRecord> {
+    const { network, ...token } = values;
+    const [row] = await executor.insert(supportedTokens).values(token).returning(tokenColumns);
+    await this.insertFirstNetwork(row, network, executor);
     return row;
+  }
+
+  private async insertFirstNetwork(row: SupportedTokenRecord, network: string | undefined, executor: Executor): Promise<void> {
+    await executor
+      .insert(tokenNetworks)
+      .values({ id: row.id, tokenId: row.id, network: network ?? defaultNetwork(row.coinId), address: row.address, createdAt: row.createdAt });
   }
 
   /** Inserts when the coin has no live token yet; undefined when it has one. */
@@ -111,10 +129,17 @@ export class SupportedTokensRepository {
       .values(values)
       .onConflictDoNothing({ target: supportedTokens.coinId, where: sql`${supportedTokens.deletedAt} is null` })
       .returning(tokenColumns);
+    if (row) await this.insertFirstNetwork(row, undefined, executor);
     return row;
   }
 
+  /** A new `address` is the token's first network row's address too (custom tokens have one network). */
   async update(id: string, values: { coinId?: string; address?: string | null }, executor: Executor = this.db): Promise<SupportedTokenRecord> {
+    if (values.address !== undefined) {
+      await executor.execute(sql`
+        update token_networks set address = ${values.address}, updated_at = now()
+        where id = (select id from token_networks where token_id = ${id} order by created_at, id limit 1)`);
+    }
     const [row] = await executor
       .update(supportedTokens)
       .set({ ...values, updatedAt: new Date() })

@@ -13,6 +13,8 @@ import {
 } from '@coinpurse/contract';
 import Decimal from 'decimal.js';
 import { validateAddress } from '../../common/address-validation';
+import { allowedNetworks, findNetwork, type NetworkDefinition, NETWORKS } from '../../common/networks';
+import { type TokenNetworkWithToken, TokenNetworksRepository } from '../networks/token-networks.repository';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import { checkImage } from '../../common/image-upload';
 import type { Actor } from '../../common/principal';
@@ -41,77 +43,162 @@ export class TokensService {
     private readonly cache: MarketCacheService,
     private readonly audit: AuditService,
     private readonly images: StoredImagesService,
+    private readonly networks: TokenNetworksRepository,
   ) {}
 
   // ------------------------------------------------------------------ supported (market) tokens
 
+  /** One row per token and network (a token on two networks has two rows); `_id` is the network row's id. */
   async listTokens(): Promise<AdminTokenDto[]> {
-    const rows = await this.tokens.listWithCoins('market');
-    return rows.map((row) => ({ _id: row.id, name: row.coinId, address: row.address }));
+    const [tokens, networks] = await Promise.all([this.tokens.listWithCoins('market'), this.networks.listLive({ kind: 'market' })]);
+    const byToken = new Map<string, TokenNetworkWithToken[]>();
+    for (const row of networks) byToken.set(row.tokenId, [...(byToken.get(row.tokenId) ?? []), row]);
+    return tokens.flatMap((token) => (byToken.get(token.id) ?? []).map(adminRow));
   }
 
+  /**
+   * Supports a market coin on a network. Without `network`, the coin's native network (bitcoin → bitcoin, ripple →
+   * xrp, ...); a multi-network token needs one (400 lists the choices). A coin already supported gets another network
+   * row; the same network twice → 409.
+   */
   async addToken(actor: Actor, body: AddTokenDto): Promise<TokenMutationResponseDto> {
     const coin = await this.marketCoin(body.name);
-    assertAddress(coin.id, body.address);
-    const token = await this.unique(
+    const network = chooseNetwork(coin, body.network);
+    assertAddress(network.id, body.address);
+    const row = await this.unique(
       () =>
         this.db.transaction(async (tx) => {
-          if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
-          const created = await this.tokens.insert({ coinId: coin.id, kind: 'market', address: body.address }, tx);
-          await this.audit.record(actor, { action: 'token.add', targetType: 'supported_token', targetId: created.id, after: tokenView(created) }, tx);
-          return created;
+          const existing = await this.tokens.findLiveByCoin(coin.id, tx, true);
+          if (existing && existing.kind !== 'market') throw alreadySupported(coin);
+          if (!existing) {
+            const created = await this.tokens.insert({ coinId: coin.id, kind: 'market', address: body.address, network: network.id }, tx);
+            const view = { ...tokenView(created), network: network.id };
+            await this.audit.record(actor, { action: 'token.add', targetType: 'supported_token', targetId: created.id, after: view }, tx);
+            return { id: created.id, coinId: created.coinId, address: created.address, network: network.id };
+          }
+          const rows = await this.networks.listForToken(existing.id, tx);
+          if (rows.some((r) => r.network === network.id)) throw alreadyOnNetwork(coin, network);
+          const added = await this.networks.insert({ tokenId: existing.id, network: network.id, address: body.address }, tx);
+          await this.audit.record(
+            actor,
+            {
+              action: 'token.network_add',
+              targetType: 'supported_token',
+              targetId: existing.id,
+              after: { _id: added.id, name: coin.id, network: added.network, address: added.address },
+            },
+            tx,
+          );
+          await this.bumpVersion(tx);
+          return { id: added.id, coinId: coin.id, address: added.address, network: added.network };
         }),
-      alreadySupported(coin),
+      alreadyOnNetwork(coin, network),
     );
-    return { ok: true, message: TokenMessages.added, token: { _id: token.id, name: token.coinId, address: token.address } };
+    this.cache.invalidate();
+    return { ok: true, message: TokenMessages.added, token: { _id: row.id, name: row.coinId, address: row.address, network: row.network } };
   }
 
+  /** Changes one network row: its address and/or network, or renames the token (refused while customers hold it). */
   async editToken(actor: Actor, body: EditTokenDto): Promise<TokenMutationResponseDto> {
-    const found = await this.resolveToken(body.tokenId, 'market');
+    const found = await this.resolveNetworkRow(body.tokenId);
     if (!found) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
     const renamed = body.token !== found.coinId;
-    const coin = renamed ? await this.marketCoin(body.token) : undefined;
-    assertAddress(body.token, body.address);
+    const coin = renamed ? await this.marketCoin(body.token) : await this.coins.findById(found.coinId);
+    if (!coin) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
+    // The row keeps its network unless another is asked for; either way it must suit the (new) coin.
+    const network = chooseNetwork(coin, body.network ?? found.network);
+    assertAddress(network.id, body.address);
     const updated = await this.unique(
       () =>
         this.db.transaction(async (tx) => {
-          const current = await this.tokens.findLiveById(found.id, tx, true);
+          const current = await this.tokens.findLiveById(found.tokenId, tx, true);
           if (!current) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
+          const row = await this.networks.findLiveById(found.id, tx, true);
+          if (!row) throw new NotFoundError('Token not found. It may have been deleted; reload the list.');
           if (body.oldToken && body.oldToken !== current.coinId) {
             throw new ConflictError('This token was changed meanwhile. Reload the list and try again.');
           }
-          if (coin && coin.id !== current.coinId) {
+          if (renamed && coin.id !== current.coinId) {
             if (await this.tokens.findLiveByCoin(coin.id, tx)) throw alreadySupported(coin);
             await this.assertNoCustomerFunds(current.coinId, 'renamed', tx);
+            await this.tokens.update(current.id, { coinId: body.token }, tx);
           }
-          const next = await this.tokens.update(current.id, { coinId: body.token, address: body.address }, tx);
+          const next = await this.networks.update(row.id, { network: network.id, address: body.address }, tx);
+          await this.networks.syncTokenAddress(current.id, tx);
           await this.audit.record(
             actor,
-            { action: 'token.update', targetType: 'supported_token', targetId: current.id, before: tokenView(current), after: tokenView(next) },
+            {
+              action: 'token.update',
+              targetType: 'supported_token',
+              targetId: current.id,
+              before: { _id: row.id, name: current.coinId, network: row.network, address: row.address },
+              after: { _id: next.id, name: body.token, network: next.network, address: next.address },
+            },
             tx,
           );
-          return next;
+          await this.bumpVersion(tx);
+          return { id: next.id, coinId: body.token, address: next.address, network: next.network };
         }),
-      coin ? alreadySupported(coin) : new ConflictError('This token was changed meanwhile. Reload the list and try again.'),
+      renamed ? alreadySupported(coin) : new ConflictError(`This token is already on ${network.name}.`),
     );
-    return { ok: true, message: TokenMessages.updated, token: { _id: updated.id, name: updated.coinId, address: updated.address } };
+    this.cache.invalidate();
+    return { ok: true, message: TokenMessages.updated, token: { _id: updated.id, name: updated.coinId, address: updated.address, network: updated.network } };
   }
 
+  /**
+   * Deletes a get-tokens row: one network of a multi-network token, or (its last network) the whole token — soft,
+   * and refused while customers hold it.
+   */
   async deleteToken(actor: Actor, id: string, name: string): Promise<DeleteTokenResponseDto> {
-    let found = isUuid(id) ? await this.tokens.findLiveById(id) : undefined;
-    if (found && found.kind !== 'market') found = undefined;
+    const found = await this.resolveNetworkRow(id);
     if (found && name && name !== 'undefined' && name !== 'null' && name.trim().toLowerCase() !== found.coinId)
       throw new InvalidInputError('The token id and name do not match. Reload the list and try again.');
-    if (!found && !isUuid(id)) found = await this.resolveToken(id, 'market');
     if (!found) throw new NotFoundError('Token not found. It may have been deleted already.');
     await this.db.transaction(async (tx) => {
-      const current = await this.tokens.findLiveById(found.id, tx, true);
+      const current = await this.tokens.findLiveById(found.tokenId, tx, true);
       if (!current) throw new NotFoundError('Token not found. It may have been deleted already.');
+      const rows = await this.networks.listForToken(current.id, tx);
+      const row = rows.find((r) => r.id === found.id);
+      if (!row) throw new NotFoundError('Token not found. It may have been deleted already.');
+      if (rows.length > 1) {
+        await this.networks.delete(row.id, tx);
+        await this.networks.syncTokenAddress(current.id, tx);
+        await this.audit.record(
+          actor,
+          {
+            action: 'token.network_remove',
+            targetType: 'supported_token',
+            targetId: current.id,
+            before: { _id: row.id, name: current.coinId, network: row.network, address: row.address },
+          },
+          tx,
+        );
+        await this.bumpVersion(tx);
+        return;
+      }
       await this.assertNoCustomerFunds(current.coinId, 'deleted', tx);
       await this.tokens.softDelete(current.id, tx);
-      await this.audit.record(actor, { action: 'token.delete', targetType: 'supported_token', targetId: current.id, before: tokenView(current) }, tx);
+      await this.audit.record(
+        actor,
+        { action: 'token.delete', targetType: 'supported_token', targetId: current.id, before: { ...tokenView(current), network: row.network } },
+        tx,
+      );
     });
+    this.cache.invalidate();
     return { ok: true, message: TokenMessages.deleted };
+  }
+
+  /** A market token's network row by its id (the first row's id is the token's id), or a coin id (its first row). */
+  private async resolveNetworkRow(idOrCoin: string): Promise<TokenNetworkWithToken | undefined> {
+    if (isUuid(idOrCoin)) {
+      const row = await this.networks.findLiveById(idOrCoin);
+      if (row) return row.kind === 'market' ? row : undefined;
+      const token = await this.tokens.findLiveById(idOrCoin);
+      if (!token || token.kind !== 'market') return undefined;
+      return (await this.networks.listForCoin(token.coinId))[0];
+    }
+    const rows = await this.networks.listForCoin(idOrCoin.trim().toLowerCase());
+    return rows[0]?.kind === 'market' ? rows[0] : undefined;
   }
 
   // ------------------------------------------------------------------ custom tokens
@@ -133,7 +220,7 @@ export class TokensService {
     const symbol = body.symbol.toLowerCase();
     const clash = (await this.tokens.listWithCoins()).find((token) => token.coin.symbol === symbol);
     if (clash) throw new ConflictError(`The symbol ${symbol.toUpperCase()} is already used by ${clash.coin.name}. Choose another symbol.`);
-    assertAddress(body.coinId, address);
+    assertAddress(CUSTOM_TOKEN_NETWORK, address);
 
     const checkedImage = checkImage(file);
     const result = await this.unique(
@@ -160,7 +247,7 @@ export class TokensService {
           } else if (!(await this.coins.insertManual({ id: body.coinId, ...values, marketCapRank: null, sparkline7d: [] }, tx))) {
             throw customIdTaken(body.coinId);
           }
-          const token = await this.tokens.insert({ coinId: body.coinId, kind: 'custom', address }, tx);
+          const token = await this.tokens.insert({ coinId: body.coinId, kind: 'custom', address, network: CUSTOM_TOKEN_NETWORK }, tx);
           const coin = (await this.coins.findById(body.coinId, tx))!;
           const view = customView(token, coin);
           await this.audit.record(actor, { action: 'custom_token.add', targetType: 'custom_token', targetId: token.id, after: view }, tx);
@@ -181,7 +268,7 @@ export class TokensService {
   async editCustomToken(actor: Actor, body: EditCustomTokenDto): Promise<CustomTokenMutationResponseDto> {
     const found = await this.resolveToken(body.tokenId, 'custom');
     if (!found) throw new NotFoundError('Custom token not found. It may have been deleted; reload the list.');
-    assertAddress(found.coinId, body.address);
+    assertAddress(CUSTOM_TOKEN_NETWORK, body.address);
     const result = await this.db.transaction(async (tx) => {
       const current = await this.tokens.findLiveById(found.id, tx, true);
       if (!current) throw new NotFoundError('Custom token not found. It may have been deleted; reload the list.');
@@ -299,10 +386,37 @@ export class TokensService {
   }
 }
 
-function assertAddress(tokenId: string, address: string): void {
-  const problem = validateAddress(tokenId, address);
+function assertAddress(networkId: string, address: string): void {
+  const problem = validateAddress(networkId, address);
   if (problem) throw new InvalidInputError(problem);
 }
+
+/** The network a coin is added on: the one asked for (if allowed for the coin), else its native one. */
+function chooseNetwork(coin: Pick<CoinRecord, 'id' | 'name' | 'symbol'>, requested: string | undefined): NetworkDefinition {
+  const allowed = allowedNetworks(coin.id);
+  const label = `${coin.name} (${coin.symbol.toUpperCase()})`;
+  if (requested) {
+    const network = findNetwork(requested);
+    if (!network) throw new InvalidInputError(`Unknown network "${requested.slice(0, 40)}". Use one of: ${NETWORKS.map((n) => n.id).join(', ')}.`);
+    if (!allowed.some((n) => n.id === network.id)) {
+      throw new InvalidInputError(`${label} cannot be supported on ${network.name}. Use: ${allowed.map((n) => n.id).join(', ')}.`);
+    }
+    return network;
+  }
+  if (allowed.length === 1) return allowed[0];
+  throw new InvalidInputError(`${label} exists on several networks: choose one of ${allowed.map((n) => n.id).join(', ')}.`);
+}
+
+function adminRow(row: TokenNetworkWithToken): AdminTokenDto {
+  return { _id: row.id, name: row.coinId, address: row.address, network: row.network };
+}
+
+function alreadyOnNetwork(coin: CoinRecord, network: NetworkDefinition): ConflictError {
+  return new ConflictError(`${coin.name} (${coin.symbol.toUpperCase()}) is already supported on ${network.name}.`);
+}
+
+/** Custom tokens are admin-made ERC-20-style coins: their deposit address is an Ethereum address. */
+const CUSTOM_TOKEN_NETWORK = 'ethereum';
 
 function alreadySupported(coin: CoinRecord): ConflictError {
   return new ConflictError(`${coin.name} (${coin.symbol.toUpperCase()}) is already a supported token.`);

@@ -29,6 +29,8 @@ import { describe, parseLimit, requireLiveTokens, tokenBalance, toTransactionDto
 import { type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
 import { WalletService } from './wallet.service';
+import { findNetwork, NATIVE_NETWORK, NETWORKS } from '../../common/networks';
+import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.';
@@ -68,6 +70,7 @@ export class AdminTransactionsService {
     private readonly audit: AuditService,
     private readonly idempotency: IdempotencyService,
     private readonly wallet: WalletService,
+    private readonly tokenNetworks: TokenNetworksRepository,
   ) {}
 
   /** A supported token by id, name or symbol (case-insensitive; the id wins). */
@@ -89,6 +92,42 @@ export class AdminTransactionsService {
     return found;
   }
 
+  /**
+   * What a deposit's `network` names: a supported token (id, name or symbol → its first network), or a network id
+   * (→ the token on it: the network's native coin when supported, else the only token there). Anything else → 400
+   * with the choices.
+   */
+  async resolveDepositTarget(input: string): Promise<{ token: WalletToken; network: string; address: string | null }> {
+    const wanted = input.trim().toLowerCase();
+    const [supported, rows] = await Promise.all([this.tokens.listSupported(), this.tokenNetworks.listLive()]);
+    const token = supported.find((t) => t.id === wanted) ?? supported.find((t) => t.name.toLowerCase() === wanted);
+    const bySymbol = supported.filter((t) => t.symbol.toLowerCase() === wanted);
+    const chosen = token ?? (bySymbol.length === 1 ? bySymbol[0] : undefined);
+    if (chosen) {
+      const first = rows.find((r) => r.coinId === chosen.id);
+      return { token: chosen, network: first?.network ?? wanted, address: first?.address ?? chosen.address };
+    }
+    const network = findNetwork(wanted);
+    const names = `${supported.map((t) => t.id).join(', ')}`;
+    if (!network) {
+      throw new InvalidInputError(
+        `Unknown network "${input.slice(0, 60)}". Use a supported token (${names}) or a network id (${NETWORKS.map((n) => n.id).join(', ')}).`,
+      );
+    }
+    const onNetwork = rows.filter((r) => r.network === network.id);
+    const native = onNetwork.find((r) => NATIVE_NETWORK[r.coinId] === network.id);
+    const row = native ?? (onNetwork.length === 1 ? onNetwork[0] : undefined);
+    const rowToken = row && supported.find((t) => t.id === row.coinId);
+    if (!row || !rowToken) {
+      throw new InvalidInputError(
+        onNetwork.length
+          ? `Several tokens are on ${network.name} (${onNetwork.map((r) => r.coinId).join(', ')}): use the token id.`
+          : `No supported token is on ${network.name}. Use a supported token: ${names}.`,
+      );
+    }
+    return { token: rowToken, network: row.network, address: row.address };
+  }
+
   private async customerOr404(userId: string): Promise<CustomerRecord> {
     const user = UUID.test(userId) ? await this.customers.findActiveCustomer(userId) : undefined;
     if (!user) throw new NotFoundError('User not found.');
@@ -97,7 +136,7 @@ export class AdminTransactionsService {
 
   async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext): Promise<TransactionDto> {
     const user = await this.customerOr404(userId);
-    const token = await this.resolveToken(input.network, 'network');
+    const { token, network, address } = await this.resolveDepositTarget(input.network);
     const usd = parseAmount(input.amount);
     const symbol = token.symbol.toUpperCase();
     return inTransaction(this.db, async (tx) => {
@@ -115,8 +154,8 @@ export class AdminTransactionsService {
           userId: user.id,
           type: 'deposit',
           token: token.id,
-          network: token.id,
-          address: token.address,
+          network,
+          address,
           coinAmount: plain(quantity),
           usdAmount: plain(usdAt),
           price: plain(quote.price),

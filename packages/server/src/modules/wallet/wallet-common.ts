@@ -52,6 +52,7 @@ export function toTransactionDto(view: TransactionView): TransactionDto {
     type: view.type,
     address: view.address,
     network: view.network,
+    memo: typeof view.details?.memo === 'string' ? view.details.memo : null,
     amount: usdNumber(view.usdAmount),
     status: view.status,
     token: view.token,

@@ -11,7 +11,6 @@ import type {
 } from '@coinpurse/contract';
 import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
-import { validateAddress } from '../../common/address-validation';
 import { InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
@@ -26,17 +25,12 @@ import { TransactionsRepository } from './transactions.repository';
 import { auditStatement } from './audit-statement';
 import { csvCell, describe, parseLimit, parseSeqCursor, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { WalletTokensRepository } from './wallet-tokens.repository';
+import { AddressBookService } from '../address-book/address-book.service';
+import { chooseTransferNetwork } from '../networks/network-choice';
+import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
 export const SWAP_SUCCESS = 'Swap successful';
-
-/** The network a withdrawal goes out on, from the token and the address. */
-function networkOf(tokenId: string, address: string): string {
-  if (tokenId === 'bitcoin') return 'bitcoin';
-  if (tokenId === 'ethereum') return 'ethereum';
-  if (tokenId === 'tether') return address.startsWith('T') ? 'TRC-20' : 'ERC-20';
-  return 'ERC-20';
-}
 
 @Injectable()
 export class WalletService {
@@ -49,6 +43,8 @@ export class WalletService {
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
     private readonly idempotency: IdempotencyService,
+    private readonly tokenNetworks: TokenNetworksRepository,
+    private readonly addressBook: AddressBookService,
   ) {}
 
   /** Every supported token (zero included) plus any other token still held, in USD at current prices. */
@@ -89,8 +85,15 @@ export class WalletService {
     const token = await this.tokens.findSupported(tokenId);
     if (!token) throw new InvalidInputError(`"${tokenId.slice(0, 60)}" is not a supported token.`);
     const { address } = input.transferData;
-    const addressError = validateAddress(token.id, address);
-    if (addressError) throw new InvalidInputError(addressError);
+    // The network: the token's only one, the one asked for, or the one network whose format takes the address.
+    const networks = await this.tokenNetworks.listForCoin(token.id);
+    const target = chooseTransferNetwork(
+      token,
+      networks.map((n) => n.network),
+      input.transferData,
+    );
+    const network = target.network.id;
+    const memo = target.memo ?? null;
     const usd = parseAmount(input.transferData.amount);
     const symbol = token.symbol.toUpperCase();
 
@@ -102,9 +105,9 @@ export class WalletService {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
+      await this.addressBook.assertSendAllowed(principal.id, { token: token.id, network, address, memo }, tx);
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
-      const network = networkOf(token.id, address);
       const { statement, record: row } = this.transactions.insertStatement({
         id,
         userId: principal.id,
@@ -118,14 +121,14 @@ export class WalletService {
         status: 'pending',
         direction: 'out',
         note: null,
-        details: { priceSource: quote.source },
+        details: memo ? { priceSource: quote.source, memo } : { priceSource: quote.source },
         createdBy: principal.id,
       });
       await this.notifications.notify(
         {
           userId: principal.id,
           title: 'Withdrawal pending',
-          message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} is pending.`,
+          message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
           status: 'pending',
         },
         tx,
@@ -136,7 +139,7 @@ export class WalletService {
           action: 'wallet.send',
           targetType: 'transaction',
           targetId: id,
-          after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), address, price: plain(quote.price) },
+          after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
         },
         tx,
       );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useGetNetworksQuery } from '../../../app/api/endpoints';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { FormModal } from '../components/FormModal';
@@ -9,15 +10,38 @@ import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { type AdminToken, useAddTokenMutation, useAdminTokensQuery, useDeleteTokenMutation, useEditTokenMutation } from '../store/adminApi';
 
+/** The networks of GET /crypto/networks; '' = the coin's native network (add) or unchanged (edit). */
+function NetworkSelect({ value, onChange, none }: { value: string; onChange: (value: string) => void; none: string }) {
+  const { data: networks } = useGetNetworksQuery();
+  return (
+    <Field label="Network" hint="Multi-network tokens such as tether need one; a coin with one native network (bitcoin, solana, ...) may leave it empty.">
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{none}</option>
+        {(networks ?? []).map((network) => (
+          <option key={network.id} value={network.id}>
+            {network.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+function useNetworkNames(): (id: string) => string {
+  const { data: networks } = useGetNetworksQuery();
+  return (id) => networks?.find((network) => network.id === id)?.name ?? id;
+}
+
 function AddTokenModal({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const [addToken, { isLoading }] = useAddTokenMutation();
   const [name, setName] = useState('');
   const [address, setAddress] = useState('');
+  const [network, setNetwork] = useState('');
   const { error, setError, run } = useAdminAction();
   const submit = async () => {
     if (!name.trim() || !address.trim()) return setError('Coin id and wallet address are required.');
     setError(null);
-    const request = () => addToken({ addTokenDto: { name: name.trim(), address: address.trim() } }).unwrap();
+    const request = () => addToken({ addTokenDto: { name: name.trim(), address: address.trim(), ...(network ? { network } : {}) } }).unwrap();
     if (await run(request, { success: 'Coin added successfully', ...FAILED })) onDone();
   };
   return (
@@ -33,6 +57,7 @@ function AddTokenModal({ onClose, onDone }: { onClose: () => void; onDone: () =>
       <Field label="Coin Id" hint="The coin's id in the market list, e.g. bitcoin, ethereum, tether.">
         <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
       </Field>
+      <NetworkSelect value={network} onChange={setNetwork} none="Native network of the coin" />
       <Field label="Wallet Address">
         <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
       </Field>
@@ -44,11 +69,15 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
   const [editToken, { isLoading }] = useEditTokenMutation();
   const [name, setName] = useState(token.name);
   const [address, setAddress] = useState(token.address ?? '');
+  const [network, setNetwork] = useState(token.network);
   const { error, setError, run } = useAdminAction();
   const submit = async () => {
     if (!name.trim() || !address.trim()) return setError('Name and address are required.');
     setError(null);
-    const request = () => editToken({ editTokenDto: { token: name.trim(), address: address.trim(), tokenId: token._id, oldToken: token.name } }).unwrap();
+    const request = () =>
+      editToken({
+        editTokenDto: { token: name.trim(), address: address.trim(), tokenId: token._id, oldToken: token.name, ...(network ? { network } : {}) },
+      }).unwrap();
     if (await run(request, { success: 'Token updated successfully', ...FAILED })) onDone();
   };
   return (
@@ -64,6 +93,7 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
       <Field label="Token Name">
         <input value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
       </Field>
+      <NetworkSelect value={network} onChange={setNetwork} none="Unchanged" />
       <Field label="Address">
         <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
       </Field>
@@ -77,6 +107,7 @@ export default function TokensPage() {
   const adding = useModalTarget<true>(tokens.refetch);
   const editing = useModalTarget<AdminToken>(tokens.refetch);
   const { remove, error, dialog } = useDeleteAction(tokens.refetch);
+  const networkName = useNetworkNames();
 
   return (
     <>
@@ -85,13 +116,14 @@ export default function TokensPage() {
         query={tokens}
         loadError="The tokens could not be loaded."
         error={error}
-        columns={['Name', 'Wallet Address', 'Action']}
+        columns={['Name', 'Network', 'Wallet Address', 'Action']}
         rows={tokens.data ?? []}
         empty="No Tokens"
       >
         {(token) => (
           <tr key={token._id}>
             <td>{token.name}</td>
+            <td>{networkName(token.network)}</td>
             <td className="mono">{token.address ?? 'null'}</td>
             <td>
               <RowActions

@@ -82,6 +82,8 @@ export type AdminTokenDto = {
   name: string;
   /** Deposit address; null until set */
   address: string | null;
+  /** Network id (GET /crypto/networks); a token on two networks has two rows */
+  network: string;
 };
 export type TokenMutationResponseDto = {
   ok: boolean;
@@ -93,15 +95,19 @@ export type AddTokenDto = {
   name: string;
   /** Deposit address, validated for the token's network */
   address: string;
+  /** Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether. */
+  network?: string;
 };
 export type EditTokenDto = {
   /** The coin id (name) the token should have */
   token: string;
   address: string;
-  /** The record _id (a coin id is accepted too) */
+  /** The row _id from get-tokens (a coin id is accepted too: its first network) */
   tokenId: string;
   /** The name the admin saw; when given and the record changed meanwhile, 409 */
   oldToken?: string;
+  /** Move this row to another network (its address is validated for it) */
+  network?: string;
 };
 export type DeleteTokenResponseDto = {
   ok: boolean;

@@ -125,6 +125,7 @@ export type TransactionDto = {
   type: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
   /** Destination address (withdrawals) */
   address: string | null;
+  /** Network id (GET /crypto/networks) */
   network: string | null;
   /** USD value at the time of the transaction */
   amount: number;
@@ -140,13 +141,15 @@ export type TransactionDto = {
   direction: 'in' | 'out';
   /** Adjustment reason */
   note: string | null;
+  /** Memo / destination tag of a withdrawal (xrp, stellar) */
+  memo?: string | null;
   swap?: SwapDetailsDto;
 };
 export type DepositDto = {
   /** USD value deposited; converted at the current price, rounded down */
   amount: number | string;
   status: 'pending' | 'approved' | 'rejected';
-  /** The token deposited: a supported token id (bitcoin, tether, ...), name or symbol */
+  /** A network id (tron, ethereum, ...: the token on it, when that is unambiguous) or, as the spec's hint shows, a supported token id, name or symbol (its first network). */
   network: string;
 };
 export type TransactionChangeDto = {

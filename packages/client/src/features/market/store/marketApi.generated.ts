@@ -23,6 +23,10 @@ const injectedRtkApi = api
         query: () => ({ url: `/api/crypto/market-status` }),
         providesTags: ['market'],
       }),
+      getNetworks: build.query<GetNetworksApiResponse, GetNetworksApiArg>({
+        query: () => ({ url: `/api/crypto/networks` }),
+        providesTags: ['market'],
+      }),
     }),
     overrideExisting: false,
   });
@@ -37,6 +41,8 @@ export type GetWalletTokensApiArg = void;
 export type GetMarketStatusApiResponse =
   /** status 200 Whether prices are live or from the offline snapshot, and as of when (beyond the spec). */ MarketStatusDto;
 export type GetMarketStatusApiArg = void;
+export type GetNetworksApiResponse = /** status 200  */ NetworkDto[];
+export type GetNetworksApiArg = void;
 export type SparklineDto = {
   /** 7 days of hourly USD prices, oldest first (empty when unknown) */
   price: number[];
@@ -61,6 +67,14 @@ export type MarketCoinDto = {
   /** true for custom tokens, priced by an administrator */
   manual_price: boolean;
 };
+export type TokenNetworkDto = {
+  /** Network id */
+  network: string;
+  /** Network display name */
+  name: string;
+  /** Deposit address on this network */
+  address: string | null;
+};
 export type WalletTokenDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */
   id: string;
@@ -82,6 +96,8 @@ export type WalletTokenDto = {
   manual_price: boolean;
   /** Deposit address; null until an administrator sets one */
   address: string | null;
+  /** The token's networks with their deposit addresses; the first is the default (its address is `address`) */
+  networks: TokenNetworkDto[];
 };
 export type MarketStatusDto = {
   /** live: prices come from the provider; snapshot: the bundled offline snapshot */
@@ -106,6 +122,22 @@ export type MarketStatusDto = {
   refreshEnabled: boolean;
   refreshSeconds: number;
 };
+export type NetworkDto = {
+  /** Network id */
+  id: string;
+  /** Display name */
+  name: string;
+  /** Short name used in sentences */
+  shortName: string;
+  /** An EVM chain (0x addresses) */
+  evm: boolean;
+  /** Transfers may carry a memo / destination tag (xrp, stellar) */
+  memo: boolean;
+  memoLabel: string | null;
+  memoHint: string | null;
+  explorerTx: string;
+  explorerAddress: string;
+};
 export const {
   useGetCryptoQuery,
   useLazyGetCryptoQuery,
@@ -113,4 +145,6 @@ export const {
   useLazyGetWalletTokensQuery,
   useGetMarketStatusQuery,
   useLazyGetMarketStatusQuery,
+  useGetNetworksQuery,
+  useLazyGetNetworksQuery,
 } = injectedRtkApi;

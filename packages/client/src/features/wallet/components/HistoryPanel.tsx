@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useGetTransactionQuery, type GetTransactionApiArg, type TransactionDto } from '../store/walletApi.generated';
 import { useAppSelector } from '../../../app/hooks';
+import { useGetNetworksQuery } from '../../../app/api/endpoints';
 import { Spinner } from '../../../components/Spinner';
 import { formatUsd } from '../../../lib/money';
 import { formatDate } from '../../../lib/text';
@@ -17,6 +18,7 @@ function isIncoming(tx: TransactionDto): boolean {
 }
 
 export default function HistoryPanel({ rows, initialToken, onClose }: { rows: WalletRow[]; initialToken?: string; onClose: () => void }) {
+  const { data: networks } = useGetNetworksQuery();
   const [token, setToken] = useState(initialToken ?? '');
   const [type, setType] = useState('');
   const [status, setStatus] = useState('');
@@ -115,7 +117,10 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
                     {tx.address || tx.type || ''}
                   </span>
                   <br />
-                  <span className="muted">{tx.network ?? ''}</span>
+                  <span className="muted" data-testid="history-network">
+                    {networks?.find((n) => n.id === tx.network)?.name ?? tx.network ?? ''}
+                    {tx.memo ? ` · ${tx.memo}` : ''}
+                  </span>
                 </span>
                 <span className="end" style={{ textAlign: 'right' }}>
                   {formatUsd(tx.amount)}

@@ -1,10 +1,15 @@
+import { useState } from 'react';
 import QRCode from 'react-qr-code';
 import toast from 'react-hot-toast';
 import type { WalletToken } from '../../../app/api/endpoints';
+import { networksOf } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
 
 export default function ReceiveView({ token, onClose }: { token: WalletToken; onClose: () => void }) {
-  const address = token.address ?? '';
+  const networks = networksOf(token);
+  const [networkId, setNetworkId] = useState(networks[0]?.network ?? '');
+  const network = networks.find((n) => n.network === networkId) ?? networks[0];
+  const address = (network ? network.address : token.address) ?? '';
   async function copy() {
     if (!address) {
       toast.error('No address available to copy.');
@@ -20,18 +25,41 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
   return (
     <section className="panel" aria-label={`Receive ${token.name}`}>
       <PanelHeader title={`Receive ${token.symbol.toUpperCase()}`} onBack={onClose} />
+      {networks.length > 1 && (
+        <div className="field">
+          <label htmlFor="receive-network">Network</label>
+          <select id="receive-network" value={network?.network} onChange={(e) => setNetworkId(e.target.value)}>
+            {networks.map((n) => (
+              <option key={n.network} value={n.network}>
+                {n.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <p className="warning">
         Only send {token.name} ({token.symbol.toUpperCase()}) assets to this address. Other assets will be lost forever.
+        {network && (
+          <>
+            {' '}
+            <strong data-testid="receive-network-warning">Use the {network.name} network only: other networks will lose them too.</strong>
+          </>
+        )}
       </p>
+      {network && (
+        <p className="center network-line" data-testid="receive-network">
+          Network: {network.name}
+        </p>
+      )}
       {address ? (
         <div className="qr-box" data-testid="receive-qr">
           {/* Quiet zone (margin) of 4 modules around the code, as scanners expect. */}
           <div style={{ background: '#fff', padding: 24 }}>
-            <QRCode value={address} size={256} level="H" title={`QR code of the ${token.name} address`} />
+            <QRCode key={address} value={address} size={256} level="H" title={`QR code of the ${token.name} address${network ? ` on ${network.name}` : ''}`} />
           </div>
         </div>
       ) : (
-        <p className="muted">No deposit address is set for this token yet.</p>
+        <p className="muted">No deposit address is set for this token{network ? ` on ${network.name}` : ''} yet.</p>
       )}
       <p className="address-text" data-testid="receive-address">
         {address || '—'}

@@ -1,27 +1,51 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
+import { useGetNetworksQuery } from '../../../app/api/endpoints';
 import { useSendCryptoMutation } from '../store/walletApi.generated';
+import { useAddAddressMutation, useGetAddressesQuery } from '../store/walletAddressesApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
 import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
+import { defaultSendNetwork, networksOf, shortAddress } from '../lib/networks';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { QrScannerBox } from './QrScannerBox';
 
 export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onClose: () => void; onDone: () => void }) {
   const { token } = row;
+  const tokenNetworks = networksOf(token);
   const [address, setAddress] = useState('');
+  const [network, setNetwork] = useState(() => defaultSendNetwork(token));
+  const [memo, setMemo] = useState('');
   const [amountText, setAmountText] = useState('');
   const [scanning, setScanning] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [saveAddress, setSaveAddress] = useState(false);
+  const [saveLabel, setSaveLabel] = useState('');
   const [sendCrypto, { isLoading }] = useSendCryptoMutation();
+  const [addAddress] = useAddAddressMutation();
+  const { data: book } = useGetAddressesQuery();
+  const { data: allNetworks } = useGetNetworksQuery();
   const busy = useRef(false);
   const usd = parseAmount(amountText);
-  const canContinue = usd > 0 && address.trim().length > 0;
+  const chosen = tokenNetworks.find((n) => n.network === network);
+  const networkInfo = allNetworks?.find((n) => n.id === network);
+  const needsNetwork = tokenNetworks.length > 1 && !chosen;
+  const canContinue = usd > 0 && address.trim().length > 0 && !needsNetwork;
+  const saved = (book?.addresses ?? []).filter((entry) => entry.token === token.id);
+  const alreadySaved = saved.some((entry) => entry.address === address.trim() && entry.network === network && (entry.memo ?? '') === memo.trim());
 
   function next(event: FormEvent) {
     event.preventDefault();
     if (canContinue) setConfirming(true);
+  }
+
+  function pickSaved(id: string) {
+    const entry = saved.find((e) => e._id === id);
+    if (!entry) return;
+    setAddress(entry.address);
+    setNetwork(entry.network);
+    setMemo(entry.memo ?? '');
   }
 
   async function confirm() {
@@ -29,14 +53,41 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
     busy.current = true;
     const idempotencyKey = crypto.randomUUID();
     const coin = sendCoinAmount(usd, row.price, token.id);
+    const memoText = networkInfo?.memo ? memo.trim() : '';
     try {
       const response = await sendCrypto({
         tokenId: token.id,
         'Idempotency-Key': idempotencyKey,
-        sendCryptoDto: { transferData: { address: address.trim(), amount: usd, symbol: token.symbol, coinAmount: coin } },
+        sendCryptoDto: {
+          transferData: {
+            address: address.trim(),
+            amount: usd,
+            symbol: token.symbol,
+            coinAmount: coin,
+            // A token on one network needs no choice: the body stays the spec's.
+            ...(tokenNetworks.length > 1 && network ? { network } : {}),
+            ...(memoText ? { memo: memoText } : {}),
+          },
+        },
       }).unwrap();
       console.info('send-crypto', response);
       toast.success('Sent and Pending Check Status in History');
+      if (saveAddress && !alreadySaved) {
+        try {
+          await addAddress({
+            addAddressDto: {
+              label: saveLabel.trim() || `${token.symbol.toUpperCase()} ${shortAddress(address.trim())}`,
+              token: token.id,
+              network: response.transaction.network ?? network,
+              address: address.trim(),
+              ...(memoText ? { memo: memoText } : {}),
+            },
+          }).unwrap();
+          toast.success('Address saved');
+        } catch (error) {
+          toast.error(errorMessage(error, 'The address could not be saved.'));
+        }
+      }
       onDone();
       setTimeout(() => window.location.reload(), 1500);
     } catch (error) {
@@ -55,14 +106,41 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         <p className="center muted" data-testid="confirm-usd-amount">
           {formatUsd(usd)}
         </p>
+        {chosen && (
+          <p className="center network-line" data-testid="confirm-network">
+            Network: {chosen.name}
+          </p>
+        )}
         <dl className="summary">
           <dt>Asset</dt>
           <dd>{token.id}</dd>
           <dt>From</dt>
-          <dd>{token.address || '—'}</dd>
+          <dd>{chosen?.address || token.address || '—'}</dd>
           <dt>To</dt>
           <dd>{address.trim()}</dd>
+          {networkInfo?.memo && memo.trim() && (
+            <>
+              <dt>{networkInfo.memoLabel}</dt>
+              <dd>{memo.trim()}</dd>
+            </>
+          )}
         </dl>
+        {!alreadySaved && (
+          <div className="field">
+            <label className="checkbox">
+              <input type="checkbox" checked={saveAddress} onChange={(e) => setSaveAddress(e.target.checked)} /> Save this address
+            </label>
+            {saveAddress && (
+              <input
+                aria-label="Label for the saved address"
+                placeholder="Label (e.g. My Ledger)"
+                value={saveLabel}
+                maxLength={60}
+                onChange={(e) => setSaveLabel(e.target.value)}
+              />
+            )}
+          </div>
+        )}
         <button type="button" className="button block" onClick={confirm} disabled={isLoading}>
           {isLoading ? 'Sending...' : 'Confirm'}
         </button>
@@ -74,6 +152,33 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
     <section className="panel" aria-label={`Send ${token.name}`}>
       <PanelHeader title={`Send ${token.symbol.toUpperCase()}`} onBack={onClose} />
       <form onSubmit={next} noValidate>
+        {saved.length > 0 && (
+          <div className="field">
+            <label htmlFor="send-saved">Saved addresses</label>
+            <select id="send-saved" value="" onChange={(e) => pickSaved(e.target.value)}>
+              <option value="">Choose a saved address…</option>
+              {saved.map((entry) => (
+                <option key={entry._id} value={entry._id}>
+                  {entry.label} · {entry.networkName} · {shortAddress(entry.address)}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {tokenNetworks.length > 1 && (
+          <div className="field">
+            <label htmlFor="send-network">Network</label>
+            <select id="send-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
+              <option value="">Choose the network…</option>
+              {tokenNetworks.map((n) => (
+                <option key={n.network} value={n.network}>
+                  {n.name}
+                </option>
+              ))}
+            </select>
+            <small className="hint">The receiving wallet must be on this network, or the funds are lost.</small>
+          </div>
+        )}
         <div className="field">
           <label htmlFor="send-address">Address</label>
           <div className="row">
@@ -83,7 +188,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
               onChange={(e) => setAddress(e.target.value)}
               autoComplete="off"
               spellCheck={false}
-              placeholder={`${token.name} address`}
+              placeholder={`${chosen ? `${chosen.name} ` : ''}${token.name} address`}
             />
             <button type="button" className="button secondary" aria-pressed={scanning} onClick={() => setScanning((v) => !v)}>
               {scanning ? 'Stop scan' : 'Scan QR'}
@@ -98,6 +203,13 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             }}
             onClose={() => setScanning(false)}
           />
+        )}
+        {networkInfo?.memo && (
+          <div className="field">
+            <label htmlFor="send-memo">{networkInfo.memoLabel} (optional)</label>
+            <input id="send-memo" value={memo} onChange={(e) => setMemo(e.target.value)} autoComplete="off" maxLength={64} />
+            {networkInfo.memoHint && <small className="hint">{networkInfo.memoHint}</small>}
+          </div>
         )}
         <div className="field">
           <label htmlFor="send-amount">Amount in USD</label>

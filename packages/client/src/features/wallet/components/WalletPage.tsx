@@ -21,6 +21,7 @@ const CoinPage = lazy(() => import('./CoinPage'));
 const SendFlow = lazy(() => import('./SendFlow'));
 const SwapPanel = lazy(() => import('./SwapPanel'));
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
+const AddressBookPanel = lazy(() => import('./AddressBookPanel'));
 
 export default function WalletPage() {
   useTokenCacheClearing();
@@ -76,6 +77,8 @@ export default function WalletPage() {
         );
       case 'openSwap':
         return <SwapPanel rows={rows} initialFrom={panels.openSwapFrom} onClose={() => panels.close('openSwap')} />;
+      case 'openAddresses':
+        return <AddressBookPanel tokens={rows.map((r) => r.token)} onClose={() => panels.close('openAddresses')} />;
       case 'openTransaction':
         return <HistoryPanel rows={rows} initialToken={panels.historyToken} onClose={() => panels.close('openTransaction')} />;
       case 'openCoinpage': {
@@ -121,6 +124,11 @@ export default function WalletPage() {
               <ActionButton icon="⇄" label="Swap" onClick={() => open('openSwap')} />
               <ActionButton icon="☰" label="History" onClick={() => open('openTransaction')} />
             </nav>
+            <p className="center">
+              <button type="button" className="link-button" onClick={() => open('openAddresses')}>
+                Address book
+              </button>
+            </p>
             <section aria-labelledby="crypto-heading">
               <h2 id="crypto-heading">Crypto</h2>
               <ul className="token-list">

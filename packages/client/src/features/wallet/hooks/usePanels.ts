@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { usePersistentState } from '../../../lib/usePersistentState';
 import type { WalletToken } from '../../../app/api/endpoints';
 
-export type PanelKey = 'openChooseSend' | 'openChooseReceive' | 'openCoinpage' | 'openSwap' | 'openTransaction' | 'sendCoin' | 'openReceive';
+export type PanelKey = 'openChooseSend' | 'openChooseReceive' | 'openCoinpage' | 'openSwap' | 'openTransaction' | 'sendCoin' | 'openReceive' | 'openAddresses';
 
 /** Panels of the wallet screen (not routes); open/closed state and selected tokens persist under the spec's keys. */
 export function usePanels() {
@@ -13,6 +13,8 @@ export function usePanels() {
   const [openTransaction, setTransaction] = usePersistentState('openTransaction', false);
   const [sendCoin, setSendCoin] = usePersistentState('sendCoin', false);
   const [openReceive, setReceive] = usePersistentState('openReceive', false);
+  // Not one of the spec's stored panels: the address book opens fresh.
+  const [openAddresses, setAddresses] = useState(false);
   const [tokenData, setTokenData] = usePersistentState<WalletToken | null>('tokenData', null);
   const [selectedToken, setSelectedToken] = usePersistentState<WalletToken | null>('selectedToken', null);
   const [selectedReceiveToken, setSelectedReceiveToken] = usePersistentState<WalletToken | null>('selectedReceiveToken', null);
@@ -29,13 +31,15 @@ export function usePanels() {
     openTransaction: setTransaction,
     sendCoin: setSendCoin,
     openReceive: setReceive,
+    openAddresses: setAddresses,
   };
-  const flags: Record<PanelKey, boolean> = { openChooseSend, openChooseReceive, openCoinpage, openSwap, openTransaction, sendCoin, openReceive };
+  const flags: Record<PanelKey, boolean> = { openChooseSend, openChooseReceive, openCoinpage, openSwap, openTransaction, sendCoin, openReceive, openAddresses };
 
   /** The panel on top: later actions stack on the coin page, so closing them returns there. */
   const current: PanelKey | null =
-    (['sendCoin', 'openReceive', 'openChooseSend', 'openChooseReceive', 'openSwap', 'openTransaction', 'openCoinpage'] as const).find((key) => flags[key]) ??
-    null;
+    (['sendCoin', 'openReceive', 'openChooseSend', 'openChooseReceive', 'openSwap', 'openTransaction', 'openAddresses', 'openCoinpage'] as const).find(
+      (key) => flags[key],
+    ) ?? null;
 
   function open(key: PanelKey, keepCoinPage = false) {
     for (const k of Object.keys(setters) as PanelKey[]) {

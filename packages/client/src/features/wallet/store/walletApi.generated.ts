@@ -120,6 +120,7 @@ export type TransactionDto = {
   type: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
   /** Destination address (withdrawals) */
   address: string | null;
+  /** Network id (GET /crypto/networks) */
   network: string | null;
   /** USD value at the time of the transaction */
   amount: number;
@@ -135,6 +136,8 @@ export type TransactionDto = {
   direction: 'in' | 'out';
   /** Adjustment reason */
   note: string | null;
+  /** Memo / destination tag of a withdrawal (xrp, stellar) */
+  memo?: string | null;
   swap?: SwapDetailsDto;
 };
 export type SendCryptoResponseDto = {
@@ -150,6 +153,10 @@ export type TransferDataDto = {
   symbol?: string;
   /** Informational only: the client's own estimate. The server ignores it and recomputes the coin amount from `amount` and its own current price, rounded down to the token's decimals (bitcoin 8, ethereum 6, tether 2, others 3); the response carries the amount actually held. */
   coinAmount?: string;
+  /** Network id (GET /crypto/networks). Optional: a token on one network uses it; on several, the network is inferred when exactly one of them accepts the address, else 400 asks for it. */
+  network?: string;
+  /** Memo / destination tag, only on networks that have one (xrp: a number; stellar: text ≤ 28 bytes) */
+  memo?: string;
 };
 export type SendCryptoDto = {
   transferData: TransferDataDto;

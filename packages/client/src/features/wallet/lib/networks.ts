@@ -1,0 +1,17 @@
+import type { TokenNetworkDto, WalletToken } from '../../../app/api/endpoints';
+
+/** A token's networks (a cached token list from before networks existed has none: then nothing to choose). */
+export function networksOf(token: WalletToken): TokenNetworkDto[] {
+  return Array.isArray(token.networks) ? token.networks : [];
+}
+
+/** The network preselected for a send: the only one, else none (the customer must choose). */
+export function defaultSendNetwork(token: WalletToken): string {
+  const list = networksOf(token);
+  return list.length === 1 ? list[0].network : '';
+}
+
+/** Shortens a long address for lists: first 8 and last 6 characters. */
+export function shortAddress(address: string): string {
+  return address.length > 20 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address;
+}
