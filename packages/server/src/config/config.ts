@@ -27,6 +27,8 @@ export interface AppConfig {
   clientDir: string;
   /** Directory of the Drizzle migrations. */
   migrationsDir: string;
+  /** Admin money actions worth this many USD or more wait for a second admin; 0 turns four-eyes approval off. */
+  approvalThresholdUsd: string;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (Boolean(adminEmail) !== Boolean(adminPassword)) problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
   if (adminPassword && (adminPassword.length < 8 || adminPassword.length > 128)) problems.push('ADMIN_PASSWORD must be 8 to 128 characters');
 
+  const approvalThresholdRaw = (env.APPROVAL_THRESHOLD_USD ?? '').trim() || '10000';
+  if (!/^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw))
+    problems.push(`APPROVAL_THRESHOLD_USD must be a USD amount such as 10000 or 0 to turn approvals off (got "${env.APPROVAL_THRESHOLD_USD}")`);
+
   const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
   const config: AppConfig = {
     nodeEnv,
@@ -123,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
     migrationsDir: join(SERVER_ROOT, 'drizzle'),
+    approvalThresholdUsd: /^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw) ? approvalThresholdRaw : '10000',
   };
 
   if (problems.length) throw new ConfigError(problems);

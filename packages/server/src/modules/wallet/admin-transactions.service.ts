@@ -5,6 +5,7 @@ import type {
   DepositDto,
   LiabilitiesDto,
   ModifyTransactionDto,
+  PendingApprovalDto,
   TransactionChangeDto,
   TransactionDto,
   TransactionStatus,
@@ -16,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
+import { ApprovalGate } from '../admin/approval-gate.service';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
@@ -68,12 +70,25 @@ export class AdminTransactionsService {
     private readonly audit: AuditService,
     private readonly idempotency: IdempotencyService,
     private readonly wallet: WalletService,
+    private readonly gate: ApprovalGate,
   ) {}
 
+  /** In the caller's transaction (a four-eyes approval being applied), or in a new one. */
+  private within<T>(outer: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return outer ? work(outer) : inTransaction(this.db, work);
+  }
+
+  /** USD value of a recorded quantity at the current price (the recorded value when no price is available). */
+  private async currentUsd(record: Pick<TransactionRecord, 'token' | 'coinAmount' | 'usdAmount'>, tx: Tx): Promise<Money> {
+    if (!this.gate.enabled) return toMoney(record.usdAmount);
+    const quote = await this.prices.quote(record.token, tx).catch(() => undefined);
+    return quote ? usdValue(toMoney(record.coinAmount), quote.price) : toMoney(record.usdAmount);
+  }
+
   /** A supported token by id, name or symbol (case-insensitive; the id wins). */
-  async resolveToken(input: string, what: 'token' | 'network'): Promise<WalletToken> {
+  async resolveToken(input: string, what: 'token' | 'network', executor?: Tx): Promise<WalletToken> {
     const wanted = input.trim().toLowerCase();
-    const supported = await this.tokens.listSupported();
+    const supported = await this.tokens.listSupported(executor);
     const found =
       supported.find((t) => t.id === wanted) ??
       supported.find((t) => t.name.toLowerCase() === wanted) ??
@@ -89,22 +104,31 @@ export class AdminTransactionsService {
     return found;
   }
 
-  private async customerOr404(userId: string): Promise<CustomerRecord> {
-    const user = UUID.test(userId) ? await this.customers.findActiveCustomer(userId) : undefined;
+  private async customerOr404(userId: string, executor?: Tx): Promise<CustomerRecord> {
+    const user = UUID.test(userId) ? await this.customers.findActiveCustomer(userId, executor) : undefined;
     if (!user) throw new NotFoundError('User not found.');
     return user;
   }
 
-  async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext): Promise<TransactionDto> {
-    const user = await this.customerOr404(userId);
-    const token = await this.resolveToken(input.network, 'network');
+  async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext, outer?: Tx): Promise<TransactionDto | PendingApprovalDto> {
+    const user = await this.customerOr404(userId, outer);
+    const token = await this.resolveToken(input.network, 'network', outer);
     const usd = parseAmount(input.amount);
     const symbol = token.symbol.toUpperCase();
-    return inTransaction(this.db, async (tx) => {
+    return this.within(outer, async (tx) => {
       await requireLiveTokens(this.tokens, [token], tx);
       const quote = await this.prices.quote(token.id, tx);
       const quantity = usdToQuantity(usd, quote.price, token.id);
       if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+      if (input.status === 'approved') {
+        const held = await this.gate.hold(
+          actor,
+          { action: 'deposit', userId: user.id, transactionId: null, payload: { ...input }, usd, summary: `Approved deposit of ${usdText(plain(usd))} in ${symbol} for ${user.email}` },
+          tx,
+          idem,
+        );
+        if (held) return held;
+      }
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
       const row = await this.transactions.insert(
@@ -172,8 +196,8 @@ export class AdminTransactionsService {
   }
 
   /** Any status to any status on deposits and withdrawals; each change posts its ledger effect. Concurrent changes serialize on the row lock. */
-  async modify(actor: Actor, input: ModifyTransactionDto): Promise<TransactionChangeDto> {
-    return inTransaction(this.db, async (tx) => {
+  async modify(actor: Actor, input: ModifyTransactionDto, outer?: Tx): Promise<TransactionChangeDto | PendingApprovalDto> {
+    return this.within(outer, async (tx) => {
       const record = await this.lockTransaction(input.tId, tx);
       if (record.type !== 'deposit' && record.type !== 'withdrawal') throw new ConflictError(`A ${TYPE_LABEL[record.type]} has no status to change.`);
       if (input.expectedStatus && input.expectedStatus !== record.status)
@@ -188,6 +212,22 @@ export class AdminTransactionsService {
       const to = location(record, input.modification);
       // Crediting the customer or making it pending again exposes the token: it must still be supported (share lock).
       if (to.kind === 'customer' || input.modification === 'pending') await requireLiveTokens(this.tokens, [{ id: record.token, symbol }], tx, removedToken);
+      // Four-eyes: crediting a deposit or settling a withdrawal; the approval re-checks the status it was asked from.
+      if (input.modification === 'approved') {
+        const held = await this.gate.hold(
+          actor,
+          {
+            action: 'modify-transaction',
+            userId: record.userId,
+            transactionId: record.id,
+            payload: { ...input, expectedStatus: input.expectedStatus ?? record.status },
+            usd: await this.currentUsd(record, tx),
+            summary: `Approve the ${record.status} ${TYPE_LABEL[record.type]} of ${amountText}`,
+          },
+          tx,
+        );
+        if (held) return held;
+      }
       await this.transactions.setStatus(record.id, input.modification, tx);
       await this.notifications.notify(
         {
@@ -233,9 +273,24 @@ export class AdminTransactionsService {
   }
 
   /** Voids: reverses the ledger effect (409 when the customer no longer holds what must come back), hides it from lists, keeps it in the ledger and the audit. */
-  async void(actor: Actor, id: string): Promise<DeleteTransactionResponseDto> {
-    return inTransaction(this.db, async (tx) => {
+  async void(actor: Actor, id: string, outer?: Tx): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
+    return this.within(outer, async (tx) => {
       const record = await this.lockTransaction(id, tx);
+      if (record.status === 'approved') {
+        const held = await this.gate.hold(
+          actor,
+          {
+            action: 'delete-trx',
+            userId: record.userId,
+            transactionId: record.id,
+            payload: { id: record.id },
+            usd: await this.currentUsd(record, tx),
+            summary: `Delete (reverse) the approved ${TYPE_LABEL[record.type]} of ${record.coinAmount} ${record.token}`,
+          },
+          tx,
+        );
+        if (held) return held;
+      }
       const quantity = toMoney(record.coinAmount);
       const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)], tx);
       const symbolOf = (token: string) => (symbols.get(token)?.symbol ?? token).toUpperCase();
@@ -300,14 +355,20 @@ export class AdminTransactionsService {
   }
 
   /** type yes adds `amount` USD worth; no sets the balance to `amount` USD worth. One adjustment entry with its reason. */
-  async updateBalance(actor: Actor, userId: string, input: UpdateBalanceDto, idem?: IdempotencyContext): Promise<UpdateBalanceResponseDto> {
-    const user = await this.customerOr404(userId);
-    const token = await this.resolveToken(input.token, 'token');
+  async updateBalance(
+    actor: Actor,
+    userId: string,
+    input: UpdateBalanceDto,
+    idem?: IdempotencyContext,
+    outer?: Tx,
+  ): Promise<UpdateBalanceResponseDto | PendingApprovalDto> {
+    const user = await this.customerOr404(userId, outer);
+    const token = await this.resolveToken(input.token, 'token', outer);
     const usd = parseAmount(input.amount);
     if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
     const symbol = token.symbol.toUpperCase();
-    return inTransaction(this.db, async (tx) => {
+    return this.within(outer, async (tx) => {
       await requireLiveTokens(this.tokens, [token], tx);
       const quote = await this.prices.quote(token.id, tx);
       const quantity = usdToQuantity(usd, quote.price, token.id);
@@ -320,6 +381,25 @@ export class AdminTransactionsService {
         delta = quantity.sub(current);
       }
       const after = current.add(delta);
+      if (!delta.isZero()) {
+        // The value moved: what is added, or how far the new balance is from the current one.
+        const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
+        const held = await this.gate.hold(
+          actor,
+          {
+            action: 'update-balance',
+            userId: user.id,
+            transactionId: null,
+            payload: { token: input.token, amount: input.amount, type: input.type, ...(input.msg !== undefined ? { msg: input.msg } : {}) },
+            usd: moved,
+            summary: `${input.type === 'yes' ? 'Add' : 'Set the balance to'} ${usdText(plain(usd))} in ${symbol} for ${user.email}`,
+            reason,
+          },
+          tx,
+          idem,
+        );
+        if (held) return held;
+      }
       const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
       let transaction: TransactionDto | null = null;
       if (!delta.isZero()) {
