@@ -5,6 +5,7 @@ import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
+import { plain } from '../ledger/money';
 import { AdminTransactionsService } from '../wallet/admin-transactions.service';
 import { AdminsRepository } from './admins.repository';
 import { type ApprovalRecord, type ApprovalView, ApprovalsRepository } from './approvals.repository';
@@ -22,7 +23,7 @@ export function toApprovalDto(row: ApprovalView): ApprovalDto {
     status: row.status,
     summary: row.summary,
     reason: row.reason,
-    usdValue: row.usdValue,
+    usdValue: plain(row.usdValue),
     payload: row.payload,
     userId: row.userId,
     userEmail: row.userEmail,
