@@ -43,7 +43,7 @@ export class ApprovalGate {
   }
 
   get enabled(): boolean {
-    return this.threshold.isPositive();
+    return this.threshold.gt(0);
   }
 
   /** Whether an action of this USD value needs a second admin (never while one is applying an approval). */

@@ -30,6 +30,7 @@ import { type TransactionRecord, TransactionsRepository } from './transactions.r
 import { describe, parseLimit, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
+import { validateTxHash } from './tx-hash';
 import { WalletService } from './wallet.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -204,6 +205,14 @@ export class AdminTransactionsService {
         throw new ConflictError(`This transaction was changed meanwhile: it is now ${record.status}. Reload and try again.`);
       const view = async () => toTransactionDto((await this.transactions.findView(record.id, tx))!);
       if (record.status === input.modification) return { message: `The transaction is already ${record.status}.`, changed: false, transaction: await view() };
+      let txHash: string | undefined;
+      if (input.txHash !== undefined && input.txHash.trim() !== '') {
+        if (record.type !== 'withdrawal' || input.modification !== 'approved')
+          throw new InvalidInputError('A transaction hash can only be given when approving a withdrawal.');
+        const checked = validateTxHash(record.network ?? record.token, input.txHash);
+        if (!checked.ok) throw new InvalidInputError(checked.message);
+        txHash = checked.hash;
+      }
 
       const quantity = toMoney(record.coinAmount);
       const symbol = ((await this.tokens.coinsByIds([record.token], tx)).get(record.token)?.symbol ?? record.token).toUpperCase();
@@ -229,11 +238,12 @@ export class AdminTransactionsService {
         if (held) return held;
       }
       await this.transactions.setStatus(record.id, input.modification, tx);
+      if (txHash) await this.transactions.setTxHash(record.id, txHash, tx);
       await this.notifications.notify(
         {
           userId: record.userId,
           title: `Transaction ${input.modification}`,
-          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.`,
+          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.${txHash ? ` Transaction hash: ${txHash}` : ''}`,
           status: input.modification,
           createdBy: actor.id,
         },
@@ -246,7 +256,7 @@ export class AdminTransactionsService {
           targetType: 'transaction',
           targetId: record.id,
           before: { status: record.status },
-          after: { status: input.modification },
+          after: { status: input.modification, ...(txHash ? { txHash } : {}) },
         },
         tx,
       );
@@ -471,7 +481,7 @@ export class AdminTransactionsService {
       after = Buffer.from(query.cursor, 'base64url').toString('utf8');
       if (!after || Buffer.from(after, 'utf8').toString('base64url') !== query.cursor) throw new InvalidInputError('The cursor is not valid.');
     }
-    const rows = await this.customers.listActiveCustomers(limit + 1, after);
+    const rows = await this.customers.listActiveCustomers(limit + 1, after, undefined, query.search);
     const page = rows.slice(0, limit);
     const balances = await this.wallet.balancesOf(page.map((u) => u.id));
     return {

@@ -136,6 +136,8 @@ export type TransactionDto = {
   /** Adjustment reason */
   note: string | null;
   swap?: SwapDetailsDto;
+  /** Settled withdrawals: the chain transaction id given by the admin who approved it. */
+  txHash?: string;
 };
 export type SendCryptoResponseDto = {
   message: string;
