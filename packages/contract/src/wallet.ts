@@ -441,7 +441,10 @@ export class AdminTransactionQueryDto extends TransactionQueryDto {
   @MaxLength(64, { message: 'User not found.' })
   userId?: string;
 
-  @ApiPropertyOptional({ description: 'Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact)', maxLength: 100 })
+  @ApiPropertyOptional({
+    description: 'Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact)',
+    maxLength: 100,
+  })
   @IsOptional()
   @IsString({ message: 'Search must be text.' })
   @MaxLength(100, { message: 'Search must be at most 100 characters.' })

@@ -3,7 +3,10 @@ import { users } from '../db/schema';
 
 /** `%term%` for LIKE, lower-cased, with LIKE's own wildcards escaped (searching "a_b" finds "a_b", not "axb"). */
 export function containsPattern(term: string): string {
-  return `%${term.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${term
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

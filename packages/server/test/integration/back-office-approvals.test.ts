@@ -183,7 +183,11 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
     expect((await t.http.post('/api/admin/admins').set(bearer(adminA.token)).send(secondAdmin).expect(409)).body.error).toBe(
       'An account with this email already exists.',
     );
-    await t.http.post('/api/admin/admins').set(bearer(adminA.token)).send({ ...secondAdmin, email: 'x@test.local', password: 'short' }).expect(400);
+    await t.http
+      .post('/api/admin/admins')
+      .set(bearer(adminA.token))
+      .send({ ...secondAdmin, email: 'x@test.local', password: 'short' })
+      .expect(400);
     const customer = await newCustomer(t);
     await t.http.get('/api/admin/admins').set(bearer(customer.token)).expect(403);
     expect((await t.http.delete(`/api/admin/admins/${adminA._id}`).set(bearer(adminA.token)).expect(409)).body.error).toBe(

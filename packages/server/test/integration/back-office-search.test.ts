@@ -37,7 +37,10 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
     const second = await users(`search=navy&limit=1&cursor=${first.headers['x-next-cursor']}`);
     expect(second.body).toHaveLength(1);
     expect(second.body[0]._id).not.toBe(first.body[0]._id);
-    await t.http.get(`/api/user/get-users?search=${'x'.repeat(101)}`).set(bearer(t.admin)).expect(400);
+    await t.http
+      .get(`/api/user/get-users?search=${'x'.repeat(101)}`)
+      .set(bearer(t.admin))
+      .expect(400);
   });
 
   it('the per-user page gathers profile, balances, notifications and the audit about the customer', async () => {
@@ -63,7 +66,11 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
       .send({ transferData: { address: ADDRESSES.bitcoin, amount: '100' } })
       .expect(201);
     const tId = sent.body.transaction._id as string;
-    const modify = (body: object) => t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId, ...body });
+    const modify = (body: object) =>
+      t.http
+        .post('/api/admin/modify-transaction')
+        .set(bearer(t.admin))
+        .send({ tId, ...body });
 
     expect((await modify({ modification: 'approved', txHash: 'not-a-hash' }).expect(400)).body.error).toBe(
       'This is not a bitcoin transaction hash: expected 64 hexadecimal characters.',
@@ -84,8 +91,12 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
 
     const found = (await t.http.get(`/api/admin/transaction?search=${BTC_TX.toUpperCase()}`).set(bearer(t.admin)).expect(200)).body;
     expect(found.map((x: { _id: string }) => x._id)).toEqual([tId]);
-    const byEmail = (await t.http.get(`/api/admin/transaction?search=${encodeURIComponent(cy.email.slice(0, 12))}&type=withdrawal`).set(bearer(t.admin)).expect(200))
-      .body;
+    const byEmail = (
+      await t.http
+        .get(`/api/admin/transaction?search=${encodeURIComponent(cy.email.slice(0, 12))}&type=withdrawal`)
+        .set(bearer(t.admin))
+        .expect(200)
+    ).body;
     expect(byEmail.map((x: { _id: string }) => x._id)).toEqual([tId]);
     await t.http.get('/api/user/get-transaction?search=x').set(bearer(cy.token)).expect(400);
     await expectLedgerClean(t);

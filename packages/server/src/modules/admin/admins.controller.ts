@@ -63,7 +63,8 @@ export class AdminApprovalsController {
   @AdminAccess()
   @ApiOkResponse({
     type: ApprovalDecisionDto,
-    description: 'Applies the request exactly as made, once, in one transaction, with the usual ledger entry, notification and audit rows (naming both admins).',
+    description:
+      'Applies the request exactly as made, once, in one transaction, with the usual ledger entry, notification and audit rows (naming both admins).',
   })
   @ApiForbiddenResponse({ description: 'The requester cannot approve their own request.' })
   @ApiConflictResponse({ description: 'Already decided, or no longer applicable (funds gone, status changed): it stays pending with the reason.' })

@@ -19,11 +19,7 @@ export class AdminsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   listAdmins(executor: Executor = this.db): Promise<AdminAccountRow[]> {
-    return executor
-      .select(adminColumns)
-      .from(users)
-      .where(eq(users.role, 'admin'))
-      .orderBy(asc(users.createdAt), asc(users.id));
+    return executor.select(adminColumns).from(users).where(eq(users.role, 'admin')).orderBy(asc(users.createdAt), asc(users.id));
   }
 
   /** Every active admin, locked: two admins deactivating each other at once cannot leave none. */
@@ -54,7 +50,13 @@ export class AdminsRepository {
 
   notificationsOf(userId: string, limit: number, executor: Executor = this.db) {
     return executor
-      .select({ id: notifications.id, title: notifications.title, message: notifications.message, read: notifications.read, createdAt: notifications.createdAt })
+      .select({
+        id: notifications.id,
+        title: notifications.title,
+        message: notifications.message,
+        read: notifications.read,
+        createdAt: notifications.createdAt,
+      })
       .from(notifications)
       .where(eq(notifications.userId, userId))
       .orderBy(desc(notifications.createdAt))

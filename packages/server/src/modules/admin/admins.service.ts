@@ -113,7 +113,13 @@ export class AdminsService {
       totalBalance: usdNumber(total),
       notifications: notifications.map((n) => ({ _id: n.id, title: n.title, message: n.message, read: n.read, createdAt: n.createdAt.toISOString() })),
       tickets: tickets.map((t) => ({ _id: t.id, subject: t.subject, status: t.status, createdAt: t.createdAt.toISOString() })),
-      audit: audit.map((a) => ({ _id: String(a.id), action: a.action, actorEmail: a.actorEmail, after: a.after ?? null, createdAt: a.createdAt.toISOString() })),
+      audit: audit.map((a) => ({
+        _id: String(a.id),
+        action: a.action,
+        actorEmail: a.actorEmail,
+        after: a.after ?? null,
+        createdAt: a.createdAt.toISOString(),
+      })),
       approvals: approvals.map(toApprovalDto),
     };
   }

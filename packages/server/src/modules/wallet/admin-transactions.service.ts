@@ -124,7 +124,14 @@ export class AdminTransactionsService {
       if (input.status === 'approved') {
         const held = await this.gate.hold(
           actor,
-          { action: 'deposit', userId: user.id, transactionId: null, payload: { ...input }, usd, summary: `Approved deposit of ${usdText(plain(usd))} in ${symbol} for ${user.email}` },
+          {
+            action: 'deposit',
+            userId: user.id,
+            transactionId: null,
+            payload: { ...input },
+            usd,
+            summary: `Approved deposit of ${usdText(plain(usd))} in ${symbol} for ${user.email}`,
+          },
           tx,
           idem,
         );

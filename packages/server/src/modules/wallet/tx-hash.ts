@@ -17,7 +17,11 @@ export function validateTxHash(network: string | null | undefined, hash: string)
   const name = (network ?? '').toLowerCase();
   if (EVM.has(name) || PLAIN_HEX.has(name)) {
     const match = HEX64.exec(value);
-    if (!match) return { ok: false, message: `This is not a ${name} transaction hash: expected 64 hexadecimal characters${EVM.has(name) ? ' (with or without 0x)' : ''}.` };
+    if (!match)
+      return {
+        ok: false,
+        message: `This is not a ${name} transaction hash: expected 64 hexadecimal characters${EVM.has(name) ? ' (with or without 0x)' : ''}.`,
+      };
     const hex = match[1].toLowerCase();
     return { ok: true, hash: EVM.has(name) ? `0x${hex}` : hex };
   }

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { useState, type FormEvent } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
@@ -83,7 +84,7 @@ export default function AuditPage() {
       >
         {(row) => (
           <tr key={row._id}>
-            <td>{new Date(row.createdAt).toLocaleString()}</td>
+            <td>{formatDateTime(row.createdAt)}</td>
             <td className="mono">{row.actorEmail ?? row.actorId ?? row.actorRole ?? 'system'}</td>
             <td>{row.action}</td>
             <td className="mono">
