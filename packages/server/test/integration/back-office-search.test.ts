@@ -78,7 +78,7 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
     expect((await modify({ modification: 'rejected', txHash: BTC_TX }).expect(400)).body.error).toBe(
       'A transaction hash can only be given when approving a withdrawal.',
     );
-    const [{ status }] = (await db.execute(sql`select status from transactions where id = ${tId}`)).rows as Array<{ status: string }>;
+    const [{ status }] = ((await db.execute(sql`select status from transactions where id = ${tId}`)) as unknown as { rows: Array<{ status: string }> }).rows;
     expect(status).toBe('pending');
 
     const done = await modify({ modification: 'approved', txHash: `0x${BTC_TX.toUpperCase()}` }).expect(200);

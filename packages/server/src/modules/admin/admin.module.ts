@@ -5,10 +5,12 @@ import { AdminAuditController, AdminDashboardController, AdminNotificationsContr
 import { AdminRepository } from './admin.repository';
 import { AdminService } from './admin.service';
 import { ApprovalGateModule } from './approval-gate.module';
-import { AdminAdminsController, AdminApprovalsController, AdminUserDetailController } from './admins.controller';
+import { AdminAdminsController, AdminApprovalsController, AdminExportsController, AdminUserDetailController } from './admins.controller';
 import { AdminsRepository } from './admins.repository';
 import { AdminsService } from './admins.service';
 import { ApprovalsService } from './approvals.service';
+import { ExportsRepository } from './exports.repository';
+import { ExportsService } from './exports.service';
 
 @Module({
   imports: [LedgerModule, WalletModule, ApprovalGateModule],
@@ -20,7 +22,8 @@ import { ApprovalsService } from './approvals.service';
     AdminAdminsController,
     AdminApprovalsController,
     AdminUserDetailController,
+    AdminExportsController,
   ],
-  providers: [AdminRepository, AdminService, AdminsRepository, AdminsService, ApprovalsService],
+  providers: [AdminRepository, AdminService, AdminsRepository, AdminsService, ApprovalsService, ExportsRepository, ExportsService],
 })
 export class AdminModule {}

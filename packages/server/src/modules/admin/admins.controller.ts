@@ -1,20 +1,34 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   AdminAccountDto,
   AdminChangedDto,
+  AdminTransactionQueryDto,
   ApprovalDecisionDto,
   ApprovalDto,
   ApprovalsQueryDto,
+  AuditQueryDto,
   BackOfficeAdminRoutes,
   CreateAdminDto,
   RejectApprovalDto,
   UserDetailDto,
 } from '@coinpurse/contract';
+import type { Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
 import { AdminsService } from './admins.service';
 import { ApprovalsService } from './approvals.service';
+import { type CsvExport, ExportsService } from './exports.service';
 
 @ApiTags('admin-admins')
 @Controller(BackOfficeAdminRoutes.prefix)
@@ -95,5 +109,51 @@ export class AdminUserDetailController {
   @ApiNotFoundResponse({ description: 'No such customer.' })
   getUserDetail(@Param('id') id: string): Promise<UserDetailDto> {
     return this.admins.userDetail(id);
+  }
+}
+
+/** Streams a CSV export to the response; the generator is pulled as the client reads (bounded memory). */
+async function sendCsv(response: Response, csv: CsvExport): Promise<void> {
+  response.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  response.setHeader('Content-Disposition', `attachment; filename="${csv.filename}"`);
+  response.setHeader('Cache-Control', 'no-store');
+  try {
+    await pipeline(Readable.from(csv.chunks), response);
+  } catch {
+    // The client went away, or a read failed after the headers were sent: the connection is closed either way.
+    response.destroy();
+  }
+}
+
+@ApiTags('admin-exports')
+@Controller(BackOfficeAdminRoutes.prefix)
+export class AdminExportsController {
+  constructor(private readonly exports: ExportsService) {}
+
+  @Get(BackOfficeAdminRoutes.exportUsers)
+  @AdminAccess()
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'Every customer with a balance column per token held, streamed as CSV (audited).', schema: { type: 'string' } })
+  async exportUsers(@CurrentActor() actor: Actor, @Res() response: Response): Promise<void> {
+    await sendCsv(response, await this.exports.users(actor));
+  }
+
+  @Get(BackOfficeAdminRoutes.exportTransactions)
+  @AdminAccess()
+  @ApiProduces('text/csv')
+  @ApiOkResponse({
+    description: 'Transactions with the list filters (type, status, token, userId, search; limit and cursor ignored), oldest first, streamed as CSV (audited).',
+    schema: { type: 'string' },
+  })
+  async exportAdminTransactions(@CurrentActor() actor: Actor, @Query() query: AdminTransactionQueryDto, @Res() response: Response): Promise<void> {
+    await sendCsv(response, await this.exports.transactions(actor, query));
+  }
+
+  @Get(BackOfficeAdminRoutes.exportAudit)
+  @AdminAccess()
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'The audit log with its filters (limit and cursor ignored), oldest first, streamed as CSV (audited).', schema: { type: 'string' } })
+  async exportAuditLog(@CurrentActor() actor: Actor, @Query() query: AuditQueryDto, @Res() response: Response): Promise<void> {
+    await sendCsv(response, await this.exports.auditLog(actor, query));
   }
 }

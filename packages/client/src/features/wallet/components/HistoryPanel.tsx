@@ -116,6 +116,14 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
                   </span>
                   <br />
                   <span className="muted">{tx.network ?? ''}</span>
+                  {tx.txHash ? (
+                    <>
+                      <br />
+                      <span className="muted" style={{ wordBreak: 'break-all' }} title="Chain transaction id">
+                        Tx: {tx.txHash}
+                      </span>
+                    </>
+                  ) : null}
                 </span>
                 <span className="end" style={{ textAlign: 'right' }}>
                   {formatUsd(tx.amount)}
