@@ -1,13 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import {
   AdminAccountDto,
   AdminChangedDto,
@@ -152,7 +144,10 @@ export class AdminExportsController {
   @Get(BackOfficeAdminRoutes.exportAudit)
   @AdminAccess()
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The audit log with its filters (limit and cursor ignored), oldest first, streamed as CSV (audited).', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'The audit log with its filters (limit and cursor ignored), oldest first, streamed as CSV (audited).',
+    schema: { type: 'string' },
+  })
   async exportAuditLog(@CurrentActor() actor: Actor, @Query() query: AuditQueryDto, @Res() response: Response): Promise<void> {
     await sendCsv(response, await this.exports.auditLog(actor, query));
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { auditLog, notifications, tickets, transactions, users } from '../../db/schema';
+import { adminApprovals, auditLog, notifications, tickets, transactions, users } from '../../db/schema';
 
 export interface AdminAccountRow {
   id: string;
@@ -74,12 +74,39 @@ export class AdminsRepository {
 
   auditAbout(userId: string, limit: number, executor: Executor = this.db) {
     const actor = sql<string | null>`(select email from ${users} where ${users.id} = ${auditLog.actorId})`;
-    return executor
-      .select({ id: auditLog.id, action: auditLog.action, actorEmail: actor, after: auditLog.after, createdAt: auditLog.createdAt })
-      .from(auditLog)
-      .where(eq(auditLog.targetId, userId))
-      .orderBy(desc(auditLog.id))
-      .limit(limit);
+    return (
+      executor
+        .select({ id: auditLog.id, action: auditLog.action, actorEmail: actor, after: auditLog.after, createdAt: auditLog.createdAt })
+        .from(auditLog)
+        // About the customer: the account itself, its transactions and the approval requests about it.
+        .where(
+          or(
+            and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, userId)),
+            and(
+              eq(auditLog.targetType, 'transaction'),
+              inArray(
+                auditLog.targetId,
+                executor
+                  .select({ id: sql<string>`${transactions.id}::text` })
+                  .from(transactions)
+                  .where(eq(transactions.userId, userId)),
+              ),
+            ),
+            and(
+              eq(auditLog.targetType, 'approval'),
+              inArray(
+                auditLog.targetId,
+                executor
+                  .select({ id: sql<string>`${adminApprovals.id}::text` })
+                  .from(adminApprovals)
+                  .where(eq(adminApprovals.userId, userId)),
+              ),
+            ),
+          ),
+        )
+        .orderBy(desc(auditLog.id))
+        .limit(limit)
+    );
   }
 
   /** Status and void state of a transaction, locked (a delete approval re-checks what was asked). */

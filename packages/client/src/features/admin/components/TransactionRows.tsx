@@ -12,6 +12,7 @@ import {
 } from '../store/adminApi';
 import { ChoiceSelect } from './ChoiceSelect';
 import { DataTable } from './DataTable';
+import { ExportButton } from './ExportButton';
 import { Field } from './Field';
 import { FormModal } from './FormModal';
 import { PAGE_SIZE, useCursorPager } from './Pager';
@@ -92,6 +93,7 @@ export function TransactionsTable({
       <div className="admin-filters">
         <ChoiceSelect label="Type filter" none="All types" values={TYPES} value={type} onChange={setType} />
         <ChoiceSelect label="Status filter" none="All statuses" values={STATUSES} value={status} onChange={setStatus} />
+        <ExportButton path="/api/admin/export/transactions" params={{ type, status, search, userId }} label="Export CSV (these filters)" />
       </div>
       <DataTable
         query={transactions}

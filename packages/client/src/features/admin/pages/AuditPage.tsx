@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { ExportButton } from '../components/ExportButton';
 import { PageToolbar } from '../components/PageToolbar';
 import { useAuditQuery } from '../store/adminApi';
 
@@ -46,6 +47,15 @@ export default function AuditPage() {
   return (
     <>
       <PageToolbar title="Audit" />
+      <ExportButton
+        path="/api/admin/export/audit"
+        params={{
+          actor: filters.actor.trim(),
+          action: filters.action.trim(),
+          targetType: filters.targetType.trim(),
+          targetId: filters.targetId.trim(),
+        }}
+      />
       <form className="admin-filters" onSubmit={apply} aria-label="Audit filters">
         <Field label="Admin (id)">
           <input {...bind('actor')} autoComplete="off" />

@@ -4,6 +4,7 @@ import { formatQuantity, formatUsd } from '../../../lib/format';
 import { DataTable } from '../components/DataTable';
 import { EditBalanceModal } from '../components/EditBalanceModal';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { ExportButton } from '../components/ExportButton';
 import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
 import { SearchBox } from '../components/SearchBox';
@@ -24,6 +25,7 @@ export default function UsersPage() {
       <PageToolbar title="Users" />
       <div className="admin-filters">
         <SearchBox label="Search users" placeholder="Part of the email or name" onSearch={setSearch} />
+        <ExportButton path="/api/admin/export/users" label="Export users (CSV)" />
       </div>
       <DataTable
         query={users}
