@@ -104,7 +104,7 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
     // A small credit from the same page applies at once (below the threshold).
     await pageB.getByRole('button', { name: 'Edit Balance', exact: true }).click();
     const edit = pageB.getByRole('dialog', { name: 'Edit balance: Katherine Johnson' });
-    await edit.getByLabel('Token').selectOption('Tether');
+    await edit.getByLabel('Token').selectOption('tether');
     await edit.getByLabel('Deposit Action').selectOption('yes');
     await edit.getByLabel('Amount (USD)').fill('25');
     await edit.getByRole('button', { name: 'Submit' }).click();
