@@ -26,7 +26,7 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
     const created = await t.http.post('/api/admin/admins').set(bearer(adminA.token)).send(secondAdmin).expect(201);
     expect(created.body).toMatchObject({ ok: true, admin: { email: secondAdmin.email, name: secondAdmin.name, active: true } });
     adminB = (await t.http.post('/api/admin/login-admin').send({ email: secondAdmin.email, password: secondAdmin.password }).expect(200)).body;
-  });
+  }, 180_000);
   afterAll(async () => {
     await t?.close();
   });

@@ -13,7 +13,7 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
   beforeAll(async () => {
     t = await startWalletApp(kind);
     db = t.app.get(DATABASE);
-  });
+  }, 180_000);
   afterAll(async () => {
     await t?.close();
   });
