@@ -9,3 +9,4 @@ export * from './back-office';
 export * from './market';
 export * from './tokens';
 export * from './networks';
+export * from './back-office-admins';

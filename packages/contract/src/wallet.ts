@@ -214,6 +214,9 @@ export class TransactionDto {
 
   @ApiPropertyOptional({ type: SwapDetailsDto })
   swap?: SwapDetailsDto;
+
+  @ApiPropertyOptional({ description: 'Settled withdrawals: the chain transaction id given by the admin who approved it.' })
+  txHash?: string;
 }
 
 export class TransferDataDto {
@@ -354,6 +357,16 @@ export class ModifyTransactionDto {
   @IsOptional()
   @IsIn(TRANSACTION_STATUSES, { message: 'Expected status must be pending, approved or rejected.' })
   expectedStatus?: TransactionStatus;
+
+  @ApiPropertyOptional({
+    example: '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b',
+    description: "Approving a withdrawal only: the chain transaction id, checked against the network's format; shown to the customer.",
+    maxLength: 128,
+  })
+  @IsOptional()
+  @IsString({ message: 'The transaction hash must be text.' })
+  @MaxLength(128, { message: 'The transaction hash is too long.' })
+  txHash?: string;
 }
 
 export class TransactionChangeDto {
@@ -452,9 +465,24 @@ export class AdminTransactionQueryDto extends TransactionQueryDto {
   @IsString({ message: 'User id must be text.' })
   @MaxLength(64, { message: 'User not found.' })
   userId?: string;
+
+  @ApiPropertyOptional({
+    description: 'Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact)',
+    maxLength: 100,
+  })
+  @IsOptional()
+  @IsString({ message: 'Search must be text.' })
+  @MaxLength(100, { message: 'Search must be at most 100 characters.' })
+  search?: string;
 }
 
-export class UsersQueryDto extends PageQueryDto {}
+export class UsersQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'Part of the customer email or name (case-insensitive, prefix or substring)', maxLength: 100 })
+  @IsOptional()
+  @IsString({ message: 'Search must be text.' })
+  @MaxLength(100, { message: 'Search must be at most 100 characters.' })
+  search?: string;
+}
 
 export class AdminUserBalanceDto {
   @ApiProperty({ example: 'Bitcoin', description: 'Token name' })

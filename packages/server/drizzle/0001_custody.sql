@@ -61,16 +61,41 @@ CREATE TABLE "withdrawal_settings" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "admin_approvals" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"action" text NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"requested_by" uuid NOT NULL,
+	"user_id" uuid,
+	"transaction_id" uuid,
+	"payload" jsonb NOT NULL,
+	"usd_value" numeric(38, 8) NOT NULL,
+	"summary" text NOT NULL,
+	"reason" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"decided_by" uuid,
+	"decided_at" timestamp with time zone,
+	"decision_reason" text,
+	"last_error" text,
+	CONSTRAINT "admin_approvals_status_check" CHECK ("admin_approvals"."status" in ('pending', 'approved', 'rejected')),
+	CONSTRAINT "admin_approvals_action_check" CHECK ("admin_approvals"."action" in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx')),
+	CONSTRAINT "admin_approvals_decided_check" CHECK (("admin_approvals"."status" = 'pending') = ("admin_approvals"."decided_by" is null))
+);
+--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ALTER COLUMN "response_body" SET DATA TYPE text;--> statement-breakpoint
 ALTER TABLE "address_book" ADD CONSTRAINT "address_book_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "token_networks" ADD CONSTRAINT "token_networks_token_id_supported_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."supported_tokens"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "withdrawal_settings" ADD CONSTRAINT "withdrawal_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_requested_by_users_id_fk" FOREIGN KEY ("requested_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_decided_by_users_id_fk" FOREIGN KEY ("decided_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_outbox_due_idx" ON "mail_outbox" USING btree ("next_attempt_at") WHERE sent_at is null;--> statement-breakpoint
 CREATE INDEX "mail_outbox_sent_idx" ON "mail_outbox" USING btree ("sent_at");--> statement-breakpoint
 CREATE INDEX "rate_limits_window_ends_idx" ON "rate_limits" USING btree ("window_ends_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "address_book_entry_key" ON "address_book" USING btree ("user_id","token","network","address",coalesce("memo", ''));--> statement-breakpoint
 CREATE INDEX "address_book_user_idx" ON "address_book" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "token_networks_token_network_key" ON "token_networks" USING btree ("token_id","network");--> statement-breakpoint
+CREATE INDEX "admin_approvals_status_created_idx" ON "admin_approvals" USING btree ("status","created_at");--> statement-breakpoint
 -- backfill: 20-i8-networks
 -- Backfill: every supported token gets its network row (the first row shares the token's id, so existing
 -- `_id`s of get-tokens stay valid). Native coins by coin id; tether (and other tokens) by the address shape:
@@ -112,3 +137,20 @@ UPDATE "transactions" t SET "network" = CASE
   END
 WHERE t."network" IS NOT NULL
   AND t."network" NOT IN ('bitcoin', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'avalanche', 'tron', 'solana', 'xrp', 'litecoin', 'dogecoin', 'cardano', 'stellar', 'bitcoin-cash');
+--> statement-breakpoint
+-- backfill: 30-i12-backoffice
+-- Back-office search (issue 12): admins find customers by part of the email or name. Where pg_trgm can be created
+-- (PostgreSQL with contrib), a trigram GIN index serves substring matches; otherwise (PGlite without the extension)
+-- the search falls back to a scan, and prefix matches on the email still use the btree below.
+DO $$
+BEGIN
+  CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  CREATE INDEX IF NOT EXISTS users_search_trgm_idx ON users USING gin ((lower(name) || ' ' || email_normalized) gin_trgm_ops);
+EXCEPTION WHEN others THEN
+  RAISE NOTICE 'pg_trgm is not available: user search runs without a trigram index';
+END
+$$;
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS users_email_prefix_idx ON users (email_normalized text_pattern_ops);
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS transactions_tx_hash_idx ON transactions ((lower(details ->> 'txHash'))) WHERE details ? 'txHash';

@@ -25,6 +25,8 @@ export interface Actor {
   id: string;
   role: 'user' | 'admin';
   requestId?: string;
+  /** Set while a second admin applies a four-eyes approval: the action is theirs, requested by `requestedBy`. */
+  approval?: { id: string; requestedBy: string };
 }
 
 export const CurrentActor = createParamDecorator((_: unknown, context: ExecutionContext): Actor => {

@@ -39,6 +39,8 @@ export interface AppConfig {
   databaseTimeouts: { statementMs: number; lockMs: number; idleInTransactionMs: number; connectMs: number };
   /** Test hook (NODE_ENV=test only, else 0): money calls with an Idempotency-Key pause this long after the claim, before commit. */
   testPauseAfterIdempotencyClaimMs: number;
+  /** Admin money actions worth this many USD or more wait for a second admin; 0 turns four-eyes approval off. */
+  approvalThresholdUsd: string;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +116,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (Boolean(adminEmail) !== Boolean(adminPassword)) problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
   if (adminPassword && (adminPassword.length < 8 || adminPassword.length > 128)) problems.push('ADMIN_PASSWORD must be 8 to 128 characters');
 
+  const approvalThresholdRaw = (env.APPROVAL_THRESHOLD_USD ?? '').trim() || '10000';
+  if (!/^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw))
+    problems.push(`APPROVAL_THRESHOLD_USD must be a USD amount such as 10000 or 0 to turn approvals off (got "${env.APPROVAL_THRESHOLD_USD}")`);
+
   const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
   const config: AppConfig = {
     nodeEnv,
@@ -144,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       connectMs: int('DB_CONNECT_TIMEOUT_MS', 10_000, 0, 3_600_000),
     },
     testPauseAfterIdempotencyClaimMs: nodeEnv === 'test' ? int('TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS', 0, 0, 600_000) : 0,
+    approvalThresholdUsd: /^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw) ? approvalThresholdRaw : '10000',
   };
 
   if (problems.length) throw new ConfigError(problems);

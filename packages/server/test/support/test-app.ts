@@ -49,6 +49,8 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     MARKET_REFRESH_SECONDS: '0',
     COINGECKO_BASE_URL: 'http://127.0.0.1:9',
+    // Four-eyes approval is off unless a test turns it on (APPROVAL_THRESHOLD_USD in env).
+    APPROVAL_THRESHOLD_USD: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(shared ? { JWT_SECRET: shared.config.jwtSecret } : {}),
     ...env,

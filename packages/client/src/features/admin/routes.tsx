@@ -11,6 +11,9 @@ const NotifyPage = lazyScreen(() => import('./pages/NotifyPage'));
 const TransactionsPage = lazyScreen(() => import('./pages/TransactionsPage'));
 const TicketsPage = lazyScreen(() => import('./pages/TicketsPage'));
 const AuditPage = lazyScreen(() => import('./pages/AuditPage'));
+const UserDetailPage = lazyScreen(() => import('./pages/UserDetailPage'));
+const ApprovalsPage = lazyScreen(() => import('./pages/ApprovalsPage'));
+const AdminsPage = lazyScreen(() => import('./pages/AdminsPage'));
 
 /** Children of /admin (the admin guard wraps them in the app router). */
 export const adminRoutes: RouteObject[] = [
@@ -25,6 +28,9 @@ export const adminRoutes: RouteObject[] = [
       { path: 'transactions', element: <TransactionsPage /> },
       { path: 'tickets', element: <TicketsPage /> },
       { path: 'audit', element: <AuditPage /> },
+      { path: 'users/:id', element: <UserDetailPage /> },
+      { path: 'approvals', element: <ApprovalsPage /> },
+      { path: 'admins', element: <AdminsPage /> },
     ],
   },
 ];

@@ -4,3 +4,4 @@ export * from './ledger';
 export * from './support';
 export * from './replicas';
 export * from './networks';
+export * from './back-office';

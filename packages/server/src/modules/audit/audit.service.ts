@@ -16,6 +16,13 @@ export class AuditService {
     entry: { action: string; targetType: string; targetId: string | null; before?: unknown; after?: unknown },
     executor?: Executor,
   ): Promise<void> {
-    return this.repository.insert({ actorId: actor?.id ?? null, actorRole: actor?.role ?? 'system', requestId: actor?.requestId ?? null, ...entry }, executor);
+    // An action applied through a four-eyes approval names both admins: the actor approved, `requestedBy` asked.
+    const after = actor?.approval
+      ? { ...(entry.after && typeof entry.after === 'object' ? entry.after : {}), approval: { ...actor.approval, approvedBy: actor.id } }
+      : entry.after;
+    return this.repository.insert(
+      { actorId: actor?.id ?? null, actorRole: actor?.role ?? 'system', requestId: actor?.requestId ?? null, ...entry, after },
+      executor,
+    );
   }
 }

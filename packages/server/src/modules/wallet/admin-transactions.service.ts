@@ -5,6 +5,7 @@ import type {
   DepositDto,
   LiabilitiesDto,
   ModifyTransactionDto,
+  PendingApprovalDto,
   TransactionChangeDto,
   TransactionDto,
   TransactionStatus,
@@ -16,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
+import { ApprovalGate } from '../admin/approval-gate.service';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
@@ -28,6 +30,7 @@ import { type TransactionRecord, TransactionsRepository } from './transactions.r
 import { describe, parseLimit, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
+import { validateTxHash } from './tx-hash';
 import { WalletService } from './wallet.service';
 import { findNetwork, NATIVE_NETWORK, NETWORKS } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
@@ -71,12 +74,25 @@ export class AdminTransactionsService {
     private readonly idempotency: IdempotencyService,
     private readonly wallet: WalletService,
     private readonly tokenNetworks: TokenNetworksRepository,
+    private readonly gate: ApprovalGate,
   ) {}
 
+  /** In the caller's transaction (a four-eyes approval being applied), or in a new one. */
+  private within<T>(outer: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return outer ? work(outer) : inTransaction(this.db, work);
+  }
+
+  /** USD value of a recorded quantity at the current price (the recorded value when no price is available). */
+  private async currentUsd(record: Pick<TransactionRecord, 'token' | 'coinAmount' | 'usdAmount'>, tx: Tx): Promise<Money> {
+    if (!this.gate.enabled) return toMoney(record.usdAmount);
+    const quote = await this.prices.quote(record.token, tx).catch(() => undefined);
+    return quote ? usdValue(toMoney(record.coinAmount), quote.price) : toMoney(record.usdAmount);
+  }
+
   /** A supported token by id, name or symbol (case-insensitive; the id wins). */
-  async resolveToken(input: string, what: 'token' | 'network'): Promise<WalletToken> {
+  async resolveToken(input: string, what: 'token' | 'network', executor?: Tx): Promise<WalletToken> {
     const wanted = input.trim().toLowerCase();
-    const supported = await this.tokens.listSupported();
+    const supported = await this.tokens.listSupported(executor);
     const found =
       supported.find((t) => t.id === wanted) ??
       supported.find((t) => t.name.toLowerCase() === wanted) ??
@@ -97,9 +113,9 @@ export class AdminTransactionsService {
    * (→ the token on it: the network's native coin when supported, else the only token there). Anything else → 400
    * with the choices.
    */
-  async resolveDepositTarget(input: string): Promise<{ token: WalletToken; network: string; address: string | null }> {
+  async resolveDepositTarget(input: string, executor?: Tx): Promise<{ token: WalletToken; network: string; address: string | null }> {
     const wanted = input.trim().toLowerCase();
-    const [supported, rows] = await Promise.all([this.tokens.listSupported(), this.tokenNetworks.listLive()]);
+    const [supported, rows] = await Promise.all([this.tokens.listSupported(executor), this.tokenNetworks.listLive({}, executor)]);
     const token = supported.find((t) => t.id === wanted) ?? supported.find((t) => t.name.toLowerCase() === wanted);
     const bySymbol = supported.filter((t) => t.symbol.toLowerCase() === wanted);
     const chosen = token ?? (bySymbol.length === 1 ? bySymbol[0] : undefined);
@@ -128,24 +144,40 @@ export class AdminTransactionsService {
     return { token: rowToken, network: row.network, address: row.address };
   }
 
-  private async customerOr404(userId: string): Promise<CustomerRecord> {
-    const user = UUID.test(userId) ? await this.customers.findActiveCustomer(userId) : undefined;
+  private async customerOr404(userId: string, executor?: Tx): Promise<CustomerRecord> {
+    const user = UUID.test(userId) ? await this.customers.findActiveCustomer(userId, executor) : undefined;
     if (!user) throw new NotFoundError('User not found.');
     return user;
   }
 
-  async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext): Promise<TransactionDto> {
-    const user = await this.customerOr404(userId);
-    const { token, network, address } = await this.resolveDepositTarget(input.network);
+  async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext, outer?: Tx): Promise<TransactionDto | PendingApprovalDto> {
+    const user = await this.customerOr404(userId, outer);
+    const { token, network, address } = await this.resolveDepositTarget(input.network, outer);
     const usd = parseAmount(input.amount);
     const symbol = token.symbol.toUpperCase();
-    return inTransaction(this.db, async (tx) => {
+    return this.within(outer, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
       const quote = await this.prices.quote(token.id, tx);
       const quantity = usdToQuantity(usd, quote.price, token.id);
       if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+      if (input.status === 'approved') {
+        const held = await this.gate.hold(
+          actor,
+          {
+            action: 'deposit',
+            userId: user.id,
+            transactionId: null,
+            payload: { ...input },
+            usd,
+            summary: `Approved deposit of ${usdText(plain(usd))} in ${symbol} for ${user.email}`,
+          },
+          tx,
+          idem,
+        );
+        if (held) return held;
+      }
       const usdAt = usdValue(quantity, quote.price);
       const id = randomUUID();
       const row = await this.transactions.insert(
@@ -213,14 +245,22 @@ export class AdminTransactionsService {
   }
 
   /** Any status to any status on deposits and withdrawals; each change posts its ledger effect. Concurrent changes serialize on the row lock. */
-  async modify(actor: Actor, input: ModifyTransactionDto): Promise<TransactionChangeDto> {
-    return inTransaction(this.db, async (tx) => {
+  async modify(actor: Actor, input: ModifyTransactionDto, outer?: Tx): Promise<TransactionChangeDto | PendingApprovalDto> {
+    return this.within(outer, async (tx) => {
       const record = await this.lockTransaction(input.tId, tx);
       if (record.type !== 'deposit' && record.type !== 'withdrawal') throw new ConflictError(`A ${TYPE_LABEL[record.type]} has no status to change.`);
       if (input.expectedStatus && input.expectedStatus !== record.status)
         throw new ConflictError(`This transaction was changed meanwhile: it is now ${record.status}. Reload and try again.`);
       const view = async () => toTransactionDto((await this.transactions.findView(record.id, tx))!);
       if (record.status === input.modification) return { message: `The transaction is already ${record.status}.`, changed: false, transaction: await view() };
+      let txHash: string | undefined;
+      if (input.txHash !== undefined && input.txHash.trim() !== '') {
+        if (record.type !== 'withdrawal' || input.modification !== 'approved')
+          throw new InvalidInputError('A transaction hash can only be given when approving a withdrawal.');
+        const checked = validateTxHash(record.network ?? record.token, input.txHash);
+        if (!checked.ok) throw new InvalidInputError(checked.message);
+        txHash = checked.hash;
+      }
 
       const quantity = toMoney(record.coinAmount);
       const symbol = ((await this.tokens.coinsByIds([record.token], tx)).get(record.token)?.symbol ?? record.token).toUpperCase();
@@ -229,12 +269,29 @@ export class AdminTransactionsService {
       const to = location(record, input.modification);
       // Crediting the customer or making it pending again exposes the token: it must still be supported (share lock).
       if (to.kind === 'customer' || input.modification === 'pending') await requireLiveTokens(this.tokens, [{ id: record.token, symbol }], tx, removedToken);
+      // Four-eyes: crediting a deposit or settling a withdrawal; the approval re-checks the status it was asked from.
+      if (input.modification === 'approved') {
+        const held = await this.gate.hold(
+          actor,
+          {
+            action: 'modify-transaction',
+            userId: record.userId,
+            transactionId: record.id,
+            payload: { ...input, expectedStatus: input.expectedStatus ?? record.status },
+            usd: await this.currentUsd(record, tx),
+            summary: `Approve the ${record.status} ${TYPE_LABEL[record.type]} of ${amountText}`,
+          },
+          tx,
+        );
+        if (held) return held;
+      }
       await this.transactions.setStatus(record.id, input.modification, tx);
+      if (txHash) await this.transactions.setTxHash(record.id, txHash, tx);
       await this.notifications.notify(
         {
           userId: record.userId,
           title: `Transaction ${input.modification}`,
-          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.`,
+          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.${txHash ? ` Transaction hash: ${txHash}` : ''}`,
           status: input.modification,
           createdBy: actor.id,
         },
@@ -247,7 +304,7 @@ export class AdminTransactionsService {
           targetType: 'transaction',
           targetId: record.id,
           before: { status: record.status },
-          after: { status: input.modification },
+          after: { status: input.modification, ...(txHash ? { txHash } : {}) },
         },
         tx,
       );
@@ -274,9 +331,24 @@ export class AdminTransactionsService {
   }
 
   /** Voids: reverses the ledger effect (409 when the customer no longer holds what must come back), hides it from lists, keeps it in the ledger and the audit. */
-  async void(actor: Actor, id: string): Promise<DeleteTransactionResponseDto> {
-    return inTransaction(this.db, async (tx) => {
+  async void(actor: Actor, id: string, outer?: Tx): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
+    return this.within(outer, async (tx) => {
       const record = await this.lockTransaction(id, tx);
+      if (record.status === 'approved') {
+        const held = await this.gate.hold(
+          actor,
+          {
+            action: 'delete-trx',
+            userId: record.userId,
+            transactionId: record.id,
+            payload: { id: record.id },
+            usd: await this.currentUsd(record, tx),
+            summary: `Delete (reverse) the approved ${TYPE_LABEL[record.type]} of ${record.coinAmount} ${record.token}`,
+          },
+          tx,
+        );
+        if (held) return held;
+      }
       const quantity = toMoney(record.coinAmount);
       const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)], tx);
       const symbolOf = (token: string) => (symbols.get(token)?.symbol ?? token).toUpperCase();
@@ -341,14 +413,20 @@ export class AdminTransactionsService {
   }
 
   /** type yes adds `amount` USD worth; no sets the balance to `amount` USD worth. One adjustment entry with its reason. */
-  async updateBalance(actor: Actor, userId: string, input: UpdateBalanceDto, idem?: IdempotencyContext): Promise<UpdateBalanceResponseDto> {
-    const user = await this.customerOr404(userId);
-    const token = await this.resolveToken(input.token, 'token');
+  async updateBalance(
+    actor: Actor,
+    userId: string,
+    input: UpdateBalanceDto,
+    idem?: IdempotencyContext,
+    outer?: Tx,
+  ): Promise<UpdateBalanceResponseDto | PendingApprovalDto> {
+    const user = await this.customerOr404(userId, outer);
+    const token = await this.resolveToken(input.token, 'token', outer);
     const usd = parseAmount(input.amount);
     if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
     const symbol = token.symbol.toUpperCase();
-    return inTransaction(this.db, async (tx) => {
+    return this.within(outer, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
@@ -363,6 +441,25 @@ export class AdminTransactionsService {
         delta = quantity.sub(current);
       }
       const after = current.add(delta);
+      if (!delta.isZero()) {
+        // The value moved: what is added, or how far the new balance is from the current one.
+        const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
+        const held = await this.gate.hold(
+          actor,
+          {
+            action: 'update-balance',
+            userId: user.id,
+            transactionId: null,
+            payload: { token: input.token, amount: input.amount, type: input.type, ...(input.msg !== undefined ? { msg: input.msg } : {}) },
+            usd: moved,
+            summary: `${input.type === 'yes' ? 'Add' : 'Set the balance to'} ${usdText(plain(usd))} in ${symbol} for ${user.email}`,
+            reason,
+          },
+          tx,
+          idem,
+        );
+        if (held) return held;
+      }
       const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
       let transaction: TransactionDto | null = null;
       if (!delta.isZero()) {
@@ -434,7 +531,7 @@ export class AdminTransactionsService {
       after = Buffer.from(query.cursor, 'base64url').toString('utf8');
       if (!after || Buffer.from(after, 'utf8').toString('base64url') !== query.cursor) throw new InvalidInputError('The cursor is not valid.');
     }
-    const rows = await this.customers.listActiveCustomers(limit + 1, after);
+    const rows = await this.customers.listActiveCustomers(limit + 1, after, undefined, query.search);
     const page = rows.slice(0, limit);
     const balances = await this.wallet.balancesOf(page.map((u) => u.id));
     return {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
-import { and, asc, desc, eq, gt, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { userMatches } from '../../common/search';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
 
@@ -68,6 +69,8 @@ export interface TransactionFilter {
   /** Oldest first (CSV export) instead of newest first. */
   ascending?: boolean;
   afterSeq?: number;
+  /** Admin search: part of the customer's email or name, or exactly a txHash or transaction id. */
+  search?: string;
 }
 
 @Injectable()
@@ -102,6 +105,14 @@ export class TransactionsRepository {
     await executor.update(transactions).set({ status, updatedAt: new Date() }).where(eq(transactions.id, id));
   }
 
+  /** Records the chain transaction id of a settled withdrawal (kept in details, searchable by admins). */
+  async setTxHash(id: string, txHash: string, executor: Executor): Promise<void> {
+    await executor
+      .update(transactions)
+      .set({ details: sql`coalesce(${transactions.details}, '{}'::jsonb) || jsonb_build_object('txHash', ${txHash}::text)`, updatedAt: new Date() })
+      .where(eq(transactions.id, id));
+  }
+
   async markVoided(id: string, by: string, executor: Executor): Promise<void> {
     await executor.update(transactions).set({ voidedAt: new Date(), voidedBy: by, updatedAt: new Date() }).where(eq(transactions.id, id));
   }
@@ -120,6 +131,12 @@ export class TransactionsRepository {
     if (filter.status) conditions.push(eq(transactions.status, filter.status));
     if (filter.beforeSeq !== undefined) conditions.push(lt(transactions.seq, filter.beforeSeq));
     if (filter.afterSeq !== undefined) conditions.push(gt(transactions.seq, filter.afterSeq));
+    const term = filter.search?.trim();
+    if (term) {
+      const exact = [userMatches(term), sql`lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()}`];
+      if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(term)) exact.push(eq(transactions.id, term.toLowerCase()));
+      conditions.push(or(...exact)!);
+    }
     const rows = await this.viewQuery(executor)
       .where(and(...conditions))
       .orderBy(filter.ascending ? asc(transactions.seq) : desc(transactions.seq))

@@ -73,6 +73,7 @@ export function toTransactionDto(view: TransactionView): TransactionDto {
       toPrice: plain(d.toPrice),
     };
   }
+  if (typeof view.details?.txHash === 'string') dto.txHash = view.details.txHash;
   return dto;
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
+import { userMatches } from '../../common/search';
 import { users } from '../../db/schema';
 
 export interface CustomerRecord {
@@ -31,9 +32,10 @@ export class WalletUsersRepository {
     return row;
   }
 
-  /** Active customers by email, keyset on the normalized email. */
-  async listActiveCustomers(limit: number, afterEmail: string | undefined, executor: Executor = this.db): Promise<CustomerRecord[]> {
+  /** Active customers by email, keyset on the normalized email; `search`: part of the email or name. */
+  async listActiveCustomers(limit: number, afterEmail: string | undefined, executor: Executor = this.db, search?: string): Promise<CustomerRecord[]> {
     const conditions: SQL[] = [eq(users.role, 'user'), isNull(users.deactivatedAt)];
+    if (search?.trim()) conditions.push(userMatches(search));
     if (afterEmail !== undefined) conditions.push(gt(users.emailNormalized, afterEmail));
     return executor
       .select(columns)

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   AdminTransactionQueryDto,
   AdminUserDto,
@@ -9,6 +18,7 @@ import {
   LiabilitiesDto,
   ModifyTransactionDto,
   NEXT_CURSOR_HEADER,
+  PendingApprovalDto,
   SendCryptoDto,
   SendCryptoResponseDto,
   SwapDto,
@@ -25,6 +35,7 @@ import {
 import type { Response } from 'express';
 import { AdminAccess, UserAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
+import { isPendingApproval } from '../admin/approval-gate.service';
 import { type IdempotencyContext, IdempotencyCtx, Idempotent } from '../ledger/idempotency';
 import { LedgerService } from '../ledger/ledger.service';
 import { AdminTransactionsService } from './admin-transactions.service';
@@ -35,6 +46,18 @@ const nextCursorHeader = {
   description: 'Cursor of the next page (pass as `cursor`); absent on the last page',
   schema: { type: 'string' },
 };
+
+const sentForApproval = ApiAcceptedResponse({
+  type: PendingApprovalDto,
+  description: 'At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it.',
+});
+
+/** A four-eyes hold answers 202 Accepted instead of the route's usual status. */
+async function answer<T>(response: Response, result: Promise<T>): Promise<T> {
+  const body = await result;
+  if (isPendingApproval(body)) response.status(202);
+  return body;
+}
 
 function setCursor(response: Response, cursor: string | undefined): void {
   response.setHeader('Access-Control-Expose-Headers', NEXT_CURSOR_HEADER);
@@ -138,14 +161,16 @@ export class AdminTransactionsController {
     description:
       "Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved.",
   })
+  @sentForApproval
   @ApiNotFoundResponse({ description: 'No such active customer.' })
   depositCrypto(
     @CurrentActor() actor: Actor,
     @Param('userId') userId: string,
     @Body() body: DepositDto,
+    @Res({ passthrough: true }) response: Response,
     @IdempotencyCtx() idem?: IdempotencyContext,
-  ): Promise<TransactionDto> {
-    return this.admin.deposit(actor, userId, body, idem);
+  ): Promise<TransactionDto | PendingApprovalDto> {
+    return answer(response, this.admin.deposit(actor, userId, body, idem));
   }
 
   @Post(WalletRoutes.modifyTransaction)
@@ -158,8 +183,13 @@ export class AdminTransactionsController {
   })
   @ApiConflictResponse({ description: 'The customer no longer holds the funds, the transaction is a swap/adjustment, or expectedStatus differs.' })
   @ApiNotFoundResponse({ description: 'No such transaction (or it was deleted).' })
-  modifyTransaction(@CurrentActor() actor: Actor, @Body() body: ModifyTransactionDto): Promise<TransactionChangeDto> {
-    return this.admin.modify(actor, body);
+  @sentForApproval
+  modifyTransaction(
+    @CurrentActor() actor: Actor,
+    @Body() body: ModifyTransactionDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TransactionChangeDto | PendingApprovalDto> {
+    return answer(response, this.admin.modify(actor, body));
   }
 
   @Delete(WalletRoutes.deleteTrx)
@@ -170,8 +200,13 @@ export class AdminTransactionsController {
   })
   @ApiConflictResponse({ description: 'The customer no longer holds what the reversal would take back.' })
   @ApiNotFoundResponse({ description: 'No such transaction (or already deleted).' })
-  deleteTrx(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<DeleteTransactionResponseDto> {
-    return this.admin.void(actor, id);
+  @sentForApproval
+  deleteTrx(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
+    return answer(response, this.admin.void(actor, id));
   }
 
   @Post(WalletRoutes.updateBalance)
@@ -183,14 +218,16 @@ export class AdminTransactionsController {
     description:
       "type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.'",
   })
+  @sentForApproval
   @ApiNotFoundResponse({ description: 'No such active customer.' })
   updateBalance(
     @CurrentActor() actor: Actor,
     @Param('userId') userId: string,
     @Body() body: UpdateBalanceDto,
+    @Res({ passthrough: true }) response: Response,
     @IdempotencyCtx() idem?: IdempotencyContext,
-  ): Promise<UpdateBalanceResponseDto> {
-    return this.admin.updateBalance(actor, userId, body, idem);
+  ): Promise<UpdateBalanceResponseDto | PendingApprovalDto> {
+    return answer(response, this.admin.updateBalance(actor, userId, body, idem));
   }
 
   @Get(WalletRoutes.adminTransactions)

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApprovalGateModule } from '../admin/approval-gate.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { AdminTransactionsService } from './admin-transactions.service';
 import { TransactionsRepository } from './transactions.repository';
@@ -9,7 +10,7 @@ import { WalletService } from './wallet.service';
 
 /** Balances, send, swap, deposits, adjustments, transaction status and history. */
 @Module({
-  imports: [LedgerModule],
+  imports: [LedgerModule, ApprovalGateModule],
   controllers: [WalletController, AdminTransactionsController, AdminUserBalancesController],
   providers: [WalletService, AdminTransactionsService, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
   exports: [WalletService, AdminTransactionsService],

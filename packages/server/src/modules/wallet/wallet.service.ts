@@ -257,7 +257,10 @@ export class WalletService {
   }
 
   /** Own history, newest first; `nextCursor` goes to the response header. */
-  async history(userId: string | undefined, query: TransactionQueryDto & { userId?: string }): Promise<{ items: TransactionDto[]; nextCursor?: string }> {
+  async history(
+    userId: string | undefined,
+    query: TransactionQueryDto & { userId?: string; search?: string },
+  ): Promise<{ items: TransactionDto[]; nextCursor?: string }> {
     const limit = parseLimit(query.limit);
     const beforeSeq = parseSeqCursor(query.cursor);
     if (query.userId !== undefined && !/^[0-9a-f-]{36}$/i.test(query.userId)) throw new NotFoundError('User not found.');
@@ -266,6 +269,8 @@ export class WalletService {
       token: query.token,
       type: query.type,
       status: query.status,
+      // Search is the admins' (the customer's own history has no `search`).
+      search: userId ? undefined : query.search,
       beforeSeq,
       limit: limit + 1,
     });

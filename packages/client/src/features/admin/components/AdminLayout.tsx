@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-do
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { loggedOut } from '../../../app/session/sessionSlice';
 import { Spinner } from '../../../components/Spinner';
+import { useApprovalsQuery } from '../store/adminApi';
 import './admin.css';
 
 const LINKS = [
@@ -14,7 +15,20 @@ const LINKS = [
   { to: '/admin/transactions', label: 'Transaction' },
   { to: '/admin/tickets', label: 'Tickets' },
   { to: '/admin/audit', label: 'Audit' },
+  { to: '/admin/approvals', label: 'Approvals' },
+  { to: '/admin/admins', label: 'Admins' },
 ];
+
+/** The number of four-eyes requests waiting, next to Approvals (refreshed every 30 s and on each visit). */
+function PendingBadge() {
+  const pending = useApprovalsQuery({ status: 'pending' }, { pollingInterval: 30_000, refetchOnMountOrArgChange: true });
+  const count = pending.data?.length ?? 0;
+  return count ? (
+    <span className="admin-badge" aria-label={`${count} waiting`}>
+      {count}
+    </span>
+  ) : null;
+}
 
 function UserMenu() {
   const user = useAppSelector((state) => state.session.user);
@@ -106,6 +120,7 @@ export default function AdminLayout() {
             <li key={link.to}>
               <NavLink to={link.to} end={link.end}>
                 {link.label}
+                {link.to === '/admin/approvals' ? <PendingBadge /> : null}
               </NavLink>
             </li>
           ))}

@@ -12,22 +12,29 @@ export interface ActionMessages {
 /** The terse failure most admin forms show and toast when the server gives no reason. */
 export const FAILED = { failure: 'Failed', toastFailure: true } as const;
 
+/** A money action at or above the approval threshold answers 202 with this body: nothing happened yet. */
+export function isPendingApproval(body: unknown): body is { pendingApproval: true; approvalId: string; message: string } {
+  return typeof body === 'object' && body !== null && (body as { pendingApproval?: unknown }).pendingApproval === true;
+}
+
 /**
  * One admin request with its feedback: a success toast and a cleared error, or the server's message as the error (the
- * failure text is toasted when asked). Resolves to whether the request succeeded.
+ * failure text is toasted when asked). A four-eyes hold toasts "Sent for approval…" instead of the success text.
+ * Resolves to whether the request succeeded.
  */
 export function useAdminAction() {
   const [error, setError] = useState<string | null>(null);
   const run = useCallback(async (request: () => Promise<unknown>, { success, failure, toastFailure = false }: ActionMessages) => {
+    let result: unknown;
     try {
-      await request();
+      result = await request();
     } catch (problem) {
       console.error(problem);
       setError(serverMessage(problem, failure));
       if (toastFailure) adminToast.error(failure);
       return false;
     }
-    adminToast.success(success);
+    adminToast.success(isPendingApproval(result) ? result.message || 'Sent for approval by a second admin.' : success);
     setError(null);
     return true;
   }, []);

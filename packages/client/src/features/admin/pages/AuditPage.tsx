@@ -1,7 +1,9 @@
+import { formatDateTime } from '../../../lib/format';
 import { useState, type FormEvent } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { ExportButton } from '../components/ExportButton';
 import { PageToolbar } from '../components/PageToolbar';
 import { useAuditQuery } from '../store/adminApi';
 
@@ -45,6 +47,15 @@ export default function AuditPage() {
   return (
     <>
       <PageToolbar title="Audit" />
+      <ExportButton
+        path="/api/admin/export/audit"
+        params={{
+          actor: filters.actor.trim(),
+          action: filters.action.trim(),
+          targetType: filters.targetType.trim(),
+          targetId: filters.targetId.trim(),
+        }}
+      />
       <form className="admin-filters" onSubmit={apply} aria-label="Audit filters">
         <Field label="Admin (id)">
           <input {...bind('actor')} autoComplete="off" />
@@ -83,7 +94,7 @@ export default function AuditPage() {
       >
         {(row) => (
           <tr key={row._id}>
-            <td>{new Date(row.createdAt).toLocaleString()}</td>
+            <td>{formatDateTime(row.createdAt)}</td>
             <td className="mono">{row.actorEmail ?? row.actorId ?? row.actorRole ?? 'system'}</td>
             <td>{row.action}</td>
             <td className="mono">

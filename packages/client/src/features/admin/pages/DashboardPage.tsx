@@ -1,3 +1,4 @@
+import { formatDateTime, formatUsd } from '../../../lib/format';
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/Spinner';
 import { Table } from '../components/DataTable';
@@ -15,8 +16,6 @@ function Card({ title, count, to }: { title: string; count: number | undefined; 
   );
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
 function LedgerCheckSection() {
   const check = useLedgerCheckQuery(undefined, { refetchOnMountOrArgChange: true });
   const data = check.data;
@@ -30,7 +29,7 @@ function LedgerCheckSection() {
           <p>
             <span className={data.ok ? 'status ok' : 'status bad'}>{data.ok ? 'Balanced' : 'Problems found'}</span>{' '}
             <span className="muted">
-              {data.accounts} accounts, {data.lines} journal lines, checked {new Date(data.checkedAt).toLocaleString()}
+              {data.accounts} accounts, {data.lines} journal lines, checked {formatDateTime(data.checkedAt)}
             </span>
           </p>
           {!data.ok ? (
@@ -68,7 +67,7 @@ function LiabilitiesSection() {
       {data ? (
         <>
           <p>
-            Total owed to customers: <strong>{usd.format(data.totalUsd)}</strong>
+            Total owed to customers: <strong>{formatUsd(data.totalUsd)}</strong>
           </p>
           <Table columns={['Token', 'Customer balances', 'Pending withdrawals', 'Total', 'USD value', 'Holders']} rows={data.tokens} empty="No balances held">
             {(row) => (
@@ -79,7 +78,7 @@ function LiabilitiesSection() {
                 <td className="mono">{row.customerBalance}</td>
                 <td className="mono">{row.pendingWithdrawals}</td>
                 <td className="mono">{row.total}</td>
-                <td>{usd.format(row.usdValue)}</td>
+                <td>{formatUsd(row.usdValue)}</td>
                 <td>{row.holders}</td>
               </tr>
             )}

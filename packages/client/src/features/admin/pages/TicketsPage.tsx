@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { useState, type FormEvent } from 'react';
 import { Spinner } from '../../../components/Spinner';
 import { adminToast, serverMessage } from '../components/adminToast';
@@ -52,7 +53,7 @@ function TicketModal({ id, onClose, onChanged }: { id: string; onClose: () => vo
         <>
           <p>
             <span className={`status ${data.status}`}>{data.status}</span> <span className="muted">{data.email}</span> ·{' '}
-            <span className="muted">{new Date(data.createdAt).toLocaleString()}</span>
+            <span className="muted">{formatDateTime(data.createdAt)}</span>
           </p>
           <p style={{ whiteSpace: 'pre-wrap' }}>{data.note}</p>
           {data.image ? (
@@ -66,7 +67,7 @@ function TicketModal({ id, onClose, onChanged }: { id: string; onClose: () => vo
               <ul className="ticket-thread">
                 {data.replies.map((item, index) => (
                   <li key={item._id ?? index}>
-                    <small className="muted">{new Date(item.createdAt).toLocaleString()}</small>
+                    <small className="muted">{formatDateTime(item.createdAt)}</small>
                     <p style={{ margin: '0.25rem 0 0', whiteSpace: 'pre-wrap' }}>{item.message}</p>
                   </li>
                 ))}
@@ -130,7 +131,7 @@ export default function TicketsPage() {
               {ticket.replies}
               {ticket.image ? <span className="muted"> · image</span> : null}
             </td>
-            <td>{new Date(ticket.createdAt).toLocaleString()}</td>
+            <td>{formatDateTime(ticket.createdAt)}</td>
             <td>
               <button type="button" className="button small" onClick={() => setOpenId(ticket._id)} aria-label={`Open ticket ${ticket.subject}`}>
                 Open

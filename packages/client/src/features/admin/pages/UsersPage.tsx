@@ -1,93 +1,21 @@
-import { useMemo, useState } from 'react';
-import { adminToast } from '../components/adminToast';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { formatQuantity, formatUsd } from '../../../lib/format';
 import { DataTable } from '../components/DataTable';
-import { Field } from '../components/Field';
-import { FormModal } from '../components/FormModal';
+import { EditBalanceModal } from '../components/EditBalanceModal';
 import { PAGE_SIZE, useCursorPager } from '../components/Pager';
+import { ExportButton } from '../components/ExportButton';
 import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
-import { useIdempotencyKey } from '../components/useIdempotencyKey';
-import { useAdminAction } from '../hooks/useAdminAction';
+import { SearchBox } from '../components/SearchBox';
 import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
-import {
-  type AdminUser,
-  useAdminTokensQuery,
-  useAdminUsersQuery,
-  useCustomTokensQuery,
-  useDeleteUserMutation,
-  useUpdateBalanceMutation,
-} from '../store/adminApi';
-
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-const AMOUNT = /^(?:0|[1-9]\d{0,17})(?:\.\d{1,18})?$/;
-
-function EditBalanceModal({ user, onClose, onDone }: { user: AdminUser; onClose: () => void; onDone: () => void }) {
-  const tokens = useAdminTokensQuery();
-  const customTokens = useCustomTokensQuery();
-  const [updateBalance, { isLoading }] = useUpdateBalanceMutation();
-  const keyFor = useIdempotencyKey();
-  const [token, setToken] = useState('');
-  const [type, setType] = useState<'' | 'yes' | 'no'>('');
-  const [amount, setAmount] = useState('');
-  const [msg, setMsg] = useState('');
-  const { error, setError, run } = useAdminAction();
-  const choices = useMemo(() => {
-    const names = new Set<string>();
-    for (const row of tokens.data ?? []) names.add(row.name);
-    for (const row of customTokens.data ?? []) names.add(row.id);
-    for (const row of user.balances) names.add(row.tokenId ?? row.token);
-    return [...names].sort();
-  }, [tokens.data, customTokens.data, user.balances]);
-
-  const submit = async () => {
-    if (!token || !type || !amount.trim()) {
-      setError('All fields are required.');
-      adminToast.error('All fields are required.');
-      return;
-    }
-    if (!AMOUNT.test(amount.trim())) {
-      setError('Amount must be a number.');
-      return;
-    }
-    setError(null);
-    const updateBalanceDto = { token, type, amount: amount.trim(), ...(msg.trim() ? { msg: msg.trim() } : {}) };
-    const request = () => updateBalance({ userId: user._id, 'Idempotency-Key': keyFor([user._id, updateBalanceDto]), updateBalanceDto }).unwrap();
-    if (await run(request, { success: 'Balance updated successfully', failure: 'Failed to update balance.', toastFailure: true })) onDone();
-  };
-
-  return (
-    <FormModal title={`Edit balance: ${user.name}`} onClose={onClose} onSubmit={submit} error={error} busy={isLoading} submitLabel="Submit">
-      <Field label="Token">
-        <select value={token} onChange={(event) => setToken(event.target.value)}>
-          <option value="">Select a token</option>
-          {choices.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field label="Deposit Action">
-        <select value={type} onChange={(event) => setType(event.target.value as '' | 'yes' | 'no')}>
-          <option value="">Select an action</option>
-          <option value="yes">Add Balance</option>
-          <option value="no">Change Balance</option>
-        </select>
-      </Field>
-      <Field label="Amount (USD)" hint={type === 'no' ? 'The new balance, in USD.' : type === 'yes' ? 'Added to the balance, in USD.' : undefined}>
-        <input type="text" inputMode="decimal" value={amount} onChange={(event) => setAmount(event.target.value)} autoComplete="off" />
-      </Field>
-      <Field label="Message">
-        <textarea rows={3} value={msg} onChange={(event) => setMsg(event.target.value)} />
-      </Field>
-    </FormModal>
-  );
-}
+import { type AdminUser, useAdminUsersQuery, useDeleteUserMutation } from '../store/adminApi';
 
 export default function UsersPage() {
-  const pager = useCursorPager();
-  const users = useAdminUsersQuery({ limit: PAGE_SIZE, cursor: pager.cursor }, { refetchOnMountOrArgChange: true });
+  const [search, setSearch] = useState('');
+  const pager = useCursorPager(search);
+  const users = useAdminUsersQuery({ limit: PAGE_SIZE, cursor: pager.cursor, search: search || undefined }, { refetchOnMountOrArgChange: true });
   const [deleteUser] = useDeleteUserMutation();
   const editing = useModalTarget<AdminUser>(users.refetch);
   const { remove, error, dialog } = useDeleteAction(users.refetch);
@@ -95,6 +23,10 @@ export default function UsersPage() {
   return (
     <>
       <PageToolbar title="Users" />
+      <div className="admin-filters">
+        <SearchBox label="Search users" placeholder="Part of the email or name" onSearch={setSearch} />
+        <ExportButton path="/api/admin/export/users" label="Export users (CSV)" />
+      </div>
       <DataTable
         query={users}
         loadError="The users could not be loaded."
@@ -103,11 +35,13 @@ export default function UsersPage() {
         nextCursor={users.data?.nextCursor}
         columns={['Name', 'Email', 'Balances', 'Action']}
         rows={users.data?.items ?? []}
-        empty="No Users"
+        empty={search ? 'No user matches this search' : 'No Users'}
       >
         {(user) => (
           <tr key={user._id}>
-            <td>{user.name}</td>
+            <td>
+              <Link to={`/admin/users/${user._id}`}>{user.name}</Link>
+            </td>
             <td>{user.email}</td>
             <td>
               {user.balances.every((row) => Number(row.balance) === 0 && Number(row.coinAmount ?? 0) === 0) ? (
@@ -118,8 +52,8 @@ export default function UsersPage() {
                     .filter((row) => Number(row.balance) !== 0 || Number(row.coinAmount ?? 0) !== 0)
                     .map((row) => (
                       <li key={row.tokenId ?? row.token}>
-                        {row.token}: <span className="mono">{row.coinAmount ?? ''}</span> {row.symbol?.toUpperCase() ?? ''}{' '}
-                        <span className="muted">({usd.format(Number(row.balance))})</span>
+                        {row.token}: <span className="mono">{formatQuantity(row.coinAmount ?? '')}</span> {row.symbol?.toUpperCase() ?? ''}{' '}
+                        <span className="muted">({formatUsd(row.balance)})</span>
                       </li>
                     ))}
                 </ul>

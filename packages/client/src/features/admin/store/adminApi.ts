@@ -4,12 +4,16 @@
  * response header (users, transactions) get a thin query here, because generated hooks do not expose headers.
  */
 import { baseApi } from '../../../app/api/baseApi';
+import { enhancedApi as approvalsApi } from './adminApprovalsApi.generated';
+import { enhancedApi as transactionsApi } from './adminTransactionsApi.generated';
 import type { DashboardDto } from './adminApi.generated';
 import type { AuditEntryDto, GetAuditLogApiArg } from './adminAuditApi.generated';
 import type { TicketDetailDto, TicketSummaryDto } from './adminTicketsApi.generated';
 import type { AddCustomTokenApiArg, AdminTokenDto, CustomTokenDto } from './adminTokensApi.generated';
 import type { GetAdminTransactionsApiArg, LedgerCheckDto, LiabilitiesDto, TransactionDto } from './adminTransactionsApi.generated';
-import type { AdminUserDto, GetUsersApiArg } from './adminUsersApi.generated';
+import type { AdminAccountDto } from './adminAdminsApi.generated';
+import type { ApprovalDto } from './adminApprovalsApi.generated';
+import type { AdminUserDto, GetUsersApiArg, UserDetailDto } from './adminUsersApi.generated';
 
 export { useGetDashboardQuery as useDashboardQuery } from './adminApi.generated';
 export { useGetAuditLogQuery as useAuditQuery } from './adminAuditApi.generated';
@@ -38,9 +42,14 @@ export {
   useModifyTransactionMutation,
   useUpdateBalanceMutation,
 } from './adminTransactionsApi.generated';
-export { useDeleteUserMutation } from './adminUsersApi.generated';
+export { useDeleteUserMutation, useGetUserDetailQuery as useUserDetailQuery } from './adminUsersApi.generated';
+export { useCreateAdminMutation, useDeleteAdminMutation, useGetAdminsQuery as useAdminsQuery } from './adminAdminsApi.generated';
+export { useApproveRequestMutation, useGetApprovalsQuery as useApprovalsQuery, useRejectRequestMutation } from './adminApprovalsApi.generated';
 
 export type AdminUser = AdminUserDto;
+export type AdminAccount = AdminAccountDto;
+export type Approval = ApprovalDto;
+export type UserDetail = UserDetailDto;
 export type AdminToken = AdminTokenDto;
 export type CustomToken = CustomTokenDto;
 export type AdminTransaction = TransactionDto;
@@ -68,6 +77,22 @@ function headerPage<T>(raw: unknown, meta?: { response?: Response }): Page<T> {
 }
 
 const definedParams = (params: object) => Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== ''));
+
+// A money action may come back as a four-eyes hold (202): the Approvals list and its badge reload with it; an approval
+// changes balances and transactions.
+transactionsApi.enhanceEndpoints({
+  addTagTypes: ['admin-approvals', 'admin-users'],
+  endpoints: {
+    depositCrypto: { invalidatesTags: ['admin-transactions', 'admin-approvals'] },
+    modifyTransaction: { invalidatesTags: ['admin-transactions', 'admin-approvals'] },
+    deleteTrx: { invalidatesTags: ['admin-transactions', 'admin-approvals'] },
+    updateBalance: { invalidatesTags: ['admin-transactions', 'admin-approvals', 'admin-users'] },
+  },
+});
+approvalsApi.enhanceEndpoints({
+  addTagTypes: ['admin-transactions', 'admin-users'],
+  endpoints: { approveRequest: { invalidatesTags: ['admin-approvals', 'admin-transactions', 'admin-users'] } },
+});
 
 const pagedApi = baseApi.injectEndpoints({
   endpoints: (build) => ({

@@ -46,6 +46,7 @@ const injectedRtkApi = api
             type: queryArg['type'],
             status: queryArg.status,
             userId: queryArg.userId,
+            search: queryArg.search,
           },
         }),
         providesTags: ['admin-transactions'],
@@ -63,7 +64,8 @@ const injectedRtkApi = api
   });
 export { injectedRtkApi as enhancedApi };
 export type DepositCryptoApiResponse =
-  /** status 201 Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved. */ TransactionDto;
+  | /** status 201 Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved. */ TransactionDto
+  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
 export type DepositCryptoApiArg = {
   userId: string;
   /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
@@ -71,17 +73,20 @@ export type DepositCryptoApiArg = {
   depositDto: DepositDto;
 };
 export type ModifyTransactionApiResponse =
-  /** status 200 Sets pending, approved or rejected on a deposit or withdrawal, posting the ledger effect (deposit approved credits, leaving approved reverses; withdrawal pending holds, rejected releases, approved settles). The customer is notified and an audit row written. Concurrent changes serialize: each applies to the state left by the previous one. */ TransactionChangeDto;
+  | /** status 200 Sets pending, approved or rejected on a deposit or withdrawal, posting the ledger effect (deposit approved credits, leaving approved reverses; withdrawal pending holds, rejected releases, approved settles). The customer is notified and an audit row written. Concurrent changes serialize: each applies to the state left by the previous one. */ TransactionChangeDto
+  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
 export type ModifyTransactionApiArg = {
   modifyTransactionDto: ModifyTransactionDto;
 };
 export type DeleteTrxApiResponse =
-  /** status 200 Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log. */ DeleteTransactionResponseDto;
+  | /** status 200 Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log. */ DeleteTransactionResponseDto
+  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
 export type DeleteTrxApiArg = {
   id: string;
 };
 export type UpdateBalanceApiResponse =
-  /** status 200 type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.' */ UpdateBalanceResponseDto;
+  | /** status 200 type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.' */ UpdateBalanceResponseDto
+  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
 export type UpdateBalanceApiArg = {
   userId: string;
   /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
@@ -100,6 +105,8 @@ export type GetAdminTransactionsApiArg = {
   status?: 'pending' | 'approved' | 'rejected';
   /** Only this customer */
   userId?: string;
+  /** Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
+  search?: string;
 };
 export type CheckLedgerApiResponse = /** status 200 Per token Σ journal lines = 0, every balance = Σ its lines, no negative customer balance. */ LedgerCheckDto;
 export type CheckLedgerApiArg = void;
@@ -144,6 +151,13 @@ export type TransactionDto = {
   /** Memo / destination tag of a withdrawal (xrp, stellar) */
   memo?: string | null;
   swap?: SwapDetailsDto;
+  /** Settled withdrawals: the chain transaction id given by the admin who approved it. */
+  txHash?: string;
+};
+export type PendingApprovalDto = {
+  pendingApproval: boolean;
+  approvalId: string;
+  message: string;
 };
 export type DepositDto = {
   /** USD value deposited; converted at the current price, rounded down */
@@ -165,6 +179,8 @@ export type ModifyTransactionDto = {
   modification: 'pending' | 'approved' | 'rejected';
   /** Optimistic check (beyond the spec): when given and the current status differs, 409 and nothing changes. */
   expectedStatus?: 'pending' | 'approved' | 'rejected';
+  /** Approving a withdrawal only: the chain transaction id, checked against the network's format; shown to the customer. */
+  txHash?: string;
 };
 export type DeleteTransactionResponseDto = {
   message: string;

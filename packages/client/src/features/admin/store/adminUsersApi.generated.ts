@@ -10,12 +10,17 @@ const injectedRtkApi = api
         query: (queryArg) => ({ url: `/api/admin/delete-user/${queryArg.id}`, method: 'DELETE' }),
         invalidatesTags: ['admin-users'],
       }),
+      getUserDetail: build.query<GetUserDetailApiResponse, GetUserDetailApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/users/${queryArg.id}` }),
+        providesTags: ['admin-users'],
+      }),
       getUsers: build.query<GetUsersApiResponse, GetUsersApiArg>({
         query: (queryArg) => ({
           url: `/api/user/get-users`,
           params: {
             limit: queryArg.limit,
             cursor: queryArg.cursor,
+            search: queryArg.search,
           },
         }),
         providesTags: ['admin-users'],
@@ -29,6 +34,11 @@ export type DeleteUserApiResponse =
 export type DeleteUserApiArg = {
   id: string;
 };
+export type GetUserDetailApiResponse =
+  /** status 200 One customer: profile, balances, latest notifications, tickets, audit entries and approval requests. */ UserDetailDto;
+export type GetUserDetailApiArg = {
+  id: string;
+};
 export type GetUsersApiResponse =
   /** status 200 Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name. */ AdminUserDto[];
 export type GetUsersApiArg = {
@@ -36,10 +46,91 @@ export type GetUsersApiArg = {
   limit?: string;
   /** Keyset cursor from the X-Next-Cursor response header */
   cursor?: string;
+  /** Part of the customer email or name (case-insensitive, prefix or substring) */
+  search?: string;
 };
 export type UserDeletedDto = {
   ok: boolean;
   message: string;
+};
+export type UserDetailProfileDto = {
+  _id: string;
+  name: string;
+  email: string;
+  country: string;
+  role: 'user' | 'admin';
+  createdAt: string;
+  deactivatedAt: string | null;
+};
+export type UserDetailBalanceDto = {
+  tokenId: string;
+  symbol: string;
+  name: string;
+  coinAmount: string;
+  /** USD value at the current price */
+  balance: number;
+};
+export type UserDetailNotificationDto = {
+  _id: string;
+  title: string;
+  message: string;
+  read: boolean;
+  createdAt: string;
+};
+export type UserDetailTicketDto = {
+  _id: string;
+  subject: string;
+  status: 'open' | 'closed';
+  createdAt: string;
+};
+export type UserDetailAuditDto = {
+  _id: string;
+  action: string;
+  actorEmail: string | null;
+  after: object | null;
+  createdAt: string;
+};
+export type ApprovalAdminDto = {
+  _id: string;
+  name: string;
+  email: string;
+};
+export type ApprovalDto = {
+  _id: string;
+  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx';
+  status: 'pending' | 'approved' | 'rejected';
+  /** What it does, for people. */
+  summary: string;
+  /** The reason given by the requester (balance adjustments). */
+  reason: string | null;
+  /** USD value at the prices of the request (exact decimal string). */
+  usdValue: string;
+  /** The request body as sent (applied as is on approval). */
+  payload: object;
+  userId: string | null;
+  userEmail: string | null;
+  transactionId: string | null;
+  requestedBy: ApprovalAdminDto;
+  createdAt: string;
+  decidedBy: ApprovalAdminDto | null;
+  decidedAt: string | null;
+  /** Why it was rejected. */
+  decisionReason: string | null;
+  /** Why the last approval attempt failed (it stays pending). */
+  lastError: string | null;
+};
+export type UserDetailDto = {
+  profile: UserDetailProfileDto;
+  balances: UserDetailBalanceDto[];
+  totalBalance: number;
+  /** The 20 newest. */
+  notifications: UserDetailNotificationDto[];
+  /** The 20 newest. */
+  tickets: UserDetailTicketDto[];
+  /** The 50 newest audit entries about this user. */
+  audit: UserDetailAuditDto[];
+  /** Approval requests about this user (newest 20). */
+  approvals: ApprovalDto[];
 };
 export type AdminUserBalanceDto = {
   /** Token name */
@@ -56,4 +147,4 @@ export type AdminUserDto = {
   email: string;
   balances: AdminUserBalanceDto[];
 };
-export const { useDeleteUserMutation, useGetUsersQuery, useLazyGetUsersQuery } = injectedRtkApi;
+export const { useDeleteUserMutation, useGetUserDetailQuery, useLazyGetUserDetailQuery, useGetUsersQuery, useLazyGetUsersQuery } = injectedRtkApi;

@@ -121,6 +121,14 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
                     {networks?.find((n) => n.id === tx.network)?.name ?? tx.network ?? ''}
                     {tx.memo ? ` · ${tx.memo}` : ''}
                   </span>
+                  {tx.txHash ? (
+                    <>
+                      <br />
+                      <span className="muted" style={{ wordBreak: 'break-all' }} title="Chain transaction id">
+                        Tx: {tx.txHash}
+                      </span>
+                    </>
+                  ) : null}
                 </span>
                 <span className="end" style={{ textAlign: 'right' }}>
                   {formatUsd(tx.amount)}

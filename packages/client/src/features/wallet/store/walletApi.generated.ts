@@ -139,6 +139,8 @@ export type TransactionDto = {
   /** Memo / destination tag of a withdrawal (xrp, stellar) */
   memo?: string | null;
   swap?: SwapDetailsDto;
+  /** Settled withdrawals: the chain transaction id given by the admin who approved it. */
+  txHash?: string;
 };
 export type SendCryptoResponseDto = {
   message: string;

@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { formatDateTime, formatUsd } from '../../../lib/format';
+import { ChoiceSelect } from '../components/ChoiceSelect';
+import { DataTable } from '../components/DataTable';
+import { Field } from '../components/Field';
+import { FormModal } from '../components/FormModal';
+import { PageToolbar } from '../components/PageToolbar';
+import { useAdminAction } from '../hooks/useAdminAction';
+import { useModalTarget } from '../hooks/useModalTarget';
+import { type Approval, useApprovalsQuery, useApproveRequestMutation, useRejectRequestMutation } from '../store/adminApi';
+import { useAppSelector } from '../../../app/hooks';
+
+const STATUSES = ['pending', 'approved', 'rejected'] as const;
+type ApprovalStatus = (typeof STATUSES)[number];
+
+function RejectModal({ approval, onClose, onDone }: { approval: Approval; onClose: () => void; onDone: () => void }) {
+  const [reject, { isLoading }] = useRejectRequestMutation();
+  const [reason, setReason] = useState('');
+  const { error, setError, run } = useAdminAction();
+  const submit = async () => {
+    if (!reason.trim()) return setError('A reason is required.');
+    const request = () => reject({ id: approval._id, rejectApprovalDto: { reason: reason.trim() } }).unwrap();
+    if (await run(request, { success: 'Request rejected: nothing was changed.', failure: 'The request was not rejected.' })) onDone();
+  };
+  return (
+    <FormModal title="Reject request" onClose={onClose} onSubmit={submit} error={error} busy={isLoading} submitLabel="Reject">
+      <p className="muted">{approval.summary}</p>
+      <Field label="Reason">
+        <textarea rows={3} value={reason} onChange={(event) => setReason(event.target.value)} />
+      </Field>
+    </FormModal>
+  );
+}
+
+/** Four-eyes requests: another admin approves (applies exactly as requested) or rejects them. */
+export default function ApprovalsPage() {
+  const me = useAppSelector((state) => state.session.user?._id);
+  const [status, setStatus] = useState<ApprovalStatus | ''>('pending');
+  const approvals = useApprovalsQuery({ status: status || undefined }, { refetchOnMountOrArgChange: true });
+  const [approve, approving] = useApproveRequestMutation();
+  const rejecting = useModalTarget<Approval>(approvals.refetch);
+  const { error, run } = useAdminAction();
+
+  const onApprove = async (approval: Approval) => {
+    await run(() => approve({ id: approval._id }).unwrap(), { success: 'Approved and applied.', failure: 'The request was not applied.', toastFailure: true });
+    void approvals.refetch();
+  };
+
+  return (
+    <>
+      <PageToolbar title="Approvals" />
+      <p className="muted">Money actions at or above the approval threshold wait here until a second admin approves or rejects them.</p>
+      <div className="admin-filters">
+        <ChoiceSelect label="Status filter" none="All statuses" values={STATUSES} value={status} onChange={setStatus} />
+      </div>
+      <DataTable
+        query={approvals}
+        loadError="The approval requests could not be loaded."
+        error={error}
+        columns={['Requested', 'Action', 'Value', 'Requested by', 'Status', 'Action ']}
+        rows={approvals.data ?? []}
+        empty={status === 'pending' ? 'Nothing is waiting for approval' : 'No requests'}
+      >
+        {(approval) => (
+          <tr key={approval._id} data-approval-id={approval._id}>
+            <td className="nowrap">{formatDateTime(approval.createdAt)}</td>
+            <td>
+              {approval.summary}
+              {approval.reason ? (
+                <>
+                  <br />
+                  <span className="muted">Reason: {approval.reason}</span>
+                </>
+              ) : null}
+              {approval.lastError ? (
+                <>
+                  <br />
+                  <span className="form-error">Last attempt failed: {approval.lastError}</span>
+                </>
+              ) : null}
+            </td>
+            <td className="nowrap">{formatUsd(approval.usdValue)}</td>
+            <td>
+              {approval.requestedBy.name}
+              <br />
+              <span className="muted">{approval.requestedBy.email}</span>
+            </td>
+            <td>
+              <span className={`status ${approval.status}`}>{approval.status}</span>
+              {approval.decidedBy ? (
+                <>
+                  <br />
+                  <span className="muted">
+                    by {approval.decidedBy.email}, {formatDateTime(approval.decidedAt)}
+                  </span>
+                </>
+              ) : null}
+              {approval.decisionReason ? (
+                <>
+                  <br />
+                  <span className="muted">{approval.decisionReason}</span>
+                </>
+              ) : null}
+            </td>
+            <td>
+              {approval.status === 'pending' ? (
+                <div className="row-actions">
+                  {approval.requestedBy._id === me ? (
+                    <span className="muted">Waiting for another admin</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button primary small"
+                      aria-label={`Approve: ${approval.summary}`}
+                      disabled={approving.isLoading}
+                      onClick={() => void onApprove(approval)}
+                    >
+                      Approve
+                    </button>
+                  )}
+                  <button type="button" className="button small" aria-label={`Reject: ${approval.summary}`} onClick={() => rejecting.open(approval)}>
+                    Reject
+                  </button>
+                </div>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      </DataTable>
+      {rejecting.target ? <RejectModal approval={rejecting.target} onClose={rejecting.close} onDone={rejecting.done} /> : null}
+    </>
+  );
+}

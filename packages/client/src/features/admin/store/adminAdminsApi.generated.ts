@@ -1,0 +1,55 @@
+import { baseApi as api } from '../../../app/api/baseApi';
+export const addTagTypes = ['admin-admins'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getAdmins: build.query<GetAdminsApiResponse, GetAdminsApiArg>({
+        query: () => ({ url: `/api/admin/admins` }),
+        providesTags: ['admin-admins'],
+      }),
+      createAdmin: build.mutation<CreateAdminApiResponse, CreateAdminApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/admins`, method: 'POST', body: queryArg.createAdminDto }),
+        invalidatesTags: ['admin-admins'],
+      }),
+      deleteAdmin: build.mutation<DeleteAdminApiResponse, DeleteAdminApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/admins/${queryArg.id}`, method: 'DELETE' }),
+        invalidatesTags: ['admin-admins'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as enhancedApi };
+export type GetAdminsApiResponse = /** status 200 Every administrator, active or deactivated, oldest first. */ AdminAccountDto[];
+export type GetAdminsApiArg = void;
+export type CreateAdminApiResponse = /** status 201 Adds an administrator (audited). It signs in at /login-admin. */ AdminChangedDto;
+export type CreateAdminApiArg = {
+  createAdminDto: CreateAdminDto;
+};
+export type DeleteAdminApiResponse = /** status 200 Deactivates an administrator: sign-in refused, sessions revoked; its audit trail stays. */ AdminChangedDto;
+export type DeleteAdminApiArg = {
+  id: string;
+};
+export type AdminAccountDto = {
+  _id: string;
+  name: string;
+  email: string;
+  /** false once deactivated */
+  active: boolean;
+  createdAt: string;
+  deactivatedAt: string | null;
+};
+export type AdminChangedDto = {
+  ok: boolean;
+  message: string;
+  admin: AdminAccountDto;
+};
+export type CreateAdminDto = {
+  name: string;
+  email: string;
+  /** At least 12 characters for an administrator. */
+  password: string;
+};
+export const { useGetAdminsQuery, useLazyGetAdminsQuery, useCreateAdminMutation, useDeleteAdminMutation } = injectedRtkApi;

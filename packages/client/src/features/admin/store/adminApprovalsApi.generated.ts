@@ -1,0 +1,81 @@
+import { baseApi as api } from '../../../app/api/baseApi';
+export const addTagTypes = ['admin-approvals'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getApprovals: build.query<GetApprovalsApiResponse, GetApprovalsApiArg>({
+        query: (queryArg) => ({
+          url: `/api/admin/approvals`,
+          params: {
+            status: queryArg.status,
+          },
+        }),
+        providesTags: ['admin-approvals'],
+      }),
+      approveRequest: build.mutation<ApproveRequestApiResponse, ApproveRequestApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/approvals/${queryArg.id}/approve`, method: 'POST' }),
+        invalidatesTags: ['admin-approvals'],
+      }),
+      rejectRequest: build.mutation<RejectRequestApiResponse, RejectRequestApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/approvals/${queryArg.id}/reject`, method: 'POST', body: queryArg.rejectApprovalDto }),
+        invalidatesTags: ['admin-approvals'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as enhancedApi };
+export type GetApprovalsApiResponse = /** status 200 Four-eyes requests, newest first (at most 200); filter with status=pending. */ ApprovalDto[];
+export type GetApprovalsApiArg = {
+  /** Default: every status, newest first (at most 200). */
+  status?: 'pending' | 'approved' | 'rejected';
+};
+export type ApproveRequestApiResponse =
+  /** status 200 Applies the request exactly as made, once, in one transaction, with the usual ledger entry, notification and audit rows (naming both admins). */ ApprovalDecisionDto;
+export type ApproveRequestApiArg = {
+  id: string;
+};
+export type RejectRequestApiResponse = /** status 200 Closes the request without changing anything (audited). */ ApprovalDecisionDto;
+export type RejectRequestApiArg = {
+  id: string;
+  rejectApprovalDto: RejectApprovalDto;
+};
+export type ApprovalAdminDto = {
+  _id: string;
+  name: string;
+  email: string;
+};
+export type ApprovalDto = {
+  _id: string;
+  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx';
+  status: 'pending' | 'approved' | 'rejected';
+  /** What it does, for people. */
+  summary: string;
+  /** The reason given by the requester (balance adjustments). */
+  reason: string | null;
+  /** USD value at the prices of the request (exact decimal string). */
+  usdValue: string;
+  /** The request body as sent (applied as is on approval). */
+  payload: object;
+  userId: string | null;
+  userEmail: string | null;
+  transactionId: string | null;
+  requestedBy: ApprovalAdminDto;
+  createdAt: string;
+  decidedBy: ApprovalAdminDto | null;
+  decidedAt: string | null;
+  /** Why it was rejected. */
+  decisionReason: string | null;
+  /** Why the last approval attempt failed (it stays pending). */
+  lastError: string | null;
+};
+export type ApprovalDecisionDto = {
+  message: string;
+  approval: ApprovalDto;
+};
+export type RejectApprovalDto = {
+  reason: string;
+};
+export const { useGetApprovalsQuery, useLazyGetApprovalsQuery, useApproveRequestMutation, useRejectRequestMutation } = injectedRtkApi;

@@ -1,0 +1,282 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { EmailAddress, RequiredText } from './text';
+
+/** Several admins, four-eyes approvals and the per-user page of the back office (issue 12). */
+export const BackOfficeAdminRoutes = {
+  prefix: 'admin',
+  admins: 'admins',
+  admin: 'admins/:id',
+  approvals: 'approvals',
+  approve: 'approvals/:id/approve',
+  reject: 'approvals/:id/reject',
+  userDetail: 'users/:id',
+  exportUsers: 'export/users',
+  exportTransactions: 'export/transactions',
+  exportAudit: 'export/audit',
+} as const;
+
+export const SENT_FOR_APPROVAL_MESSAGE = 'Sent for approval by a second admin.';
+
+// ---- Admins ----
+
+export class AdminAccountDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty({ description: 'false once deactivated' })
+  active: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  deactivatedAt: string | null;
+}
+
+export class CreateAdminDto {
+  @ApiProperty({ example: 'Grace Hopper', maxLength: 100 })
+  @RequiredText('Name is required.', 100, 'Name must be at most 100 characters.')
+  name: string;
+
+  @ApiProperty({ example: 'grace@coinpurse.example', maxLength: 254 })
+  @EmailAddress()
+  email: string;
+
+  @ApiProperty({ minLength: 12, maxLength: 128, description: 'At least 12 characters for an administrator.' })
+  @IsString({ message: 'Password is required.' })
+  @MinLength(12, { message: 'An administrator password must be at least 12 characters.' })
+  @MaxLength(128, { message: 'Password must be at most 128 characters.' })
+  password: string;
+}
+
+export class AdminChangedDto {
+  @ApiProperty({ example: true })
+  ok: boolean;
+
+  @ApiProperty({ example: 'Administrator deactivated' })
+  message: string;
+
+  @ApiProperty({ type: AdminAccountDto })
+  admin: AdminAccountDto;
+}
+
+// ---- Four-eyes approvals ----
+
+export const APPROVAL_ACTIONS = ['update-balance', 'deposit', 'modify-transaction', 'delete-trx'] as const;
+export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** The 202 answer of a money action at or above APPROVAL_THRESHOLD_USD: nothing happened yet. */
+export class PendingApprovalDto {
+  @ApiProperty({ example: true })
+  pendingApproval: true;
+
+  @ApiProperty({ format: 'uuid' })
+  approvalId: string;
+
+  @ApiProperty({ example: SENT_FOR_APPROVAL_MESSAGE })
+  message: string;
+}
+
+export class ApprovalAdminDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  email: string;
+}
+
+export class ApprovalDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty({ enum: APPROVAL_ACTIONS })
+  action: ApprovalAction;
+
+  @ApiProperty({ enum: APPROVAL_STATUSES })
+  status: ApprovalStatus;
+
+  @ApiProperty({ description: 'What it does, for people.' })
+  summary: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The reason given by the requester (balance adjustments).' })
+  reason: string | null;
+
+  @ApiProperty({ description: 'USD value at the prices of the request (exact decimal string).' })
+  usdValue: string;
+
+  @ApiProperty({ description: 'The request body as sent (applied as is on approval).' })
+  payload: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  userId: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  userEmail: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  transactionId: string | null;
+
+  @ApiProperty({ type: ApprovalAdminDto })
+  requestedBy: ApprovalAdminDto;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: ApprovalAdminDto, nullable: true })
+  decidedBy: ApprovalAdminDto | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  decidedAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why it was rejected.' })
+  decisionReason: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why the last approval attempt failed (it stays pending).' })
+  lastError: string | null;
+}
+
+export class ApprovalsQueryDto {
+  @ApiPropertyOptional({ enum: APPROVAL_STATUSES, description: 'Default: every status, newest first (at most 200).' })
+  @IsOptional()
+  @IsIn(APPROVAL_STATUSES, { message: 'Status must be pending, approved or rejected.' })
+  status?: ApprovalStatus;
+}
+
+export class RejectApprovalDto {
+  @ApiProperty({ maxLength: 500 })
+  @RequiredText('A reason is required.', 500, 'The reason must be at most 500 characters.')
+  reason: string;
+}
+
+export class ApprovalDecisionDto {
+  @ApiProperty({ example: 'Approved and applied.' })
+  message: string;
+
+  @ApiProperty({ type: ApprovalDto })
+  approval: ApprovalDto;
+}
+
+// ---- The per-user page ----
+
+export class UserDetailProfileDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty()
+  country: string;
+
+  @ApiProperty({ enum: ['user', 'admin'] })
+  role: 'user' | 'admin';
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  deactivatedAt: string | null;
+}
+
+export class UserDetailBalanceDto {
+  @ApiProperty({ example: 'bitcoin' })
+  tokenId: string;
+
+  @ApiProperty({ example: 'btc' })
+  symbol: string;
+
+  @ApiProperty({ example: 'Bitcoin' })
+  name: string;
+
+  @ApiProperty({ example: '0.02469000' })
+  coinAmount: string;
+
+  @ApiProperty({ example: 1234.5, description: 'USD value at the current price' })
+  balance: number;
+}
+
+export class UserDetailNotificationDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  title: string;
+
+  @ApiProperty()
+  message: string;
+
+  @ApiProperty()
+  read: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class UserDetailTicketDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty()
+  subject: string;
+
+  @ApiProperty({ enum: ['open', 'closed'] })
+  status: 'open' | 'closed';
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class UserDetailAuditDto {
+  @ApiProperty()
+  _id: string;
+
+  @ApiProperty()
+  action: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  actorEmail: string | null;
+
+  @ApiProperty({ nullable: true })
+  after: unknown;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class UserDetailDto {
+  @ApiProperty({ type: UserDetailProfileDto })
+  profile: UserDetailProfileDto;
+
+  @ApiProperty({ type: [UserDetailBalanceDto] })
+  balances: UserDetailBalanceDto[];
+
+  @ApiProperty({ example: 1234.5 })
+  totalBalance: number;
+
+  @ApiProperty({ type: [UserDetailNotificationDto], description: 'The 20 newest.' })
+  notifications: UserDetailNotificationDto[];
+
+  @ApiProperty({ type: [UserDetailTicketDto], description: 'The 20 newest.' })
+  tickets: UserDetailTicketDto[];
+
+  @ApiProperty({ type: [UserDetailAuditDto], description: 'The 50 newest audit entries about this user.' })
+  audit: UserDetailAuditDto[];
+
+  @ApiProperty({ type: [ApprovalDto], description: 'Approval requests about this user (newest 20).' })
+  approvals: ApprovalDto[];
+}

@@ -1,0 +1,126 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ApprovalAction, ApprovalStatus } from '@coinpurse/contract';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { adminApprovals, users } from '../../db/schema';
+
+export interface NewApproval {
+  action: ApprovalAction;
+  requestedBy: string;
+  userId: string | null;
+  transactionId: string | null;
+  payload: Record<string, unknown>;
+  usdValue: string;
+  summary: string;
+  reason: string | null;
+}
+
+export interface ApprovalRecord extends NewApproval {
+  id: string;
+  status: ApprovalStatus;
+  createdAt: Date;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  decisionReason: string | null;
+  lastError: string | null;
+}
+
+export interface ApprovalView extends ApprovalRecord {
+  requesterName: string;
+  requesterEmail: string;
+  deciderName: string | null;
+  deciderEmail: string | null;
+  userEmail: string | null;
+}
+
+const columns = {
+  id: adminApprovals.id,
+  action: adminApprovals.action,
+  status: adminApprovals.status,
+  requestedBy: adminApprovals.requestedBy,
+  userId: adminApprovals.userId,
+  transactionId: adminApprovals.transactionId,
+  payload: adminApprovals.payload,
+  usdValue: adminApprovals.usdValue,
+  summary: adminApprovals.summary,
+  reason: adminApprovals.reason,
+  createdAt: adminApprovals.createdAt,
+  decidedBy: adminApprovals.decidedBy,
+  decidedAt: adminApprovals.decidedAt,
+  decisionReason: adminApprovals.decisionReason,
+  lastError: adminApprovals.lastError,
+};
+
+const requester = alias(users, 'requester');
+const decider = alias(users, 'decider');
+const customer = alias(users, 'customer');
+
+@Injectable()
+export class ApprovalsRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async insert(input: NewApproval, executor: Executor = this.db): Promise<ApprovalRecord> {
+    const [row] = await executor.insert(adminApprovals).values(input).returning(columns);
+    return row;
+  }
+
+  /** The pending request, locked: concurrent approvals queue here, and only the first finds it still pending. */
+  async lockPending(id: string, executor: Executor): Promise<ApprovalRecord | undefined> {
+    const [row] = await executor
+      .select(columns)
+      .from(adminApprovals)
+      .where(and(eq(adminApprovals.id, id), eq(adminApprovals.status, 'pending')))
+      .for('update');
+    return row;
+  }
+
+  /** pending → approved/rejected; the WHERE clause makes the transition happen once. */
+  async decide(id: string, status: 'approved' | 'rejected', by: string, reason: string | null, executor: Executor): Promise<boolean> {
+    const rows = await executor
+      .update(adminApprovals)
+      .set({ status, decidedBy: by, decidedAt: new Date(), decisionReason: reason, lastError: null })
+      .where(and(eq(adminApprovals.id, id), eq(adminApprovals.status, 'pending')))
+      .returning({ id: adminApprovals.id });
+    return rows.length === 1;
+  }
+
+  async recordFailure(id: string, message: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .update(adminApprovals)
+      .set({ lastError: message.slice(0, 1000) })
+      .where(and(eq(adminApprovals.id, id), eq(adminApprovals.status, 'pending')));
+  }
+
+  async countPending(executor: Executor = this.db): Promise<number> {
+    const [row] = await executor
+      .select({ n: sql<number>`count(*)::int` })
+      .from(adminApprovals)
+      .where(eq(adminApprovals.status, 'pending'));
+    return row.n;
+  }
+
+  list(filter: { status?: ApprovalStatus; id?: string; userId?: string; limit: number }, executor: Executor = this.db): Promise<ApprovalView[]> {
+    const conditions = [
+      filter.status ? eq(adminApprovals.status, filter.status) : undefined,
+      filter.id ? eq(adminApprovals.id, filter.id) : undefined,
+      filter.userId ? eq(adminApprovals.userId, filter.userId) : undefined,
+    ].filter((c) => c !== undefined);
+    return executor
+      .select({
+        ...columns,
+        requesterName: requester.name,
+        requesterEmail: requester.email,
+        deciderName: decider.name,
+        deciderEmail: decider.email,
+        userEmail: customer.email,
+      })
+      .from(adminApprovals)
+      .innerJoin(requester, eq(requester.id, adminApprovals.requestedBy))
+      .leftJoin(decider, eq(decider.id, adminApprovals.decidedBy))
+      .leftJoin(customer, eq(customer.id, adminApprovals.userId))
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(desc(adminApprovals.createdAt), desc(adminApprovals.id))
+      .limit(filter.limit);
+  }
+}
