@@ -8,3 +8,4 @@ export * from './support';
 export * from './back-office';
 export * from './market';
 export * from './tokens';
+export * from './security';

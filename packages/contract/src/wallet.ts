@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SecondFactorCode } from './security';
 import { RequiredText } from './text';
 import { Type } from 'class-transformer';
 import {
@@ -246,6 +247,9 @@ export class SendCryptoDto {
   @ValidateNested({ message: 'Transfer data is required.' })
   @Type(() => TransferDataDto)
   transferData: TransferDataDto;
+
+  @SecondFactorCode()
+  code?: string;
 }
 
 export class SendCryptoResponseDto {

@@ -43,3 +43,8 @@ export class TooManyRequestsError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   readonly statusCode = 503;
 }
+
+/** 401 asking for the second factor: the body carries `twoFactorRequired: true` so the client shows the code step. */
+export class TwoFactorRequiredError extends UnauthenticatedError {
+  readonly twoFactorRequired = true;
+}

@@ -7,6 +7,7 @@ import { TicketsModule } from './tickets/tickets.module';
 import { AdminModule } from './admin/admin.module';
 import { WalletModule } from './wallet/wallet.module';
 import { TokensModule } from './tokens/tokens.module';
+import { SecurityModule } from './security/security.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -21,4 +22,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   AdminModule,
   WalletModule,
   TokensModule,
+  SecurityModule,
 ];
