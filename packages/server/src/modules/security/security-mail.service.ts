@@ -87,7 +87,7 @@ export class SecurityMailService {
       await this.mail.send({
         to: user.email,
         subject,
-        text: `Hello ${user.name},\n\n${event}\n\n${NOT_YOU}\n\n— Coinpurse security\n`,
+        text: `Hello ${user.name},\n\n${event}\n\n${NOT_YOU}\n\nCoinpurse security\n`,
       });
     } catch (error) {
       this.logger.error(`Could not send the security mail "${subject}": ${(error as Error).message}`);

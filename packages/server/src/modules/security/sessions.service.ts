@@ -41,6 +41,8 @@ export class SessionsService implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly logger = new Logger('Sessions');
   private readonly cache = new Map<string, CacheEntry>();
   private unlisten: (() => Promise<void>) | undefined;
+  /** How long a session check is trusted (tests lengthen it to prove that NOTIFY, not expiry, ends a session). */
+  cacheMs = SESSION_CACHE_MS;
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -141,6 +143,6 @@ export class SessionsService implements OnApplicationBootstrap, OnModuleDestroy 
       for (const [key, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(key);
       if (this.cache.size >= MAX_CACHED) this.cache.clear();
     }
-    this.cache.set(sessionId, { account, expiresAt: now + SESSION_CACHE_MS });
+    this.cache.set(sessionId, { account, expiresAt: now + this.cacheMs });
   }
 }
