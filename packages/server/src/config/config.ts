@@ -149,7 +149,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   if (problems.length) throw new ConfigError(problems);
   if (!config.jwtSecret) config.jwtSecret = developmentJwtSecret(config.dataDir);
-  if (!config.encryptionKey.length) config.encryptionKey = Buffer.from(developmentSecret(config.dataDir, 'encryption-key', () => randomBytes(32).toString('hex')), 'hex');
+  if (!config.encryptionKey.length)
+    config.encryptionKey = Buffer.from(
+      developmentSecret(config.dataDir, 'encryption-key', () => randomBytes(32).toString('hex')),
+      'hex',
+    );
   return config;
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.factory';
@@ -15,6 +15,12 @@ import { startSmtpServer } from './helpers/smtp';
 const CODE_REQUIRED = { statusCode: 401, error: 'Enter the 6-digit code from your authenticator app.', twoFactorRequired: true };
 const ENCRYPTION_KEY = 'a1'.repeat(32);
 const JWT_SECRET = 'security-test-secret-that-is-long-enough-0123456789';
+
+/** Rows of a raw query on either driver (PGlite and node-postgres shape results differently). */
+async function rows<T>(db: Database, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
+}
 
 /** The TOTP code of the step `offset` steps from now (0: this step, 1: the next one, accepted with the ±30 s window). */
 function totp(secret: string, offset = 0): Promise<string> {
@@ -40,8 +46,7 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     await smtp?.close();
   });
 
-  const mailTo = (to: string, subject: string) =>
-    smtp.waitFor((mail) => mail.to.includes(to.toLowerCase()) && mail.subject === subject, 10_000);
+  const mailTo = (to: string, subject: string) => smtp.waitFor((mail) => mail.to.includes(to.toLowerCase()) && mail.subject === subject, 10_000);
 
   /** A customer with two-factor sign-in on: returns the session, the secret and the recovery codes. */
   async function enrolledCustomer(userAgent = 'Browser A') {
@@ -70,7 +75,11 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
 
     const setup = await t.http.post('/api/user/2fa/setup').set(bearer(token)).expect(200);
     expect(setup.body.otpauthUrl).toMatch(/^otpauth:\/\/totp\/Coinpurse:admin%40test\.local\?secret=[A-Z2-7]+&issuer=Coinpurse$/);
-    await t.http.post('/api/user/2fa/enable').set(bearer(token)).send({ code: await totp(setup.body.secret) }).expect(200);
+    await t.http
+      .post('/api/user/2fa/enable')
+      .set(bearer(token))
+      .send({ code: await totp(setup.body.secret) })
+      .expect(200);
     // The same token now passes the gate (the session's cached check was invalidated).
     await t.http.get('/api/admin/dashboard').set(bearer(token)).expect(200);
 
@@ -105,28 +114,59 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     await mailTo(user.email, SECURITY_SUBJECTS.twoFactorEnabled);
 
     // At rest: the secret is sealed, recovery codes are hashes.
-    const stored = await db.execute(sql`select secret_encrypted from two_factor where user_id = ${user._id}`);
-    const sealed = (stored.rows[0] as { secret_encrypted: string }).secret_encrypted;
+    const [stored] = await rows<{ secret_encrypted: string }>(db, sql`select secret_encrypted from two_factor where user_id = ${user._id}`);
+    const sealed = stored.secret_encrypted;
     expect(sealed.startsWith('v1.')).toBe(true);
     expect(sealed).not.toContain(secret);
-    const hashes = await db.execute(sql`select code_hash from recovery_codes where user_id = ${user._id}`);
-    expect(hashes.rows).toHaveLength(10);
-    for (const row of hashes.rows as Array<{ code_hash: string }>) expect(enabled.body.recoveryCodes).not.toContain(row.code_hash);
+    const hashes = await rows<{ code_hash: string }>(db, sql`select code_hash from recovery_codes where user_id = ${user._id}`);
+    expect(hashes).toHaveLength(10);
+    for (const row of hashes) expect(enabled.body.recoveryCodes).not.toContain(row.code_hash);
 
     const credentials = { email: user.email, password: user.password };
     // Password first: a wrong password says nothing about the second factor.
-    expect((await t.http.post('/api/user/login-user').send({ ...credentials, password: 'wrong-password' }).expect(401)).body).toEqual({
+    expect(
+      (
+        await t.http
+          .post('/api/user/login-user')
+          .send({ ...credentials, password: 'wrong-password' })
+          .expect(401)
+      ).body,
+    ).toEqual({
       statusCode: 401,
       error: 'Invalid email or password.',
     });
     expect((await t.http.post('/api/user/login-user').send(credentials).expect(401)).body).toEqual(CODE_REQUIRED);
-    expect((await t.http.post('/api/user/login-user').send({ ...credentials, code: '123' }).expect(401)).body).toEqual(CODE_REQUIRED);
+    expect(
+      (
+        await t.http
+          .post('/api/user/login-user')
+          .send({ ...credentials, code: '123' })
+          .expect(401)
+      ).body,
+    ).toEqual(CODE_REQUIRED);
     // The code that enabled two-factor sign-in was used: replaying it is refused.
-    expect((await t.http.post('/api/user/login-user').send({ ...credentials, code: first }).expect(401)).body).toEqual(CODE_REQUIRED);
+    expect(
+      (
+        await t.http
+          .post('/api/user/login-user')
+          .send({ ...credentials, code: first })
+          .expect(401)
+      ).body,
+    ).toEqual(CODE_REQUIRED);
     const next = await totp(secret, 1);
-    const signedIn = await t.http.post('/api/user/login-user').send({ ...credentials, code: next }).expect(200);
+    const signedIn = await t.http
+      .post('/api/user/login-user')
+      .send({ ...credentials, code: next })
+      .expect(200);
     await t.http.get('/api/user/me').set(bearer(signedIn.body.token)).expect(200);
-    expect((await t.http.post('/api/user/login-user').send({ ...credentials, code: next }).expect(401)).body).toEqual(CODE_REQUIRED);
+    expect(
+      (
+        await t.http
+          .post('/api/user/login-user')
+          .send({ ...credentials, code: next })
+          .expect(401)
+      ).body,
+    ).toEqual(CODE_REQUIRED);
     expect((await t.http.get('/api/user/2fa').set(bearer(user.token)).expect(200)).body).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
   });
 
@@ -134,8 +174,18 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     const user = await enrolledCustomer();
     const credentials = { email: user.email, password: user.password };
     const [code, second] = user.recoveryCodes;
-    await t.http.post('/api/user/login-user').send({ ...credentials, code: code.toUpperCase() }).expect(200);
-    expect((await t.http.post('/api/user/login-user').send({ ...credentials, code }).expect(401)).body).toEqual(CODE_REQUIRED);
+    await t.http
+      .post('/api/user/login-user')
+      .send({ ...credentials, code: code.toUpperCase() })
+      .expect(200);
+    expect(
+      (
+        await t.http
+          .post('/api/user/login-user')
+          .send({ ...credentials, code })
+          .expect(401)
+      ).body,
+    ).toEqual(CODE_REQUIRED);
     const mail = await mailTo(user.email, SECURITY_SUBJECTS.recoveryCodeUsed);
     expect(mail.text).toContain('9 unused codes are left');
     expect(mail.text).not.toContain(code);
@@ -145,8 +195,18 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     const renewed = await t.http.post('/api/user/2fa/recovery-codes').set(bearer(user.token)).send({ code: second }).expect(200);
     expect(renewed.body.recoveryCodes).toHaveLength(10);
     // The old set is gone.
-    expect((await t.http.post('/api/user/login-user').send({ ...credentials, code: user.recoveryCodes[2] }).expect(401)).body).toEqual(CODE_REQUIRED);
-    await t.http.post('/api/user/login-user').send({ ...credentials, code: renewed.body.recoveryCodes[0] }).expect(200);
+    expect(
+      (
+        await t.http
+          .post('/api/user/login-user')
+          .send({ ...credentials, code: user.recoveryCodes[2] })
+          .expect(401)
+      ).body,
+    ).toEqual(CODE_REQUIRED);
+    await t.http
+      .post('/api/user/login-user')
+      .send({ ...credentials, code: renewed.body.recoveryCodes[0] })
+      .expect(200);
   });
 
   it('asks for the code before a withdrawal and changes nothing without it; mails the request', async () => {
@@ -219,13 +279,14 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     expect((await t.http.get('/api/user/me').set(bearer(token)).expect(200)).body.email).toBe(newEmail);
 
     // Turning two-factor sign-in off: code required, other sessions end, a mail goes out.
-    const third = await t.http
-      .post('/api/user/login-user')
-      .send({ email: newEmail, password: 'new-password-456', code: user.recoveryCodes[3] })
-      .expect(200);
+    const third = await t.http.post('/api/user/login-user').send({ email: newEmail, password: 'new-password-456', code: user.recoveryCodes[3] }).expect(200);
     expect((await t.http.post('/api/user/2fa/disable').set(bearer(token)).send({ code: '000000' }).expect(401)).body).toEqual(CODE_REQUIRED);
     await t.http.get('/api/user/me').set(bearer(third.body.token)).expect(200);
-    await t.http.post('/api/user/2fa/disable').set(bearer(token)).send({ code: await totp(user.secret, 1) }).expect(200);
+    await t.http
+      .post('/api/user/2fa/disable')
+      .set(bearer(token))
+      .send({ code: await totp(user.secret, 1) })
+      .expect(200);
     await mailTo(newEmail, SECURITY_SUBJECTS.twoFactorDisabled);
     await t.http.get('/api/user/me').set(bearer(third.body.token)).expect(401);
     await t.http.get('/api/user/me').set(bearer(token)).expect(200);
@@ -291,8 +352,8 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     await t.http.get('/api/user/me').set(bearer(user.token)).expect(200);
     await t.http.delete(`/api/admin/delete-user/${user._id}`).set(bearer(admin)).expect(200);
     await t.http.get('/api/user/me').set(bearer(user.token)).expect(401);
-    const rows = await db.execute(sql`select count(*)::int as live from sessions where user_id = ${user._id} and revoked_at is null`);
-    expect((rows.rows[0] as { live: number }).live).toBe(0);
+    const [live] = await rows<{ live: number }>(db, sql`select count(*)::int as live from sessions where user_id = ${user._id} and revoked_at is null`);
+    expect(live.live).toBe(0);
   });
 
   it.runIf(kind === 'postgres')('revokes on every instance: a session ended on A is refused on B through LISTEN/NOTIFY', async () => {
@@ -348,7 +409,11 @@ describe('wrong second-factor codes are throttled like passwords', () => {
   it('answers 429 once the per-minute attempts are spent, even with a right code', async () => {
     const user = await signUp(t.http);
     const setup = await t.http.post('/api/user/2fa/setup').set(bearer(user.token)).expect(200);
-    await t.http.post('/api/user/2fa/enable').set(bearer(user.token)).send({ code: await totp(setup.body.secret) }).expect(200);
+    await t.http
+      .post('/api/user/2fa/enable')
+      .set(bearer(user.token))
+      .send({ code: await totp(setup.body.secret) })
+      .expect(200);
     const profile = { name: 'X', country: 'Spain', email: `other.${Date.now().toString(36)}@example.com` };
     for (let attempt = 0; attempt < 2; attempt++) {
       await t.http

@@ -39,7 +39,8 @@ export class TokenService {
   verify(token: string): TokenClaims | undefined {
     try {
       const claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.verifyKey as unknown as Buffer });
-      if (typeof claims.sub !== 'string' || (claims.role !== 'user' && claims.role !== 'admin') || typeof claims.sid !== 'string' || !UUID.test(claims.sid)) return undefined;
+      if (typeof claims.sub !== 'string' || (claims.role !== 'user' && claims.role !== 'admin') || typeof claims.sid !== 'string' || !UUID.test(claims.sid))
+        return undefined;
       return claims;
     } catch {
       return undefined;

@@ -69,18 +69,11 @@ export class UsersRepository {
   }
 
   async updatePassword(id: string, passwordHash: string, executor: Executor = this.db): Promise<void> {
-    await executor
-      .update(users)
-      .set({ passwordHash, updatedAt: new Date() })
-      .where(eq(users.id, id));
+    await executor.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
   }
 
   /** Undefined when the account is gone or closed; throws a unique violation (23505) when the new email is taken. */
-  async updateProfile(
-    id: string,
-    changes: { name?: string; country?: string; email?: string },
-    executor: Executor = this.db,
-  ): Promise<UserRecord | undefined> {
+  async updateProfile(id: string, changes: { name?: string; country?: string; email?: string }, executor: Executor = this.db): Promise<UserRecord | undefined> {
     const { email, ...rest } = changes;
     const [row] = await executor
       .update(users)

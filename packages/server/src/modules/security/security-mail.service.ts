@@ -41,15 +41,27 @@ export class SecurityMailService {
   }
 
   passwordChanged(user: SecurityRecipient): Promise<void> {
-    return this.deliver(user, SECURITY_SUBJECTS.passwordChanged, `The password of your account was changed at ${stamp()}. Your other sessions were signed out.`);
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.passwordChanged,
+      `The password of your account was changed at ${stamp()}. Your other sessions were signed out.`,
+    );
   }
 
   twoFactorEnabled(user: SecurityRecipient): Promise<void> {
-    return this.deliver(user, SECURITY_SUBJECTS.twoFactorEnabled, `Two-factor sign-in was turned on for your account at ${stamp()}. Keep your recovery codes somewhere safe.`);
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.twoFactorEnabled,
+      `Two-factor sign-in was turned on for your account at ${stamp()}. Keep your recovery codes somewhere safe.`,
+    );
   }
 
   twoFactorDisabled(user: SecurityRecipient): Promise<void> {
-    return this.deliver(user, SECURITY_SUBJECTS.twoFactorDisabled, `Two-factor sign-in was turned off for your account at ${stamp()}. Your other sessions were signed out.`);
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.twoFactorDisabled,
+      `Two-factor sign-in was turned off for your account at ${stamp()}. Your other sessions were signed out.`,
+    );
   }
 
   recoveryCodeUsed(user: SecurityRecipient, codesLeft: number): Promise<void> {
@@ -76,7 +88,11 @@ export class SecurityMailService {
   addressAdded(user: SecurityRecipient, entry: { address: string; network?: string | null; label?: string | null }): Promise<void> {
     const label = entry.label ? ` ("${shorten(entry.label, 60)}")` : '';
     const network = entry.network ? ` on ${entry.network}` : '';
-    return this.deliver(user, SECURITY_SUBJECTS.addressAdded, `The withdrawal address ${entry.address}${network}${label} was added to your account at ${stamp()}.`);
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.addressAdded,
+      `The withdrawal address ${entry.address}${network}${label} was added to your account at ${stamp()}.`,
+    );
   }
 
   private async deliver(user: SecurityRecipient, subject: string, event: string, options: { notify?: boolean } = {}): Promise<void> {

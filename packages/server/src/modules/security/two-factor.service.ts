@@ -169,5 +169,7 @@ function newRecoveryCodes(): string[] {
 
 /** Recovery codes carry ~49 bits of randomness: a salted sha256 is enough (like reset tokens), and fast to check. */
 function hashRecoveryCode(userId: string, code: string): string {
-  return createHash('sha256').update(`${userId}:${code.replace(/[\s-]/g, '').toLowerCase()}`).digest('hex');
+  return createHash('sha256')
+    .update(`${userId}:${code.replace(/[\s-]/g, '').toLowerCase()}`)
+    .digest('hex');
 }

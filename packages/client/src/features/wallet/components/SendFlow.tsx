@@ -1,6 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
+import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
+import { useTwoFactorStatusQuery } from '../../../app/api/endpoints';
+import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import { useSendCryptoMutation } from '../store/walletApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
 import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
@@ -16,6 +18,9 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const [confirming, setConfirming] = useState(false);
   const [sendCrypto, { isLoading }] = useSendCryptoMutation();
   const busy = useRef(false);
+  // With two-factor sign-in on, the confirm screen asks for the code (a withdrawal is a step-up action).
+  const { data: twoFactor } = useTwoFactorStatusQuery();
+  const secondFactor = useSecondFactor(Boolean(twoFactor?.enabled));
   const usd = parseAmount(amountText);
   const canContinue = usd > 0 && address.trim().length > 0;
 
@@ -25,7 +30,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   }
 
   async function confirm() {
-    if (busy.current) return;
+    if (busy.current || (secondFactor.needed && !secondFactor.value)) return;
     busy.current = true;
     const idempotencyKey = crypto.randomUUID();
     const coin = sendCoinAmount(usd, row.price, token.id);
@@ -33,13 +38,17 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
       const response = await sendCrypto({
         tokenId: token.id,
         'Idempotency-Key': idempotencyKey,
-        sendCryptoDto: { transferData: { address: address.trim(), amount: usd, symbol: token.symbol, coinAmount: coin } },
+        sendCryptoDto: { transferData: { address: address.trim(), amount: usd, symbol: token.symbol, coinAmount: coin }, code: secondFactor.value },
       }).unwrap();
       console.info('send-crypto', response);
       toast.success('Sent and Pending Check Status in History');
       onDone();
       setTimeout(() => window.location.reload(), 1500);
     } catch (error) {
+      if (isTwoFactorRequired(error)) {
+        secondFactor.ask();
+        secondFactor.reset();
+      }
       toast.error(errorMessage(error, 'An error occurred'));
       busy.current = false;
     }
@@ -63,7 +72,8 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           <dt>To</dt>
           <dd>{address.trim()}</dd>
         </dl>
-        <button type="button" className="button block" onClick={confirm} disabled={isLoading}>
+        {secondFactor.needed && <SecondFactorField id="send-code" value={secondFactor.code} onChange={secondFactor.setCode} />}
+        <button type="button" className="button block" onClick={confirm} disabled={isLoading || (secondFactor.needed && !secondFactor.value)}>
           {isLoading ? 'Sending...' : 'Confirm'}
         </button>
       </section>
