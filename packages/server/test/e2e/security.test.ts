@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
 import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { ADDRESSES, PRICES, supportTokens } from '../support/wallet';
 
 /** The TOTP code `offset` 30-second steps from now; the server accepts the previous, current and next step once each. */
@@ -116,5 +116,52 @@ describe('two-factor sign-in and sessions in Chromium', () => {
     await page.getByText('Where you are signed in').waitFor();
     expect(page.url()).toContain('/profile-setting');
     expect(recoveryCodes).toHaveLength(10);
+  });
+});
+
+describe('administrator enrolment in Chromium (ADMIN_REQUIRE_2FA)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let secret = '';
+
+  beforeAll(async () => {
+    t = await startTestApp('pglite', { ADMIN_REQUIRE_2FA: 'true' }, { listen: true });
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser, t.url!));
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function adminSignIn() {
+    await page.goto('/login-admin');
+    await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+
+  it('takes an administrator without two-factor sign-in to the enrolment screen, then into the back office', async () => {
+    await adminSignIn();
+    await page.waitForURL(/\/admin$/);
+    await page.getByRole('heading', { name: 'Set up two-factor authentication first.' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+    await page.getByLabel('Authenticator code').fill(await totp(secret, -1));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect.poll(() => page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).waitFor();
+  });
+
+  it('signs the administrator in with the password and then the code', async () => {
+    await page.evaluate(() => localStorage.clear());
+    await adminSignIn();
+    await page.getByLabel('Authenticator code').fill(await totp(secret, 0));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/admin$/);
+    await page.getByRole('navigation', { name: 'Admin' }).waitFor();
   });
 });

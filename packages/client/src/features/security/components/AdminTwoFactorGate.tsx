@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useLogout } from '../../../app/session/useLogout';
 import { Logo } from '../../../components/Logo';
 import { Spinner } from '../../../components/Spinner';
@@ -13,8 +13,14 @@ import { TwoFactorCard } from './TwoFactorCard';
 export default function AdminTwoFactorGate({ children }: { children?: ReactNode }) {
   const { data: status, isLoading } = useTwoFactorStatusQuery();
   const logout = useLogout('/login-admin');
+  // Once shown, the screen stays until the new recovery codes are acknowledged, even though 2FA is on by then.
+  const mustEnrol = Boolean(status?.required && !status.enabled);
+  const [enrolling, setEnrolling] = useState(false);
+  useEffect(() => {
+    if (mustEnrol) setEnrolling(true);
+  }, [mustEnrol]);
   if (isLoading) return <Spinner label="Loading" />;
-  if (!status?.required || status.enabled) return <>{children}</>;
+  if (!mustEnrol && !enrolling) return <>{children}</>;
   return (
     <main id="main" className="page auth-page admin-login">
       <div className="center">
@@ -23,7 +29,7 @@ export default function AdminTwoFactorGate({ children }: { children?: ReactNode 
       <h1 className="center">Set up two-factor authentication first.</h1>
       <p className="center muted">Administrators sign in with a password and a code from an authenticator app.</p>
       <div className="profile-grid">
-        <TwoFactorCard />
+        <TwoFactorCard onFinished={() => setEnrolling(false)} />
         <SessionsCard admin />
       </div>
       <p className="center">

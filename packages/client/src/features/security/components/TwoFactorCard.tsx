@@ -13,7 +13,8 @@ import {
 } from '../store/securityApi.generated';
 
 /** Two-factor sign-in: set up from a QR code (or the secret typed by hand), confirm with a code, keep the recovery codes. */
-export function TwoFactorCard() {
+/** `onFinished`: called once the new recovery codes were acknowledged ("Done"). */
+export function TwoFactorCard({ onFinished }: { onFinished?: () => void } = {}) {
   const { data: status, isLoading } = useTwoFactorStatusQuery();
   const [setup, setSetup] = useState<TwoFactorSetupDto | undefined>();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | undefined>();
@@ -74,7 +75,15 @@ export function TwoFactorCard() {
   return (
     <section className="card" aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">Two-factor sign-in</h2>
-      {recoveryCodes && <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(undefined)} />}
+      {recoveryCodes && (
+        <RecoveryCodes
+          codes={recoveryCodes}
+          onDone={() => {
+            setRecoveryCodes(undefined);
+            onFinished?.();
+          }}
+        />
+      )}
       {!status.enabled && !setup && (
         <>
           <p className="muted">Protect your account with a code from an authenticator app at sign-in and before withdrawals.</p>
