@@ -103,6 +103,9 @@ const app = start('coinpurse', [mainJs], {
   DATA_DIR: dataDir,
   DATABASE_URL: '',
   JWT_SECRET: randomBytes(48).toString('base64url'),
+  ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  // Benchmarks sign the admin in with a password only.
+  ADMIN_REQUIRE_2FA: 'false',
   MARKET_REFRESH_SECONDS: '0',
   COINGECKO_BASE_URL: 'http://127.0.0.1:9',
 });

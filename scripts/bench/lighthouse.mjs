@@ -78,6 +78,9 @@ try {
       DATABASE_URL: '',
       DATA_DIR: dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      // Benchmarks sign the admin in with a password only.
+      ADMIN_REQUIRE_2FA: 'false',
       ADMIN_EMAIL: 'lighthouse-admin@coinpurse.local',
       ADMIN_PASSWORD: 'lighthouse-admin-password',
       PUBLIC_URL: url,

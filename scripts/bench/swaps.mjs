@@ -119,6 +119,9 @@ async function benchSwaps() {
       DATABASE_URL: dbUrl(appDb),
       DATA_DIR: dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      // Benchmarks sign the admin in with a password only.
+      ADMIN_REQUIRE_2FA: 'false',
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       MARKET_REFRESH_SECONDS: '0',

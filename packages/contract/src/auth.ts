@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { SecondFactorCode } from './security';
 import { EmailAddress, RequiredText } from './text';
 
 export class CreateUserDto {
@@ -32,6 +33,9 @@ export class LoginDto {
   @IsNotEmpty({ message: 'Password is required.' })
   @MaxLength(128, { message: 'Password must be at most 128 characters.' })
   password: string;
+
+  @SecondFactorCode()
+  code?: string;
 }
 
 /** The session object: stored by the client under the `user` key exactly as returned. */
@@ -83,6 +87,14 @@ export class UpdateProfileDto {
   @ApiProperty({ required: false, maxLength: 100 })
   @RequiredText('Country is required.', 100, 'Country must be at most 100 characters.')
   country?: string;
+
+  @ApiProperty({ required: false, maxLength: 254, description: 'A new sign-in email; needs the two-factor code when two-factor sign-in is on.' })
+  @IsOptional()
+  @EmailAddress()
+  email?: string;
+
+  @SecondFactorCode()
+  code?: string;
 }
 
 export class ChangePasswordDto {
@@ -97,4 +109,7 @@ export class ChangePasswordDto {
   @MinLength(8, { message: 'Password must be at least 8 characters.' })
   @MaxLength(128, { message: 'Password must be at most 128 characters.' })
   newPassword: string;
+
+  @SecondFactorCode()
+  code?: string;
 }

@@ -10,3 +10,4 @@ export * from './market';
 export * from './tokens';
 export * from './networks';
 export * from './back-office-admins';
+export * from './security';

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SecondFactorCode } from './security';
 import { RequiredText } from './text';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -270,6 +271,9 @@ export class SendCryptoDto {
   @ValidateNested({ message: 'Transfer data is required.' })
   @Type(() => TransferDataDto)
   transferData: TransferDataDto;
+
+  @SecondFactorCode()
+  code?: string;
 }
 
 export class SendCryptoResponseDto {

@@ -82,6 +82,32 @@ CREATE TABLE "admin_approvals" (
 	CONSTRAINT "admin_approvals_decided_check" CHECK (("admin_approvals"."status" = 'pending') = ("admin_approvals"."decided_by" is null))
 );
 --> statement-breakpoint
+CREATE TABLE "recovery_codes" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"code_hash" text NOT NULL,
+	"used_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sessions" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"ip" text,
+	"user_agent" text,
+	"revoked_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "two_factor" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"secret_encrypted" text NOT NULL,
+	"enabled_at" timestamp with time zone,
+	"last_used_step" bigint DEFAULT 0 NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ALTER COLUMN "response_body" SET DATA TYPE text;--> statement-breakpoint
 ALTER TABLE "address_book" ADD CONSTRAINT "address_book_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "token_networks" ADD CONSTRAINT "token_networks_token_id_supported_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."supported_tokens"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -89,6 +115,9 @@ ALTER TABLE "withdrawal_settings" ADD CONSTRAINT "withdrawal_settings_user_id_us
 ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_requested_by_users_id_fk" FOREIGN KEY ("requested_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_decided_by_users_id_fk" FOREIGN KEY ("decided_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "recovery_codes" ADD CONSTRAINT "recovery_codes_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "two_factor" ADD CONSTRAINT "two_factor_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_outbox_due_idx" ON "mail_outbox" USING btree ("next_attempt_at") WHERE sent_at is null;--> statement-breakpoint
 CREATE INDEX "mail_outbox_sent_idx" ON "mail_outbox" USING btree ("sent_at");--> statement-breakpoint
 CREATE INDEX "rate_limits_window_ends_idx" ON "rate_limits" USING btree ("window_ends_at");--> statement-breakpoint
@@ -96,6 +125,9 @@ CREATE UNIQUE INDEX "address_book_entry_key" ON "address_book" USING btree ("use
 CREATE INDEX "address_book_user_idx" ON "address_book" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "token_networks_token_network_key" ON "token_networks" USING btree ("token_id","network");--> statement-breakpoint
 CREATE INDEX "admin_approvals_status_created_idx" ON "admin_approvals" USING btree ("status","created_at");--> statement-breakpoint
+CREATE INDEX "recovery_codes_user_id_idx" ON "recovery_codes" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "sessions_user_id_idx" ON "sessions" USING btree ("user_id","created_at");--> statement-breakpoint
+ALTER TABLE "users" DROP COLUMN "token_version";--> statement-breakpoint
 -- backfill: 20-i8-networks
 -- Backfill: every supported token gets its network row (the first row shares the token's id, so existing
 -- `_id`s of get-tokens stay valid). Native coins by coin id; tether (and other tokens) by the address shape:

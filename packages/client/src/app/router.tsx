@@ -18,6 +18,8 @@ const WalletPage = lazyScreen(() => import('../features/wallet/components/Wallet
 const NotificationsPage = lazyScreen(() => import('../features/notifications/components/NotificationsPage'));
 const ProfileOverviewPage = lazyScreen(() => import('../features/profile/components/ProfileOverviewPage'));
 const ProfileSettingsPage = lazyScreen(() => import('../features/profile/components/ProfileSettingsPage'));
+const SecuritySettings = lazyScreen(() => import('../features/security/components/SecuritySettings'));
+const AdminTwoFactorGate = lazyScreen(() => import('../features/security/components/AdminTwoFactorGate'));
 const NotFoundPage = lazyScreen(() => import('../components/NotFoundPage'));
 
 function Root() {
@@ -48,12 +50,14 @@ export const router = createBrowserRouter([
       { path: '/wallet/send', element: user(<WalletPage />) },
       { path: '/notifications', element: user(<NotificationsPage />) },
       { path: '/user-profile', element: user(<ProfileOverviewPage />) },
-      { path: '/profile-setting', element: user(<ProfileSettingsPage />) },
+      { path: '/profile-setting', element: user(<ProfileSettingsPage security={<SecuritySettings />} />) },
       {
         path: '/admin',
         element: (
           <AdminGuard>
-            <Outlet />
+            <AdminTwoFactorGate>
+              <Outlet />
+            </AdminTwoFactorGate>
           </AdminGuard>
         ),
         children: adminRoutes,

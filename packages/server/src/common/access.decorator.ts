@@ -29,3 +29,10 @@ export const OptionalUserAccess = () => Access('optional');
 export const AuthenticatedAccess = () => Access('authenticated');
 export const UserAccess = () => Access('user');
 export const AdminAccess = () => Access('admin');
+
+export const BEFORE_TWO_FACTOR_KEY = 'coinpurse:before-2fa';
+/**
+ * An admin route an administrator may use before enrolling in two-factor sign-in (sessions, sign-out), when
+ * ADMIN_REQUIRE_2FA is on. Every other admin route answers 403 until they enrol.
+ */
+export const AllowedBeforeTwoFactor = () => SetMetadata(BEFORE_TWO_FACTOR_KEY, true);

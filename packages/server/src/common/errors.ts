@@ -64,3 +64,8 @@ export class ReplayedResponseError extends DomainError {
     super('Replayed response');
   }
 }
+
+/** 401 asking for the second factor: the body carries `twoFactorRequired: true` so the client shows the code step. */
+export class TwoFactorRequiredError extends UnauthenticatedError {
+  readonly twoFactorRequired = true;
+}

@@ -1,12 +1,14 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { databaseFaultOf } from '../db/database-errors';
-import { DomainError, ReplayedResponseError } from './errors';
+import { DomainError, ReplayedResponseError, TwoFactorRequiredError } from './errors';
 
 export interface ErrorBody {
   statusCode: number;
   error: string;
   details?: Record<string, string[]>;
+  /** Set on a 401 that asks for the two-factor code. */
+  twoFactorRequired?: true;
 }
 
 const DEFAULT_MESSAGES: Record<number, string> = {
@@ -45,7 +47,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   toBody(exception: unknown, request?: Request): ErrorBody {
     if (exception instanceof DomainError) {
-      return { statusCode: exception.statusCode, error: exception.message, ...(exception.details ? { details: exception.details } : {}) };
+      return {
+        statusCode: exception.statusCode,
+        error: exception.message,
+        ...(exception.details ? { details: exception.details } : {}),
+        ...(exception instanceof TwoFactorRequiredError ? { twoFactorRequired: true as const } : {}),
+      };
     }
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();

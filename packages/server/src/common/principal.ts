@@ -8,7 +8,8 @@ export interface Principal {
   role: 'user' | 'admin';
   name: string;
   email: string;
-  tokenVersion: number;
+  /** The session (one per sign-in) the bearer token belongs to. */
+  sessionId: string;
 }
 
 export type AuthedRequest = Request & { principal?: Principal; requestId?: string };
@@ -33,4 +34,11 @@ export const CurrentActor = createParamDecorator((_: unknown, context: Execution
   const request = context.switchToHttp().getRequest<AuthedRequest>();
   if (!request.principal) throw new UnauthenticatedError('Please sign in to continue.');
   return { id: request.principal.id, role: request.principal.role, requestId: request.requestId };
+});
+
+/** Where a request comes from, as recorded on a session: the client address (Express `trust proxy` applies) and browser. */
+export const CurrentClient = createParamDecorator((_: unknown, context: ExecutionContext): { ip: string | null; userAgent: string | null } => {
+  const request = context.switchToHttp().getRequest<AuthedRequest>();
+  const userAgent = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: typeof userAgent === 'string' && userAgent ? userAgent.slice(0, 500) : null };
 });

@@ -42,7 +42,18 @@ describe('loadConfig', () => {
       expect(problems).toContain('DATABASE_URL');
       expect(problems).toContain('JWT_SECRET is required');
       expect(problems).toContain('ADMIN_EMAIL and ADMIN_PASSWORD');
+      expect(problems).toContain('ENCRYPTION_KEY is required');
     }
+  });
+
+  it('reads the encryption key and the admin two-factor rule', () => {
+    const key = 'ab'.repeat(32);
+    const config = loadConfig({ DATA_DIR: ':memory:', ENCRYPTION_KEY: key, ADMIN_REQUIRE_2FA: 'true' });
+    expect(config.encryptionKey.toString('hex')).toBe(key);
+    expect(config.adminRequire2fa).toBe(true);
+    expect(loadConfig({ DATA_DIR: ':memory:' })).toMatchObject({ adminRequire2fa: false });
+    expect(loadConfig({ DATA_DIR: ':memory:' }).encryptionKey.length).toBe(32);
+    expect(() => loadConfig({ DATA_DIR: ':memory:', ENCRYPTION_KEY: 'short', ADMIN_REQUIRE_2FA: 'maybe' })).toThrow(/ENCRYPTION_KEY[\s\S]*ADMIN_REQUIRE_2FA/);
   });
 
   it('parses durations', () => {

@@ -12,6 +12,10 @@ export interface AppConfig {
   dataDir: string;
   jwtSecret: string;
   jwtTtlSeconds: number;
+  /** 32-byte AES-256-GCM key for secrets at rest (TOTP secrets). */
+  encryptionKey: Buffer;
+  /** Administrators must enrol in two-factor sign-in before any admin route answers. */
+  adminRequire2fa: boolean;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   publicUrl: string;
@@ -110,6 +114,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (jwtSecret && jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   if (!jwtSecret && nodeEnv === 'production') problems.push('JWT_SECRET is required when NODE_ENV=production');
 
+  let encryptionKey: Buffer | undefined;
+  if (env.ENCRYPTION_KEY) {
+    encryptionKey = parseEncryptionKey(env.ENCRYPTION_KEY);
+    if (!encryptionKey) problems.push('ENCRYPTION_KEY must be 32 bytes as 64 hex characters or base64');
+  } else if (nodeEnv === 'production') {
+    problems.push('ENCRYPTION_KEY is required when NODE_ENV=production');
+  }
+
+  let adminRequire2fa = nodeEnv === 'production';
+  const require2faRaw = env.ADMIN_REQUIRE_2FA?.trim().toLowerCase();
+  if (require2faRaw) {
+    if (['true', '1', 'yes'].includes(require2faRaw)) adminRequire2fa = true;
+    else if (['false', '0', 'no'].includes(require2faRaw)) adminRequire2fa = false;
+    else problems.push(`ADMIN_REQUIRE_2FA must be true or false (got "${env.ADMIN_REQUIRE_2FA}")`);
+  }
+
   const adminEmail = env.ADMIN_EMAIL?.trim() || undefined;
   const adminPassword = env.ADMIN_PASSWORD || undefined;
   if (adminEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) problems.push(`ADMIN_EMAIL is not an email address (got "${adminEmail}")`);
@@ -128,6 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     jwtSecret,
     jwtTtlSeconds,
+    encryptionKey: encryptionKey ?? Buffer.alloc(0),
+    adminRequire2fa,
     adminEmail,
     adminPassword,
     publicUrl: url('PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:'])!,
@@ -155,6 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   if (problems.length) throw new ConfigError(problems);
   if (!config.jwtSecret) config.jwtSecret = developmentJwtSecret(config.dataDir);
+  if (!config.encryptionKey.length)
+    config.encryptionKey = Buffer.from(
+      developmentSecret(config.dataDir, 'encryption-key', () => randomBytes(32).toString('hex')),
+      'hex',
+    );
   return config;
 }
 
@@ -196,13 +223,24 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** 64 hex characters or base64 (url-safe or not) of exactly 32 bytes. */
+export function parseEncryptionKey(raw: string): Buffer | undefined {
+  const text = raw.trim();
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined;
+  return key?.length === 32 ? key : undefined;
+}
+
 /** Outside production a secret is generated once and kept in DATA_DIR so sessions survive restarts. */
 function developmentJwtSecret(dataDir: string): string {
-  if (dataDir === ':memory:') return randomBytes(48).toString('base64url');
-  const file = join(dataDir, 'jwt-secret');
+  return developmentSecret(dataDir, 'jwt-secret', () => randomBytes(48).toString('base64url'));
+}
+
+function developmentSecret(dataDir: string, name: string, generate: () => string): string {
+  if (dataDir === ':memory:') return generate();
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = generate();
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }

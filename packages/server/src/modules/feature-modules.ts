@@ -10,6 +10,7 @@ import { TokensModule } from './tokens/tokens.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { NetworksModule } from './networks/networks.module';
 import { AddressBookModule } from './address-book/address-book.module';
+import { SecurityModule } from './security/security.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -27,4 +28,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   UploadsModule,
   NetworksModule,
   AddressBookModule,
+  SecurityModule,
 ];

@@ -75,6 +75,9 @@ describe.each(DATABASE_KINDS)('password reset by mail on %s', (kind) => {
     expect((await reset(token, 'short').expect(400)).body.error).toBe('Password must be at least 8 characters.');
     const ok = await reset(token, 'brand-new-password').expect(200);
     expect(ok.body).toEqual({ message: 'Password Changed Successfully' });
+    // The security mail (waited for: delivery may be asynchronous), with no token in it.
+    const notice = await smtp.waitFor((mail) => mail.to.includes(ada.email.toLowerCase()) && mail.subject === 'Your Coinpurse password was changed');
+    expect(notice.text).not.toContain(token);
 
     await t.http.get('/api/user/me').set(bearer(ada.token)).expect(401);
     await t.http.post('/api/user/login-user').send({ email: ada.email, password: ada.password }).expect(401);

@@ -69,7 +69,13 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
     const adminActor = { id: (await t.http.get('/api/user/me').set({ Authorization: `Bearer ${t.admin}` })).body._id as string, role: 'admin' as const };
 
     const people = await Promise.all([newCustomer(t), newCustomer(t), newCustomer(t)]);
-    const principals: Principal[] = people.map((p) => ({ id: p._id, role: 'user', name: p.name, email: p.email, tokenVersion: 0 }));
+    const principals: Principal[] = people.map((p) => ({
+      id: p._id,
+      role: 'user',
+      name: p.name,
+      email: p.email,
+      sessionId: '00000000-0000-0000-0000-000000000000',
+    }));
     const balances = people.map(() => Object.fromEntries(TOKENS.map((k) => [k, new D(0)])) as Record<Token, Decimal>);
     const prices: Record<Token, Decimal> = { bitcoin: new D('50000'), ethereum: new D('2500'), tether: new D('1') };
     const txs: ModelTx[] = [];

@@ -588,6 +588,9 @@ describe('money operations refuse stale prices in production', () => {
     t = await startWalletApp('pglite', {
       NODE_ENV: 'production',
       JWT_SECRET: 'a-production-secret-that-is-long-enough-1234567890',
+      ENCRYPTION_KEY: 'ab'.repeat(32),
+      // The test funds through the admin API with a password-only admin.
+      ADMIN_REQUIRE_2FA: 'false',
       PRICE_MAX_AGE_SECONDS: '600',
     });
   });

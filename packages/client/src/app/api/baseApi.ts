@@ -20,6 +20,8 @@ export const TAG_TYPES = [
   'admin-notifications',
   'admin-tickets',
   'admin-audit',
+  'security',
+  'security-admin',
 ] as const;
 
 const rawBaseQuery = fetchBaseQuery({
@@ -38,7 +40,8 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
   // Only when the refused token is still the stored one: a call that raced a password change (which replaces the
   // session) must not sign the user out of the new session.
   const current = (api.getState() as { session: SessionState }).session.user?.token;
-  if (result.error?.status === 401 && tokenUsed && current === tokenUsed) api.dispatch(sessionExpired());
+  // A 401 asking for the two-factor code is a question to the user, not the end of the session.
+  if (result.error?.status === 401 && !isTwoFactorRequired(result.error) && tokenUsed && current === tokenUsed) api.dispatch(sessionExpired());
   return result;
 };
 
@@ -53,4 +56,10 @@ export const baseApi = createApi({
 export function errorMessage(error: unknown, fallback: string): string {
   const data = (error as { data?: { error?: unknown } } | undefined)?.data;
   return typeof data?.error === 'string' && data.error ? data.error : fallback;
+}
+
+/** True for the server's 401 `{ twoFactorRequired: true }`: show the code step and send again with `code`. */
+export function isTwoFactorRequired(error: unknown): boolean {
+  const data = (error as { data?: { twoFactorRequired?: unknown } } | undefined)?.data;
+  return data?.twoFactorRequired === true;
 }

@@ -10,3 +10,5 @@ import type { MarketCoinDto, WalletTokenDto } from '../../features/market/store/
 
 export type MarketCoin = MarketCoinDto;
 export type WalletToken = WalletTokenDto;
+// Whether two-factor sign-in is on: the send and password forms ask for the code up front.
+export { useTwoFactorStatusQuery } from '../../features/security/store/securityApi.generated';

@@ -5,3 +5,4 @@ export * from './support';
 export * from './replicas';
 export * from './networks';
 export * from './back-office';
+export * from './security';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -14,8 +14,6 @@ export const users = pgTable(
     role: text('role', { enum: ['user', 'admin'] })
       .notNull()
       .default('user'),
-    /** Bumped on logout, password change and deactivation: tokens carrying an older version are refused. */
-    tokenVersion: integer('token_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),

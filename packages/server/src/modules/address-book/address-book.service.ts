@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type {
   AddAddressDto,
   AddressBookDto,
@@ -15,6 +15,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
+import { StepUpService } from '../security/step-up.service';
 import { CoinsRepository } from '../market/coins.repository';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
@@ -27,12 +28,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The withdrawal address book and allowlist mode. Saving an address validates it like a send; while the allowlist is
  * on, sends go only to saved addresses whose hold (`ADDRESS_HOLD_HOURS`) has passed. Saving an address and turning
  * the allowlist off are security events: each notifies the customer (same transaction) and mails them.
- * The optional `code` (one-time code when two-factor authentication is on) is accepted but not checked yet.
+ * Both are step-up actions: with two-factor sign-in on, they need a fresh one-time `code`.
  */
 @Injectable()
 export class AddressBookService {
-  private readonly logger = new Logger('AddressBook');
-
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -42,6 +41,7 @@ export class AddressBookService {
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
     private readonly mail: MailService,
+    private readonly stepUp: StepUpService,
   ) {}
 
   async list(userId: string): Promise<AddressBookDto> {
@@ -50,6 +50,7 @@ export class AddressBookService {
   }
 
   async add(principal: Principal, requestId: string | undefined, body: AddAddressDto): Promise<AddressMutationResponseDto> {
+    await this.stepUp.verify(principal, body.code);
     const rows = await this.networks.listForCoin(body.token);
     const coin = rows.length ? await this.coins.findById(body.token) : undefined;
     if (!coin) throw new InvalidInputError(`"${body.token.slice(0, 60)}" is not a supported token.`);
@@ -85,14 +86,16 @@ export class AddressBookService {
         tx,
       );
       await this.audit.record(actor(principal, requestId), { action: 'address_book.add', targetType: 'address_book', targetId: row.id, after: toDto(row) }, tx);
+      await this.mailCustomer(
+        principal,
+        'A withdrawal address was added to your Coinpurse account',
+        `Hello ${principal.name},\n\n"${row.label}" was added to your address book:\n${coin.name} (${coin.symbol.toUpperCase()}) on ${target.network.name}\n${row.address}${row.memo ? `\n${target.network.memo!.label}: ${row.memo}` : ''}\n\n` +
+          `${this.config.addressHoldHours > 0 ? `While the allowlist is on, it can be used from ${row.usableAt.toUTCString()}.\n\n` : ''}If this was not you, contact support now: ${this.config.publicUrl}/ticket\n`,
+
+        tx,
+      );
       return row;
     });
-    await this.mailCustomer(
-      principal,
-      'A withdrawal address was added to your Coinpurse account',
-      `Hello ${principal.name},\n\n"${saved.label}" was added to your address book:\n${coin.name} (${coin.symbol.toUpperCase()}) on ${target.network.name}\n${saved.address}${saved.memo ? `\n${target.network.memo!.label}: ${saved.memo}` : ''}\n\n` +
-        `${this.config.addressHoldHours > 0 ? `While the allowlist is on, it can be used from ${saved.usableAt.toUTCString()}.\n\n` : ''}If this was not you, contact support now: ${this.config.publicUrl}/ticket\n`,
-    );
     return { ok: true, message: 'Address saved', address: toDto(saved) };
   }
 
@@ -111,7 +114,9 @@ export class AddressBookService {
   }
 
   async setAllowlist(principal: Principal, requestId: string | undefined, body: SetAllowlistDto): Promise<AllowlistResponseDto> {
-    const before = await this.db.transaction(async (tx) => {
+    // Turning the allowlist off is a step-up action; turning it on only adds protection.
+    if (!body.enabled) await this.stepUp.verify(principal, body.code);
+    await this.db.transaction(async (tx) => {
       const previous = await this.repository.setAllowlist(principal.id, body.enabled, tx);
       if (previous === body.enabled) return previous;
       await this.audit.record(
@@ -134,16 +139,14 @@ export class AddressBookService {
           },
           tx,
         );
+        await this.mailCustomer(
+          principal,
+          'The withdrawal allowlist was turned off on your Coinpurse account',
+          `Hello ${principal.name},\n\nThe address allowlist of your account was turned off: withdrawals can now go to any address.\n\nIf this was not you, contact support now: ${this.config.publicUrl}/ticket\n`,
+          tx,
+        );
       }
-      return previous;
     });
-    if (before && !body.enabled) {
-      await this.mailCustomer(
-        principal,
-        'The withdrawal allowlist was turned off on your Coinpurse account',
-        `Hello ${principal.name},\n\nThe address allowlist of your account was turned off: withdrawals can now go to any address.\n\nIf this was not you, contact support now: ${this.config.publicUrl}/ticket\n`,
-      );
-    }
     return { ok: true, message: body.enabled ? 'Allowlist turned on' : 'Allowlist turned off', allowlistEnabled: body.enabled };
   }
 
@@ -164,13 +167,9 @@ export class AddressBookService {
     }
   }
 
-  /** The change is stored whatever happens here; a mail failure is logged (the customer still has the notification). */
-  private async mailCustomer(principal: Principal, subject: string, text: string): Promise<void> {
-    try {
-      await this.mail.send({ to: principal.email, subject, text });
-    } catch (error) {
-      this.logger.error(`Could not mail ${principal.id}: ${(error as Error).message}`);
-    }
+  /** Queued in the change's own transaction (the mail outbox): the change and its mail commit together. */
+  private async mailCustomer(principal: Principal, subject: string, text: string, tx: Executor): Promise<void> {
+    await this.mail.send({ to: principal.email, subject, text }, tx);
   }
 }
 

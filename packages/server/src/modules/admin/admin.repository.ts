@@ -48,12 +48,12 @@ export class AdminRepository {
     return row;
   }
 
-  /** Deactivates and revokes every token (token_version + 1). Balances, ledger and history stay. */
+  /** Deactivates (the caller ends the sessions). Balances, ledger and history stay. */
   async deactivate(id: string, by: string, executor: Executor = this.db): Promise<Date> {
     const now = new Date();
     await executor
       .update(users)
-      .set({ deactivatedAt: now, deactivatedBy: by, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now })
+      .set({ deactivatedAt: now, deactivatedBy: by, updatedAt: now })
       .where(and(eq(users.id, id), isNull(users.deactivatedAt)));
     return now;
   }

@@ -15,6 +15,7 @@ import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
+import { SessionsService } from '../security/sessions.service';
 import { AdminRepository } from './admin.repository';
 import { decodeCursor, encodeCursor, pageLimit, UUID_TEXT } from './page-cursor';
 
@@ -30,6 +31,7 @@ export class AdminService {
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
     private readonly ledger: LedgerService,
+    private readonly sessions: SessionsService,
   ) {}
 
   /**
@@ -44,6 +46,7 @@ export class AdminService {
       if (!user || user.deactivatedAt) throw new NotFoundError(USER_NOT_FOUND);
       if (user.role === 'admin') throw new ConflictError('An administrator account cannot be deleted.');
       const at = await this.repository.deactivate(user.id, actor.id, tx);
+      await this.sessions.revokeAll(user.id, {}, tx);
       await this.audit.record(
         actor,
         {

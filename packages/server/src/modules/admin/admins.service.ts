@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
+import { SessionsService } from '../security/sessions.service';
 import { hashPassword } from '../auth/password-hasher';
 import { UsersRepository } from '../auth/users.repository';
 import { toMoney, usdNumber } from '../ledger/money';
@@ -38,6 +39,7 @@ export class AdminsService {
     private readonly approvals: ApprovalsRepository,
     private readonly wallet: WalletService,
     private readonly audit: AuditService,
+    private readonly sessions: SessionsService,
   ) {}
 
   async list(): Promise<AdminAccountDto[]> {
@@ -72,6 +74,8 @@ export class AdminsService {
       if (!target) throw new NotFoundError(ADMIN_NOT_FOUND);
       if (active.length <= 1) throw new ConflictError('The last active administrator cannot be deactivated.');
       const at = await this.accounts.deactivate(target.id, actor.id, tx);
+      // Every session of the deactivated admin ends now, on every instance.
+      await this.sessions.revokeAll(target.id, {}, tx);
       await this.audit.record(
         actor,
         {

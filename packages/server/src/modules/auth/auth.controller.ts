@@ -12,7 +12,8 @@ import {
   UserRoutes,
 } from '@coinpurse/contract';
 import { AuthenticatedAccess, PublicAccess } from '../../common/access.decorator';
-import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
+import { type Actor, CurrentActor, CurrentClient, CurrentPrincipal, type Principal } from '../../common/principal';
+import type { ClientInfo } from '../security/sessions.service';
 import { AuthService } from './auth.service';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
@@ -25,23 +26,26 @@ export class AuthController {
   @PublicAccess()
   @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: SessionDto, description: 'The session object; 409 when the email is taken.' })
-  createUser(@Body() body: CreateUserDto): Promise<SessionDto> {
-    return this.auth.createUser(body);
+  createUser(@Body() body: CreateUserDto, @CurrentClient() client: ClientInfo): Promise<SessionDto> {
+    return this.auth.createUser(body, client);
   }
 
   @Post(UserRoutes.loginUser)
   @HttpCode(200)
   @PublicAccess()
   @UseGuards(RateLimitGuard)
-  @ApiOkResponse({ type: SessionDto })
-  loginUser(@Body() body: LoginDto): Promise<SessionDto> {
-    return this.auth.loginUser(body);
+  @ApiOkResponse({
+    type: SessionDto,
+    description: 'With two-factor sign-in on and no or a wrong `code`: 401 `{ error, twoFactorRequired: true }` (the password is checked first).',
+  })
+  loginUser(@Body() body: LoginDto, @CurrentClient() client: ClientInfo): Promise<SessionDto> {
+    return this.auth.loginUser(body, client);
   }
 
   @Post(UserRoutes.logout)
   @HttpCode(200)
   @AuthenticatedAccess()
-  @ApiOkResponse({ type: OkResponseDto, description: 'Revokes every token of this account issued so far.' })
+  @ApiOkResponse({ type: OkResponseDto, description: "Ends this device's session only (see logout-all)." })
   async logout(@CurrentPrincipal() principal: Principal): Promise<OkResponseDto> {
     return this.auth.logout(principal).then(() => ({ ok: true }));
   }
@@ -56,17 +60,25 @@ export class AuthController {
   @Patch(UserRoutes.profile)
   @AuthenticatedAccess()
   @ApiOkResponse({ type: ProfileDto })
-  updateProfile(@CurrentActor() actor: Actor, @Body() body: UpdateProfileDto): Promise<ProfileDto> {
-    return this.auth.updateProfile(actor, body);
+  updateProfile(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: UpdateProfileDto): Promise<ProfileDto> {
+    return this.auth.updateProfile(principal, actor, body);
   }
 
   @Post(UserRoutes.changePassword)
   @HttpCode(200)
   @AuthenticatedAccess()
   @UseGuards(RateLimitGuard)
-  @ApiOkResponse({ type: SessionDto, description: 'Other sessions end; the returned session replaces the stored one.' })
-  changePassword(@CurrentActor() actor: Actor, @Body() body: ChangePasswordDto): Promise<SessionDto> {
-    return this.auth.changePassword(actor, body);
+  @ApiOkResponse({
+    type: SessionDto,
+    description: 'Every session ends; the returned session replaces the stored one. Needs `code` when two-factor sign-in is on.',
+  })
+  changePassword(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: ChangePasswordDto,
+    @CurrentClient() client: ClientInfo,
+  ): Promise<SessionDto> {
+    return this.auth.changePassword(principal, actor, body, client);
   }
 }
 
@@ -79,8 +91,8 @@ export class AdminAuthController {
   @HttpCode(200)
   @PublicAccess()
   @UseGuards(RateLimitGuard)
-  @ApiOkResponse({ type: SessionDto, description: 'Administrators only: a customer account gets 401.' })
-  loginAdmin(@Body() body: LoginDto): Promise<SessionDto> {
-    return this.auth.loginAdmin(body);
+  @ApiOkResponse({ type: SessionDto, description: 'Administrators only: a customer account gets 401. `code` as for login-user.' })
+  loginAdmin(@Body() body: LoginDto, @CurrentClient() client: ClientInfo): Promise<SessionDto> {
+    return this.auth.loginAdmin(body, client);
   }
 }

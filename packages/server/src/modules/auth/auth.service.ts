@@ -5,12 +5,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { DATABASE, type Database } from '../../db/database';
 import { ConflictError, InvalidInputError, NotFoundError, UnauthenticatedError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { AuditService } from '../audit/audit.service';
+import { SecurityMailService } from '../security/security-mail.service';
+import { type ClientInfo, SessionsService } from '../security/sessions.service';
+import { StepUpService } from '../security/step-up.service';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password-hasher';
 import { TokenService } from './token.service';
-import { type UserRecord, UsersRepository } from './users.repository';
+import { normalizeEmail, type UserRecord, UsersRepository } from './users.repository';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 
@@ -19,32 +23,46 @@ export class AuthService {
   private readonly logger = new Logger('Auth');
 
   constructor(
+    @Inject(DATABASE) private readonly db: Database,
     private readonly users: UsersRepository,
     private readonly tokens: TokenService,
     private readonly audit: AuditService,
+    private readonly sessions: SessionsService,
+    private readonly stepUp: StepUpService,
+    private readonly securityMails: SecurityMailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async createUser(input: CreateUserDto): Promise<SessionDto> {
+  async createUser(input: CreateUserDto, client: ClientInfo): Promise<SessionDto> {
     const user = await this.users.insert({ ...input, passwordHash: await hashPassword(input.password), role: 'user' });
     if (!user) throw new ConflictError('An account with this email already exists.');
     await this.audit.record(
       { id: user.id, role: 'user' },
       { action: 'user.sign_up', targetType: 'user', targetId: user.id, after: { email: user.email, country: user.country } },
     );
-    return this.session(user);
+    return (await this.startSession(user, client)).session;
   }
 
-  async loginUser(input: LoginDto): Promise<SessionDto> {
-    return this.session(await this.checkCredentials(input, 'user'));
+  async loginUser(input: LoginDto, client: ClientInfo): Promise<SessionDto> {
+    return this.login(input, 'user', client);
   }
 
-  async loginAdmin(input: LoginDto): Promise<SessionDto> {
-    return this.session(await this.checkCredentials(input, 'admin'));
+  async loginAdmin(input: LoginDto, client: ClientInfo): Promise<SessionDto> {
+    return this.login(input, 'admin', client);
   }
 
+  /** Ends this device's session only. */
   async logout(principal: Principal): Promise<void> {
-    await this.users.bumpTokenVersion(principal.id);
+    await this.sessions.revoke(principal.id, principal.sessionId).catch((error) => {
+      // Already ended (e.g. from another device): signing out is done either way.
+      if (!(error instanceof NotFoundError)) throw error;
+    });
+  }
+
+  /** Ends every session of the account, this one included. */
+  async logoutAll(actor: Actor): Promise<void> {
+    await this.sessions.revokeAll(actor.id);
+    await this.audit.record(actor, { action: 'user.logout_all', targetType: 'user', targetId: actor.id });
   }
 
   async profile(principal: Principal): Promise<ProfileDto> {
@@ -53,30 +71,51 @@ export class AuthService {
     return toProfile(user);
   }
 
-  async updateProfile(actor: Actor, input: UpdateProfileDto): Promise<ProfileDto> {
-    if (input.name === undefined && input.country === undefined) throw new InvalidInputError('Nothing to change.');
+  /** A new email is a step-up action: it needs the two-factor code when two-factor sign-in is on. */
+  async updateProfile(principal: Principal, actor: Actor, input: UpdateProfileDto): Promise<ProfileDto> {
+    if (input.name === undefined && input.country === undefined && input.email === undefined) throw new InvalidInputError('Nothing to change.');
     const before = await this.users.findById(actor.id);
-    const user = await this.users.updateProfile(actor.id, { name: input.name, country: input.country });
-    if (!user || !before) throw new NotFoundError('Account not found.');
+    if (!before) throw new NotFoundError('Account not found.');
+    const emailChanges = input.email !== undefined && normalizeEmail(input.email) !== normalizeEmail(before.email);
+    if (emailChanges) await this.stepUp.verify(principal, input.code);
+    const user = await this.users
+      .updateProfile(actor.id, { name: input.name, country: input.country, email: emailChanges ? input.email : undefined })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new ConflictError('An account with this email already exists.');
+        throw error;
+      });
+    if (!user) throw new NotFoundError('Account not found.');
     await this.audit.record(actor, {
       action: 'user.update_profile',
       targetType: 'user',
       targetId: user.id,
-      before: { name: before.name, country: before.country },
-      after: { name: user.name, country: user.country },
+      before: { name: before.name, country: before.country, ...(emailChanges ? { email: before.email } : {}) },
+      after: { name: user.name, country: user.country, ...(emailChanges ? { email: user.email } : {}) },
     });
+    // Every instance re-reads the name and email behind this account's sessions.
+    await this.sessions.accountChanged(user.id);
     return toProfile(user);
   }
 
-  /** Changes the password and ends every other session; returns a fresh session for this one. */
-  async changePassword(actor: Actor, input: ChangePasswordDto): Promise<SessionDto> {
+  /**
+   * Changes the password (a step-up action) and ends every session; this device continues with the fresh session
+   * returned (it replaces the stored one).
+   */
+  async changePassword(principal: Principal, actor: Actor, input: ChangePasswordDto, client: ClientInfo): Promise<SessionDto> {
     const user = await this.users.findById(actor.id);
     if (!user) throw new NotFoundError('Account not found.');
     if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw new InvalidInputError('Current password is incorrect.');
-    await this.users.updatePassword(user.id, await hashPassword(input.newPassword));
-    await this.audit.record(actor, { action: 'user.change_password', targetType: 'user', targetId: user.id });
-    const updated = await this.users.findById(user.id);
-    return this.session(updated!);
+    await this.stepUp.verify(principal, input.code);
+    const passwordHash = await hashPassword(input.newPassword);
+    const session = await this.db.transaction(async (tx) => {
+      await this.users.updatePassword(user.id, passwordHash, tx);
+      await this.sessions.revokeAll(user.id, {}, tx);
+      await this.audit.record(actor, { action: 'user.change_password', targetType: 'user', targetId: user.id }, tx);
+      const { sessionId } = await this.sessions.start(user.id, client, tx);
+      return this.session(user, sessionId);
+    });
+    await this.securityMails.passwordChanged(user);
+    return session;
   }
 
   /** At every start: the configured admin exists with the configured password; or, on an empty database, a generated one. */
@@ -108,11 +147,32 @@ export class AuthService {
     return user;
   }
 
-  private session(user: UserRecord): SessionDto {
-    return { token: this.tokens.issue(user), _id: user.id, name: user.name, email: user.email, country: user.country, role: user.role };
+  /** Password first (same answer as before for a wrong one), then the second factor, then a new session. */
+  private async login(input: LoginDto, role: 'user' | 'admin', client: ClientInfo): Promise<SessionDto> {
+    const user = await this.checkCredentials(input, role);
+    await this.stepUp.verify(user, input.code);
+    const { session, newDevice } = await this.startSession(user, client);
+    if (newDevice) await this.securityMails.newSignIn(user, client);
+    return session;
+  }
+
+  private async startSession(user: UserRecord, client: ClientInfo): Promise<{ session: SessionDto; newDevice: boolean }> {
+    const { sessionId, newDevice } = await this.sessions.start(user.id, client);
+    return { session: this.session(user, sessionId), newDevice };
+  }
+
+  private session(user: UserRecord, sessionId: string): SessionDto {
+    return { token: this.tokens.issue(user, sessionId), _id: user.id, name: user.name, email: user.email, country: user.country, role: user.role };
   }
 }
 
 function toProfile(user: UserRecord): ProfileDto {
   return { _id: user.id, name: user.name, email: user.email, country: user.country, role: user.role, createdAt: user.createdAt.toISOString() };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
 }

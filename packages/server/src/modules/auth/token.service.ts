@@ -7,11 +7,13 @@ import type { AppConfig } from '../../config/config';
 export interface TokenClaims {
   sub: string;
   role: 'user' | 'admin';
-  /** The user's token version when issued: logout and password change bump it. */
-  ver: number;
+  /** The session id: the token is accepted while that session is live. */
+  sid: string;
   iat: number;
   exp: number;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Issues and checks session JWTs: HS256 only, so `alg: none` and RS/HS confusion are refused. */
 @Injectable()
@@ -26,9 +28,9 @@ export class TokenService {
     this.verifyKey = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
   }
 
-  issue(user: { id: string; role: 'user' | 'admin'; tokenVersion: number }): string {
+  issue(user: { id: string; role: 'user' | 'admin' }, sessionId: string): string {
     return this.jwt.sign(
-      { role: user.role, ver: user.tokenVersion },
+      { role: user.role, sid: sessionId },
       { subject: user.id, algorithm: 'HS256', expiresIn: this.config.jwtTtlSeconds, secret: this.config.jwtSecret },
     );
   }
@@ -37,7 +39,8 @@ export class TokenService {
   verify(token: string): TokenClaims | undefined {
     try {
       const claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.verifyKey as unknown as Buffer });
-      if (typeof claims.sub !== 'string' || (claims.role !== 'user' && claims.role !== 'admin') || typeof claims.ver !== 'number') return undefined;
+      if (typeof claims.sub !== 'string' || (claims.role !== 'user' && claims.role !== 'admin') || typeof claims.sid !== 'string' || !UUID.test(claims.sid))
+        return undefined;
       return claims;
     } catch {
       return undefined;

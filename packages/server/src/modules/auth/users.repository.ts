@@ -10,7 +10,6 @@ export interface UserRecord {
   passwordHash: string;
   country: string;
   role: 'user' | 'admin';
-  tokenVersion: number;
   createdAt: Date;
   deactivatedAt: Date | null;
 }
@@ -22,7 +21,6 @@ const userColumns = {
   passwordHash: users.passwordHash,
   country: users.country,
   role: users.role,
-  tokenVersion: users.tokenVersion,
   createdAt: users.createdAt,
   deactivatedAt: users.deactivatedAt,
 };
@@ -71,24 +69,15 @@ export class UsersRepository {
   }
 
   async updatePassword(id: string, passwordHash: string, executor: Executor = this.db): Promise<void> {
-    await executor
-      .update(users)
-      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
-      .where(eq(users.id, id));
+    await executor.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
   }
 
-  /** Revokes every token issued so far. */
-  async bumpTokenVersion(id: string, executor: Executor = this.db): Promise<void> {
-    await executor
-      .update(users)
-      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-      .where(eq(users.id, id));
-  }
-
-  async updateProfile(id: string, changes: { name?: string; country?: string }, executor: Executor = this.db): Promise<UserRecord | undefined> {
+  /** Undefined when the account is gone or closed; throws a unique violation (23505) when the new email is taken. */
+  async updateProfile(id: string, changes: { name?: string; country?: string; email?: string }, executor: Executor = this.db): Promise<UserRecord | undefined> {
+    const { email, ...rest } = changes;
     const [row] = await executor
       .update(users)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...rest, ...(email !== undefined ? { email: email.trim(), emailNormalized: normalizeEmail(email) } : {}), updatedAt: new Date() })
       .where(and(eq(users.id, id), isNull(users.deactivatedAt)))
       .returning(userColumns);
     return row;

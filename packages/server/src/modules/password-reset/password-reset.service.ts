@@ -10,6 +10,8 @@ import { AuditService } from '../audit/audit.service';
 import { hashPassword } from '../auth/password-hasher';
 import { UsersRepository } from '../auth/users.repository';
 import { MailService, type OutgoingMail } from '../mail/mail.service';
+import { SecurityMailService } from '../security/security-mail.service';
+import { SessionsService } from '../security/sessions.service';
 import { PasswordResetRepository, RESET_REQUEST_CHANNEL } from './password-reset.repository';
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
@@ -44,6 +46,8 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
     private readonly users: UsersRepository,
     private readonly audit: AuditService,
     private readonly mail: MailService,
+    private readonly sessions: SessionsService,
+    private readonly securityMails: SecurityMailService,
   ) {}
 
   /**
@@ -135,17 +139,20 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
     const found = await this.resets.findByHash(tokenHash);
     if (!usable(found)) throw new InvalidInputError(RESET_LINK_INVALID);
     const passwordHash = await hashPassword(password);
-    await this.db.transaction(async (tx) => {
+    const user = await this.db.transaction(async (tx) => {
       // Re-read under a row lock: of two concurrent uses of one link, the second sees it used.
       const reset = await this.resets.findByHash(tokenHash, { lock: true }, tx);
       if (!usable(reset)) throw new InvalidInputError(RESET_LINK_INVALID);
       const user = await this.users.findById(reset.userId, tx);
       if (!user || user.deactivatedAt) throw new InvalidInputError(RESET_LINK_INVALID);
       await this.resets.useAllForUser(user.id, tx);
-      // Bumps the token version: every session issued before the reset ends.
       await this.users.updatePassword(user.id, passwordHash, tx);
+      // Every session issued before the reset ends.
+      await this.sessions.revokeAll(user.id, {}, tx);
       await this.audit.record({ id: user.id, role: 'user', requestId }, { action: 'user.password_reset', targetType: 'user', targetId: user.id }, tx);
+      return user;
     });
+    await this.securityMails.passwordChanged(user);
     return { message: PASSWORD_CHANGED_MESSAGE };
   }
 

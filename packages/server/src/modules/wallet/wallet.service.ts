@@ -21,6 +21,8 @@ import { customer, LedgerService, platform, swapPoolShard, transfer } from '../l
 import { formatQuantity, parseAmount, plain, toMoney, tokenDecimals, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService, type Quote } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
+import { SecurityMailService } from '../security/security-mail.service';
+import { StepUpService } from '../security/step-up.service';
 import { TransactionsRepository } from './transactions.repository';
 import { auditStatement } from './audit-statement';
 import { csvCell, describe, parseLimit, parseSeqCursor, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
@@ -45,6 +47,8 @@ export class WalletService {
     private readonly idempotency: IdempotencyService,
     private readonly tokenNetworks: TokenNetworksRepository,
     private readonly addressBook: AddressBookService,
+    private readonly stepUp: StepUpService,
+    private readonly securityMails: SecurityMailService,
   ) {}
 
   /** Every supported token (zero included) plus any other token still held, in USD at current prices. */
@@ -101,7 +105,9 @@ export class WalletService {
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
-    return inTransaction(this.db, async (tx) => {
+    // A withdrawal is a step-up action: with two-factor sign-in on, nothing moves without a fresh code.
+    await this.stepUp.verify(principal, input.code);
+    const sent = await inTransaction(this.db, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
@@ -162,6 +168,12 @@ export class WalletService {
       await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
       return body;
     });
+    await this.securityMails.withdrawalRequested(principal, {
+      amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdValue(quantity, quote.price)))})`,
+      address,
+      network: target.network.name,
+    });
+    return sent;
   }
 
   async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {

@@ -1,11 +1,15 @@
 import { Logo } from '../../../components/Logo';
 import { PasswordInput } from '../../../components/PasswordInput';
+import { SecondFactorField } from '../../../components/SecondFactorField';
 import { useSignInForm } from '../hooks/useSignInForm';
 import { useLoginAdminMutation } from '../store/authApi.generated';
 
 export default function AdminLoginPage() {
   const [loginAdmin] = useLoginAdminMutation();
-  const { email, setEmail, password, setPassword, complete, busy, submit } = useSignInForm((loginDto) => loginAdmin({ loginDto }).unwrap(), '/admin');
+  const { email, setEmail, password, setPassword, complete, busy, submit, secondFactor } = useSignInForm(
+    (loginDto) => loginAdmin({ loginDto }).unwrap(),
+    '/admin',
+  );
 
   return (
     <main id="main" className="page auth-page admin-login">
@@ -27,6 +31,7 @@ export default function AdminLoginPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        {secondFactor.needed && <SecondFactorField id="admin-code" value={secondFactor.code} onChange={secondFactor.setCode} autoFocus />}
         <button type="submit" className="button block" disabled={!complete || busy}>
           {busy ? 'Processing...' : 'Sign in'}
         </button>

@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { PasswordInput } from '../../../components/PasswordInput';
+import { SecondFactorField } from '../../../components/SecondFactorField';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { useSignInForm } from '../hooks/useSignInForm';
 import { useLoginUserMutation } from '../store/authApi.generated';
@@ -7,7 +8,10 @@ import { useLoginUserMutation } from '../store/authApi.generated';
 export default function LoginPage() {
   const [loginUser] = useLoginUserMutation();
   const navigate = useNavigate();
-  const { email, setEmail, password, setPassword, complete, busy, submit } = useSignInForm((loginDto) => loginUser({ loginDto }).unwrap(), '/wallet');
+  const { email, setEmail, password, setPassword, complete, busy, submit, secondFactor } = useSignInForm(
+    (loginDto) => loginUser({ loginDto }).unwrap(),
+    '/wallet',
+  );
 
   return (
     <SiteLayout className="page auth-page">
@@ -25,6 +29,7 @@ export default function LoginPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        {secondFactor.needed && <SecondFactorField id="login-code" value={secondFactor.code} onChange={secondFactor.setCode} autoFocus />}
         <div className="row-end">
           <button type="button" className="link-button" onClick={() => navigate('/forgot-password')}>
             Forgot Password

@@ -50,11 +50,12 @@ export type CreateUserApiResponse = /** status 200 The session object; 409 when 
 export type CreateUserApiArg = {
   createUserDto: CreateUserDto;
 };
-export type LoginUserApiResponse = /** status 200  */ SessionDto;
+export type LoginUserApiResponse =
+  /** status 200 With two-factor sign-in on and no or a wrong `code`: 401 `{ error, twoFactorRequired: true }` (the password is checked first). */ SessionDto;
 export type LoginUserApiArg = {
   loginDto: LoginDto;
 };
-export type LogoutApiResponse = /** status 200 Revokes every token of this account issued so far. */ OkResponseDto;
+export type LogoutApiResponse = /** status 200 Ends this device's session only (see logout-all). */ OkResponseDto;
 export type LogoutApiArg = void;
 export type MeApiResponse = /** status 200  */ ProfileDto;
 export type MeApiArg = void;
@@ -62,11 +63,12 @@ export type UpdateProfileApiResponse = /** status 200  */ ProfileDto;
 export type UpdateProfileApiArg = {
   updateProfileDto: UpdateProfileDto;
 };
-export type ChangePasswordApiResponse = /** status 200 Other sessions end; the returned session replaces the stored one. */ SessionDto;
+export type ChangePasswordApiResponse =
+  /** status 200 Every session ends; the returned session replaces the stored one. Needs `code` when two-factor sign-in is on. */ SessionDto;
 export type ChangePasswordApiArg = {
   changePasswordDto: ChangePasswordDto;
 };
-export type LoginAdminApiResponse = /** status 200 Administrators only: a customer account gets 401. */ SessionDto;
+export type LoginAdminApiResponse = /** status 200 Administrators only: a customer account gets 401. `code` as for login-user. */ SessionDto;
 export type LoginAdminApiArg = {
   loginDto: LoginDto;
 };
@@ -97,6 +99,8 @@ export type CreateUserDto = {
 export type LoginDto = {
   email: string;
   password: string;
+  /** TOTP code or recovery code; required when two-factor sign-in is on. */
+  code?: string;
 };
 export type OkResponseDto = {
   ok: boolean;
@@ -113,10 +117,16 @@ export type ProfileDto = {
 export type UpdateProfileDto = {
   name?: string;
   country?: string;
+  /** A new sign-in email; needs the two-factor code when two-factor sign-in is on. */
+  email?: string;
+  /** TOTP code or recovery code; required when two-factor sign-in is on. */
+  code?: string;
 };
 export type ChangePasswordDto = {
   currentPassword: string;
   newPassword: string;
+  /** TOTP code or recovery code; required when two-factor sign-in is on. */
+  code?: string;
 };
 export type SupportMessageDto = {
   message: string;

@@ -1,16 +1,18 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useChangePasswordMutation, useMeQuery, useUpdateProfileMutation } from '../../../app/api/endpoints';
+import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
+import { useChangePasswordMutation, useMeQuery, useTwoFactorStatusQuery, useUpdateProfileMutation } from '../../../app/api/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { signedIn } from '../../../app/session/sessionSlice';
 import { PasswordInput } from '../../../components/PasswordInput';
+import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { Spinner } from '../../../components/Spinner';
 import { COUNTRIES } from '../../../lib/countries';
 
-export default function ProfileSettingsPage() {
+/** `security`: the Security section (two-factor sign-in, sessions), composed in by the router. */
+export default function ProfileSettingsPage({ security }: { security?: ReactNode }) {
   const { data: me, isLoading } = useMeQuery();
   return (
     <SiteLayout>
@@ -23,6 +25,7 @@ export default function ProfileSettingsPage() {
           <PasswordForm />
         </div>
       )}
+      {security}
       <p style={{ marginTop: '1.25rem' }}>
         <Link to="/user-profile">Back to Profile Overview</Link>
       </p>
@@ -86,17 +89,25 @@ function PasswordForm() {
   const [newPassword, setNew] = useState('');
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const dispatch = useAppDispatch();
+  const { data: twoFactor } = useTwoFactorStatusQuery();
+  const secondFactor = useSecondFactor(Boolean(twoFactor?.enabled));
+  const ready = Boolean(currentPassword && newPassword) && (!secondFactor.needed || Boolean(secondFactor.value));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!currentPassword || !newPassword || isLoading) return;
+    if (!ready || isLoading) return;
     try {
-      const session = await changePassword({ changePasswordDto: { currentPassword, newPassword } }).unwrap();
+      const session = await changePassword({ changePasswordDto: { currentPassword, newPassword, code: secondFactor.value } }).unwrap();
       dispatch(signedIn(session));
       setCurrent('');
       setNew('');
+      secondFactor.reset();
       toast.success('Password Changed Successfully');
     } catch (error) {
+      if (isTwoFactorRequired(error)) {
+        secondFactor.ask();
+        secondFactor.reset();
+      }
       toast.error(errorMessage(error, 'Your password could not be changed.'));
     }
   }
@@ -120,7 +131,8 @@ function PasswordForm() {
         value={newPassword}
         onChange={(e) => setNew(e.target.value)}
       />
-      <button type="submit" className="button" disabled={!currentPassword || !newPassword || isLoading}>
+      {secondFactor.needed && <SecondFactorField id="password-code" value={secondFactor.code} onChange={secondFactor.setCode} />}
+      <button type="submit" className="button" disabled={!ready || isLoading}>
         {isLoading ? 'Processing...' : 'Change password'}
       </button>
     </form>

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
-import { useGetNetworksQuery, type WalletToken } from '../../../app/api/endpoints';
+import { useGetNetworksQuery, useTwoFactorStatusQuery, type WalletToken } from '../../../app/api/endpoints';
+import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import { useAddAddressMutation, useDeleteAddressMutation, useGetAddressesQuery, useSetAllowlistMutation } from '../store/walletAddressesApi.generated';
 import { networksOf } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
@@ -18,13 +19,16 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
   const [network, setNetwork] = useState('');
   const [address, setAddress] = useState('');
   const [memo, setMemo] = useState('');
+  // Saving an address and turning the allowlist off are step-up actions when two-factor sign-in is on.
+  const { data: twoFactor } = useTwoFactorStatusQuery();
+  const secondFactor = useSecondFactor(Boolean(twoFactor?.enabled));
   // When the panel opened: entries still on hold then say when they become usable.
   const [openedAt] = useState(() => Date.now());
   const token = tokens.find((t) => t.id === tokenId);
   const tokenNetworks = token ? networksOf(token) : [];
   const networkId = network || (tokenNetworks.length === 1 ? tokenNetworks[0].network : '');
   const memoInfo = networks?.find((n) => n.id === networkId && n.memo);
-  const canSave = label.trim() && tokenId && address.trim() && (tokenNetworks.length <= 1 || network);
+  const canSave = label.trim() && tokenId && address.trim() && (tokenNetworks.length <= 1 || network) && (!secondFactor.needed || secondFactor.value);
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -37,9 +41,11 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
           address: address.trim(),
           ...(networkId ? { network: networkId } : {}),
           ...(memoInfo && memo.trim() ? { memo: memo.trim() } : {}),
+          ...(secondFactor.value ? { code: secondFactor.value } : {}),
         },
       }).unwrap();
       toast.success('Address saved');
+      secondFactor.reset();
       setLabel('');
       setAddress('');
       setMemo('');
@@ -50,8 +56,13 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
 
   async function toggle(enabled: boolean) {
     try {
-      await setAllowlist({ setAllowlistDto: { enabled } }).unwrap();
+      if (!enabled && secondFactor.needed && !secondFactor.value) {
+        toast.error('Enter the 6-digit code from your authenticator app.');
+        return;
+      }
+      await setAllowlist({ setAllowlistDto: { enabled, ...(!enabled && secondFactor.value ? { code: secondFactor.value } : {}) } }).unwrap();
       toast.success(enabled ? 'Allowlist turned on' : 'Allowlist turned off');
+      if (!enabled) secondFactor.reset();
     } catch (error) {
       toast.error(errorMessage(error, 'The allowlist could not be changed.'));
     }
@@ -73,6 +84,7 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
         <input type="checkbox" checked={book?.allowlistEnabled ?? false} disabled={!book || switching} onChange={(e) => toggle(e.target.checked)} /> Allowlist:
         send only to saved addresses
       </label>
+      {secondFactor.needed && <SecondFactorField id="book-code" value={secondFactor.code} onChange={secondFactor.setCode} />}
       <p className="hint">
         {book?.holdHours
           ? `While the allowlist is on, a newly saved address can be used after ${book.holdHours} hours.`

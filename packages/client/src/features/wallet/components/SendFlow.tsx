@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useGetNetworksQuery } from '../../../app/api/endpoints';
+import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
+import { useGetNetworksQuery, useTwoFactorStatusQuery } from '../../../app/api/endpoints';
+import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import { useSendCryptoMutation } from '../store/walletApi.generated';
 import { useAddAddressMutation, useGetAddressesQuery } from '../store/walletAddressesApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
@@ -27,6 +28,9 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const { data: book } = useGetAddressesQuery();
   const { data: allNetworks } = useGetNetworksQuery();
   const busy = useRef(false);
+  // With two-factor sign-in on, the confirm screen asks for the code (a withdrawal is a step-up action).
+  const { data: twoFactor } = useTwoFactorStatusQuery();
+  const secondFactor = useSecondFactor(Boolean(twoFactor?.enabled));
   const usd = parseAmount(amountText);
   const chosen = tokenNetworks.find((n) => n.network === network);
   const networkInfo = allNetworks?.find((n) => n.id === network);
@@ -49,7 +53,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   }
 
   async function confirm() {
-    if (busy.current) return;
+    if (busy.current || (secondFactor.needed && !secondFactor.value)) return;
     busy.current = true;
     const idempotencyKey = crypto.randomUUID();
     const coin = sendCoinAmount(usd, row.price, token.id);
@@ -68,6 +72,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             ...(tokenNetworks.length > 1 && network ? { network } : {}),
             ...(memoText ? { memo: memoText } : {}),
           },
+          code: secondFactor.value,
         },
       }).unwrap();
       console.info('send-crypto', response);
@@ -91,6 +96,10 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
       onDone();
       setTimeout(() => window.location.reload(), 1500);
     } catch (error) {
+      if (isTwoFactorRequired(error)) {
+        secondFactor.ask();
+        secondFactor.reset();
+      }
       toast.error(errorMessage(error, 'An error occurred'));
       busy.current = false;
     }
@@ -125,7 +134,8 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             </>
           )}
         </dl>
-        {!alreadySaved && (
+        {/* With two-factor sign-in on, saving needs its own code: the address book panel asks for it. */}
+        {!alreadySaved && !secondFactor.needed && (
           <div className="field">
             <label className="checkbox">
               <input type="checkbox" checked={saveAddress} onChange={(e) => setSaveAddress(e.target.checked)} /> Save this address
@@ -141,7 +151,8 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             )}
           </div>
         )}
-        <button type="button" className="button block" onClick={confirm} disabled={isLoading}>
+        {secondFactor.needed && <SecondFactorField id="send-code" value={secondFactor.code} onChange={secondFactor.setCode} />}
+        <button type="button" className="button block" onClick={confirm} disabled={isLoading || (secondFactor.needed && !secondFactor.value)}>
           {isLoading ? 'Sending...' : 'Confirm'}
         </button>
       </section>

@@ -162,6 +162,8 @@ export type TransferDataDto = {
 };
 export type SendCryptoDto = {
   transferData: TransferDataDto;
+  /** TOTP code or recovery code; required when two-factor sign-in is on. */
+  code?: string;
 };
 export type SwapLegDto = {
   token: string;

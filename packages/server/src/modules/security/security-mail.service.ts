@@ -1,0 +1,120 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { MailService } from '../mail/mail.service';
+import { NotificationsService } from '../notifications/notifications.service';
+
+/** Who gets a security mail. */
+export interface SecurityRecipient {
+  id: string;
+  name: string;
+  email: string;
+  role: 'user' | 'admin';
+}
+
+export const SECURITY_SUBJECTS = {
+  newSignIn: 'New sign-in to your Coinpurse account',
+  passwordChanged: 'Your Coinpurse password was changed',
+  twoFactorEnabled: 'Two-factor sign-in is on',
+  twoFactorDisabled: 'Two-factor sign-in was turned off',
+  recoveryCodeUsed: 'A recovery code was used on your Coinpurse account',
+  withdrawalRequested: 'Withdrawal requested from your Coinpurse account',
+  addressAdded: 'A withdrawal address was added to your Coinpurse account',
+} as const;
+
+const NOT_YOU = 'If this was not you, change your password now and contact support.';
+
+/**
+ * Security mails (and, for customers, the matching notification). Call them after the change is committed: a mail
+ * that cannot be sent is logged and never undoes the change. No secret, code or token ever goes into a mail.
+ */
+@Injectable()
+export class SecurityMailService {
+  private readonly logger = new Logger('SecurityMail');
+
+  constructor(
+    private readonly mail: MailService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  newSignIn(user: SecurityRecipient, where: { ip: string | null; userAgent: string | null }): Promise<void> {
+    const device = `${where.userAgent ? shorten(where.userAgent, 120) : 'an unknown browser'} from ${where.ip ?? 'an unknown address'}`;
+    return this.deliver(user, SECURITY_SUBJECTS.newSignIn, `Your account was signed in to from a new device or address: ${device}, at ${stamp()}.`);
+  }
+
+  passwordChanged(user: SecurityRecipient): Promise<void> {
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.passwordChanged,
+      `The password of your account was changed at ${stamp()}. Your other sessions were signed out.`,
+    );
+  }
+
+  twoFactorEnabled(user: SecurityRecipient): Promise<void> {
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.twoFactorEnabled,
+      `Two-factor sign-in was turned on for your account at ${stamp()}. Keep your recovery codes somewhere safe.`,
+    );
+  }
+
+  twoFactorDisabled(user: SecurityRecipient): Promise<void> {
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.twoFactorDisabled,
+      `Two-factor sign-in was turned off for your account at ${stamp()}. Your other sessions were signed out.`,
+    );
+  }
+
+  recoveryCodeUsed(user: SecurityRecipient, codesLeft: number): Promise<void> {
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.recoveryCodeUsed,
+      `A recovery code was used on your account at ${stamp()}. ${codesLeft} unused ${codesLeft === 1 ? 'code is' : 'codes are'} left.`,
+    );
+  }
+
+  /** The amount as the customer reads it (e.g. "0.01 BTC ($650.00)"); the network once the send path carries it. */
+  withdrawalRequested(user: SecurityRecipient, withdrawal: { amount: string; address: string; network?: string | null }): Promise<void> {
+    const network = withdrawal.network ? ` on ${withdrawal.network}` : '';
+    // The full address is what the customer must check; it is not a secret.
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.withdrawalRequested,
+      `A withdrawal of ${withdrawal.amount}${network} to ${withdrawal.address} was requested at ${stamp()}.`,
+      { notify: false },
+    );
+  }
+
+  /** For the address book: call after an address is saved. */
+  addressAdded(user: SecurityRecipient, entry: { address: string; network?: string | null; label?: string | null }): Promise<void> {
+    const label = entry.label ? ` ("${shorten(entry.label, 60)}")` : '';
+    const network = entry.network ? ` on ${entry.network}` : '';
+    return this.deliver(
+      user,
+      SECURITY_SUBJECTS.addressAdded,
+      `The withdrawal address ${entry.address}${network}${label} was added to your account at ${stamp()}.`,
+    );
+  }
+
+  private async deliver(user: SecurityRecipient, subject: string, event: string, options: { notify?: boolean } = {}): Promise<void> {
+    try {
+      if (user.role === 'user' && options.notify !== false) {
+        await this.notifications.notify({ userId: user.id, title: subject, message: `${event} ${NOT_YOU}` });
+      }
+      await this.mail.send({
+        to: user.email,
+        subject,
+        text: `Hello ${user.name},\n\n${event}\n\n${NOT_YOU}\n\nCoinpurse security\n`,
+      });
+    } catch (error) {
+      this.logger.error(`Could not send the security mail "${subject}": ${(error as Error).message}`);
+    }
+  }
+}
+
+function stamp(): string {
+  return `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
