@@ -13,13 +13,19 @@ import { authThrottleOptions } from './modules/auth/auth-throttle';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { FEATURE_MODULES } from './modules/feature-modules';
+import { loggingModule } from './modules/observability/logging';
+import { ObservabilityModule } from './modules/observability/observability.module';
+import pino, { type Logger as PinoInstance } from 'pino';
 
 @Module({})
 export class AppModule {
-  static register(config: AppConfig, database: DatabaseHandle): DynamicModule {
+  /** `rootLogger`: the pino logger of this app (created by createApp); absent, logs are dropped (OpenAPI generation). */
+  static register(config: AppConfig, database: DatabaseHandle, rootLogger?: PinoInstance): DynamicModule {
     return {
       module: AppModule,
       imports: [
+        loggingModule(rootLogger ?? pino({ level: 'silent' })),
+        ObservabilityModule,
         ConfigModule.register(config),
         DatabaseModule.register(database),
         ScheduleModule.forRoot(),

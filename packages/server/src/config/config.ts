@@ -27,7 +27,16 @@ export interface AppConfig {
   clientDir: string;
   /** Directory of the Drizzle migrations. */
   migrationsDir: string;
+  /** pino level of the logs (`LOG_LEVEL`). */
+  logLevel: LogLevelName;
+  /** `json`: one JSON object per line (production, files, log shippers); `pretty`: coloured lines for a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** Bearer token required by `GET /api/metrics`; unset: only loopback addresses may scrape. */
+  metricsToken: string | undefined;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -46,6 +55,17 @@ export function parseDuration(value: string): number | undefined {
   if (!match) return undefined;
   const seconds = Number(match[1]) * UNIT_SECONDS[match[2] ?? 's'];
   return seconds > 0 ? seconds : undefined;
+}
+
+/**
+ * Loads `.env` from the working directory into `process.env` when the file exists (Node's own parser). Variables
+ * already in the environment win: `process.loadEnvFile` never overwrites them. Returns the file it read, if any.
+ */
+export function loadDotEnv(cwd: string = process.cwd()): string | undefined {
+  const file = join(cwd, '.env');
+  if (!existsSync(file)) return undefined;
+  process.loadEnvFile(file);
+  return file;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -102,6 +122,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (Boolean(adminEmail) !== Boolean(adminPassword)) problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
   if (adminPassword && (adminPassword.length < 8 || adminPassword.length > 128)) problems.push('ADMIN_PASSWORD must be 8 to 128 characters');
 
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase() as LogLevelName;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  // JSON unless a person is watching a development terminal.
+  const logFormat = (env.LOG_FORMAT || (nodeEnv !== 'production' && process.stdout.isTTY ? 'pretty' : 'json')).toLowerCase();
+  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+
   const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
   const config: AppConfig = {
     nodeEnv,
@@ -123,6 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
     migrationsDir: join(SERVER_ROOT, 'drizzle'),
+    logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
+    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
+    metricsToken,
   };
 
   if (problems.length) throw new ConfigError(problems);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { type AppConfig, loadConfig } from '../../src/config/config';
 import { createPostgresDatabase } from './databases';
+import type { DestinationStream } from 'pino';
 
 export const ADMIN_EMAIL = 'admin@test.local';
 export const ADMIN_PASSWORD = 'admin-password-123';
@@ -24,7 +25,11 @@ export interface TestApp {
  * Boots the real Nest app on a fresh database: PGlite in a temp dir, or a new PostgreSQL database.
  * `env` overrides configuration (e.g. JWT_TTL, AUTH_RATE_LIMIT_PER_MINUTE, COINGECKO_BASE_URL).
  */
-export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  kind: 'pglite' | 'postgres',
+  env: Record<string, string> = {},
+  options: { listen?: boolean; logDestination?: DestinationStream } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-test-'));
   const postgres = kind === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
@@ -38,7 +43,11 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
-  const app = await createApp(config, { logger: process.env.TEST_LOGS ? undefined : ['error'] });
+  // Quiet unless TEST_LOGS is set or the test captures the lines (then LOG_LEVEL, default info, applies).
+  const app = await createApp(config, {
+    logger: process.env.TEST_LOGS || options.logDestination ? undefined : ['error'],
+    logDestination: options.logDestination,
+  });
   let url: string | undefined;
   if (options.listen) {
     await app.listen(0, '127.0.0.1');
