@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { MetricsRoutes } from '@coinpurse/contract';
@@ -26,6 +26,8 @@ export class MetricsController {
     description: 'Prometheus text format. With METRICS_TOKEN set, send it as a bearer token; otherwise only loopback addresses may scrape.',
     schema: { type: 'string' },
   })
+  @ApiUnauthorizedResponse({ description: 'METRICS_TOKEN is set and the bearer token is missing or wrong.' })
+  @ApiForbiddenResponse({ description: 'METRICS_TOKEN is not set and the caller is not on this machine.' })
   async getMetrics(@Req() request: Request, @Res() response: Response): Promise<void> {
     this.authorize(request);
     response.setHeader('Content-Type', this.metrics.contentType);

@@ -12,7 +12,7 @@ export function UserSelect({ value, onChange, label = 'User' }: { value: string;
 
   const more = async (cursor?: string) => {
     try {
-      const page = await load({ limit: '100', cursor }).unwrap();
+      const page = await load({ limit: 100, cursor }).unwrap();
       setUsers((previous) => (cursor ? [...previous, ...page.items] : page.items));
       setNextCursor(page.nextCursor);
       setError(null);

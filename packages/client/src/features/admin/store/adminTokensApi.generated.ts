@@ -83,6 +83,14 @@ export type AdminTokenDto = {
   /** Deposit address; null until set */
   address: string | null;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type TokenMutationResponseDto = {
   ok: boolean;
   message: string;

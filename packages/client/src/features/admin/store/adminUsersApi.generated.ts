@@ -32,14 +32,22 @@ export type DeleteUserApiArg = {
 export type GetUsersApiResponse =
   /** status 200 Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name. */ AdminUserDto[];
 export type GetUsersApiArg = {
-  /** Page size, 1 to 200 (default 50) */
-  limit?: string;
+  /** Page size, 1 to 200 */
+  limit?: number;
   /** Keyset cursor from the X-Next-Cursor response header */
   cursor?: string;
 };
 export type UserDeletedDto = {
   ok: boolean;
   message: string;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export type AdminUserBalanceDto = {
   /** Token name */

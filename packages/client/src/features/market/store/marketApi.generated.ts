@@ -61,6 +61,14 @@ export type MarketCoinDto = {
   /** true for custom tokens, priced by an administrator */
   manual_price: boolean;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type WalletTokenDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */
   id: string;
