@@ -69,7 +69,8 @@ export function createRootLogger(config: AppConfig, level: LogLevelName, destina
     destination ??
     (config.logFormat === 'pretty'
       ? pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true })
-      : pino.destination({ sync: false, minLength: 0 }));
+      : // Synchronous stdout (pino's default): no line is lost when the process exits.
+        pino.destination({ dest: 1, sync: true }));
   return pino(
     {
       level,
