@@ -1,5 +1,3 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
 import { DATABASE_KINDS } from '../support/databases';
@@ -192,34 +190,5 @@ describe('metrics with METRICS_TOKEN', () => {
     await t.http.get('/api/metrics').set('Authorization', token).expect(401);
     const ok = await t.http.get('/api/metrics').set(bearer(token)).expect(200);
     expect(parseMetrics(ok.text).length).toBeGreaterThan(5);
-  });
-});
-
-describe('a generated admin password in production', () => {
-  it('goes only to a 0600 file in DATA_DIR; the log names the file', async () => {
-    const logs = captureLogs();
-    const t = await startTestApp(
-      'pglite',
-      { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(40), ADMIN_EMAIL: '', ADMIN_PASSWORD: '' },
-      { logDestination: logs },
-    );
-    try {
-      const file = join(t.config.dataDir, 'admin-credentials.txt');
-      const password = /password: (\S+)/.exec(readFileSync(file, 'utf8'))![1];
-      expect(statSync(file).mode & 0o777).toBe(0o600);
-      const line = logs.lines.find((l) => String(l.msg).startsWith('Admin account created'));
-      expect(line?.msg).toContain(file);
-      expect(logs.raw.join('')).not.toContain(password);
-      // And it works.
-      await t.http.post('/api/admin/login-admin').send({ email: 'admin@coinpurse.local', password }).expect(200);
-    } finally {
-      await t.close();
-    }
-  });
-
-  it('refuses to start without ADMIN_EMAIL/ADMIN_PASSWORD when there is no DATA_DIR to keep it', async () => {
-    await expect(
-      startTestApp('pglite', { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(40), ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATA_DIR: ':memory:' }),
-    ).rejects.toThrow(/Set ADMIN_EMAIL and ADMIN_PASSWORD/);
   });
 });
