@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs, builds what is missing or out of date, then starts the app: API under /api and the client at / on $PORT.
-# Data (PGlite, uploads, outbox, admin credentials) goes to ./data unless DATA_DIR says otherwise.
+# Data (PGlite, uploads, outbox, admin credentials) goes to ./data unless DATA_DIR (environment or .env) says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,5 +19,5 @@ build_if_stale @coinpurse/contract packages/contract dist/index.js
 build_if_stale @coinpurse/server packages/server dist/main.js packages/contract/dist
 build_if_stale @coinpurse/client packages/client dist/index.html packages/client/index.html
 
-export DATA_DIR="${DATA_DIR:-$PWD/data}"
+# From the repository root: `.env` here is read and DATA_DIR defaults to ./data, as under `pnpm dev`.
 exec node packages/server/dist/main.js

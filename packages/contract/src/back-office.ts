@@ -24,7 +24,7 @@ export const USER_NOTIFIED_MESSAGE = 'User Notified Successfully';
 
 /** `?limit=&cursor=` of the paged admin lists; the answer is `{ items, nextCursor }` (nextCursor null on the last page). */
 export class BackOfficePageQueryDto {
-  @ApiPropertyOptional({ description: '1 to 100, default 50', example: '50' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size, 1 to 100' })
   @IsOptional()
   @Matches(/^(?:[1-9]\d?|100)$/, { message: 'Limit must be a whole number from 1 to 100.' })
   limit?: string;

@@ -21,4 +21,13 @@ export const AdminRoutes = {
 
 export const HealthRoutes = {
   prefix: 'health',
+  /** Liveness: the process answers (no dependency is checked). */
+  live: 'live',
+  /** Readiness: the database answers and is migrated; the price age is reported, never failing. */
+  ready: 'ready',
+} as const;
+
+/** Prometheus scrape endpoint (text format). */
+export const MetricsRoutes = {
+  metrics: 'metrics',
 } as const;

@@ -434,7 +434,7 @@ export class DeleteTransactionResponseDto {
 
 /** Keyset paging of the lists: page size and the cursor of the previous page. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ description: 'Page size, 1 to 200 (default 50)', example: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200' })
   @IsOptional()
   @IsString({ message: 'Limit must be a whole number from 1 to 200.' })
   limit?: string;

@@ -17,9 +17,14 @@ import { buildOpenApiDocument } from './openapi';
 import { IMAGE_DIRECTORIES } from './static-assets';
 import { StoredImagesService } from './modules/uploads/stored-images.service';
 import { precompressedAssets } from './common/precompressed-assets';
+import { AppLogger, createRootLogger, effectiveLogLevel, httpLogger } from './modules/observability/logging';
+import type { DestinationStream } from 'pino';
 
 export interface CreateAppOptions {
+  /** Nest-style levels (tests pass `['error']`) or false; the default is LOG_LEVEL. */
   logger?: LoggerService | LogLevel[] | false;
+  /** Where log lines go instead of stdout (tests capture them). */
+  logDestination?: DestinationStream;
 }
 
 /** Builds the whole app (database opened and migrated, API under /api, docs, built client at /). Used by main and tests. */
@@ -30,16 +35,17 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     migrationsDir: config.migrationsDir,
     timeouts: config.databaseTimeouts,
   });
+  const rootLogger = createRootLogger(config, effectiveLogLevel(config, options.logger), options.logDestination);
   let app: NestExpressApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database), {
-      logger: options.logger ?? ['log', 'warn', 'error'],
-      bodyParser: true,
-    });
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database, rootLogger), { bufferLogs: true, bodyParser: true });
   } catch (error) {
     await database.close();
     throw error;
   }
+  // Every `new Logger('X')` of the app now writes through pino, with the request id of the request it serves.
+  app.useLogger(app.get(AppLogger));
+  app.use(httpLogger(rootLogger));
   configureApp(app, config);
   await app.init();
   return app;

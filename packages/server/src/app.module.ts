@@ -16,13 +16,19 @@ import { HealthModule } from './modules/health/health.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { DatabaseThrottlerStorage } from './modules/rate-limit/rate-limit.storage';
 import { FEATURE_MODULES } from './modules/feature-modules';
+import { loggingModule } from './modules/observability/logging';
+import { ObservabilityModule } from './modules/observability/observability.module';
+import pino, { type Logger as PinoInstance } from 'pino';
 
 @Module({})
 export class AppModule {
-  static register(config: AppConfig, database: DatabaseHandle): DynamicModule {
+  /** `rootLogger`: the pino logger of this app (created by createApp); absent, logs are dropped (OpenAPI generation). */
+  static register(config: AppConfig, database: DatabaseHandle, rootLogger?: PinoInstance): DynamicModule {
     return {
       module: AppModule,
       imports: [
+        loggingModule(rootLogger ?? pino({ level: 'silent' })),
+        ObservabilityModule,
         ConfigModule.register(config),
         DatabaseModule.register(database),
         ScheduleModule.forRoot(),

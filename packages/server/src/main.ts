@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/config';
 import { DataDirLockedError } from './db/data-dir-lock';
+import { ConfigError, loadConfig, loadDotEnv } from './config/config';
 
 async function main(): Promise<void> {
   let config;
+  let envFile: string | undefined;
   try {
+    envFile = loadDotEnv();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -18,8 +20,11 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port);
   const url = `http://localhost:${config.port}`;
-  new Logger('Coinpurse').log(
-    `Listening on ${url} (API ${url}/api, docs ${url}/api/docs, database ${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`,
+  const logger = new Logger('Coinpurse');
+  if (envFile) logger.log(`Read ${envFile} (variables set in the environment take precedence)`);
+  logger.log(`Listening on ${url} (API ${url}/api, docs ${url}/api/docs, database ${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`);
+  logger.log(
+    `Probes ${url}/api/health/live and /api/health/ready; metrics ${url}/api/metrics (${config.metricsToken ? 'bearer METRICS_TOKEN' : 'loopback only'}); logs ${config.logFormat} at ${config.logLevel}`,
   );
 }
 

@@ -4,10 +4,17 @@ import type { AuthedRequest } from './principal';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Gives every request an id (the caller's X-Request-Id when it is sane), echoed back and written to audit rows. */
-export function requestIdMiddleware(request: AuthedRequest, response: Response, next: NextFunction): void {
-  const incoming = request.header('x-request-id');
-  request.requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
+/** The request's id (the caller's X-Request-Id when it is sane), set once and echoed back; safe to call again. */
+export function assignRequestId(request: AuthedRequest, response: Response): string {
+  if (request.requestId) return request.requestId;
+  const incoming = request.headers['x-request-id'];
+  request.requestId = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
   response.setHeader('X-Request-Id', request.requestId);
+  return request.requestId;
+}
+
+/** Gives every request an id, echoed back, bound to its log lines and written to audit rows. */
+export function requestIdMiddleware(request: AuthedRequest, response: Response, next: NextFunction): void {
+  assignRequestId(request, response);
   next();
 }

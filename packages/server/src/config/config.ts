@@ -45,7 +45,16 @@ export interface AppConfig {
   testPauseAfterIdempotencyClaimMs: number;
   /** Admin money actions worth this many USD or more wait for a second admin; 0 turns four-eyes approval off. */
   approvalThresholdUsd: string;
+  /** pino level of the logs (`LOG_LEVEL`). */
+  logLevel: LogLevelName;
+  /** `json`: one JSON object per line (production, files, log shippers); `pretty`: coloured lines for a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** Bearer token required by `GET /api/metrics`; unset: only loopback addresses may scrape. */
+  metricsToken: string | undefined;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -64,6 +73,17 @@ export function parseDuration(value: string): number | undefined {
   if (!match) return undefined;
   const seconds = Number(match[1]) * UNIT_SECONDS[match[2] ?? 's'];
   return seconds > 0 ? seconds : undefined;
+}
+
+/**
+ * Loads `.env` from the working directory into `process.env` when the file exists (Node's own parser). Variables
+ * already in the environment win: `process.loadEnvFile` never overwrites them. Returns the file it read, if any.
+ */
+export function loadDotEnv(cwd: string = process.cwd()): string | undefined {
+  const file = join(cwd, '.env');
+  if (!existsSync(file)) return undefined;
+  process.loadEnvFile(file);
+  return file;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -139,6 +159,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const approvalThresholdRaw = (env.APPROVAL_THRESHOLD_USD ?? '').trim() || '10000';
   if (!/^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw))
     problems.push(`APPROVAL_THRESHOLD_USD must be a USD amount such as 10000 or 0 to turn approvals off (got "${env.APPROVAL_THRESHOLD_USD}")`);
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase() as LogLevelName;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  // JSON unless a person is watching a development terminal.
+  const logFormat = (env.LOG_FORMAT || (nodeEnv !== 'production' && process.stdout.isTTY ? 'pretty' : 'json')).toLowerCase();
+  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
 
   const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
   const config: AppConfig = {
@@ -173,6 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     testPauseAfterIdempotencyClaimMs: nodeEnv === 'test' ? int('TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS', 0, 0, 600_000) : 0,
     approvalThresholdUsd: /^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw) ? approvalThresholdRaw : '10000',
+    logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
+    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
+    metricsToken,
   };
 
   if (problems.length) throw new ConfigError(problems);

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const noDatabase = { db: undefined, driver: 'pglite', close: async () => undefined } as unknown as DatabaseHandle;
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, noDatabase), { preview: true, logger: false });
   app.setGlobalPrefix('api');
-  const document = buildOpenApiDocument(app);
+  const document = buildOpenApiDocument(app, { strict: true });
   const target = join(SERVER_ROOT, '..', 'contract', 'openapi.json');
   writeFileSync(target, JSON.stringify(document, null, 2) + '\n');
   await app.close();

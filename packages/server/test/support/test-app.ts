@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { type AppConfig, loadConfig } from '../../src/config/config';
 import { createPostgresDatabase } from './databases';
+import type { DestinationStream } from 'pino';
 
 export const ADMIN_EMAIL = 'admin@test.local';
 export const ADMIN_PASSWORD = 'admin-password-123';
@@ -29,6 +30,8 @@ export interface StartTestAppOptions {
   shareDatabaseWith?: TestApp;
   /** Use this DATA_DIR (e.g. prepared with files) instead of a fresh temp dir; it is left in place on close. */
   dataDir?: string;
+  /** Capture the app's log lines (JSON) here instead of staying quiet. */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -55,7 +58,11 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
     ...(shared ? { JWT_SECRET: shared.config.jwtSecret } : {}),
     ...env,
   });
-  const app = await createApp(config, { logger: process.env.TEST_LOGS ? undefined : ['error'] });
+  // Quiet unless TEST_LOGS is set or the test captures the lines (then LOG_LEVEL, default info, applies).
+  const app = await createApp(config, {
+    logger: process.env.TEST_LOGS || options.logDestination ? undefined : ['error'],
+    logDestination: options.logDestination,
+  });
   let url: string | undefined;
   if (options.listen) {
     await app.listen(0, '127.0.0.1');

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AdminRoutes,
   ChangePasswordDto,
@@ -25,7 +25,8 @@ export class AuthController {
   @Post(UserRoutes.createUser)
   @PublicAccess()
   @UseGuards(RateLimitGuard)
-  @ApiOkResponse({ type: SessionDto, description: 'The session object; 409 when the email is taken.' })
+  @ApiCreatedResponse({ type: SessionDto, description: 'The session object of the new customer.' })
+  @ApiConflictResponse({ description: 'The email is taken.' })
   createUser(@Body() body: CreateUserDto, @CurrentClient() client: ClientInfo): Promise<SessionDto> {
     return this.auth.createUser(body, client);
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ChangePasswordDto, CreateUserDto, LoginDto, ProfileDto, SessionDto, UpdateProfileDto } from '@coinpurse/contract';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -118,24 +118,37 @@ export class AuthService {
     return session;
   }
 
-  /** At every start: the configured admin exists with the configured password; or, on an empty database, a generated one. */
+  /**
+   * At every start: the configured admin exists with the configured password; or, on an empty database, a generated
+   * one, written to a 0600 file in DATA_DIR. Production never prints a generated password.
+   */
   async ensureAdmin(): Promise<void> {
     if (this.config.adminEmail && this.config.adminPassword) {
       await this.users.upsertAdmin(this.config.adminEmail, await hashPassword(this.config.adminPassword));
       return;
     }
     if ((await this.users.countAdmins()) > 0) return;
+    // In production a generated password never reaches the log (log shippers keep lines for years): it needs a file.
+    if (this.config.nodeEnv === 'production' && this.config.dataDir === ':memory:') {
+      throw new Error('Set ADMIN_EMAIL and ADMIN_PASSWORD: with DATA_DIR=:memory: there is nowhere to keep a generated admin password.');
+    }
     const email = 'admin@coinpurse.local';
     const password = randomBytes(12).toString('base64url');
     await this.users.upsertAdmin(email, await hashPassword(password));
-    const message = `Admin account created: ${email} / ${password}`;
-    if (this.config.dataDir !== ':memory:') {
-      mkdirSync(this.config.dataDir, { recursive: true });
-      const file = join(this.config.dataDir, 'admin-credentials.txt');
-      writeFileSync(file, `email: ${email}\npassword: ${password}\n`, { mode: 0o600 });
-      this.logger.warn(`${message} (also written to ${file})`);
+    if (this.config.dataDir === ':memory:') {
+      this.logger.warn(`Admin account created: ${email} / ${password}`);
+      return;
+    }
+    mkdirSync(this.config.dataDir, { recursive: true });
+    const file = join(this.config.dataDir, 'admin-credentials.txt');
+    writeFileSync(file, `email: ${email}\npassword: ${password}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600); // an older file keeps its mode through writeFileSync
+    if (this.config.nodeEnv === 'production') {
+      this.logger.warn(
+        `Admin account created: ${email}; its generated password is in ${file} (readable by this user only). Set ADMIN_EMAIL and ADMIN_PASSWORD to choose them.`,
+      );
     } else {
-      this.logger.warn(message);
+      this.logger.warn(`Admin account created: ${email} / ${password} (also written to ${file})`);
     }
   }
 

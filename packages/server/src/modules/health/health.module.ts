@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
+import { ProbesController } from './probes.controller';
+import { ReadinessService } from './readiness.service';
 
-@Module({ controllers: [HealthController] })
+@Module({
+  imports: [TerminusModule.forRoot({ errorLogStyle: 'json' })],
+  controllers: [HealthController, ProbesController],
+  providers: [ReadinessService],
+})
 export class HealthModule {}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-export const PAGE_SIZE = '50';
+export const PAGE_SIZE = 50;
 
 export type CursorPager = ReturnType<typeof useCursorPager>;
 

@@ -3,7 +3,7 @@ import { type AdminUser, useAdminUsersQuery } from '../store/adminApi';
 import { serverMessage } from './adminToast';
 import { FormError } from './Field';
 
-const MATCHES = '10';
+const MATCHES = 10;
 const DEBOUNCE_MS = 250;
 
 /** The value after the user stops typing for `ms`. */

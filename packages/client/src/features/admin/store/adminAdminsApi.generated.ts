@@ -41,6 +41,14 @@ export type AdminAccountDto = {
   createdAt: string;
   deactivatedAt: string | null;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type AdminChangedDto = {
   ok: boolean;
   message: string;

@@ -61,4 +61,12 @@ export type DashboardDto = {
   /** The ledger check (same as GET /admin/ledger/check). */
   ledgerCheck: LedgerCheckDto;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export const { useGetDashboardQuery, useLazyGetDashboardQuery } = injectedRtkApi;

@@ -71,6 +71,14 @@ export type ApprovalDto = {
   /** Why the last approval attempt failed (it stays pending). */
   lastError: string | null;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type ApprovalDecisionDto = {
   message: string;
   approval: ApprovalDto;

@@ -27,8 +27,8 @@ export { injectedRtkApi as enhancedApi };
 export type GetAuditLogApiResponse =
   /** status 200 Newest first. Filters: actor (admin id), action, targetType, targetId. Pass nextCursor as cursor for the next page. */ AuditPageDto;
 export type GetAuditLogApiArg = {
-  /** 1 to 100, default 50 */
-  limit?: string;
+  /** Page size, 1 to 100 */
+  limit?: number;
   /** The nextCursor of the previous page. */
   cursor?: string;
   /** Only actions by this admin (actor id). */
@@ -56,5 +56,13 @@ export type AuditEntryDto = {
 export type AuditPageDto = {
   items: AuditEntryDto[];
   nextCursor: string | null;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export const { useGetAuditLogQuery, useLazyGetAuditLogQuery } = injectedRtkApi;

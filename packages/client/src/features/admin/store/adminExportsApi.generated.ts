@@ -43,12 +43,13 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type ExportUsersApiResponse = unknown;
+export type ExportUsersApiResponse = /** status 200 Every customer with a balance column per token held, streamed as CSV (audited). */ string;
 export type ExportUsersApiArg = void;
-export type ExportAdminTransactionsApiResponse = unknown;
+export type ExportAdminTransactionsApiResponse =
+  /** status 200 Transactions with the list filters (type, status, token, userId, search; limit and cursor ignored), oldest first, streamed as CSV (audited). */ string;
 export type ExportAdminTransactionsApiArg = {
-  /** Page size, 1 to 200 (default 50) */
-  limit?: string;
+  /** Page size, 1 to 200 */
+  limit?: number;
   /** Keyset cursor from the X-Next-Cursor response header */
   cursor?: string;
   /** Token id filter */
@@ -60,10 +61,11 @@ export type ExportAdminTransactionsApiArg = {
   /** Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
   search?: string;
 };
-export type ExportAuditLogApiResponse = unknown;
+export type ExportAuditLogApiResponse =
+  /** status 200 The audit log with its filters (limit and cursor ignored), oldest first, streamed as CSV (audited). */ string;
 export type ExportAuditLogApiArg = {
-  /** 1 to 100, default 50 */
-  limit?: string;
+  /** Page size, 1 to 100 */
+  limit?: number;
   /** The nextCursor of the previous page. */
   cursor?: string;
   /** Only actions by this admin (actor id). */
@@ -71,6 +73,14 @@ export type ExportAuditLogApiArg = {
   action?: string;
   targetType?: string;
   targetId?: string;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export const {
   useExportUsersQuery,

@@ -33,6 +33,14 @@ export type NotificationSentDto = {
   /** How many customers got it (1 for a single notification). */
   sent: number;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type SendNotificationDto = {
   title: string;
   message: string;

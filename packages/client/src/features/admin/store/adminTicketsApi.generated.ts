@@ -35,8 +35,8 @@ const injectedRtkApi = api
 export { injectedRtkApi as enhancedApi };
 export type GetTicketsApiResponse = /** status 200 Newest first; pass nextCursor as cursor for the next page. */ TicketPageDto;
 export type GetTicketsApiArg = {
-  /** 1 to 100, default 50 */
-  limit?: string;
+  /** Page size, 1 to 100 */
+  limit?: number;
   /** The nextCursor of the previous page. */
   cursor?: string;
   status?: 'open' | 'closed';
@@ -70,6 +70,14 @@ export type TicketSummaryDto = {
 export type TicketPageDto = {
   items: TicketSummaryDto[];
   nextCursor: string | null;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export type TicketReplyDto = {
   _id: string;

@@ -85,6 +85,14 @@ export type AdminTokenDto = {
   /** Network id (GET /crypto/networks); a token on two networks has two rows */
   network: string;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type TokenMutationResponseDto = {
   ok: boolean;
   message: string;

@@ -95,8 +95,8 @@ export type UpdateBalanceApiArg = {
 };
 export type GetAdminTransactionsApiResponse = /** status 200 All customers, newest first; voided ones hidden. */ TransactionDto[];
 export type GetAdminTransactionsApiArg = {
-  /** Page size, 1 to 200 (default 50) */
-  limit?: string;
+  /** Page size, 1 to 200 */
+  limit?: number;
   /** Keyset cursor from the X-Next-Cursor response header */
   cursor?: string;
   /** Token id filter */
@@ -158,6 +158,14 @@ export type PendingApprovalDto = {
   pendingApproval: boolean;
   approvalId: string;
   message: string;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export type DepositDto = {
   /** USD value deposited; converted at the current price, rounded down */

@@ -42,8 +42,8 @@ export type GetUserDetailApiArg = {
 export type GetUsersApiResponse =
   /** status 200 Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name. */ AdminUserDto[];
 export type GetUsersApiArg = {
-  /** Page size, 1 to 200 (default 50) */
-  limit?: string;
+  /** Page size, 1 to 200 */
+  limit?: number;
   /** Keyset cursor from the X-Next-Cursor response header */
   cursor?: string;
   /** Part of the customer email or name (case-insensitive, prefix or substring) */
@@ -52,6 +52,14 @@ export type GetUsersApiArg = {
 export type UserDeletedDto = {
   ok: boolean;
   message: string;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export type UserDetailProfileDto = {
   _id: string;

@@ -46,7 +46,7 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type CreateUserApiResponse = /** status 200 The session object; 409 when the email is taken. */ SessionDto;
+export type CreateUserApiResponse = /** status 201 The session object of the new customer. */ SessionDto;
 export type CreateUserApiArg = {
   createUserDto: CreateUserDto;
 };
@@ -89,6 +89,14 @@ export type SessionDto = {
   email: string;
   country: string;
   role: 'user' | 'admin';
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export type CreateUserDto = {
   name: string;

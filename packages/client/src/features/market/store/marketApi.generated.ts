@@ -67,6 +67,14 @@ export type MarketCoinDto = {
   /** true for custom tokens, priced by an administrator */
   manual_price: boolean;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type TokenNetworkDto = {
   /** Network id */
   network: string;

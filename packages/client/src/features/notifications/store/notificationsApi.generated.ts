@@ -40,5 +40,13 @@ export type NotificationDto = {
   /** Present when the notification is about a transaction. */
   status?: 'pending' | 'approved' | 'rejected';
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export const { useGetNotificationsQuery, useLazyGetNotificationsQuery, useReadNotificationMutation, useUserEventsQuery, useLazyUserEventsQuery } =
   injectedRtkApi;

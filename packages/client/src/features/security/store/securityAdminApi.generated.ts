@@ -33,6 +33,14 @@ export type SessionInfoDto = {
   /** The session of this request ("This device") */
   current: boolean;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type OkResponseDto = {
   ok: boolean;
   message?: string;

@@ -75,6 +75,14 @@ export type TwoFactorStatusDto = {
   /** True when this account must enrol before anything else (administrators under ADMIN_REQUIRE_2FA) */
   required: boolean;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type TwoFactorSetupDto = {
   /** Base32 secret for manual entry */
   secret: string;

@@ -23,6 +23,14 @@ export type TicketCreatedDto = {
   _id: string;
   message: string;
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type CreateTicketDto = {
   subject: string;
   /** The message. */

@@ -62,6 +62,14 @@ export type AddressBookDto = {
   holdHours: number;
   addresses: AddressBookEntryDto[];
 };
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type AddressMutationResponseDto = {
   ok: boolean;
   message: string;

@@ -58,8 +58,8 @@ export type GetUserBalanceApiArg = void;
 export type GetTransactionApiResponse =
   /** status 200 Own transactions, newest first; `amount` is the USD value at the time. Voided ones are hidden. */ TransactionDto[];
 export type GetTransactionApiArg = {
-  /** Page size, 1 to 200 (default 50) */
-  limit?: string;
+  /** Page size, 1 to 200 */
+  limit?: number;
   /** Keyset cursor from the X-Next-Cursor response header */
   cursor?: string;
   /** Token id filter */
@@ -67,7 +67,7 @@ export type GetTransactionApiArg = {
   type?: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
   status?: 'pending' | 'approved' | 'rejected';
 };
-export type ExportTransactionsApiResponse = unknown;
+export type ExportTransactionsApiResponse = /** status 200 Own history as CSV (oldest first) with the USD amount and price at the time. */ string;
 export type ExportTransactionsApiArg = void;
 export type SendCryptoApiResponse =
   /** status 201 Holds the funds and records a pending withdrawal. The server converts `transferData.amount` (USD) at its own current price, rounded down to the token's decimals; the client's `coinAmount` is ignored. The address is validated for the token's network. 400 `Insufficient {SYMBOL} balance` when the balance is short. */ SendCryptoResponseDto;
@@ -100,6 +100,14 @@ export type UserBalanceDto = {
   /** Sum of the USD values */
   totalBalance: number;
   balances: TokenBalanceDto[];
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
 };
 export type TransactionUserDto = {
   name: string;
