@@ -4,8 +4,10 @@ export { useMeQuery, useUpdateProfileMutation, useChangePasswordMutation } from 
 export { useGetNotificationsQuery } from '../../features/notifications/store/notificationsApi.generated';
 export type { NotificationDto } from '../../features/notifications/store/notificationsApi.generated';
 export type { UserBalanceDto, TokenBalanceDto } from '../../features/wallet/store/walletApi.generated';
-export { useGetCryptoQuery, useGetWalletTokensQuery, useGetMarketStatusQuery } from '../../features/market/store/marketApi.generated';
+export { useGetCryptoQuery, useGetWalletTokensQuery, useGetMarketStatusQuery, useGetPriceHistoryQuery } from '../../features/market/store/marketApi.generated';
+export type { MarketStatusDto, PriceHistoryDto } from '../../features/market/store/marketApi.generated';
 import type { MarketCoinDto, WalletTokenDto } from '../../features/market/store/marketApi.generated';
 
 export type MarketCoin = MarketCoinDto;
 export type WalletToken = WalletTokenDto;
+export type PriceHistoryRange = import('../../features/market/store/marketApi.generated').PriceHistoryDto['range'];

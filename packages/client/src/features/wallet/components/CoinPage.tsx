@@ -8,7 +8,6 @@ import { ActionButton } from './ActionButton';
 
 export default function CoinPage({ row, panels, seeBalance, onClose }: { row: WalletRow; panels: Panels; seeBalance: boolean; onClose: () => void }) {
   const { token } = row;
-  const prices = token.sparkline_in_7d?.price ?? [];
   return (
     <section className="panel" aria-label={`${token.name} coin page`}>
       <PanelHeader title={token.symbol.toUpperCase()} onBack={onClose} />
@@ -62,8 +61,8 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
           }}
         />
       </div>
-      <h3>Last 7 days</h3>
-      <PriceChart prices={prices} name={token.name} />
+      <h3>Price</h3>
+      <PriceChart coinId={token.id} name={token.name} />
     </section>
   );
 }
