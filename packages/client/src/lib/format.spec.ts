@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatAsOf, formatChange, formatCoinAmount, formatCompactUsd, formatDate, formatDateTime, formatPrice, formatUsd, setFormatLocale } from './format';
+import {
+  formatAsOf,
+  formatChange,
+  formatCoinAmount,
+  formatCompactUsd,
+  formatDate,
+  formatDateTime,
+  formatPrice,
+  formatRate,
+  formatUsd,
+  setFormatLocale,
+} from './format';
 
 describe('the one formatter (en-US)', () => {
   beforeAll(() => setFormatLocale('en-US'));
@@ -27,6 +38,12 @@ describe('the one formatter (en-US)', () => {
     expect(formatCoinAmount(0.02, 'bitcoin')).toBe('0.02000000');
     expect(formatCoinAmount('1.5', 'ethereum')).toBe('1.500000');
     expect(formatCoinAmount(undefined, 'solana')).toBe('0.000');
+  });
+
+  it('exchange rates', () => {
+    expect(formatRate(20.123456)).toBe('20.1235');
+    expect(formatRate(0.0496912)).toBe('0.04969');
+    expect(formatRate(2500)).toBe('2,500');
   });
 
   it('compact market caps', () => {

@@ -1,6 +1,19 @@
 // One formatter for every amount and date people read (customer screens): Intl in the browser's locale.
 // Display only — payload amounts (`coinAmount`) keep their plain fixed decimals (lib/money.ts).
-import { coinDecimals } from './money';
+
+/** Spec §9: coin amount decimals — ethereum 6, bitcoin 8, tether 2, others 3. */
+export function coinDecimals(tokenId: string): number {
+  switch (tokenId) {
+    case 'ethereum':
+      return 6;
+    case 'bitcoin':
+      return 8;
+    case 'tether':
+      return 2;
+    default:
+      return 3;
+  }
+}
 
 let locale: string | undefined;
 
@@ -54,9 +67,23 @@ export function formatCoinAmount(value: unknown, tokenId: string): string {
   return numberFormat({ minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(toNumber(value));
 }
 
+/** An exchange rate: up to 4 decimals from 1 up (20.1234), 4 significant digits below (0.04969). */
+export function formatRate(value: unknown): string {
+  const n = toNumber(value);
+  return n > 0 && n < 1
+    ? numberFormat({ maximumSignificantDigits: 4 }).format(n)
+    : numberFormat({ minimumFractionDigits: 0, maximumFractionDigits: 4 }).format(n);
+}
+
 /** Market caps and volumes: $1.93T, $812.4B, $45.6M. */
 export function formatCompactUsd(value: unknown): string {
   return numberFormat({ ...USD, notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 2 }).format(toNumber(value));
+}
+
+/** 'up' (green) for positive change, 'down' (red) for negative, 'flat' otherwise. */
+export function changeDirection(percent: unknown): 'up' | 'down' | 'flat' {
+  const n = toNumber(percent);
+  return n > 0 ? 'up' : n < 0 ? 'down' : 'flat';
 }
 
 /** 24h change with 2 decimals and a sign when positive: +1.23%, -1.50% (spec §9). */

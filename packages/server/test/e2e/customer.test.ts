@@ -126,7 +126,7 @@ describe('customer journey in Chromium', () => {
     expect(await page.getByTestId('amount-bitcoin').textContent()).toBe('0.02000000');
     expect(await page.getByTestId('usd-bitcoin').textContent()).toBe('$1,000.00');
     const first = page.locator('.token-list .token-row').first();
-    expect(await first.getAttribute('aria-label')).toBe('Bitcoin (BTC)');
+    expect(await first.locator('strong').textContent()).toBe('Bitcoin');
     await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe('1');
   });
 

@@ -1,5 +1,5 @@
-import { coinImageUrl } from '../../../lib/images';
-import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/money';
+import { CoinImage } from '../../../components/CoinImage';
+import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/format';
 import type { Panels } from '../hooks/usePanels';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
@@ -12,7 +12,7 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
     <section className="panel" aria-label={`${token.name} coin page`}>
       <PanelHeader title={token.symbol.toUpperCase()} onBack={onClose} />
       <div className="row">
-        <img className="coin-icon" src={coinImageUrl(token.image)} alt="" width={48} height={48} />
+        <CoinImage className="coin-icon" image={token.image} symbol={token.symbol} size={48} />
         <div>
           <div className="coin-name">{token.name}</div>
           <div className="muted">

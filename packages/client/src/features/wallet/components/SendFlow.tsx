@@ -4,6 +4,7 @@ import { errorMessage } from '../../../app/api/baseApi';
 import { useSendCryptoMutation } from '../store/walletApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
 import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
+import { usdForWholeQuantity } from '../lib/swap';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { QrScannerBox } from './QrScannerBox';
@@ -100,7 +101,17 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           />
         )}
         <div className="field">
-          <label htmlFor="send-amount">Amount in USD</label>
+          <div className="row-between">
+            <label htmlFor="send-amount">Amount in USD</label>
+            <button
+              type="button"
+              className="link-button"
+              disabled={row.amount <= 0}
+              onClick={() => setAmountText(usdForWholeQuantity(row.amount, row.price, token.id))}
+            >
+              Max
+            </button>
+          </div>
           <input
             id="send-amount"
             inputMode="decimal"

@@ -7,13 +7,12 @@ import { useLogout } from '../../../app/session/useLogout';
 import { BellIcon, EyeIcon, EyeOffIcon } from '../../../components/Icons';
 import { Logo } from '../../../components/Logo';
 import { Spinner } from '../../../components/Spinner';
-import { coinImageUrl } from '../../../lib/images';
-import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/money';
+import { formatUsd } from '../../../lib/format';
 import { usePersistentState } from '../../../lib/usePersistentState';
 import { usePanels } from '../hooks/usePanels';
 import { useTokenCacheClearing, useWalletData } from '../hooks/useWalletData';
-import type { WalletRow } from '../lib/rows';
 import { TokenPicker } from './TokenPicker';
+import { TokenRowButton } from './TokenRowButton';
 import { ActionButton } from './ActionButton';
 
 const ReceiveView = lazy(() => import('./ReceiveView'));
@@ -153,28 +152,6 @@ function MissingPanel({ onBack }: { onBack: () => void }) {
         Back to wallet
       </button>
     </div>
-  );
-}
-
-export function TokenRowButton({ row, seeBalance = true, onClick }: { row: WalletRow; seeBalance?: boolean; onClick: () => void }) {
-  const { token } = row;
-  const change = token.price_change_percentage_24h;
-  return (
-    <button type="button" className="token-row" onClick={onClick} aria-label={`${token.name} (${token.symbol.toUpperCase()})`}>
-      <img className="coin-icon" src={coinImageUrl(token.image)} alt="" width={40} height={40} loading="lazy" />
-      <span className="grow">
-        <strong className="coin-symbol">{token.symbol}</strong> <span>{token.name}</span>
-        <br />
-        <span className="muted">{formatPrice(row.price)}</span> <span className={changeDirection(change)}>{formatChange(change)}</span>
-      </span>
-      <span className="end">
-        <span data-testid={`amount-${token.id}`}>{seeBalance ? formatCoinAmount(row.amount, token.id) : '*****'}</span>
-        <br />
-        <span className="muted" data-testid={`usd-${token.id}`}>
-          {seeBalance ? formatUsd(row.usd) : '*****'}
-        </span>
-      </span>
-    </button>
   );
 }
 
