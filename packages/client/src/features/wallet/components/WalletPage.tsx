@@ -6,7 +6,9 @@ import { useAppSelector } from '../../../app/hooks';
 import { useLogout } from '../../../app/session/useLogout';
 import { BellIcon, EyeIcon, EyeOffIcon } from '../../../components/Icons';
 import { Logo } from '../../../components/Logo';
+import { PriceBanner } from '../../../components/PriceBanner';
 import { Spinner } from '../../../components/Spinner';
+import { ThemeToggle } from '../../../components/ThemeToggle';
 import { formatUsd } from '../../../lib/format';
 import { usePersistentState } from '../../../lib/usePersistentState';
 import { usePanels } from '../hooks/usePanels';
@@ -91,6 +93,7 @@ export default function WalletPage() {
       <WalletTopBar />
       <main id="main">
         <h1 className="visually-hidden">Wallet</h1>
+        <PriceBanner />
         {!ready ? (
           <Spinner label="Loading your wallet" />
         ) : panels.current ? (
@@ -120,6 +123,15 @@ export default function WalletPage() {
               <ActionButton icon="⇄" label="Swap" onClick={() => open('openSwap')} />
               <ActionButton icon="☰" label="History" onClick={() => open('openTransaction')} />
             </nav>
+            {totalBalance === 0 && (
+              <section className="card empty-wallet" aria-labelledby="empty-wallet-heading">
+                <h2 id="empty-wallet-heading">Your wallet is empty</h2>
+                <p className="muted">Receive crypto from another wallet to get started: pick a token and share its address.</p>
+                <button type="button" className="button" onClick={() => open('openChooseReceive')}>
+                  Receive crypto
+                </button>
+              </section>
+            )}
             <section aria-labelledby="crypto-heading">
               <h2 id="crypto-heading">Crypto</h2>
               <ul className="token-list">
@@ -191,6 +203,7 @@ function WalletTopBar() {
         <span aria-hidden="true">☰</span>
       </button>
       <Logo />
+      <ThemeToggle />
       <Link
         to="/notifications"
         className="icon-button row"
