@@ -118,8 +118,7 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
       </div>
       {from && to && (
         <p className="muted swap-rate" data-testid="swap-rate">
-          1 {from.token.symbol.toUpperCase()} = {formatRate(swapRate(from, to))}
-          {to.token.symbol.toUpperCase()}
+          {`1 ${from.token.symbol.toUpperCase()} = ${formatRate(swapRate(from, to))} ${to.token.symbol.toUpperCase()}`}
         </p>
       )}
       <button type="button" className="button block" onClick={confirm} disabled={disabled} aria-disabled={disabled}>
