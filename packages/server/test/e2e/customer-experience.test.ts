@@ -21,7 +21,11 @@ async function axeViolations(page: Page): Promise<string[]> {
         axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }> };
       }
     ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      // Tagged "experimental" in axe-core, so off unless named: the issue's finding on the token rows and logo link.
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+    });
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
   });
   return violations;
@@ -252,21 +256,30 @@ describe('customer experience in Chromium', () => {
       if (violations.length) found[name] = violations;
     };
     const visitor = (await newPage(browser, t.url!)).page;
+    // The check can fail: a button whose name does not contain its visible text is reported.
+    await visitor.goto('/');
+    await visitor.evaluate(() =>
+      document.querySelector('main')!.insertAdjacentHTML('beforeend', '<button type="button" aria-label="Coinpurse home">Admin</button>'),
+    );
+    expect(await axeViolations(visitor)).toEqual([expect.stringMatching(/^label-content-name-mismatch: /)]);
     for (const path of ['/', '/market', '/login', '/signup', '/forgot-password', '/ticket', '/login-admin']) {
       await visitor.goto(path);
-      await visitor.locator('main, #main, form').first().waitFor();
+      await visitor.locator('h1').first().waitFor({ state: 'attached' });
       await check(visitor, path);
     }
     await visitor.context().close();
 
     const page = await signedInPage(browser, t.url!, customer);
+    const backToWallet = async () => {
+      for (let i = 0; i < 3 && (await page.getByRole('button', { name: 'Back' }).count()); i++) await page.getByRole('button', { name: 'Back' }).click();
+    };
     await page.goto('/wallet');
     await page.getByRole('button', { name: /^Bitcoin \(BTC\)/ }).waitFor();
     await check(page, '/wallet');
     await page.getByRole('button', { name: /^Bitcoin \(BTC\)/ }).click();
     await page.getByTestId('price-chart').locator('canvas').first().waitFor();
     await check(page, 'coin page');
-    await page.getByRole('button', { name: 'Back' }).click();
+    await backToWallet();
     const actions = page.getByRole('navigation', { name: 'Wallet actions' });
     await actions.getByRole('button', { name: 'Receive' }).click();
     await page.getByRole('region', { name: 'Choose a token to receive' }).waitFor();
@@ -277,8 +290,7 @@ describe('customer experience in Chromium', () => {
       .click();
     await page.getByText(/Only send Bitcoin/).waitFor();
     await check(page, 'receive view');
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByRole('button', { name: 'Back' }).click();
+    await backToWallet();
     await actions.getByRole('button', { name: 'Send' }).click();
     await page
       .getByRole('region', { name: 'Choose a token to send' })
@@ -286,18 +298,17 @@ describe('customer experience in Chromium', () => {
       .click();
     await page.getByLabel('Amount in USD').waitFor();
     await check(page, 'send form');
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByRole('button', { name: 'Back' }).click();
+    await backToWallet();
     await actions.getByRole('button', { name: 'Swap' }).click();
     await page.getByLabel('From').waitFor();
     await check(page, 'swap');
-    await page.getByRole('button', { name: 'Back' }).click();
+    await backToWallet();
     await actions.getByRole('button', { name: 'History' }).click();
     await page.getByTestId('history-item').first().waitFor();
     await check(page, 'history');
     for (const path of ['/notifications', '/user-profile', '/profile-setting']) {
       await page.goto(path);
-      await page.locator('main, #main').first().waitFor();
+      await page.locator('h1').first().waitFor({ state: 'attached' });
       await check(page, path);
     }
     await page.context().close();
@@ -314,7 +325,8 @@ describe('customer experience in Chromium', () => {
       '/admin/audit',
     ]) {
       await admin.goto(path);
-      await admin.locator('main, #main').first().waitFor();
+      // The page's own chunk has arrived once its heading is there.
+      await admin.locator('main h1').first().waitFor({ state: 'attached' });
       await check(admin, path);
     }
     await admin.context().close();
