@@ -4,22 +4,22 @@
  * response header (users, transactions) get a thin query here, because generated hooks do not expose headers.
  */
 import { baseApi } from '../../../app/api/baseApi';
-import type { DashboardDto } from './adminApi.generated';
-import type { AuditEntryDto, GetAuditLogApiArg } from './adminAuditApi.generated';
-import type { TicketDetailDto, TicketSummaryDto } from './adminTicketsApi.generated';
-import type { AddCustomTokenApiArg, AdminTokenDto, CustomTokenDto } from './adminTokensApi.generated';
-import type { GetAdminTransactionsApiArg, LedgerCheckDto, LiabilitiesDto, TransactionDto } from './adminTransactionsApi.generated';
-import type { AdminUserDto, GetUsersApiArg } from './adminUsersApi.generated';
+import type { DashboardDto } from '../../../api/generated/adminApi.generated';
+import type { AuditEntryDto, GetAuditLogApiArg } from '../../../api/generated/adminAuditApi.generated';
+import type { TicketDetailDto, TicketSummaryDto } from '../../../api/generated/adminTicketsApi.generated';
+import type { AddCustomTokenApiArg, AdminTokenDto, CustomTokenDto } from '../../../api/generated/adminTokensApi.generated';
+import type { GetAdminTransactionsApiArg, LedgerCheckDto, LiabilitiesDto, TransactionDto } from '../../../api/generated/adminTransactionsApi.generated';
+import type { AdminUserDto, GetUsersApiArg } from '../../../api/generated/adminUsersApi.generated';
 
-export { useGetDashboardQuery as useDashboardQuery } from './adminApi.generated';
-export { useGetAuditLogQuery as useAuditQuery } from './adminAuditApi.generated';
-export { useBroadcastNotificationMutation as useBroadcastMutation, useSendNotificationMutation } from './adminNotificationsApi.generated';
+export { useGetDashboardQuery as useDashboardQuery } from '../../../api/generated/adminApi.generated';
+export { useGetAuditLogQuery as useAuditQuery } from '../../../api/generated/adminAuditApi.generated';
+export { useBroadcastNotificationMutation as useBroadcastMutation, useSendNotificationMutation } from '../../../api/generated/adminNotificationsApi.generated';
 export {
   useCloseTicketMutation,
   useGetTicketQuery as useTicketQuery,
   useGetTicketsQuery as useTicketsQuery,
   useReplyTicketMutation,
-} from './adminTicketsApi.generated';
+} from '../../../api/generated/adminTicketsApi.generated';
 export {
   useAddCustomTokenMutation,
   useAddTokenMutation,
@@ -29,7 +29,7 @@ export {
   useEditTokenMutation,
   useGetCustomTokensQuery as useCustomTokensQuery,
   useGetTokensQuery as useAdminTokensQuery,
-} from './adminTokensApi.generated';
+} from '../../../api/generated/adminTokensApi.generated';
 export {
   useCheckLedgerQuery as useLedgerCheckQuery,
   useDeleteTrxMutation as useDeleteTransactionMutation,
@@ -37,8 +37,8 @@ export {
   useGetLedgerLiabilitiesQuery as useLiabilitiesQuery,
   useModifyTransactionMutation,
   useUpdateBalanceMutation,
-} from './adminTransactionsApi.generated';
-export { useDeleteUserMutation } from './adminUsersApi.generated';
+} from '../../../api/generated/adminTransactionsApi.generated';
+export { useDeleteUserMutation } from '../../../api/generated/adminUsersApi.generated';
 
 export type AdminUser = AdminUserDto;
 export type AdminToken = AdminTokenDto;

@@ -2,7 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { useSignInForm } from '../hooks/useSignInForm';
-import { useLoginUserMutation } from '../store/authApi.generated';
+import { useLoginUserMutation } from '../../../api/generated/authApi.generated';
 
 export default function LoginPage() {
   const [loginUser] = useLoginUserMutation();

@@ -4,7 +4,7 @@ import { CoinGrid, CoinGridPlaceholder } from '../../../components/CoinCard';
 import { PriceBanner } from '../../../components/PriceBanner';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { changeDirection, formatChange, formatCompactUsd, formatPrice } from '../../../lib/format';
-import { useGetCryptoQuery, useGetMarketStatusQuery, type MarketCoinDto } from '../store/marketApi.generated';
+import { useGetCryptoQuery, useGetMarketStatusQuery, type MarketCoinDto } from '../../../api/generated/marketApi.generated';
 
 type SortKey = 'rank' | 'price' | 'change' | 'cap';
 const SORTS: Array<{ key: SortKey; label: string }> = [

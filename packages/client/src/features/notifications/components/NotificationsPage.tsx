@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../store/notificationsApi.generated';
+import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../../../api/generated/notificationsApi.generated';
 import { useLiveEvents } from '../../../app/api/liveEvents';
 import { useAppSelector } from '../../../app/hooks';
 import { Spinner } from '../../../components/Spinner';

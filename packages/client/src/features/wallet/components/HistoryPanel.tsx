@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import type { GetTransactionApiArg, TransactionDto } from '../store/walletApi.generated';
+import type { GetTransactionApiArg, TransactionDto } from '../../../api/generated/walletApi.generated';
 import { useGetTransactionPageQuery } from '../store/historyApi';
 import { useAppSelector } from '../../../app/hooks';
 import { formatCoinAmount, formatDate, formatDateTime, formatPrice, formatUsd } from '../../../lib/format';

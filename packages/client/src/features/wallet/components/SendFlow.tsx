@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
-import { useSendCryptoMutation } from '../store/walletApi.generated';
+import { useSendCryptoMutation } from '../../../api/generated/walletApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
 import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
 import { usdForWholeQuantity } from '../lib/swap';

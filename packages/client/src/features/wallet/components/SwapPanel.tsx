@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { useSwapTokensMutation } from '../store/walletApi.generated';
+import { useSwapTokensMutation } from '../../../api/generated/walletApi.generated';
 import { parseAmount } from '../../../lib/money';
 import { coinDecimals, formatCoinAmount, formatRate, formatUsd } from '../../../lib/format';
 import { swapPreview, swapRate } from '../lib/swap';

@@ -1,6 +1,6 @@
 import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query/react';
 import { baseApi } from '../../../app/api/baseApi';
-import type { GetTransactionApiArg, TransactionDto } from './walletApi.generated';
+import type { GetTransactionApiArg, TransactionDto } from '../../../api/generated/walletApi.generated';
 
 /** The contract's NEXT_CURSOR_HEADER: the keyset cursor of the next page, absent on the last page. */
 const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
