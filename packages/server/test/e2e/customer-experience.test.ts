@@ -1,7 +1,6 @@
 // Browser tests for the customer-experience issues (13, 15): the unread dot, charts, market search and sort,
 // Max on swap, history paging, dark mode and axe on each screen.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
@@ -9,7 +8,7 @@ import { PriceHistoryRepository } from '../../src/modules/market/price-history.r
 import { bearer, signUp } from '../support/test-app';
 import { fund, holdings, startWalletApp, type WalletApp } from '../support/wallet';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core in the page: WCAG 2.1 A/AA and best practices. Returns "rule: target" lines, empty when clean. */
 async function axeViolations(page: Page): Promise<string[]> {
