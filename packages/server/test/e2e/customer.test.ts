@@ -136,7 +136,7 @@ describe('customer journey in Chromium', () => {
     expect(await page.getByTestId('coin-usd').textContent()).toBe('$1,000.00');
     // The 7-day chart draws the stored hourly prices (lightweight-charts on a canvas).
     await expect.poll(() => page.getByTestId('price-chart').getAttribute('data-points')).toBe('24');
-    expect(await page.getByTestId('price-chart').locator('canvas').count()).toBeGreaterThan(0);
+    await page.getByTestId('price-chart').locator('canvas').first().waitFor();
     // panels persist across reloads
     await page.reload();
     await page.getByTestId('price-chart').waitFor();
