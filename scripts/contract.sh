@@ -7,13 +7,13 @@ cd "$(dirname "$0")/.."
 pnpm --filter @coinpurse/contract build >/dev/null
 (cd packages/server && node -r @swc-node/register src/scripts/generate-openapi.ts)
 # Stale files of removed tags must go too.
-find packages/client/src/features -name '*.generated.ts' -delete
+find packages/client/src/api/generated -name '*.generated.ts' -delete
 (cd packages/client && pnpm exec rtk-query-codegen-openapi openapi-config.cjs >/dev/null)
-pnpm exec prettier --log-level warn --write packages/contract/openapi.json 'packages/client/src/features/**/*.generated.ts'
-echo "Contract regenerated: packages/contract/openapi.json and packages/client/src/features/*/store/*.generated.ts"
+pnpm exec prettier --log-level warn --write packages/contract/openapi.json 'packages/client/src/api/generated/*.generated.ts'
+echo "Contract regenerated: packages/contract/openapi.json and packages/client/src/api/generated/*.generated.ts"
 
 if [[ "${1:-}" == "--check" ]]; then
-  if ! git diff --exit-code --stat -- packages/contract/openapi.json 'packages/client/src/features' || [[ -n "$(git ls-files --others --exclude-standard -- 'packages/client/src/features/**/*.generated.ts')" ]]; then
+  if ! git diff --exit-code --stat -- packages/contract/openapi.json 'packages/client/src/api/generated' || [[ -n "$(git ls-files --others --exclude-standard -- 'packages/client/src/api/generated/*.generated.ts')" ]]; then
     echo "Contract drift: the committed OpenAPI document or generated client differs from the server. Run 'pnpm contract' and commit." >&2
     exit 1
   fi

@@ -1,5 +1,6 @@
 // RTK Query codegen: one generated file per OpenAPI tag, injected into the one base API (src/app/api/baseApi.ts).
-// Tag "wallet" -> src/features/wallet/store/walletApi.generated.ts; tag "admin-tokens" -> src/features/admin/store/adminTokensApi.generated.ts.
+// The files live in the API layer below the features (features import them; they import no feature):
+// tag "wallet" -> src/api/generated/walletApi.generated.ts; tag "admin-tokens" -> src/api/generated/adminTokensApi.generated.ts.
 const { mkdirSync, readFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
@@ -16,8 +17,7 @@ const camel = (text) => text.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 const outputFiles = {};
 for (const tag of [...tags].sort()) {
   if (SKIPPED_TAGS.has(tag)) continue;
-  const feature = tag.split('-')[0];
-  const file = `./src/features/${feature}/store/${camel(tag)}Api.generated.ts`;
+  const file = `./src/api/generated/${camel(tag)}Api.generated.ts`;
   mkdirSync(join(__dirname, dirname(file)), { recursive: true });
   outputFiles[file] = {
     filterEndpoints: (_name, definition) => (definition.operation.tags ?? []).includes(tag),

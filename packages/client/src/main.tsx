@@ -4,7 +4,10 @@ import { Provider } from 'react-redux';
 import { AppRouter } from './app/router';
 import { store } from './app/store';
 import { AppToaster } from './components/AppToaster';
+import { applyTheme } from './lib/theme';
 import './styles.css';
+
+applyTheme();
 
 const root = createRoot(document.getElementById('root')!);
 // A transition lets React render the first screen in slices that yield to the browser (no single long task on a slow phone).

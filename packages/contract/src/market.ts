@@ -1,17 +1,18 @@
 import { TokenNetworkDto } from './networks';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 
 /** Market routes (under `/api`): paths exactly as the product spec names them; market-status is beyond the spec. */
 export const MarketRoutes = {
   getCrypto: 'crypto/get-crypto',
   getWalletTokens: 'crypto/get-wallet-tokens',
   marketStatus: 'crypto/market-status',
+  priceHistory: 'crypto/price-history/:coinId',
 } as const;
 
-export class SparklineDto {
-  @ApiProperty({ type: [Number], description: '7 days of hourly USD prices, oldest first (empty when unknown)' })
-  price: number[];
-}
+/** Chart ranges of the price history (beyond the spec). */
+export const PRICE_HISTORY_RANGES = ['1d', '7d', '30d', '1y', 'all'] as const;
+export type PriceHistoryRange = (typeof PRICE_HISTORY_RANGES)[number];
 
 /** A market coin, CoinGecko-shaped. Numbers are JSON numbers (display values; money operations use the server's exact prices). */
 export class MarketCoinDto {
@@ -48,11 +49,44 @@ export class MarketCoinDto {
   @ApiProperty({ format: 'date-time', description: 'When this price was observed (provider time, snapshot time, or when an admin set it)' })
   last_updated: string;
 
-  @ApiProperty({ type: SparklineDto })
-  sparkline_in_7d: SparklineDto;
-
   @ApiProperty({ description: 'true for custom tokens, priced by an administrator' })
   manual_price: boolean;
+}
+
+/** get-crypto's optional page size (beyond the spec): the home page asks for the first 8 only. */
+export class MarketListQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, description: 'At most this many coins, 1 to 1000 (default: all)', example: 8 })
+  @IsOptional()
+  @IsString({ message: 'Limit must be a whole number from 1 to 1000.' })
+  @Matches(/^[1-9]\d{0,3}$/, { message: 'Limit must be a whole number from 1 to 1000.' })
+  limit?: string;
+}
+
+export class PriceHistoryQueryDto {
+  @ApiPropertyOptional({ enum: PRICE_HISTORY_RANGES, description: 'Time range (default 7d)' })
+  @IsOptional()
+  @IsIn(PRICE_HISTORY_RANGES, { message: 'Range must be one of 1d, 7d, 30d, 1y or all.' })
+  range?: PriceHistoryRange;
+}
+
+/** Price history for a chart: `[unixMs, priceUsd]` pairs, oldest first. */
+export class PriceHistoryDto {
+  @ApiProperty({ example: 'bitcoin' })
+  coinId: string;
+
+  @ApiProperty({ enum: PRICE_HISTORY_RANGES })
+  range: PriceHistoryRange;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+    description: '[unix time in ms, USD price] pairs, oldest first; 5-minute points for a day, hourly for a week and a month, daily beyond',
+    example: [
+      [1763719200000, 95253.8],
+      [1763722800000, 95410.2],
+    ],
+  })
+  points: [number, number][];
 }
 
 /** A token customers can hold: the market coin fields plus the deposit address set by an admin. */

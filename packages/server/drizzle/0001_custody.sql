@@ -108,6 +108,13 @@ CREATE TABLE "two_factor" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "price_points" (
+	"coin_id" text NOT NULL,
+	"at" timestamp with time zone NOT NULL,
+	"price" numeric(38, 18) NOT NULL,
+	CONSTRAINT "price_points_coin_id_at_pk" PRIMARY KEY("coin_id","at")
+);
+--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ALTER COLUMN "response_body" SET DATA TYPE text;--> statement-breakpoint
 ALTER TABLE "address_book" ADD CONSTRAINT "address_book_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "token_networks" ADD CONSTRAINT "token_networks_token_id_supported_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."supported_tokens"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -118,6 +125,7 @@ ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_decided_by_users_i
 ALTER TABLE "recovery_codes" ADD CONSTRAINT "recovery_codes_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "two_factor" ADD CONSTRAINT "two_factor_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "price_points" ADD CONSTRAINT "price_points_coin_id_coins_id_fk" FOREIGN KEY ("coin_id") REFERENCES "public"."coins"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_outbox_due_idx" ON "mail_outbox" USING btree ("next_attempt_at") WHERE sent_at is null;--> statement-breakpoint
 CREATE INDEX "mail_outbox_sent_idx" ON "mail_outbox" USING btree ("sent_at");--> statement-breakpoint
 CREATE INDEX "rate_limits_window_ends_idx" ON "rate_limits" USING btree ("window_ends_at");--> statement-breakpoint
@@ -127,6 +135,7 @@ CREATE UNIQUE INDEX "token_networks_token_network_key" ON "token_networks" USING
 CREATE INDEX "admin_approvals_status_created_idx" ON "admin_approvals" USING btree ("status","created_at");--> statement-breakpoint
 CREATE INDEX "recovery_codes_user_id_idx" ON "recovery_codes" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "sessions_user_id_idx" ON "sessions" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "price_points_at_idx" ON "price_points" USING btree ("at");--> statement-breakpoint
 ALTER TABLE "users" DROP COLUMN "token_version";--> statement-breakpoint
 -- backfill: 20-i8-networks
 -- Backfill: every supported token gets its network row (the first row shares the token's id, so existing
@@ -186,3 +195,7 @@ $$;
 CREATE INDEX IF NOT EXISTS users_email_prefix_idx ON users (email_normalized text_pattern_ops);
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS transactions_tx_hash_idx ON transactions ((lower(details ->> 'txHash'))) WHERE details ? 'txHash';
+--> statement-breakpoint
+-- backfill: 40-i13-cx
+-- Every stored price becomes the first point of its coin's history (custom tokens: their current manual price).
+INSERT INTO "price_points" ("coin_id", "at", "price") SELECT "id", "last_updated", "current_price" FROM "coins" ON CONFLICT DO NOTHING;

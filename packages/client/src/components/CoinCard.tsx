@@ -1,6 +1,6 @@
 import { startTransition, useEffect, useState } from 'react';
-import { coinImageUrl } from '../lib/images';
-import { changeDirection, formatChange, formatPrice } from '../lib/money';
+import { changeDirection, formatChange, formatPrice } from '../lib/format';
+import { CoinImage } from './CoinImage';
 
 export interface CoinCardData {
   id: string;
@@ -16,7 +16,7 @@ export function CoinCard({ coin }: { coin: CoinCardData }) {
   const direction = changeDirection(coin.price_change_percentage_24h);
   return (
     <div className="card coin-card">
-      <img src={coinImageUrl(coin.image)} alt="" width={40} height={40} loading="lazy" />
+      <CoinImage image={coin.image} symbol={coin.symbol} />
       <div>
         <div className="coin-name" title={coin.name}>
           {coin.name}

@@ -4,6 +4,7 @@ import { useAppSelector } from '../app/hooks';
 import { isSessionValid } from '../app/session/sessionStorage';
 import { useLogout } from '../app/session/useLogout';
 import { Logo } from './Logo';
+import { ThemeToggle } from './ThemeToggle';
 
 /** Site header: Wallet, Market, Contact Us; Login/Sign Up when signed out, Logout when signed in; slide-in menu on phones. */
 export function Header() {
@@ -39,6 +40,7 @@ export function Header() {
           <NavLink to="/market">Market</NavLink>
           <NavLink to="/ticket">Contact Us</NavLink>
           <div className="nav-actions">
+            <ThemeToggle />
             {signedIn ? (
               <button type="button" className="button secondary" onClick={logout}>
                 Logout

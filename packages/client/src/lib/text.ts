@@ -5,9 +5,5 @@ export function previewWords(text: string, words = 20): string {
   return `${parts.slice(0, words).join(' ')}...`;
 }
 
-/** Date as short month, day, year: 'Nov 21, 2026'. Invalid dates give ''. */
-export function formatDate(value: string | number | Date, timeZone?: string): string {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', ...(timeZone ? { timeZone } : {}) }).format(date);
-}
+// Dates share the one formatter's style (Nov 21, 2026).
+export { formatDate } from './format';

@@ -66,7 +66,7 @@ describe('admin back office in Chromium', () => {
       .poll(async () => Number(await page.getByRole('region', { name: 'Users', exact: true }).locator('.count').textContent()))
       .toBeGreaterThanOrEqual(1);
     await page.getByText('Balanced').waitFor();
-    expect(await page.getByRole('link', { name: 'Coinpurse home' }).getAttribute('href')).toBe('/');
+    expect(await page.getByRole('link', { name: 'Coinpurse Admin home' }).getAttribute('href')).toBe('/');
     for (const name of ['Dashboard', 'Users', 'Tokens', 'Custom Tokens', 'Notify Users', 'Transaction', 'Tickets', 'Audit']) {
       await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true }).waitFor();
     }

@@ -126,7 +126,7 @@ describe('customer journey in Chromium', () => {
     expect(await page.getByTestId('amount-bitcoin').textContent()).toBe('0.02000000');
     expect(await page.getByTestId('usd-bitcoin').textContent()).toBe('$1,000.00');
     const first = page.locator('.token-list .token-row').first();
-    expect(await first.getAttribute('aria-label')).toBe('Bitcoin (BTC)');
+    expect(await first.locator('strong').textContent()).toBe('Bitcoin');
     await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe('1');
   });
 
@@ -134,8 +134,9 @@ describe('customer journey in Chromium', () => {
     await page.getByRole('button', { name: 'Bitcoin (BTC)' }).click();
     expect(await page.getByTestId('coin-amount').textContent()).toBe('0.02000000 BTC');
     expect(await page.getByTestId('coin-usd').textContent()).toBe('$1,000.00');
-    const d = await page.getByTestId('price-chart').locator('path').last().getAttribute('d');
-    expect(d?.split('L').length).toBe(24);
+    // The 7-day chart draws the stored hourly prices (lightweight-charts on a canvas).
+    await expect.poll(() => page.getByTestId('price-chart').getAttribute('data-points')).toBe('24');
+    await page.getByTestId('price-chart').locator('canvas').first().waitFor();
     // panels persist across reloads
     await page.reload();
     await page.getByTestId('price-chart').waitFor();

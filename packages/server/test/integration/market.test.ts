@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppStateKeys, AppStateRepository } from '../../src/modules/market/app-state.repository';
+import { CoinsRepository } from '../../src/modules/market/coins.repository';
 import { MarketRefreshService } from '../../src/modules/market/market-refresh.service';
+import { PriceHistoryRepository } from '../../src/modules/market/price-history.repository';
 import { snapshotPath } from '../../src/modules/market/market-snapshot';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
@@ -62,7 +64,6 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
         'market_cap_rank',
         'name',
         'price_change_percentage_24h',
-        'sparkline_in_7d',
         'symbol',
       ].sort(),
     );
@@ -70,11 +71,9 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     expect(typeof bitcoin.current_price).toBe('number');
     expect(bitcoin.current_price).toBe(snapshot.coins[0].current_price);
     expect(typeof bitcoin.low_24h).toBe('number');
-    expect((bitcoin.sparkline_in_7d as { price: number[] }).price).toHaveLength(168);
-    for (const coin of coins) {
-      expect(coin.current_price as number).toBeGreaterThan(0);
-      expect((coin.sparkline_in_7d as { price: number[] }).price.length).toBe(168);
-    }
+    // Sparklines are stored (the offline chart history) but no longer sent with the list.
+    for (const stored of await t.app.get(CoinsRepository).listByMarketCap()) expect(stored.sparkline7d).toHaveLength(168);
+    for (const coin of coins) expect(coin.current_price as number).toBeGreaterThan(0);
     // Every snapshot icon is served locally.
     for (const image of new Set(coins.map((c) => c.image as string))) {
       const icon = await t.http.get(`/images/${image}`).expect(200);
@@ -92,7 +91,7 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     for (const token of response.body) {
       expect(token.address).toBeNull();
       expect(typeof token.current_price).toBe('number');
-      expect(token).toHaveProperty('sparkline_in_7d');
+      expect(token).not.toHaveProperty('sparkline_in_7d');
       expect(token).toHaveProperty('price_change_percentage_24h');
     }
   });
@@ -173,9 +172,13 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
       image: 'https://coin-images.coingecko.com/coins/images/1/large/bitcoin.png',
       manual_price: false,
     });
-    expect(coins[0].sparkline_in_7d.price).toEqual([61000, 62000.5, 63500.3, 64000.5]);
+    const stored = t.app.get(CoinsRepository);
+    expect((await stored.findById('bitcoin'))!.sparkline7d).toEqual([61000, 62000.5, 63500.25, 64000.5]);
     expect(coins[4]).toMatchObject({ image: 'generic.png', market_cap_rank: null, low_24h: null, price_change_percentage_24h: null });
-    expect(coins[4].sparkline_in_7d.price).toEqual([1, 2.5]);
+    expect((await stored.findById('weird-fields'))!.sparkline7d).toEqual([1, 2.5]);
+    // Each refreshed price is appended to the coin's price history.
+    const history = await t.app.get(PriceHistoryRepository).list('bitcoin', null);
+    expect(history.map((p) => [p.at.toISOString(), Number(p.price)]).at(-1)).toEqual([coins[0].last_updated, 64000.5]);
 
     const status = await t.http.get('/api/crypto/market-status').expect(200);
     expect(status.body).toMatchObject({ source: 'live', coins: 5, lastError: null, backoffUntil: null, stale: false });

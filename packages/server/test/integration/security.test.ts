@@ -245,11 +245,19 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     const entry = { label: 'Cold wallet', token: 'bitcoin', address: ADDRESSES.bitcoin };
     const book = async () => (await t.http.get('/api/user/addresses').set(bearer(user.token)).expect(200)).body;
     for (const code of [undefined, '000000']) {
-      const refused = await t.http.post('/api/user/addresses').set(bearer(user.token)).send({ ...entry, code }).expect(401);
+      const refused = await t.http
+        .post('/api/user/addresses')
+        .set(bearer(user.token))
+        .send({ ...entry, code })
+        .expect(401);
       expect(refused.body).toEqual(CODE_REQUIRED);
     }
     expect((await book()).addresses).toEqual([]);
-    await t.http.post('/api/user/addresses').set(bearer(user.token)).send({ ...entry, code: user.recoveryCodes[0] }).expect(201);
+    await t.http
+      .post('/api/user/addresses')
+      .set(bearer(user.token))
+      .send({ ...entry, code: user.recoveryCodes[0] })
+      .expect(201);
     expect((await book()).addresses).toHaveLength(1);
     // Turning the allowlist on needs no code; turning it off does.
     await t.http.put('/api/user/addresses/allowlist').set(bearer(user.token)).send({ enabled: true }).expect(200);

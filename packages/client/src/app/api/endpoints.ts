@@ -1,14 +1,21 @@
 // Generated endpoints used outside the feature their OpenAPI tag names (features never import each other; they
 // import these from here). Types are aliases of the generated ones.
-export { useMeQuery, useUpdateProfileMutation, useChangePasswordMutation } from '../../features/auth/store/authApi.generated';
-export { useGetNotificationsQuery } from '../../features/notifications/store/notificationsApi.generated';
-export type { NotificationDto } from '../../features/notifications/store/notificationsApi.generated';
-export type { UserBalanceDto, TokenBalanceDto } from '../../features/wallet/store/walletApi.generated';
-export { useGetCryptoQuery, useGetWalletTokensQuery, useGetMarketStatusQuery, useGetNetworksQuery } from '../../features/market/store/marketApi.generated';
-export type { NetworkDto, TokenNetworkDto } from '../../features/market/store/marketApi.generated';
-import type { MarketCoinDto, WalletTokenDto } from '../../features/market/store/marketApi.generated';
+export { useMeQuery, useUpdateProfileMutation, useChangePasswordMutation } from '../../api/generated/authApi.generated';
+export { useGetNotificationsQuery } from '../../api/generated/notificationsApi.generated';
+export type { NotificationDto } from '../../api/generated/notificationsApi.generated';
+export type { UserBalanceDto, TokenBalanceDto } from '../../api/generated/walletApi.generated';
+export {
+  useGetCryptoQuery,
+  useGetWalletTokensQuery,
+  useGetMarketStatusQuery,
+  useGetNetworksQuery,
+  useGetPriceHistoryQuery,
+} from '../../api/generated/marketApi.generated';
+export type { NetworkDto, TokenNetworkDto, MarketStatusDto, PriceHistoryDto } from '../../api/generated/marketApi.generated';
+import type { MarketCoinDto, WalletTokenDto } from '../../api/generated/marketApi.generated';
 
 export type MarketCoin = MarketCoinDto;
 export type WalletToken = WalletTokenDto;
+export type PriceHistoryRange = import('../../api/generated/marketApi.generated').PriceHistoryDto['range'];
 // Whether two-factor sign-in is on: the send and password forms ask for the code up front.
-export { useTwoFactorStatusQuery } from '../../features/security/store/securityApi.generated';
+export { useTwoFactorStatusQuery } from '../../api/generated/securityApi.generated';

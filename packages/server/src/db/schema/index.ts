@@ -6,3 +6,4 @@ export * from './replicas';
 export * from './networks';
 export * from './back-office';
 export * from './security';
+export * from './price-history';

@@ -11,6 +11,8 @@ export const AppStateKeys = {
   marketVersion: 'market.version',
   /** Set once the default supported tokens were created, so deleting them is never undone at boot. */
   supportedTokensSeeded: 'supported_tokens.seeded',
+  /** Prefix: `price_history.backfill.<coinId>` → when each provider range was last fetched. */
+  priceHistoryBackfill: 'price_history.backfill',
 } as const;
 
 /** Advisory lock keys (one number space for the whole app; migrations use 7_300_001). */

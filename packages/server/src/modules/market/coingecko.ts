@@ -140,14 +140,50 @@ function timestamp(value: unknown, now: Date): Date {
   return new Date(time);
 }
 
+/** Provider headers: JSON, our user agent, and the API key under the header its plan expects. */
+function providerHeaders(baseUrl: string, apiKey: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'coinpurse/0.1' };
+  if (apiKey) headers[/pro-api\.coingecko\.com/i.test(baseUrl) ? 'x-cg-pro-api-key' : 'x-cg-demo-api-key'] = apiKey;
+  return headers;
+}
+
+/** `/coins/{id}/market_chart`: USD prices over `days` (1 → 5-minute points, 2–90 → hourly, more → daily). */
+export function marketChartRequest(
+  baseUrl: string,
+  apiKey: string | undefined,
+  coinId: string,
+  days: string,
+): { url: string; headers: Record<string, string> } {
+  return {
+    url: `${baseUrl}/coins/${encodeURIComponent(coinId)}/market_chart?vs_currency=usd&days=${encodeURIComponent(days)}`,
+    headers: providerHeaders(baseUrl, apiKey),
+  };
+}
+
+const EARLIEST_PRICE_MS = Date.UTC(2009, 0, 1);
+const MAX_CHART_POINTS = 20_000;
+
+/** market_chart's `prices` as [unixMs, price] pairs: finite, positive, in time order, not from the future. */
+export function parseMarketChart(data: unknown, now = Date.now()): Array<[number, number]> {
+  const prices = data && typeof data === 'object' ? (data as { prices?: unknown }).prices : undefined;
+  if (!Array.isArray(prices)) return [];
+  const points: Array<[number, number]> = [];
+  for (const entry of prices.slice(-MAX_CHART_POINTS)) {
+    if (!Array.isArray(entry) || entry.length < 2) continue;
+    const [at, price] = entry as [unknown, unknown];
+    if (typeof at !== 'number' || !Number.isInteger(at) || at < EARLIEST_PRICE_MS || at > now + 5 * 60_000) continue;
+    if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price >= 1e19) continue;
+    points.push([at, price]);
+  }
+  return points.sort((a, b) => a[0] - b[0]);
+}
+
 /** The markets URL and headers for the configured base URL and API key. */
 export function marketsRequest(baseUrl: string, apiKey: string | undefined, ids?: string[]): { url: string; headers: Record<string, string> } {
   const base = `${baseUrl}/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=250&page=1&sparkline=true&price_change_percentage=24h`;
   // `ids`: supported tokens outside the top 250, priced by a second call so they never go stale.
   const url = ids?.length ? `${base}&ids=${ids.map(encodeURIComponent).join(',')}` : base;
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'coinpurse/0.1' };
-  if (apiKey) headers[/pro-api\.coingecko\.com/i.test(baseUrl) ? 'x-cg-pro-api-key' : 'x-cg-demo-api-key'] = apiKey;
-  return { url, headers };
+  return { url, headers: providerHeaders(baseUrl, apiKey) };
 }
 
 /** Retry-After: delay-seconds or an HTTP date; undefined when absent or unreadable. Capped at 6 hours. */
@@ -162,4 +198,52 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
     seconds = Math.ceil((at - now) / 1000);
   }
   return Math.min(Math.max(seconds, 0), 6 * 3600);
+}
+
+export type ProviderFetchResult = { ok: true; data: unknown } | { ok: false; error: string; status?: number; retryAfterSeconds?: number };
+
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+/**
+ * One GET to the provider. Never throws: unreachable, HTTP errors (with Retry-After on 429 and 5xx), oversized or
+ * non-JSON answers come back as `{ ok: false, error }` with a message for the logs and the market status.
+ */
+export async function fetchProviderJson(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<ProviderFetchResult> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers, signal });
+  } catch (error) {
+    return { ok: false, error: `The price provider could not be reached (${networkReason(error)}).` };
+  }
+  try {
+    if (!response.ok) {
+      const retryAfterSeconds = response.status === 429 || response.status >= 500 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+      await response.body?.cancel().catch(() => undefined);
+      return { ok: false, error: `The price provider answered HTTP ${response.status}.`, status: response.status, retryAfterSeconds };
+    }
+    const length = Number(response.headers.get('content-length') ?? 0);
+    if (length > MAX_BODY_BYTES) {
+      await response.body?.cancel().catch(() => undefined);
+      return { ok: false, error: 'The price provider answer is too large.' };
+    }
+    const text = await response.text();
+    if (text.length > MAX_BODY_BYTES) return { ok: false, error: 'The price provider answer is too large.' };
+    try {
+      return { ok: true, data: JSON.parse(text) };
+    } catch {
+      return { ok: false, error: 'The price provider answer is not valid JSON.' };
+    }
+  } catch (error) {
+    return { ok: false, error: `The price provider answer could not be read (${(error as Error)?.name ?? 'error'}).` };
+  }
+}
+
+/** A short reason for a failed fetch: the socket error code when there is one (ECONNREFUSED, ENOTFOUND, ...). */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; name?: unknown; message?: unknown; errors?: Array<{ code?: unknown }> } })?.cause;
+  const code = cause?.code ?? cause?.errors?.find((e) => e?.code)?.code;
+  if (typeof code === 'string') return code;
+  if ((error as Error)?.name === 'TimeoutError' || cause?.name === 'TimeoutError') return 'timed out';
+  if (typeof cause?.message === 'string' && cause.message) return cause.message.slice(0, 100);
+  return (error as Error)?.name ?? 'error';
 }

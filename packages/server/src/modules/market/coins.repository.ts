@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { idValues, preparedPerCount } from '../../db/prepared';
-import { coins, supportedTokens } from '../../db/schema';
+import { coins, pricePoints, supportedTokens } from '../../db/schema';
 
 export interface CoinRecord {
   id: string;
@@ -145,7 +145,16 @@ export class CoinsRepository {
       .values({ ...row, sparkline7d: row.sparkline7d ?? [], source: 'manual', manualPrice: true, updatedAt: new Date() })
       .onConflictDoNothing()
       .returning({ id: coins.id });
+    if (inserted.length) await this.recordManualPoint(row.id, row.lastUpdated, row.currentPrice, executor);
     return inserted.length > 0;
+  }
+
+  /** A custom token's price history is its manual price changes (a point per change). */
+  private async recordManualPoint(coinId: string, at: Date, price: string, executor: Executor): Promise<void> {
+    await executor
+      .insert(pricePoints)
+      .values({ coinId, at, price })
+      .onConflictDoUpdate({ target: [pricePoints.coinId, pricePoints.at], set: { price: sql`excluded.price` } });
   }
 
   /** Updates a custom token's coin (only rows with a manual price). */
@@ -154,10 +163,12 @@ export class CoinsRepository {
     values: Partial<Pick<CoinUpsert, 'symbol' | 'name' | 'image' | 'currentPrice' | 'low24h' | 'high24h' | 'priceChangePercentage24h' | 'lastUpdated'>>,
     executor: Executor,
   ): Promise<void> {
-    await executor
+    const updated = await executor
       .update(coins)
       .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(coins.id, id), eq(coins.manualPrice, true)));
+      .where(and(eq(coins.id, id), eq(coins.manualPrice, true)))
+      .returning({ id: coins.id });
+    if (updated.length && values.currentPrice) await this.recordManualPoint(id, values.lastUpdated ?? new Date(), values.currentPrice, executor);
   }
 
   /** Inserts or replaces coins; rows priced by hand (custom tokens) are never overwritten by market data. */

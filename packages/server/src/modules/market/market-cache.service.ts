@@ -12,6 +12,13 @@ export interface CachedBody {
   version: string | undefined;
 }
 
+interface FullList extends CachedBody {
+  coins: MarketCoinDto[];
+  count: number;
+  /** First-n answers built from this list (`limit`). */
+  slices: Map<number, CachedBody>;
+}
+
 /** How long a cached list is served before this instance checks (in the background) whether another changed it. */
 const REVALIDATE_MS = 1000;
 
@@ -23,8 +30,8 @@ const REVALIDATE_MS = 1000;
 @Injectable()
 export class MarketCacheService {
   private readonly logger = new Logger('MarketCache');
-  private entry: CachedBody | undefined;
-  private building: Promise<CachedBody> | undefined;
+  private entry: FullList | undefined;
+  private building: Promise<FullList> | undefined;
   private checkedAt = 0;
   private checking = false;
   private generation = 0;
@@ -40,7 +47,19 @@ export class MarketCacheService {
     this.building = undefined;
   }
 
-  async get(): Promise<CachedBody> {
+  /** The whole list, or its first `limit` coins (the home page's top 8), each serialized once per list version. */
+  async get(limit?: number): Promise<CachedBody> {
+    const full = await this.full();
+    if (!limit || limit >= full.count) return full;
+    let slice = full.slices.get(limit);
+    if (!slice) {
+      slice = serialize(full.coins.slice(0, limit), full.version);
+      if (full.slices.size < 50) full.slices.set(limit, slice);
+    }
+    return slice;
+  }
+
+  private async full(): Promise<FullList> {
     const entry = this.entry;
     if (entry) {
       if (Date.now() - this.checkedAt > REVALIDATE_MS) this.revalidate(entry);
@@ -67,7 +86,7 @@ export class MarketCacheService {
     return this.building;
   }
 
-  private revalidate(entry: CachedBody): void {
+  private revalidate(entry: FullList): void {
     if (this.checking) return;
     this.checking = true;
     this.checkedAt = Date.now();
@@ -82,17 +101,21 @@ export class MarketCacheService {
       });
   }
 
-  private async build(): Promise<CachedBody> {
+  private async build(): Promise<FullList> {
     // Version first: a change committed after this read makes the next check rebuild.
     const state = await this.appState.get<{ version?: string }>(AppStateKeys.marketVersion);
-    const rows = await this.coins.listMarket();
-    const body = Buffer.from(JSON.stringify(rows.map(toMarketCoin)));
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-    return { body, gzip: gzipSync(body, { level: 6 }), etag, version: state?.version };
+    const coins = (await this.coins.listMarket()).map(toMarketCoin);
+    return { ...serialize(coins, state?.version), coins, count: coins.length, slices: new Map() };
   }
 }
 
-/** Display numbers: JSON numbers; sparkline points to 6 significant digits (they are drawn, not traded). */
+function serialize(coins: MarketCoinDto[], version: string | undefined): CachedBody {
+  const body = Buffer.from(JSON.stringify(coins));
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return { body, gzip: gzipSync(body, { level: 6 }), etag, version };
+}
+
+/** Display numbers as JSON numbers. No sparklines: charts load the price history of one coin when shown. */
 export function toMarketCoin(coin: CoinRecord): MarketCoinDto {
   return {
     id: coin.id,
@@ -106,7 +129,6 @@ export function toMarketCoin(coin: CoinRecord): MarketCoinDto {
     market_cap: numberOrNull(coin.marketCap ?? null),
     market_cap_rank: coin.marketCapRank,
     last_updated: coin.lastUpdated.toISOString(),
-    sparkline_in_7d: { price: (coin.sparkline7d ?? []).map((p) => Number(p.toPrecision(6))) },
     manual_price: coin.manualPrice,
   };
 }

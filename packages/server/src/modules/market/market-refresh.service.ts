@@ -5,9 +5,11 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
 import { AdvisoryLocks, AppStateKeys, AppStateRepository } from './app-state.repository';
 import { type CoinUpsert, CoinsRepository } from './coins.repository';
-import { marketsRequest, parseMarketRows, parseRetryAfter } from './coingecko';
+import { fetchProviderJson, marketsRequest, parseMarketRows, type ProviderFetchResult } from './coingecko';
 import { MarketCacheService } from './market-cache.service';
 import { loadSnapshot } from './market-snapshot';
+import { PriceHistoryRepository } from './price-history.repository';
+import { PriceHistoryService } from './price-history.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
 
 /** What the refresh job remembers in app_state (shared by every instance on the database). */
@@ -28,14 +30,11 @@ export type RefreshOutcome =
   | { status: 'skipped'; reason: 'locked' | 'not-due' | 'backoff' | 'running' | 'stopping'; until?: string }
   | { status: 'failed'; error: string; backoffUntil?: string };
 
-type FetchResult = { ok: true; data: unknown } | { ok: false; error: string; retryAfterSeconds?: number };
-
 export const MARKET_REFRESH_JOB = 'market-refresh';
 /** Tokens a fresh database supports (no deposit address until an admin sets one). */
 export const DEFAULT_SUPPORTED_TOKENS = ['bitcoin', 'ethereum', 'tether'] as const;
 const MAX_BACKOFF_SECONDS = 30 * 60;
 const FETCH_TIMEOUT_MS = 15_000;
-const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 /**
  * The market price job. At boot: loads the offline snapshot into an empty market and creates the default supported
@@ -59,6 +58,8 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     private readonly appState: AppStateRepository,
     private readonly cache: MarketCacheService,
     private readonly scheduler: SchedulerRegistry,
+    private readonly pricePoints: PriceHistoryRepository,
+    private readonly priceHistory: PriceHistoryService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -153,6 +154,10 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
       if (rows.length) {
         await this.db.transaction(async (tx) => {
           await this.coins.upsertMany(rows, tx);
+          await this.pricePoints.appendCurrent(
+            rows.map((row) => row.id),
+            tx,
+          );
           const state = (await this.appState.get<RefreshState>(AppStateKeys.marketRefresh, tx, true)) ?? {};
           await this.appState.set(
             AppStateKeys.marketRefresh,
@@ -162,6 +167,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
           await this.appState.set(AppStateKeys.marketVersion, { version: newVersion() }, tx);
         });
         this.cache.invalidate();
+        await this.priceHistory.compactIfDue();
         if (skipped) this.logger.warn(`Market refresh: skipped ${skipped} malformed row(s) from the provider.`);
         return { status: 'refreshed', stored: rows.length, skipped };
       }
@@ -211,49 +217,12 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     }
   }
 
-  private async fetchMarket(ids?: string[]): Promise<FetchResult> {
+  private fetchMarket(ids?: string[]): Promise<ProviderFetchResult> {
     const { url, headers } = marketsRequest(this.config.coingeckoBaseUrl, this.config.coingeckoApiKey, ids);
-    const signal = AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
-    let response: Response;
-    try {
-      response = await fetch(url, { headers, signal });
-    } catch (error) {
-      return { ok: false, error: `The price provider could not be reached (${networkReason(error)}).` };
-    }
-    try {
-      if (!response.ok) {
-        const retryAfterSeconds = response.status === 429 || response.status >= 500 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
-        await response.body?.cancel().catch(() => undefined);
-        return { ok: false, error: `The price provider answered HTTP ${response.status}.`, retryAfterSeconds };
-      }
-      const length = Number(response.headers.get('content-length') ?? 0);
-      if (length > MAX_BODY_BYTES) {
-        await response.body?.cancel().catch(() => undefined);
-        return { ok: false, error: 'The price provider answer is too large.' };
-      }
-      const text = await response.text();
-      if (text.length > MAX_BODY_BYTES) return { ok: false, error: 'The price provider answer is too large.' };
-      try {
-        return { ok: true, data: JSON.parse(text) };
-      } catch {
-        return { ok: false, error: 'The price provider answer is not valid JSON.' };
-      }
-    } catch (error) {
-      return { ok: false, error: `The price provider answer could not be read (${(error as Error)?.name ?? 'error'}).` };
-    }
+    return fetchProviderJson(url, headers, AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]));
   }
 }
 
 export function newVersion(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-/** A short reason for a failed fetch: the socket error code when there is one (ECONNREFUSED, ENOTFOUND, ...). */
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; name?: unknown; message?: unknown; errors?: Array<{ code?: unknown }> } })?.cause;
-  const code = cause?.code ?? cause?.errors?.find((e) => e?.code)?.code;
-  if (typeof code === 'string') return code;
-  if ((error as Error)?.name === 'TimeoutError' || cause?.name === 'TimeoutError') return 'timed out';
-  if (typeof cause?.message === 'string' && cause.message) return cause.message.slice(0, 100);
-  return (error as Error)?.name ?? 'error';
 }

@@ -1,10 +1,11 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MarketCoinDto, MarketRoutes, MarketStatusDto, WalletTokenDto } from '@coinpurse/contract';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiNotFoundResponse, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { MarketCoinDto, MarketListQueryDto, MarketRoutes, MarketStatusDto, PriceHistoryDto, PriceHistoryQueryDto, WalletTokenDto } from '@coinpurse/contract';
 import type { Request, Response } from 'express';
 import { PublicAccess, UserAccess } from '../../common/access.decorator';
 import { MarketCacheService } from './market-cache.service';
 import { MarketService } from './market.service';
+import { PRICE_HISTORY_CACHE_SECONDS, PriceHistoryService } from './price-history.service';
 
 @ApiTags('market')
 @Controller()
@@ -12,16 +13,19 @@ export class MarketController {
   constructor(
     private readonly market: MarketService,
     private readonly cache: MarketCacheService,
+    private readonly priceHistory: PriceHistoryService,
   ) {}
 
   @Get(MarketRoutes.getCrypto)
   @PublicAccess()
-  @ApiOperation({ summary: 'Market coins by market cap, custom tokens (manual_price) last. Cached; ETag / If-None-Match → 304.' })
+  @ApiOperation({
+    summary: 'Market coins by market cap, custom tokens (manual_price) last; `limit` keeps the first ones. Cached; ETag / If-None-Match → 304.',
+  })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds' })
   @ApiOkResponse({ type: [MarketCoinDto] })
   @ApiNotModifiedResponse({ description: 'The list has not changed since the given ETag' })
-  async getCrypto(@Req() request: Request, @Res() response: Response): Promise<void> {
-    const entry = await this.cache.get();
+  async getCrypto(@Query() query: MarketListQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const entry = await this.cache.get(query.limit ? Number(query.limit) : undefined);
     response.setHeader('ETag', entry.etag);
     response.setHeader('Cache-Control', 'no-cache');
     response.setHeader('Vary', 'Accept-Encoding');
@@ -52,6 +56,31 @@ export class MarketController {
   @ApiOkResponse({ type: MarketStatusDto, description: 'Whether prices are live or from the offline snapshot, and as of when (beyond the spec).' })
   getMarketStatus(): Promise<MarketStatusDto> {
     return this.market.status();
+  }
+
+  @Get(MarketRoutes.priceHistory)
+  @PublicAccess()
+  @ApiOperation({ summary: 'Price history for charts (beyond the spec). Cached for a minute; ETag / If-None-Match → 304.' })
+  @ApiParam({ name: 'coinId', example: 'bitcoin' })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds' })
+  @ApiOkResponse({ type: PriceHistoryDto })
+  @ApiNotModifiedResponse({ description: 'The history has not changed since the given ETag' })
+  @ApiNotFoundResponse({ description: 'Coin not found.' })
+  async getPriceHistory(
+    @Param('coinId') coinId: string,
+    @Query() query: PriceHistoryQueryDto,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const entry = await this.priceHistory.history(coinId, query.range ?? '7d');
+    response.setHeader('ETag', entry.etag);
+    response.setHeader('Cache-Control', `public, max-age=${PRICE_HISTORY_CACHE_SECONDS}`);
+    if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+      response.status(304).end();
+      return;
+    }
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.status(200).end(entry.body);
   }
 }
 

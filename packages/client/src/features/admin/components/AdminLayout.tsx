@@ -109,7 +109,7 @@ export default function AdminLayout() {
         >
           ☰
         </button>
-        <Link to="/" className="admin-logo" aria-label="Coinpurse home">
+        <Link to="/" className="admin-logo" aria-label="Coinpurse Admin home">
           Coinpurse <span>Admin</span>
         </Link>
         <UserMenu />

@@ -4,26 +4,26 @@
  * response header (users, transactions) get a thin query here, because generated hooks do not expose headers.
  */
 import { baseApi } from '../../../app/api/baseApi';
-import { enhancedApi as approvalsApi } from './adminApprovalsApi.generated';
-import { enhancedApi as transactionsApi } from './adminTransactionsApi.generated';
-import type { DashboardDto } from './adminApi.generated';
-import type { AuditEntryDto, GetAuditLogApiArg } from './adminAuditApi.generated';
-import type { TicketDetailDto, TicketSummaryDto } from './adminTicketsApi.generated';
-import type { AddCustomTokenApiArg, AdminTokenDto, CustomTokenDto } from './adminTokensApi.generated';
-import type { GetAdminTransactionsApiArg, LedgerCheckDto, LiabilitiesDto, TransactionDto } from './adminTransactionsApi.generated';
-import type { AdminAccountDto } from './adminAdminsApi.generated';
-import type { ApprovalDto } from './adminApprovalsApi.generated';
-import type { AdminUserDto, GetUsersApiArg, UserDetailDto } from './adminUsersApi.generated';
+import { enhancedApi as approvalsApi } from '../../../api/generated/adminApprovalsApi.generated';
+import { enhancedApi as transactionsApi } from '../../../api/generated/adminTransactionsApi.generated';
+import type { DashboardDto } from '../../../api/generated/adminApi.generated';
+import type { AuditEntryDto, GetAuditLogApiArg } from '../../../api/generated/adminAuditApi.generated';
+import type { TicketDetailDto, TicketSummaryDto } from '../../../api/generated/adminTicketsApi.generated';
+import type { AddCustomTokenApiArg, AdminTokenDto, CustomTokenDto } from '../../../api/generated/adminTokensApi.generated';
+import type { GetAdminTransactionsApiArg, LedgerCheckDto, LiabilitiesDto, TransactionDto } from '../../../api/generated/adminTransactionsApi.generated';
+import type { AdminAccountDto } from '../../../api/generated/adminAdminsApi.generated';
+import type { ApprovalDto } from '../../../api/generated/adminApprovalsApi.generated';
+import type { AdminUserDto, GetUsersApiArg, UserDetailDto } from '../../../api/generated/adminUsersApi.generated';
 
-export { useGetDashboardQuery as useDashboardQuery } from './adminApi.generated';
-export { useGetAuditLogQuery as useAuditQuery } from './adminAuditApi.generated';
-export { useBroadcastNotificationMutation as useBroadcastMutation, useSendNotificationMutation } from './adminNotificationsApi.generated';
+export { useGetDashboardQuery as useDashboardQuery } from '../../../api/generated/adminApi.generated';
+export { useGetAuditLogQuery as useAuditQuery } from '../../../api/generated/adminAuditApi.generated';
+export { useBroadcastNotificationMutation as useBroadcastMutation, useSendNotificationMutation } from '../../../api/generated/adminNotificationsApi.generated';
 export {
   useCloseTicketMutation,
   useGetTicketQuery as useTicketQuery,
   useGetTicketsQuery as useTicketsQuery,
   useReplyTicketMutation,
-} from './adminTicketsApi.generated';
+} from '../../../api/generated/adminTicketsApi.generated';
 export {
   useAddCustomTokenMutation,
   useAddTokenMutation,
@@ -33,7 +33,7 @@ export {
   useEditTokenMutation,
   useGetCustomTokensQuery as useCustomTokensQuery,
   useGetTokensQuery as useAdminTokensQuery,
-} from './adminTokensApi.generated';
+} from '../../../api/generated/adminTokensApi.generated';
 export {
   useCheckLedgerQuery as useLedgerCheckQuery,
   useDeleteTrxMutation as useDeleteTransactionMutation,
@@ -41,10 +41,14 @@ export {
   useGetLedgerLiabilitiesQuery as useLiabilitiesQuery,
   useModifyTransactionMutation,
   useUpdateBalanceMutation,
-} from './adminTransactionsApi.generated';
-export { useDeleteUserMutation, useGetUserDetailQuery as useUserDetailQuery } from './adminUsersApi.generated';
-export { useCreateAdminMutation, useDeleteAdminMutation, useGetAdminsQuery as useAdminsQuery } from './adminAdminsApi.generated';
-export { useApproveRequestMutation, useGetApprovalsQuery as useApprovalsQuery, useRejectRequestMutation } from './adminApprovalsApi.generated';
+} from '../../../api/generated/adminTransactionsApi.generated';
+export { useDeleteUserMutation, useGetUserDetailQuery as useUserDetailQuery } from '../../../api/generated/adminUsersApi.generated';
+export { useCreateAdminMutation, useDeleteAdminMutation, useGetAdminsQuery as useAdminsQuery } from '../../../api/generated/adminAdminsApi.generated';
+export {
+  useApproveRequestMutation,
+  useGetApprovalsQuery as useApprovalsQuery,
+  useRejectRequestMutation,
+} from '../../../api/generated/adminApprovalsApi.generated';
 
 export type AdminUser = AdminUserDto;
 export type AdminAccount = AdminAccountDto;

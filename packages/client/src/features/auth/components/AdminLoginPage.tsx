@@ -2,7 +2,7 @@ import { Logo } from '../../../components/Logo';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SecondFactorField } from '../../../components/SecondFactorField';
 import { useSignInForm } from '../hooks/useSignInForm';
-import { useLoginAdminMutation } from '../store/authApi.generated';
+import { useLoginAdminMutation } from '../../../api/generated/authApi.generated';
 
 export default function AdminLoginPage() {
   const [loginAdmin] = useLoginAdminMutation();

@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { isEmail } from '../../../lib/validation';
-import { useForgotPasswordMutation } from '../store/authApi.generated';
+import { useForgotPasswordMutation } from '../../../api/generated/authApi.generated';
 
 export default function ForgotPasswordPage() {
   const [email, setEmail] = useState('');

@@ -3,7 +3,7 @@ import { PasswordInput } from '../../../components/PasswordInput';
 import { SecondFactorField } from '../../../components/SecondFactorField';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { useSignInForm } from '../hooks/useSignInForm';
-import { useLoginUserMutation } from '../store/authApi.generated';
+import { useLoginUserMutation } from '../../../api/generated/authApi.generated';
 
 export default function LoginPage() {
   const [loginUser] = useLoginUserMutation();

@@ -7,7 +7,7 @@ import { signedIn } from '../../../app/session/sessionSlice';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { COUNTRIES } from '../../../lib/countries';
-import { useCreateUserMutation } from '../store/authApi.generated';
+import { useCreateUserMutation } from '../../../api/generated/authApi.generated';
 
 export default function SignupPage() {
   const [name, setName] = useState('');

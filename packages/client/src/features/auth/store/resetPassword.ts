@@ -1,6 +1,6 @@
 // The generated resetPassword sends the stored session's bearer; a reset must send the mailed token instead.
 import { baseApi } from '../../../app/api/baseApi';
-import type { ResetPasswordApiResponse, ResetPasswordDto } from './authApi.generated';
+import type { ResetPasswordApiResponse, ResetPasswordDto } from '../../../api/generated/authApi.generated';
 
 const api = baseApi.injectEndpoints({
   endpoints: (build) => ({

@@ -16,7 +16,7 @@ const FAQ = [
 ] as const;
 
 export default function HomePage() {
-  const { data: coins, isLoading, error } = useGetCryptoQuery({});
+  const { data: coins, isLoading, error } = useGetCryptoQuery({ limit: 8 });
   useEffect(() => {
     if (error) console.error('Could not load the market', error);
   }, [error]);

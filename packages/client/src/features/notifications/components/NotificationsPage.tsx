@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../store/notificationsApi.generated';
+import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../../../api/generated/notificationsApi.generated';
 import { useLiveEvents } from '../../../app/api/liveEvents';
 import { useAppSelector } from '../../../app/hooks';
 import { Spinner } from '../../../components/Spinner';
@@ -50,13 +50,10 @@ export default function NotificationsPage() {
                   data-testid="notification-item"
                   data-read={item.read ? 'true' : 'false'}
                 >
-                  <span aria-hidden="true">{!item.read && <span className="unread-dot" data-testid="unread-dot" />}</span>
+                  <span className="unread-slot">{!item.read && <span className="unread-dot" data-testid="unread-dot" role="img" aria-label="Unread" />}</span>
                   <span>
                     <span className="row-between">
-                      <strong>
-                        {!item.read && <span className="visually-hidden">Unread: </span>}
-                        {item.title}
-                      </strong>
+                      <strong>{item.title}</strong>
                       <span className="muted">{formatDate(item.createdAt)}</span>
                     </span>
                     <span className="muted">{previewWords(item.message)}</span>

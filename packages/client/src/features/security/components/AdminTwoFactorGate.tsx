@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useLogout } from '../../../app/session/useLogout';
 import { Logo } from '../../../components/Logo';
 import { Spinner } from '../../../components/Spinner';
-import { useTwoFactorStatusQuery } from '../store/securityApi.generated';
+import { useTwoFactorStatusQuery } from '../../../api/generated/securityApi.generated';
 import { SessionsCard } from './SessionsCard';
 import { TwoFactorCard } from './TwoFactorCard';
 

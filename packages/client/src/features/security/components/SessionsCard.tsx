@@ -2,8 +2,8 @@ import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { useAppDispatch } from '../../../app/hooks';
 import { loggedOut } from '../../../app/session/sessionSlice';
-import { useListAdminSessionsQuery, useDeleteAdminSessionMutation } from '../store/securityAdminApi.generated';
-import { type SessionInfoDto, useDeleteSessionMutation, useListSessionsQuery, useLogoutAllMutation } from '../store/securityApi.generated';
+import { useListAdminSessionsQuery, useDeleteAdminSessionMutation } from '../../../api/generated/securityAdminApi.generated';
+import { type SessionInfoDto, useDeleteSessionMutation, useListSessionsQuery, useLogoutAllMutation } from '../../../api/generated/securityApi.generated';
 
 /** Where the account is signed in: one row per session, "This device" for this one, sign out one or all. */
 export function SessionsCard({ admin = false }: { admin?: boolean }) {

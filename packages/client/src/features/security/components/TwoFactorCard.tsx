@@ -10,7 +10,7 @@ import {
   useRegenerateRecoveryCodesMutation,
   useSetupTwoFactorMutation,
   useTwoFactorStatusQuery,
-} from '../store/securityApi.generated';
+} from '../../../api/generated/securityApi.generated';
 
 /** Two-factor sign-in: set up from a QR code (or the secret typed by hand), confirm with a code, keep the recovery codes. */
 /** `onFinished`: called once the new recovery codes were acknowledged ("Done"). */

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
-import { useCreateTicketMutation, type CreateTicketDto } from '../store/ticketsApi.generated';
+import { useCreateTicketMutation, type CreateTicketDto } from '../../../api/generated/ticketsApi.generated';
 import { useAppSelector } from '../../../app/hooks';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { isEmail } from '../../../lib/validation';

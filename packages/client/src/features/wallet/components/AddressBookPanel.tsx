@@ -3,7 +3,12 @@ import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { useGetNetworksQuery, useTwoFactorStatusQuery, type WalletToken } from '../../../app/api/endpoints';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
-import { useAddAddressMutation, useDeleteAddressMutation, useGetAddressesQuery, useSetAllowlistMutation } from '../store/walletAddressesApi.generated';
+import {
+  useAddAddressMutation,
+  useDeleteAddressMutation,
+  useGetAddressesQuery,
+  useSetAllowlistMutation,
+} from '../../../api/generated/walletAddressesApi.generated';
 import { networksOf } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
 

@@ -1,5 +1,5 @@
-import { coinImageUrl } from '../../../lib/images';
-import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/money';
+import { CoinImage } from '../../../components/CoinImage';
+import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/format';
 import type { Panels } from '../hooks/usePanels';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
@@ -8,12 +8,11 @@ import { ActionButton } from './ActionButton';
 
 export default function CoinPage({ row, panels, seeBalance, onClose }: { row: WalletRow; panels: Panels; seeBalance: boolean; onClose: () => void }) {
   const { token } = row;
-  const prices = token.sparkline_in_7d?.price ?? [];
   return (
     <section className="panel" aria-label={`${token.name} coin page`}>
       <PanelHeader title={token.symbol.toUpperCase()} onBack={onClose} />
       <div className="row">
-        <img className="coin-icon" src={coinImageUrl(token.image)} alt="" width={48} height={48} />
+        <CoinImage className="coin-icon" image={token.image} symbol={token.symbol} size={48} />
         <div>
           <div className="coin-name">{token.name}</div>
           <div className="muted">
@@ -62,8 +61,8 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
           }}
         />
       </div>
-      <h3>Last 7 days</h3>
-      <PriceChart prices={prices} name={token.name} />
+      <h3>Price</h3>
+      <PriceChart coinId={token.id} name={token.name} />
     </section>
   );
 }

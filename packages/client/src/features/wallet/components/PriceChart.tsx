@@ -1,38 +1,149 @@
-import { chartPath } from '../lib/chart';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { IChartApi, ISeriesApi, MouseEventParams, Time, UTCTimestamp } from 'lightweight-charts';
+import { useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../app/api/endpoints';
+import { changeDirection } from '../../../lib/money';
+import { formatChange, formatDateTime, formatLocale, formatPrice, formatUsd } from '../../../lib/format';
 
-/** 7-day price line from the stored sparkline (an SVG plot, no chart library). */
-export function PriceChart({ prices, name }: { prices: number[]; name: string }) {
-  const width = 600;
-  const height = 220;
-  const path = chartPath(prices, width, height, 8);
-  if (!path) return <p className="muted">No price history yet.</p>;
-  const min = Math.min(...prices);
-  const max = Math.max(...prices);
-  const rising = prices[prices.length - 1] >= prices[0];
-  const color = rising ? '#047857' : '#c81e1e';
+const RANGES: Array<{ range: PriceHistoryRange; label: string; name: string }> = [
+  { range: '1d', label: '1D', name: '1 day' },
+  { range: '7d', label: '1W', name: '1 week' },
+  { range: '30d', label: '1M', name: '1 month' },
+  { range: '1y', label: '1Y', name: '1 year' },
+  { range: 'all', label: 'All', name: 'all time' },
+];
+
+/** Decimals for the price axis: cents from $1, more below so sub-cent coins do not read $0.00. */
+export function axisDecimals(price: number): number {
+  if (!(price > 0) || price >= 1) return 2;
+  return Math.min(12, Math.ceil(-Math.log10(price)) + 3);
+}
+
+/**
+ * The coin's price over a chosen range: an area chart (TradingView lightweight-charts, loaded only when a chart is
+ * shown), a crosshair with time and price, and the change over the range in green or red.
+ */
+export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
+  const [range, setRange] = useState<PriceHistoryRange>('7d');
+  const { data, isFetching, error } = useGetPriceHistoryQuery({ coinId, range });
+  const container = useRef<HTMLDivElement>(null);
+  const chart = useRef<{ chart: IChartApi; series: ISeriesApi<'Area'> } | null>(null);
+  const [hover, setHover] = useState<{ price: number; time: number } | null>(null);
+  const [ready, setReady] = useState(false);
+  const points = useMemo(() => (data?.coinId === coinId ? data.points : []), [data, coinId]);
+
+  useEffect(() => {
+    if (error) console.error('Could not load the price history', error);
+  }, [error]);
+
+  // The library is created once per mounted chart and removed with it.
+  useEffect(() => {
+    let disposed = false;
+    let created: IChartApi | undefined;
+    void import('lightweight-charts').then(({ createChart, AreaSeries, CrosshairMode }) => {
+      if (disposed || !container.current) return;
+      const styles = getComputedStyle(container.current);
+      const text = styles.getPropertyValue('--muted').trim() || '#526078';
+      const grid = styles.getPropertyValue('--border').trim() || '#dde3ec';
+      created = createChart(container.current, {
+        autoSize: true,
+        layout: { background: { color: 'transparent' }, textColor: text, attributionLogo: false, fontFamily: 'system-ui, sans-serif' },
+        grid: { vertLines: { visible: false }, horzLines: { color: grid } },
+        rightPriceScale: { borderVisible: false },
+        timeScale: { borderVisible: false },
+        crosshair: { mode: CrosshairMode.Magnet },
+        localization: {
+          locale: formatLocale(),
+          priceFormatter: (price: number) => formatPrice(price),
+          timeFormatter: (time: Time) => formatDateTime((time as number) * 1000),
+        },
+        handleScroll: false,
+        handleScale: false,
+      });
+      const series = created.addSeries(AreaSeries, { lineWidth: 2, priceLineVisible: false });
+      created.subscribeCrosshairMove((param: MouseEventParams) => {
+        const value = param.seriesData.get(series) as { value?: number } | undefined;
+        setHover(param.time !== undefined && value?.value !== undefined ? { price: value.value, time: (param.time as number) * 1000 } : null);
+      });
+      chart.current = { chart: created, series };
+      setReady(true);
+    });
+    return () => {
+      disposed = true;
+      created?.remove();
+      chart.current = null;
+    };
+  }, []);
+
+  const first = points[0]?.[1];
+  const last = points[points.length - 1]?.[1];
+  const change = first && last ? ((last - first) / first) * 100 : 0;
+  const direction = changeDirection(change);
+
+  useEffect(() => {
+    const current = chart.current;
+    if (!ready || !current || !container.current) return;
+    const styles = getComputedStyle(container.current);
+    const color = styles.getPropertyValue(direction === 'down' ? '--down' : '--up').trim() || (direction === 'down' ? '#c81e1e' : '#047857');
+    const decimals = axisDecimals(Math.min(...points.map((p) => p[1])));
+    current.series.applyOptions({
+      lineColor: color,
+      topColor: `${color}55`,
+      bottomColor: `${color}00`,
+      priceFormat: { type: 'price', precision: decimals, minMove: 10 ** -decimals },
+    });
+    // Seconds, strictly increasing (the library's rule).
+    const seen = new Set<number>();
+    current.series.setData(
+      points.map(([at, value]) => ({ time: Math.floor(at / 1000) as UTCTimestamp, value })).filter((point) => !seen.has(point.time) && seen.add(point.time)),
+    );
+    current.chart.applyOptions({ timeScale: { timeVisible: range === '1d' || range === '7d', secondsVisible: false } });
+    current.chart.timeScale().fitContent();
+  }, [ready, points, direction, range]);
+
+  const rangeName = RANGES.find((r) => r.range === range)!.name;
+  const low = points.length ? Math.min(...points.map((p) => p[1])) : 0;
+  const high = points.length ? Math.max(...points.map((p) => p[1])) : 0;
+
   return (
-    <figure style={{ margin: 0 }}>
-      <svg
+    <figure className="price-chart" style={{ margin: 0 }}>
+      <div className="row-between chart-head">
+        <div role="group" aria-label="Chart range" className="range-buttons">
+          {RANGES.map((r) => (
+            <button key={r.range} type="button" aria-pressed={r.range === range} aria-label={r.label} title={r.name} onClick={() => setRange(r.range)}>
+              {r.label}
+            </button>
+          ))}
+        </div>
+        {points.length > 1 && (
+          <span className={direction} data-testid="chart-change">
+            {formatChange(change)} ({change >= 0 ? '+' : '-'}
+            {formatUsd(Math.abs(last! - first!))}) <span className="muted">{rangeName}</span>
+          </span>
+        )}
+      </div>
+      <p className="chart-crosshair muted" data-testid="chart-crosshair" aria-live="polite">
+        {hover ? `${formatPrice(hover.price)} · ${formatDateTime(hover.time)}` : '\u00a0'}
+      </p>
+      <div
+        ref={container}
         className="chart"
-        viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={`${name} price over the last 7 days, from ${min.toFixed(2)} to ${max.toFixed(2)} US dollars`}
+        aria-label={
+          points.length > 1
+            ? `${name} price over ${rangeName}, from ${formatPrice(low)} to ${formatPrice(high)}`
+            : `${name} price chart, no data for ${rangeName}`
+        }
+        aria-busy={isFetching}
         data-testid="price-chart"
-      >
-        <defs>
-          <linearGradient id="chart-fill" x1="0" x2="0" y1="0" y2="1">
-            <stop offset="0%" stopColor={color} stopOpacity="0.25" />
-            <stop offset="100%" stopColor={color} stopOpacity="0" />
-          </linearGradient>
-        </defs>
-        <path d={`${path.line} L${path.lastX},${height} L${path.firstX},${height} Z`} fill="url(#chart-fill)" stroke="none" />
-        <path d={path.line} fill="none" stroke={color} strokeWidth="2.5" strokeLinejoin="round" />
-      </svg>
+        data-range={range}
+        data-points={points.length}
+        data-first={points[0]?.[0] ?? ''}
+      />
       <figcaption className="row-between muted">
-        <span>7 days</span>
-        <span>
-          Low ${min.toFixed(2)} · High ${max.toFixed(2)}
-        </span>
+        <span>{points.length > 1 ? `Low ${formatPrice(low)} · High ${formatPrice(high)}` : isFetching ? 'Loading prices…' : 'No price history yet.'}</span>
+        <a href="https://www.tradingview.com/" target="_blank" rel="noreferrer" className="chart-credit">
+          Chart by TradingView
+        </a>
       </figcaption>
     </figure>
   );

@@ -3,10 +3,11 @@ import toast from 'react-hot-toast';
 import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
 import { useGetNetworksQuery, useTwoFactorStatusQuery } from '../../../app/api/endpoints';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
-import { useSendCryptoMutation } from '../store/walletApi.generated';
-import { useAddAddressMutation, useGetAddressesQuery } from '../store/walletAddressesApi.generated';
+import { useSendCryptoMutation } from '../../../api/generated/walletApi.generated';
+import { useAddAddressMutation, useGetAddressesQuery } from '../../../api/generated/walletAddressesApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
 import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
+import { usdForWholeQuantity } from '../lib/swap';
 import { defaultSendNetwork, networksOf, shortAddress } from '../lib/networks';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
@@ -223,7 +224,17 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           </div>
         )}
         <div className="field">
-          <label htmlFor="send-amount">Amount in USD</label>
+          <div className="row-between">
+            <label htmlFor="send-amount">Amount in USD</label>
+            <button
+              type="button"
+              className="link-button"
+              disabled={row.amount <= 0}
+              onClick={() => setAmountText(usdForWholeQuantity(row.amount, row.price, token.id))}
+            >
+              Max
+            </button>
+          </div>
           <input
             id="send-amount"
             inputMode="decimal"

@@ -1,8 +1,9 @@
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { useSwapTokensMutation } from '../store/walletApi.generated';
-import { formatCoinAmount, formatUsd, parseAmount } from '../../../lib/money';
-import { swapPreview } from '../lib/swap';
+import { useSwapTokensMutation } from '../../../api/generated/walletApi.generated';
+import { parseAmount } from '../../../lib/money';
+import { coinDecimals, formatCoinAmount, formatRate, formatUsd } from '../../../lib/format';
+import { swapPreview, swapRate } from '../lib/swap';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 
@@ -12,6 +13,7 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
   const [amountText, setAmountText] = useState('');
   const [swap, { isLoading }] = useSwapTokensMutation();
   const busy = useRef(false);
+  const [executed, setExecuted] = useState<string | null>(null);
   const from = rows.find((r) => r.token.id === fromId);
   const to = rows.find((r) => r.token.id === toId);
   const preview = swapPreview(parseAmount(amountText), from, to);
@@ -27,8 +29,14 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
     if (busy.current || disabled || !from || !to) return;
     busy.current = true;
     try {
-      await swap({ 'Idempotency-Key': crypto.randomUUID(), swapDto: { amount: preview.usdPayload, from: from.token.id, to: to.token.id } }).unwrap();
+      const result = await swap({
+        'Idempotency-Key': crypto.randomUUID(),
+        swapDto: { amount: preview.usdPayload, from: from.token.id, to: to.token.id },
+      }).unwrap();
       toast.success('Swap successful');
+      setExecuted(
+        `Swapped ${formatCoinAmount(result.from.coinAmount, result.from.token)} ${result.from.symbol.toUpperCase()} for ${formatCoinAmount(result.to.coinAmount, result.to.token)} ${result.to.symbol.toUpperCase()} (${formatUsd(result.amount)})`,
+      );
       setAmountText('0');
     } catch (error) {
       console.error('Swap failed', error);
@@ -51,7 +59,20 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
         </select>
       </div>
       <div className="field">
-        <label htmlFor="swap-amount">Amount ({from?.token.symbol.toUpperCase()})</label>
+        <div className="row-between">
+          <label htmlFor="swap-amount">Amount ({from?.token.symbol.toUpperCase()})</label>
+          <button
+            type="button"
+            className="link-button"
+            disabled={!from || from.amount <= 0}
+            onClick={() => {
+              setExecuted(null);
+              if (from) setAmountText(from.amount.toFixed(coinDecimals(from.token.id)));
+            }}
+          >
+            Max
+          </button>
+        </div>
         <input
           id="swap-amount"
           type="number"
@@ -59,7 +80,10 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
           min="0"
           step="any"
           value={amountText}
-          onChange={(e) => setAmountText(e.target.value)}
+          onChange={(e) => {
+            setExecuted(null);
+            setAmountText(e.target.value);
+          }}
           aria-invalid={Boolean(preview.error)}
           aria-describedby="swap-usd swap-error"
         />
@@ -87,15 +111,28 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
       </div>
       <div className="field">
         <label htmlFor="swap-output">You receive ({to?.token.symbol.toUpperCase()})</label>
-        <input id="swap-output" readOnly value={to ? formatCoinAmount(preview.output, to.token.id) : ''} />
+        <input id="swap-output" readOnly value={to ? formatCoinAmount(preview.output, to.token.id) : ''} aria-describedby="swap-output-usd" />
+        <small id="swap-output-usd" className="hint" data-testid="swap-output-usd">
+          {formatUsd(to ? preview.output * to.price : 0)}
+        </small>
       </div>
+      {from && to && (
+        <p className="muted swap-rate" data-testid="swap-rate">
+          {`1 ${from.token.symbol.toUpperCase()} = ${formatRate(swapRate(from, to))} ${to.token.symbol.toUpperCase()}`}
+        </p>
+      )}
       <button type="button" className="button block" onClick={confirm} disabled={disabled} aria-disabled={disabled}>
         {isLoading ? 'Swapping...' : 'Confirm'}
       </button>
+      {executed && (
+        <p className="center muted" role="status" data-testid="swap-executed">
+          {executed}
+        </p>
+      )}
     </section>
   );
 }
 
 function coinDecimalsOf(row: WalletRow): number {
-  return formatCoinAmount(0, row.token.id).split('.')[1]?.length ?? 0;
+  return coinDecimals(row.token.id);
 }

@@ -1,6 +1,6 @@
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
-import { TokenRowButton } from './WalletPage';
+import { TokenRowButton } from './TokenRowButton';
 
 /** Choose-send / choose-receive: the first 8 wallet tokens (spec §9). */
 export function TokenPicker({ title, rows, onPick, onClose }: { title: string; rows: WalletRow[]; onPick: (row: WalletRow) => void; onClose: () => void }) {

@@ -6,14 +6,15 @@ import { useAppSelector } from '../../../app/hooks';
 import { useLogout } from '../../../app/session/useLogout';
 import { BellIcon, EyeIcon, EyeOffIcon } from '../../../components/Icons';
 import { Logo } from '../../../components/Logo';
+import { PriceBanner } from '../../../components/PriceBanner';
 import { Spinner } from '../../../components/Spinner';
-import { coinImageUrl } from '../../../lib/images';
-import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/money';
+import { ThemeToggle } from '../../../components/ThemeToggle';
+import { formatUsd } from '../../../lib/format';
 import { usePersistentState } from '../../../lib/usePersistentState';
 import { usePanels } from '../hooks/usePanels';
 import { useTokenCacheClearing, useWalletData } from '../hooks/useWalletData';
-import type { WalletRow } from '../lib/rows';
 import { TokenPicker } from './TokenPicker';
+import { TokenRowButton } from './TokenRowButton';
 import { ActionButton } from './ActionButton';
 
 const ReceiveView = lazy(() => import('./ReceiveView'));
@@ -95,6 +96,7 @@ export default function WalletPage() {
       <WalletTopBar />
       <main id="main">
         <h1 className="visually-hidden">Wallet</h1>
+        <PriceBanner />
         {!ready ? (
           <Spinner label="Loading your wallet" />
         ) : panels.current ? (
@@ -129,6 +131,15 @@ export default function WalletPage() {
                 Address book
               </button>
             </p>
+            {totalBalance === 0 && (
+              <section className="card empty-wallet" aria-labelledby="empty-wallet-heading">
+                <h2 id="empty-wallet-heading">Your wallet is empty</h2>
+                <p className="muted">Receive crypto from another wallet to get started: pick a token and share its address.</p>
+                <button type="button" className="button" onClick={() => open('openChooseReceive')}>
+                  Receive crypto
+                </button>
+              </section>
+            )}
             <section aria-labelledby="crypto-heading">
               <h2 id="crypto-heading">Crypto</h2>
               <ul className="token-list">
@@ -161,28 +172,6 @@ function MissingPanel({ onBack }: { onBack: () => void }) {
         Back to wallet
       </button>
     </div>
-  );
-}
-
-export function TokenRowButton({ row, seeBalance = true, onClick }: { row: WalletRow; seeBalance?: boolean; onClick: () => void }) {
-  const { token } = row;
-  const change = token.price_change_percentage_24h;
-  return (
-    <button type="button" className="token-row" onClick={onClick} aria-label={`${token.name} (${token.symbol.toUpperCase()})`}>
-      <img className="coin-icon" src={coinImageUrl(token.image)} alt="" width={40} height={40} loading="lazy" />
-      <span className="grow">
-        <strong className="coin-symbol">{token.symbol}</strong> <span>{token.name}</span>
-        <br />
-        <span className="muted">{formatPrice(row.price)}</span> <span className={changeDirection(change)}>{formatChange(change)}</span>
-      </span>
-      <span className="end">
-        <span data-testid={`amount-${token.id}`}>{seeBalance ? formatCoinAmount(row.amount, token.id) : '*****'}</span>
-        <br />
-        <span className="muted" data-testid={`usd-${token.id}`}>
-          {seeBalance ? formatUsd(row.usd) : '*****'}
-        </span>
-      </span>
-    </button>
   );
 }
 
@@ -222,6 +211,7 @@ function WalletTopBar() {
         <span aria-hidden="true">☰</span>
       </button>
       <Logo />
+      <ThemeToggle />
       <Link
         to="/notifications"
         className="icon-button row"

@@ -1,5 +1,5 @@
 import type { WalletToken } from '../../../app/api/endpoints';
-import type { UserBalanceDto } from '../store/walletApi.generated';
+import type { UserBalanceDto } from '../../../api/generated/walletApi.generated';
 import { coinAmount } from '../../../lib/money';
 
 export interface WalletRow {

@@ -1,4 +1,4 @@
-import { baseApi as api } from '../../../app/api/baseApi';
+import { baseApi as api } from '../../app/api/baseApi';
 export const addTagTypes = ['market'] as const;
 const injectedRtkApi = api
   .enhanceEndpoints({
@@ -12,6 +12,9 @@ const injectedRtkApi = api
           headers: {
             'If-None-Match': queryArg['If-None-Match'],
           },
+          params: {
+            limit: queryArg.limit,
+          },
         }),
         providesTags: ['market'],
       }),
@@ -21,6 +24,18 @@ const injectedRtkApi = api
       }),
       getMarketStatus: build.query<GetMarketStatusApiResponse, GetMarketStatusApiArg>({
         query: () => ({ url: `/api/crypto/market-status` }),
+        providesTags: ['market'],
+      }),
+      getPriceHistory: build.query<GetPriceHistoryApiResponse, GetPriceHistoryApiArg>({
+        query: (queryArg) => ({
+          url: `/api/crypto/price-history/${queryArg.coinId}`,
+          headers: {
+            'If-None-Match': queryArg['If-None-Match'],
+          },
+          params: {
+            range: queryArg.range,
+          },
+        }),
         providesTags: ['market'],
       }),
       getNetworks: build.query<GetNetworksApiResponse, GetNetworksApiArg>({
@@ -33,6 +48,8 @@ const injectedRtkApi = api
 export { injectedRtkApi as enhancedApi };
 export type GetCryptoApiResponse = /** status 200  */ MarketCoinDto[];
 export type GetCryptoApiArg = {
+  /** At most this many coins, 1 to 1000 (default: all) */
+  limit?: number;
   /** The ETag of a copy the client holds */
   'If-None-Match'?: string;
 };
@@ -41,12 +58,16 @@ export type GetWalletTokensApiArg = void;
 export type GetMarketStatusApiResponse =
   /** status 200 Whether prices are live or from the offline snapshot, and as of when (beyond the spec). */ MarketStatusDto;
 export type GetMarketStatusApiArg = void;
+export type GetPriceHistoryApiResponse = /** status 200  */ PriceHistoryDto;
+export type GetPriceHistoryApiArg = {
+  coinId: string;
+  /** Time range (default 7d) */
+  range?: '1d' | '7d' | '30d' | '1y' | 'all';
+  /** The ETag of a copy the client holds */
+  'If-None-Match'?: string;
+};
 export type GetNetworksApiResponse = /** status 200  */ NetworkDto[];
 export type GetNetworksApiArg = void;
-export type SparklineDto = {
-  /** 7 days of hourly USD prices, oldest first (empty when unknown) */
-  price: number[];
-};
 export type MarketCoinDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */
   id: string;
@@ -63,7 +84,6 @@ export type MarketCoinDto = {
   market_cap_rank: number | null;
   /** When this price was observed (provider time, snapshot time, or when an admin set it) */
   last_updated: string;
-  sparkline_in_7d: SparklineDto;
   /** true for custom tokens, priced by an administrator */
   manual_price: boolean;
 };
@@ -99,7 +119,6 @@ export type WalletTokenDto = {
   market_cap_rank: number | null;
   /** When this price was observed (provider time, snapshot time, or when an admin set it) */
   last_updated: string;
-  sparkline_in_7d: SparklineDto;
   /** true for custom tokens, priced by an administrator */
   manual_price: boolean;
   /** Deposit address; null until an administrator sets one */
@@ -130,6 +149,12 @@ export type MarketStatusDto = {
   refreshEnabled: boolean;
   refreshSeconds: number;
 };
+export type PriceHistoryDto = {
+  coinId: string;
+  range: '1d' | '7d' | '30d' | '1y' | 'all';
+  /** [unix time in ms, USD price] pairs, oldest first; 5-minute points for a day, hourly for a week and a month, daily beyond */
+  points: number[][];
+};
 export type NetworkDto = {
   /** Network id */
   id: string;
@@ -153,6 +178,8 @@ export const {
   useLazyGetWalletTokensQuery,
   useGetMarketStatusQuery,
   useLazyGetMarketStatusQuery,
+  useGetPriceHistoryQuery,
+  useLazyGetPriceHistoryQuery,
   useGetNetworksQuery,
   useLazyGetNetworksQuery,
 } = injectedRtkApi;
