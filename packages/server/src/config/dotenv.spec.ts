@@ -47,7 +47,7 @@ describe('loadDotEnv', () => {
 });
 
 describe('logging and metrics configuration', () => {
-  const base = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATA_DIR: ':memory:' };
+  const base = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'e1'.repeat(32), DATA_DIR: ':memory:' };
   it('logs JSON at info in production by default', () => {
     expect(loadConfig(base)).toMatchObject({ logFormat: 'json', logLevel: 'info', metricsToken: undefined });
   });

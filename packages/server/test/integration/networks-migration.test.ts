@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +10,12 @@ import { newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
-/** The backfill statements of the networks migration (the ones after the schema changes). */
+/** The backfill statements of the networks migration (the ones after the schema changes), from whichever migration holds them. */
 function backfillStatements(): string[] {
-  const file = readFileSync(join(__dirname, '..', '..', 'drizzle', '0001_i8-networks.sql'), 'utf8');
+  const folder = join(__dirname, '..', '..', 'drizzle');
+  const files = readdirSync(folder).filter((name) => name.endsWith('.sql'));
+  const file = files.map((name) => readFileSync(join(folder, name), 'utf8')).find((text) => text.includes('INSERT INTO "token_networks"'));
+  if (!file) throw new Error('No migration holds the networks backfill');
   return file
     .split('--> statement-breakpoint')
     .map((s) => s.trim())

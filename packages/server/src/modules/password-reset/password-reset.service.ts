@@ -57,6 +57,8 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
    */
   async forgotPassword(email: string, requestId?: string): Promise<SupportMessageDto> {
     await this.resets.enqueueRequest(email, requestId);
+    // The same line for every email (it names none): operators see the request, an attacker learns nothing.
+    this.logger.log('Password reset requested; queued for the reset worker.');
     return { message: FORGOT_PASSWORD_MESSAGE };
   }
 
