@@ -1,3 +1,4 @@
+import { SessionInfoDto } from './security';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EmailAddress, RequiredText } from './text';
@@ -279,4 +280,7 @@ export class UserDetailDto {
 
   @ApiProperty({ type: [ApprovalDto], description: 'Approval requests about this user (newest 20).' })
   approvals: ApprovalDto[];
+
+  @ApiProperty({ type: [SessionInfoDto], description: 'The live sessions (signed-in devices) of this user; `current` is always false here.' })
+  sessions: SessionInfoDto[];
 }

@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
       .expect(400);
   });
 
-  it('the per-user page gathers profile, balances, notifications and the audit about the customer', async () => {
+  it('the per-user page gathers profile, balances, notifications, sessions and the audit about the customer', async () => {
     const bo = await newCustomer(t);
     await fund(t, bo._id, 'bitcoin', 500);
     const page = (await t.http.get(`/api/admin/users/${bo._id}`).set(bearer(t.admin)).expect(200)).body;
@@ -53,8 +53,14 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
     expect(page.notifications[0]).toMatchObject({ title: 'Balance updated' });
     expect(page.audit[0]).toMatchObject({ action: 'balance.adjust', actorEmail: 'admin@test.local' });
     expect(page.tickets).toEqual([]);
+    // Sign-up opened one session; a logout ends it and the page stops listing it.
+    expect(page.sessions).toHaveLength(1);
+    expect(page.sessions[0]).toMatchObject({ current: false });
+    await t.http.post('/api/user/logout').set(bearer(bo.token)).expect(200);
+    expect((await t.http.get(`/api/admin/users/${bo._id}`).set(bearer(t.admin)).expect(200)).body.sessions).toEqual([]);
     await t.http.get('/api/admin/users/not-a-uuid').set(bearer(t.admin)).expect(404);
-    await t.http.get(`/api/admin/users/${bo._id}`).set(bearer(bo.token)).expect(403);
+    const other = await newCustomer(t);
+    await t.http.get(`/api/admin/users/${bo._id}`).set(bearer(other.token)).expect(403);
   });
 
   it('approving a withdrawal stores its txHash (checked per network), shows it to the customer and lets admins search it', async () => {
@@ -73,7 +79,7 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
         .send({ tId, ...body });
 
     expect((await modify({ modification: 'approved', txHash: 'not-a-hash' }).expect(400)).body.error).toBe(
-      'This is not a bitcoin transaction hash: expected 64 hexadecimal characters.',
+      'This is not a Bitcoin transaction hash: expected 64 hexadecimal characters.',
     );
     expect((await modify({ modification: 'rejected', txHash: BTC_TX }).expect(400)).body.error).toBe(
       'A transaction hash can only be given when approving a withdrawal.',
@@ -87,7 +93,7 @@ describe.each(DATABASE_KINDS)('admin search, per-user page and withdrawal txHash
     const history = (await t.http.get('/api/user/get-transaction').set(bearer(cy.token)).expect(200)).body;
     expect(history.find((x: { _id: string }) => x._id === tId).txHash).toBe(BTC_TX);
     const [note] = (await t.http.get('/api/user/get-notifications').set(bearer(cy.token)).expect(200)).body;
-    expect(note.message).toContain(`Transaction hash: ${BTC_TX}`);
+    expect(note.message).toContain(`Transaction hash: ${BTC_TX} — https://mempool.space/tx/${BTC_TX}`);
 
     const found = (await t.http.get(`/api/admin/transaction?search=${BTC_TX.toUpperCase()}`).set(bearer(t.admin)).expect(200)).body;
     expect(found.map((x: { _id: string }) => x._id)).toEqual([tId]);

@@ -127,6 +127,15 @@ export type ApprovalDto = {
   /** Why the last approval attempt failed (it stays pending). */
   lastError: string | null;
 };
+export type SessionInfoDto = {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** The session of this request ("This device") */
+  current: boolean;
+};
 export type UserDetailDto = {
   profile: UserDetailProfileDto;
   balances: UserDetailBalanceDto[];
@@ -139,6 +148,8 @@ export type UserDetailDto = {
   audit: UserDetailAuditDto[];
   /** Approval requests about this user (newest 20). */
   approvals: ApprovalDto[];
+  /** The live sessions (signed-in devices) of this user; `current` is always false here. */
+  sessions: SessionInfoDto[];
 };
 export type AdminUserBalanceDto = {
   /** Token name */

@@ -94,12 +94,13 @@ export class AdminsService {
   async userDetail(id: string): Promise<UserDetailDto> {
     const profile = UUID_TEXT.test(id) ? await this.admins.profile(id) : undefined;
     if (!profile || profile.role !== 'user') throw new NotFoundError('User not found.');
-    const [balances, notifications, tickets, audit, approvals] = await Promise.all([
+    const [balances, notifications, tickets, audit, approvals, sessions] = await Promise.all([
       this.wallet.balancesOf([profile.id]),
       this.admins.notificationsOf(profile.id, 20),
       this.admins.ticketsOf(profile.id, 20),
       this.admins.auditAbout(profile.id, 50),
       this.approvals.list({ userId: profile.id, limit: 20 }),
+      this.sessions.list(profile.id, ''),
     ]);
     const list = (balances.get(profile.id) ?? []).sort((a, b) => b.balance - a.balance);
     const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmount).mul(b.price)), toMoney(0));
@@ -125,6 +126,7 @@ export class AdminsService {
         createdAt: a.createdAt.toISOString(),
       })),
       approvals: approvals.map(toApprovalDto),
+      sessions,
     };
   }
 }

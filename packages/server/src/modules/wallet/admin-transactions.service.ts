@@ -30,7 +30,7 @@ import { type TransactionRecord, TransactionsRepository } from './transactions.r
 import { describe, parseLimit, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
-import { validateTxHash } from './tx-hash';
+import { txExplorerUrl, validateTxHash } from './tx-hash';
 import { WalletService } from './wallet.service';
 import { findNetwork, NATIVE_NETWORK, NETWORKS } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
@@ -291,7 +291,7 @@ export class AdminTransactionsService {
         {
           userId: record.userId,
           title: `Transaction ${input.modification}`,
-          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.${txHash ? ` Transaction hash: ${txHash}` : ''}`,
+          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.${txHash ? ` Transaction hash: ${txHash}${explorerLine(record.network, txHash)}` : ''}`,
           status: input.modification,
           createdBy: actor.id,
         },
@@ -570,4 +570,10 @@ export class AdminTransactionsService {
       .filter((t) => !toMoney(t.total).isZero() || t.holders > 0);
     return { totalUsd: usdNumber(total), tokens, asOf: new Date().toISOString() };
   }
+}
+
+/** " — https://explorer/tx/…" for a network in the registry, '' otherwise. */
+function explorerLine(network: string | null, hash: string): string {
+  const url = txExplorerUrl(network, hash);
+  return url ? ` — ${url}` : '';
 }

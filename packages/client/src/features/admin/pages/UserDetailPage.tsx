@@ -39,7 +39,7 @@ function NotifyModal({ user, onClose, onDone }: { user: UserDetail['profile']; o
 
 type Dialog = 'balance' | 'notify' | 'deposit';
 
-/** One customer on one page: profile, balances, transactions, notifications, tickets, approvals and audit entries, with the usual actions. */
+/** One customer on one page: profile, balances, transactions, notifications, sessions, tickets, approvals and audit entries, with the usual actions. */
 export default function UserDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -55,7 +55,7 @@ export default function UserDetailPage() {
 
   if (detail.isLoading) return <Spinner label="Loading the customer" />;
   if (detail.isError || !detail.data) return <FormError message={serverMessage(detail.error, 'The customer could not be loaded.')} />;
-  const { profile, balances, notifications, tickets, audit, approvals, totalBalance } = detail.data;
+  const { profile, balances, notifications, tickets, audit, approvals, sessions, totalBalance } = detail.data;
   const asAdminUser: AdminUser = {
     _id: profile._id,
     name: profile.name,
@@ -100,7 +100,6 @@ export default function UserDetailPage() {
             </button>
           </div>
         )}
-        <p className="muted">Sessions: shown here once admin sessions and 2FA (account security) are in place.</p>
       </section>
 
       <section className="admin-section" aria-labelledby="balances-heading">
@@ -146,6 +145,20 @@ export default function UserDetailPage() {
               <td>{n.title}</td>
               <td>{n.message}</td>
               <td>{n.read ? 'yes' : 'no'}</td>
+            </tr>
+          )}
+        </Table>
+      </section>
+
+      <section className="admin-section" aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">Sessions</h2>
+        <Table columns={['Signed in', 'Last seen', 'Address', 'Device']} rows={sessions} empty="No live sessions">
+          {(session) => (
+            <tr key={session.id}>
+              <td className="nowrap">{formatDateTime(session.createdAt)}</td>
+              <td className="nowrap">{formatDateTime(session.lastSeenAt)}</td>
+              <td>{session.ip ?? '–'}</td>
+              <td>{session.userAgent ?? '–'}</td>
             </tr>
           )}
         </Table>
