@@ -64,7 +64,7 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
 
     // The requester sees it waiting, with no Approve button of their own.
     await sidebar(pageA, /^Approvals/);
-    const row = pageA.getByRole('row').filter({ hasText: 'Approved deposit of 50000.00 USD in BTC for katherine.johnson@nasa.example' });
+    const row = pageA.getByRole('row').filter({ hasText: 'Approved deposit of $50,000.00 in BTC for katherine.johnson@nasa.example' });
     await row.getByText('Waiting for another admin').waitFor();
     expect(await row.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
     await pageA.getByRole('navigation', { name: 'Admin' }).locator('.admin-badge').filter({ hasText: '1' }).waitFor();

@@ -228,7 +228,7 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     expect(sent.body.transaction).toMatchObject({ type: 'withdrawal', status: 'pending', address: ADDRESSES.bitcoin });
     const mail = await mailTo(user.email, SECURITY_SUBJECTS.withdrawalRequested);
     expect(mail.text).toContain(ADDRESSES.bitcoin);
-    expect(mail.text).toContain('0.00020000 BTC (10.00 USD)');
+    expect(mail.text).toContain('0.00020000 BTC ($10.00)');
     expect(mail.text).toContain('on Bitcoin');
     // Without two-factor sign-in nothing is asked.
     const plain = await signUp(t.http);

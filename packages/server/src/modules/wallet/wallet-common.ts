@@ -90,12 +90,26 @@ export function tokenBalance(token: { id: string; symbol: string; name: string; 
 }
 
 /** The amount of `quantity` with its symbol, for messages: "0.00020000 BTC". */
-export function describe(quantity: string, tokenId: string, symbol: string): string {
-  return `${formatQuantity(quantity, tokenId)} ${symbol.toUpperCase()}`;
+// Texts people read (notifications, mails) print amounts as the client does: grouped thousands, the token's decimals
+// (spec §9), USD with a $ and cents. The server has no reader's locale, so it writes en-US. CSV cells stay plain numbers.
+const THOUSANDS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** "1234567.50" → "1,234,567.50": only the integer part is grouped, so exact decimals keep every digit. */
+export function groupThousands(decimal: string): string {
+  const negative = decimal.startsWith('-');
+  const [whole, fraction] = (negative ? decimal.slice(1) : decimal).split('.');
+  return `${negative ? '-' : ''}${THOUSANDS.format(BigInt(whole))}${fraction !== undefined ? `.${fraction}` : ''}`;
 }
 
+/** "1,234,320.63 USDT": a quantity at the token's decimals with its symbol. */
+export function describe(quantity: string, tokenId: string, symbol: string): string {
+  return `${groupThousands(formatQuantity(quantity, tokenId))} ${symbol.toUpperCase()}`;
+}
+
+/** "$1,234,567.49" (a negative amount: "-$5.00"). */
 export function usdText(usd: string): string {
-  return `${toMoney(usd).toFixed(2)} USD`;
+  const text = groupThousands(toMoney(usd).toFixed(2));
+  return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
 }
 
 /** One CSV cell: quoted, and formula-looking text defused (CSV injection). */
