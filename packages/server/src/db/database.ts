@@ -35,6 +35,8 @@ export interface DatabaseHandle {
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const MIGRATION_LOCK = 7_300_001;
+/** How long shutdown waits for the pool's connections to close. */
+const POOL_DRAIN_MS = 5_000;
 
 /** Server-side limits set on every PostgreSQL session of the pool (milliseconds; 0 turns one off). */
 export interface DatabaseTimeouts {
@@ -94,7 +96,10 @@ export async function openDatabase(options: {
       driver: 'postgres',
       close: async () => {
         await listener.close();
-        await pool.end();
+        // A connection whose peer never acknowledges the goodbye (a half-dead proxy or network) must not hold the
+        // shutdown forever: wait a bounded time for the pool to drain, then let the process go.
+        const drained = await Promise.race([pool.end().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, POOL_DRAIN_MS, false).unref())]);
+        if (!drained) logger.warn(`PostgreSQL pool: connections still open after ${POOL_DRAIN_MS} ms at shutdown; leaving them.`);
       },
       listen: (channel, handler) => listener.listen(channel, handler),
     };
