@@ -257,6 +257,7 @@ describe('customer experience in Chromium', () => {
     const visitor = (await newPage(browser, t.url!)).page;
     // The check can fail: a button whose name does not contain its visible text is reported.
     await visitor.goto('/');
+    await visitor.locator('main').waitFor();
     await visitor.evaluate(() =>
       document.querySelector('main')!.insertAdjacentHTML('beforeend', '<button type="button" aria-label="Coinpurse home">Admin</button>'),
     );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { useGetNetworksQuery, useTwoFactorStatusQuery, type WalletToken } from '../../../app/api/endpoints';
@@ -24,6 +24,11 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
   const [network, setNetwork] = useState('');
   const [address, setAddress] = useState('');
   const [memo, setMemo] = useState('');
+  const [requestedAllowlist, setRequestedAllowlist] = useState<boolean | undefined>();
+  const storedAllowlist = book?.allowlistEnabled;
+  useEffect(() => {
+    if (storedAllowlist === requestedAllowlist) setRequestedAllowlist(undefined);
+  }, [storedAllowlist, requestedAllowlist]);
   // Saving an address and turning the allowlist off are step-up actions when two-factor sign-in is on.
   const { data: twoFactor } = useTwoFactorStatusQuery();
   const secondFactor = useSecondFactor(Boolean(twoFactor?.enabled));
@@ -60,15 +65,18 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
   }
 
   async function toggle(enabled: boolean) {
+    if (!enabled && secondFactor.needed && !secondFactor.value) {
+      toast.error('Enter the 6-digit code from your authenticator app.');
+      return;
+    }
+    // The box shows the requested state while the server answers; the stored state comes back with the refetch.
+    setRequestedAllowlist(enabled);
     try {
-      if (!enabled && secondFactor.needed && !secondFactor.value) {
-        toast.error('Enter the 6-digit code from your authenticator app.');
-        return;
-      }
       await setAllowlist({ setAllowlistDto: { enabled, ...(!enabled && secondFactor.value ? { code: secondFactor.value } : {}) } }).unwrap();
       toast.success(enabled ? 'Allowlist turned on' : 'Allowlist turned off');
       if (!enabled) secondFactor.reset();
     } catch (error) {
+      setRequestedAllowlist(undefined);
       toast.error(errorMessage(error, 'The allowlist could not be changed.'));
     }
   }
@@ -86,8 +94,13 @@ export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletTo
     <section className="panel" aria-label="Address book">
       <PanelHeader title="Address book" onBack={onClose} />
       <label className="checkbox">
-        <input type="checkbox" checked={book?.allowlistEnabled ?? false} disabled={!book || switching} onChange={(e) => toggle(e.target.checked)} /> Allowlist:
-        send only to saved addresses
+        <input
+          type="checkbox"
+          checked={requestedAllowlist ?? book?.allowlistEnabled ?? false}
+          disabled={!book || switching}
+          onChange={(e) => toggle(e.target.checked)}
+        />{' '}
+        Allowlist: send only to saved addresses
       </label>
       {secondFactor.needed && <SecondFactorField id="book-code" value={secondFactor.code} onChange={secondFactor.setCode} />}
       <p className="hint">
