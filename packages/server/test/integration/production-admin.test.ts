@@ -43,7 +43,14 @@ describe('a generated admin password in production', () => {
 
   it('refuses to start without ADMIN_EMAIL/ADMIN_PASSWORD when there is no DATA_DIR to keep it', async () => {
     await expect(
-      startTestApp('pglite', { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(40), ENCRYPTION_KEY: 'e1'.repeat(32), ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATA_DIR: ':memory:' }),
+      startTestApp('pglite', {
+        NODE_ENV: 'production',
+        JWT_SECRET: 'j'.repeat(40),
+        ENCRYPTION_KEY: 'e1'.repeat(32),
+        ADMIN_EMAIL: '',
+        ADMIN_PASSWORD: '',
+        DATA_DIR: ':memory:',
+      }),
     ).rejects.toThrow(/Set ADMIN_EMAIL and ADMIN_PASSWORD/);
   });
 });
