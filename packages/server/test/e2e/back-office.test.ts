@@ -74,7 +74,7 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
     await signIn(pageB, SECOND.email, SECOND.password);
     await sidebar(pageB, /^Approvals/);
     const row = pageB.getByRole('row').filter({ hasText: 'katherine.johnson@nasa.example' });
-    await row.getByText('$50,000.00').waitFor();
+    await row.getByRole('cell', { name: '$50,000.00', exact: true }).waitFor();
     await row.getByRole('button', { name: /^Approve/ }).click();
     await toast(pageB, 'Approved and applied.');
     await pageB.getByText('Nothing is waiting for approval').waitFor();
