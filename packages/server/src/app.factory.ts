@@ -15,7 +15,7 @@ import type { AppConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { buildOpenApiDocument } from './openapi';
 import { IMAGE_DIRECTORIES } from './static-assets';
-import { StoredImagesService } from './modules/uploads/stored-images.service';
+import { StoredImagesService } from './modules/stored-images/stored-images.service';
 import { precompressedAssets } from './common/precompressed-assets';
 import { AppLogger, createRootLogger, effectiveLogLevel, httpLogger } from './modules/observability/logging';
 import type { DestinationStream } from 'pino';

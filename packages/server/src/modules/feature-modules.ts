@@ -7,7 +7,7 @@ import { TicketsModule } from './tickets/tickets.module';
 import { AdminModule } from './admin/admin.module';
 import { WalletModule } from './wallet/wallet.module';
 import { TokensModule } from './tokens/tokens.module';
-import { UploadsModule } from './uploads/uploads.module';
+import { UploadsModule } from './stored-images/uploads.module';
 import { NetworksModule } from './networks/networks.module';
 import { AddressBookModule } from './address-book/address-book.module';
 import { SecurityModule } from './security/security.module';

@@ -18,7 +18,7 @@ import { AuditService } from '../audit/audit.service';
 import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { escapeHtml } from '../password-reset/password-reset.service';
-import { StoredImagesService } from '../uploads/stored-images.service';
+import { StoredImagesService } from '../stored-images/stored-images.service';
 import { type TicketRecord, TicketsRepository } from './tickets.repository';
 
 export const TICKET_NOT_FOUND = 'Ticket not found.';

@@ -23,7 +23,7 @@ import { AuditService } from '../audit/audit.service';
 import { AppStateKeys, AppStateRepository } from '../market/app-state.repository';
 import { type CoinRecord, CoinsRepository } from '../market/coins.repository';
 import { GENERIC_ICON } from '../market/coingecko';
-import { StoredImagesService } from '../uploads/stored-images.service';
+import { StoredImagesService } from '../stored-images/stored-images.service';
 import { MarketCacheService } from '../market/market-cache.service';
 import { newVersion } from '../market/market-refresh.service';
 import { isUuid, type SupportedTokenRecord, SupportedTokensRepository } from '../market/supported-tokens.repository';
