@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
-import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { userMatches } from '../../common/search';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
@@ -73,6 +73,10 @@ export interface TransactionFilter {
   search?: string;
 }
 
+/** Up to this many customers matching an admin search, their rows are read per customer; above, in one walk down seq. */
+const FEW_MATCHING_CUSTOMERS = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 @Injectable()
 export class TransactionsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
@@ -122,7 +126,11 @@ export class TransactionsRepository {
     return row as TransactionView | undefined;
   }
 
-  /** Visible (not voided) transactions, newest first by default, keyset on seq. */
+  /**
+   * Visible (not voided) transactions, newest first by default, keyset on seq. Every filter shape walks an index in
+   * seq order and stops after `limit` rows: the customer's history (user_id, seq), the admin filters (status | type |
+   * token, seq) where voided_at is null; never OFFSET, never a count.
+   */
   async list(filter: TransactionFilter, executor: Executor = this.db): Promise<TransactionView[]> {
     const conditions: SQL[] = [isNull(transactions.voidedAt)];
     if (filter.userId) conditions.push(eq(transactions.userId, filter.userId));
@@ -132,16 +140,38 @@ export class TransactionsRepository {
     if (filter.beforeSeq !== undefined) conditions.push(lt(transactions.seq, filter.beforeSeq));
     if (filter.afterSeq !== undefined) conditions.push(gt(transactions.seq, filter.afterSeq));
     const term = filter.search?.trim();
-    if (term) {
-      const exact = [userMatches(term), sql`lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()}`];
-      if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(term)) exact.push(eq(transactions.id, term.toLowerCase()));
-      conditions.push(or(...exact)!);
-    }
+    if (term) conditions.push(sql`${transactions.seq} in (${this.searchCandidates(term, and(...conditions)!, filter)})`);
     const rows = await this.viewQuery(executor)
       .where(and(...conditions))
       .orderBy(filter.ascending ? asc(transactions.seq) : desc(transactions.seq))
       .limit(filter.limit);
     return rows as TransactionView[];
+  }
+
+  /**
+   * The seqs of at most `limit` rows per way a row can match the admin search, each branch on its own index: the
+   * customers whose name or email contains the term (trigram index), then their rows — per customer on (user_id, seq)
+   * when few customers match, else one walk down seq keeping the rows of any matching customer (many match, so the
+   * page fills early); the exact txHash (expression index); the exact transaction id (primary key). As one OR over the
+   * join, the planner could only walk every row in seq order testing each: a rare term read the whole table.
+   */
+  private searchCandidates(term: string, where: SQL, filter: TransactionFilter): SQL {
+    const direction = filter.ascending ? sql`asc` : sql`desc`;
+    const limit = filter.limit;
+    const matchingUsers = sql`select ${users.id} from ${users} where ${userMatches(term)}`;
+    const few = sql`(select count(*) from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as counted) <= ${FEW_MATCHING_CUSTOMERS}`;
+    const branches: SQL[] = [
+      sql`select c.seq from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as m
+          cross join lateral (select ${transactions.seq} from ${transactions} where ${transactions.userId} = m.id and ${where} order by ${transactions.seq} ${direction} limit ${limit}) as c
+          where ${few}`,
+      sql`select c.seq from (select ${transactions.seq} from ${transactions} where ${where} and ${transactions.userId} in (${matchingUsers})
+          order by ${transactions.seq} ${direction} limit ${limit}) as c where not ${few}`,
+      // `details ? 'txHash'` is the predicate of the partial index transactions_tx_hash_idx.
+      sql`select c.seq from (select ${transactions.seq} from ${transactions} where ${where} and ${transactions.details} ? 'txHash'
+          and lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()} order by ${transactions.seq} ${direction} limit ${limit}) as c`,
+    ];
+    if (UUID.test(term)) branches.push(sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.id} = ${term.toLowerCase()}`);
+    return sql.join(branches, sql` union all `);
   }
 
   private viewQuery(executor: Executor) {

@@ -1,0 +1,3 @@
+CREATE INDEX "transactions_status_seq_idx" ON "transactions" USING btree ("status","seq") WHERE "transactions"."voided_at" is null;--> statement-breakpoint
+CREATE INDEX "transactions_type_seq_idx" ON "transactions" USING btree ("type","seq") WHERE "transactions"."voided_at" is null;--> statement-breakpoint
+CREATE INDEX "transactions_token_seq_idx" ON "transactions" USING btree ("token","seq") WHERE "transactions"."voided_at" is null;
