@@ -50,17 +50,19 @@ const CYCLE = {
   toToken: [null, null, null, 'ethereum', null, null, null, null, 'bitcoin', null],
 };
 
+// prettier-ignore
 const FIRST_NAMES = [
   'Alice', 'Bruno', 'Chen', 'Dana', 'Emeka', 'Fatima', 'Gustav', 'Hana', 'Ivan', 'Jamal', 'Keiko', 'Lucia', 'Mateo', 'Nadia',
   'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tariq', 'Uma', 'Victor', 'Wen', 'Ximena', 'Yusuf', 'Zoe', 'Aaron', 'Beatriz',
   'Carlos', 'Dmitri', 'Elena', 'Farid', 'Greta', 'Hugo', 'Ingrid', 'Jonas', 'Kofi', 'Leila', 'Marta', 'Nikos',
-]; // prettier-ignore
+];
+// prettier-ignore
 const LAST_NAMES = [
   'Smith', 'Garcia', 'Wang', 'Muller', 'Okafor', 'Rossi', 'Kowalski', 'Tanaka', 'Silva', 'Novak', 'Haddad', 'Jensen', 'Petrov',
   'Dubois', 'Kim', 'Nguyen', 'Costa', 'Moreau', 'Larsen', 'Ibrahim', 'Fischer', 'Romano', 'Sato', 'Lopez', 'Andersson',
   'Mensah', 'Horvat', 'Ali', 'Fernandes', 'Kovacs', 'Yilmaz', 'Bauer', 'Reyes', 'Nakamura', 'Olsen', 'Popescu', 'Varga',
   'Khan', 'Lindqvist', 'Mendes',
-]; // prettier-ignore
+];
 const COUNTRIES = ['Germany', 'France', 'Spain', 'Italy', 'Poland', 'Netherlands', 'Sweden', 'Portugal', 'Ireland', 'Austria'];
 
 async function rows<T>(executor: Executor, query: SQL): Promise<T[]> {
@@ -115,11 +117,18 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
       sql`, `,
     );
 
-    await tx.execute(sql`create temp table seed_token (id text primary key, symbol text, price numeric, decimals int, network text, address text) on commit drop`);
+    await tx.execute(
+      sql`create temp table seed_token (id text primary key, symbol text, price numeric, decimals int, network text, address text) on commit drop`,
+    );
     await tx.execute(sql`insert into seed_token values ${tokenValues}`);
 
     // Platform accounts (the other side of every movement), created when missing.
-    const platformCodes = ['deposits', 'withdrawals_pending', 'withdrawals_settled', ...Array.from({ length: SWAP_POOL_SHARDS }, (_, i) => `swap_pool#${i + 1}`)];
+    const platformCodes = [
+      'deposits',
+      'withdrawals_pending',
+      'withdrawals_settled',
+      ...Array.from({ length: SWAP_POOL_SHARDS }, (_, i) => `swap_pool#${i + 1}`),
+    ];
     await tx.execute(sql`insert into ledger_accounts (kind, platform_code, token)
       select 'platform', code, t.id from unnest(${textArray(platformCodes)}) as code cross join seed_token t
       on conflict do nothing`);

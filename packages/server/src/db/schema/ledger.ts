@@ -104,9 +104,19 @@ export const transactions = pgTable(
     uniqueIndex('transactions_seq_key').on(t.seq),
     index('transactions_user_seq_idx').on(t.userId, t.seq),
     // The admin list's filters, newest first: each walks only its own rows in seq order (the list hides voided rows).
-    index('transactions_status_seq_idx').on(t.status, t.seq).where(sql`${t.voidedAt} is null`),
-    index('transactions_type_seq_idx').on(t.type, t.seq).where(sql`${t.voidedAt} is null`),
-    index('transactions_token_seq_idx').on(t.token, t.seq).where(sql`${t.voidedAt} is null`),
+    index('transactions_status_seq_idx')
+      .on(t.status, t.seq)
+      .where(sql`${t.voidedAt} is null`),
+    index('transactions_type_seq_idx')
+      .on(t.type, t.seq)
+      .where(sql`${t.voidedAt} is null`),
+    index('transactions_token_seq_idx')
+      .on(t.token, t.seq)
+      .where(sql`${t.voidedAt} is null`),
+    // All three filters together, or type and status: a rare combination is found without walking its columns' rows.
+    index('transactions_type_status_token_seq_idx')
+      .on(t.type, t.status, t.token, t.seq)
+      .where(sql`${t.voidedAt} is null`),
     check('transactions_coin_amount_positive', sql`${t.coinAmount} > 0`),
     check('transactions_type_check', sql`${t.type} in ('deposit', 'withdrawal', 'swap', 'adjustment')`),
     check('transactions_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),

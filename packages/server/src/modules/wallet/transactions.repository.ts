@@ -75,6 +75,8 @@ export interface TransactionFilter {
 
 /** Up to this many customers matching an admin search, their rows are read per customer; above, in one walk down seq. */
 const FEW_MATCHING_CUSTOMERS = 1000;
+/** Customers sampled to tell a term that matches most of them (a tenth or more of the sample). */
+const SAMPLE_CUSTOMERS = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
@@ -149,26 +151,38 @@ export class TransactionsRepository {
   }
 
   /**
-   * The seqs of at most `limit` rows per way a row can match the admin search, each branch on its own index: the
-   * customers whose name or email contains the term (trigram index), then their rows — per customer on (user_id, seq)
-   * when few customers match, else one walk down seq keeping the rows of any matching customer (many match, so the
-   * page fills early); the exact txHash (expression index); the exact transaction id (primary key). As one OR over the
-   * join, the planner could only walk every row in seq order testing each: a rare term read the whole table.
+   * The seqs of at most `limit` rows per way a row can match the admin search, each branch on its own index (as one OR
+   * over the join, the planner could only walk every row in seq order testing each: a rare term read the whole table):
+   * - the customers whose name or email contains the term (trigram index) and their rows: when few customers match, per
+   *   customer on (user_id, seq); when many, one walk down seq probing a hash of them (the page fills within a few
+   *   thousand rows); when most match (a tenth of a sample of customers), one walk down seq looking each row's customer
+   *   up (hashing them all would cost more than the walk);
+   * - the exact txHash (expression index), the exact transaction id (primary key).
+   * Only the branch whose one-time gate holds runs.
    */
   private searchCandidates(term: string, where: SQL, filter: TransactionFilter): SQL {
     const direction = filter.ascending ? sql`asc` : sql`desc`;
     const limit = filter.limit;
-    const matchingUsers = sql`select ${users.id} from ${users} where ${userMatches(term)}`;
+    const matches = userMatches(term);
+    const matchingUsers = sql`select ${users.id} from ${users} where ${matches}`;
     const few = sql`(select count(*) from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as counted) <= ${FEW_MATCHING_CUSTOMERS}`;
+    const most = sql`(select count(*) from (select * from ${users} limit ${SAMPLE_CUSTOMERS}) as ${users} where ${matches}) * 10 >= ${SAMPLE_CUSTOMERS}`;
+    const walk = (test: SQL, gate: SQL) =>
+      sql`select c.seq from (select ${transactions.seq} from ${transactions} where ${where} and ${test}
+          order by ${transactions.seq} ${direction} limit ${limit}) as c where ${gate}`;
     const branches: SQL[] = [
       sql`select c.seq from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as m
           cross join lateral (select ${transactions.seq} from ${transactions} where ${transactions.userId} = m.id and ${where} order by ${transactions.seq} ${direction} limit ${limit}) as c
           where ${few}`,
-      sql`select c.seq from (select ${transactions.seq} from ${transactions} where ${where} and ${transactions.userId} in (${matchingUsers})
-          order by ${transactions.seq} ${direction} limit ${limit}) as c where not ${few}`,
-      // `details ? 'txHash'` is the predicate of the partial index transactions_tx_hash_idx.
-      sql`select c.seq from (select ${transactions.seq} from ${transactions} where ${where} and ${transactions.details} ? 'txHash'
-          and lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()} order by ${transactions.seq} ${direction} limit ${limit}) as c`,
+      // Under an OR the IN stays a hashed subplan (built once, probed by each row walked); a top-level IN would become a
+      // semi join, which the planner prices as a full scan and a sort.
+      walk(sql`(${transactions.userId} in (${matchingUsers}) or false)`, sql`not ${few} and not ${most}`),
+      // A correlated scalar subquery: one primary-key lookup per row walked (an EXISTS would be hashed over all customers).
+      walk(sql`(select ${matches} from ${users} where ${users.id} = ${transactions.userId})`, sql`not ${few} and ${most}`),
+      // `details ? 'txHash'` is the predicate of the partial index transactions_tx_hash_idx; a txHash names one
+      // transaction (or a handful), read from the index without walking seq.
+      sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.details} ? 'txHash'
+          and lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()}`,
     ];
     if (UUID.test(term)) branches.push(sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.id} = ${term.toLowerCase()}`);
     return sql.join(branches, sql` union all `);
