@@ -356,7 +356,8 @@ try {
   let anchorBody;
   for (const call of calls) {
     const response = await timedGet(url, call.path, call.token);
-    call.rows = response.status === 200 ? `${JSON.parse(response.body.toString()).length} rows` : `status ${response.status}`;
+    const body = response.status === 200 ? JSON.parse(response.body.toString()) : undefined;
+    call.rows = body === undefined ? `status ${response.status}` : Array.isArray(body) ? `${body.length} rows` : 'one object';
     if (call === calls[0]) anchorBody = response.body;
   }
 
