@@ -117,6 +117,10 @@ export const transactions = pgTable(
     index('transactions_type_status_token_seq_idx')
       .on(t.type, t.status, t.token, t.seq)
       .where(sql`${t.voidedAt} is null`),
+    // The admin search's walk down seq testing each row's customer, from the index alone (no heap page per row).
+    index('transactions_seq_user_idx')
+      .on(t.seq, t.userId)
+      .where(sql`${t.voidedAt} is null`),
     check('transactions_coin_amount_positive', sql`${t.coinAmount} > 0`),
     check('transactions_type_check', sql`${t.type} in ('deposit', 'withdrawal', 'swap', 'adjustment')`),
     check('transactions_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),

@@ -142,7 +142,9 @@ export class TransactionsRepository {
     if (filter.beforeSeq !== undefined) conditions.push(lt(transactions.seq, filter.beforeSeq));
     if (filter.afterSeq !== undefined) conditions.push(gt(transactions.seq, filter.afterSeq));
     const term = filter.search?.trim();
-    if (term) conditions.push(sql`${transactions.seq} in (${this.searchCandidates(term, and(...conditions)!, filter)})`);
+    // The candidates as an array: the page's rows are then read by seq one by one (a handful of index probes), not by
+    // merging the candidates with a walk down seq.
+    if (term) conditions.push(sql`${transactions.seq} = any(array(${this.searchCandidates(term, and(...conditions)!, filter)}))`);
     const rows = await this.viewQuery(executor)
       .where(and(...conditions))
       .orderBy(filter.ascending ? asc(transactions.seq) : desc(transactions.seq))
@@ -165,27 +167,29 @@ export class TransactionsRepository {
     const limit = filter.limit;
     const matches = userMatches(term);
     const matchingUsers = sql`select ${users.id} from ${users} where ${matches}`;
-    const few = sql`(select count(*) from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as counted) <= ${FEW_MATCHING_CUSTOMERS}`;
-    const most = sql`(select count(*) from (select * from ${users} limit ${SAMPLE_CUSTOMERS}) as ${users} where ${matches}) * 10 >= ${SAMPLE_CUSTOMERS}`;
-    const walk = (test: SQL, gate: SQL) =>
+    // Which branch runs, decided once: few = at most FEW_MATCHING_CUSTOMERS match; most = a tenth of a sample does.
+    const gate = sql`gate as materialized (
+        select few, case when few then false else (select count(*) from (select * from ${users} limit ${SAMPLE_CUSTOMERS}) as ${users} where ${matches}) * 10 >= ${SAMPLE_CUSTOMERS} end as most
+        from (select (select count(*) from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as counted) <= ${FEW_MATCHING_CUSTOMERS} as few) as f)`;
+    const walk = (test: SQL, when: SQL) =>
       sql`select c.seq from (select ${transactions.seq} from ${transactions} where ${where} and ${test}
-          order by ${transactions.seq} ${direction} limit ${limit}) as c where ${gate}`;
+          order by ${transactions.seq} ${direction} limit ${limit}) as c where ${when}`;
     const branches: SQL[] = [
       sql`select c.seq from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as m
           cross join lateral (select ${transactions.seq} from ${transactions} where ${transactions.userId} = m.id and ${where} order by ${transactions.seq} ${direction} limit ${limit}) as c
-          where ${few}`,
+          where (select few from gate)`,
       // Under an OR the IN stays a hashed subplan (built once, probed by each row walked); a top-level IN would become a
       // semi join, which the planner prices as a full scan and a sort.
-      walk(sql`(${transactions.userId} in (${matchingUsers}) or false)`, sql`not ${few} and not ${most}`),
+      walk(sql`(${transactions.userId} in (${matchingUsers}) or false)`, sql`(select not few and not most from gate)`),
       // A correlated scalar subquery: one primary-key lookup per row walked (an EXISTS would be hashed over all customers).
-      walk(sql`(select ${matches} from ${users} where ${users.id} = ${transactions.userId})`, sql`not ${few} and ${most}`),
+      walk(sql`(select ${matches} from ${users} where ${users.id} = ${transactions.userId})`, sql`(select most from gate)`),
       // `details ? 'txHash'` is the predicate of the partial index transactions_tx_hash_idx; a txHash names one
       // transaction (or a handful), read from the index without walking seq.
       sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.details} ? 'txHash'
           and lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()}`,
     ];
     if (UUID.test(term)) branches.push(sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.id} = ${term.toLowerCase()}`);
-    return sql.join(branches, sql` union all `);
+    return sql`with ${gate} ${sql.join(branches, sql` union all `)}`;
   }
 
   private viewQuery(executor: Executor) {
