@@ -44,6 +44,11 @@ async function main(): Promise<void> {
     console.log(
       `Seeded ${result.users} users, ${result.transactions} transactions, ${result.journalEntries} journal entries, ${result.journalLines} lines in ${(result.ms / 1000).toFixed(1)} s`,
     );
+    console.log(
+      `Steps: ${Object.entries(result.steps)
+        .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`)
+        .join(', ')}`,
+    );
     const checkStarted = performance.now();
     // The check only reads through the repository; it publishes no live events.
     const ledger = new LedgerService(new LedgerRepository(handle.db), handle.db, undefined as unknown as LiveEventsService);

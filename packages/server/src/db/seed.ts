@@ -30,6 +30,8 @@ export interface SeedResult {
   journalEntries: number;
   journalLines: number;
   ms: number;
+  /** Milliseconds of the big statements, by name. */
+  steps: Record<string, number>;
 }
 
 /** Tokens the seeded history uses, with their default network, a withdrawal address and a price when the coin is missing. */
@@ -92,7 +94,13 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
   const password = options.password ?? 'seed-password-1';
   const passwordHash = await hashPassword(password);
 
+  const steps: Record<string, number> = {};
   const counts = await db.transaction(async (tx) => {
+    const timed = async (name: string, statement: SQL) => {
+      const stepStarted = performance.now();
+      await tx.execute(statement);
+      steps[name] = Math.round(performance.now() - stepStarted);
+    };
     // Coins and supported tokens the history is in (kept when they exist), each token with its default network.
     for (const token of TOKENS) {
       await tx.execute(sql`insert into coins (id, symbol, name, image, current_price, last_updated, source)
@@ -136,18 +144,23 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
       select platform_code as code, token, id from ledger_accounts where kind = 'platform' and token in (select id from seed_token)`);
 
     // Customers: the first is the heavy one; names and emails vary so the admin search has something to find.
-    await tx.execute(sql`insert into users (id, name, email, email_normalized, password_hash, country, created_at, updated_at)
+    await timed(
+      'users',
+      sql`insert into users (id, name, email, email_normalized, password_hash, country, created_at, updated_at)
       select md5(${runId} || ':user:' || n)::uuid, u.name, u.email, u.email, ${passwordHash}, (${textArray(COUNTRIES)})[1 + n % ${COUNTRIES.length}],
              now() - interval '400 days' + n * interval '1 second', now()
       from generate_series(1, ${users}::int) as n
       cross join lateral (select
         case when n = 1 then 'Heavy Trader' else (${textArray(FIRST_NAMES)})[1 + n % ${FIRST_NAMES.length}] || ' ' || (${textArray(LAST_NAMES)})[1 + (n / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}] end as name,
         case when n = 1 then 'heavy.trader.' || ${runId} || '@example.com'
-             else lower((${textArray(FIRST_NAMES)})[1 + n % ${FIRST_NAMES.length}] || '.' || (${textArray(LAST_NAMES)})[1 + (n / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}]) || '.' || n || '.' || ${runId} || '@example.com' end as email) u`);
+             else lower((${textArray(FIRST_NAMES)})[1 + n % ${FIRST_NAMES.length}] || '.' || (${textArray(LAST_NAMES)})[1 + (n / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}]) || '.' || n || '.' || ${runId} || '@example.com' end as email) u`,
+    );
 
     // The history: transaction i belongs to customer n as its k-th; rows are ordered (and dated over the past year) by
     // the fraction of each customer's history they are at, so every customer's history is spread over the whole table.
-    await tx.execute(sql`create temp table seed_tx on commit drop as
+    await timed(
+      'plan history',
+      sql`create temp table seed_tx on commit drop as
       with g as (
         select i,
                case when i <= ${heavy}::int then 1 else 2 + (i - ${heavy}::int - 1) % ${Math.max(others, 1)}::int end as n,
@@ -176,9 +189,12 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
              now() - interval '365 days' + t.r * (interval '365 days' / greatest(${total}::int, 1)) as created_at
       from typed t
       join seed_token f on f.id = t.token
-      left join seed_token tt on tt.id = t.to_token`);
+      left join seed_token tt on tt.id = t.to_token`,
+    );
 
-    await tx.execute(sql`insert into transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
+    await timed(
+      'transactions',
+      sql`insert into transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
       select tx_id, user_id, type, token,
              case when type = 'swap' then null else network end,
              case when type = 'withdrawal' then address end,
@@ -195,10 +211,13 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
              case when type = 'deposit' then null else user_id end,
              created_at,
              case when type = 'withdrawal' and status <> 'pending' then created_at + interval '1 hour' else created_at end
-      from seed_tx order by r`);
+      from seed_tx order by r`,
+    );
 
     // Journal entries, one per ledger movement, as the services post them.
-    await tx.execute(sql`create temp table seed_entry on commit drop as
+    await timed(
+      'plan entries',
+      sql`create temp table seed_entry on commit drop as
       select md5(${runId} || ':entry:' || i)::uuid as id, tx_id, i, n, token, to_token, qty, to_qty, shard, type, status, created_at,
              case when type = 'deposit' then 'deposit_credit' when type = 'swap' then 'swap' else 'withdrawal_hold' end as kind,
              case when type = 'deposit' then 'deposit approved' when type = 'swap' then 'swap ' || token || ' to ' || to_token else 'withdrawal requested' end as reason,
@@ -207,10 +226,13 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
       union all
       select md5(${runId} || ':settle:' || i)::uuid, tx_id, i, n, token, null, qty, null, shard, type, status, created_at + interval '1 hour',
              'withdrawal_pending_to_' || status, 'status pending → ' || status, null
-      from seed_tx where type = 'withdrawal' and status <> 'pending'`);
+      from seed_tx where type = 'withdrawal' and status <> 'pending'`,
+    );
 
     // Lines: (entry, account, token, amount), each entry summing to zero per token.
-    await tx.execute(sql`create temp table seed_line on commit drop as
+    await timed(
+      'plan lines',
+      sql`create temp table seed_line on commit drop as
       select e.id as entry_id, case when l.customer then md5(${runId} || ':account:' || e.n || ':' || l.token)::uuid end as customer_account,
              l.customer, l.code, l.token, l.amount, e.created_at
       from seed_entry e
@@ -228,26 +250,36 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
           (e.kind = 'swap', false, 'swap_pool#' || e.shard, e.to_token, -e.to_qty),
           (e.kind = 'swap', true, null, e.to_token, e.to_qty)
         ) as v(applies, customer, code, token, amount) where v.applies
-      ) l`);
+      ) l`,
+    );
 
     // Customer accounts with their balance = Σ their lines (every seeded customer gets one per token), platform
     // balances moved by their lines' sum.
-    await tx.execute(sql`insert into ledger_accounts (id, kind, user_id, token, balance, created_at)
+    await timed(
+      'customer accounts',
+      sql`insert into ledger_accounts (id, kind, user_id, token, balance, created_at)
       select md5(${runId} || ':account:' || n || ':' || t.id)::uuid, 'customer', md5(${runId} || ':user:' || n)::uuid, t.id,
              coalesce(s.sum, 0), now() - interval '400 days'
       from generate_series(1, ${users}::int) as n cross join seed_token t
       left join (select customer_account, sum(amount) as sum from seed_line where customer group by customer_account) s
-        on s.customer_account = md5(${runId} || ':account:' || n || ':' || t.id)::uuid`);
+        on s.customer_account = md5(${runId} || ':account:' || n || ':' || t.id)::uuid`,
+    );
     await tx.execute(sql`update ledger_accounts a set balance = a.balance + s.sum
       from (select p.id, sum(l.amount) as sum from seed_line l join seed_platform p on p.code = l.code and p.token = l.token where not l.customer group by p.id) s
       where a.id = s.id`);
 
-    await tx.execute(sql`insert into journal_entries (id, kind, transaction_id, reason, created_by, created_at)
-      select id, kind, tx_id, reason, created_by, created_at from seed_entry order by created_at`);
-    await tx.execute(sql`insert into journal_lines (entry_id, account_id, token, amount, created_at)
+    await timed(
+      'journal entries',
+      sql`insert into journal_entries (id, kind, transaction_id, reason, created_by, created_at)
+      select id, kind, tx_id, reason, created_by, created_at from seed_entry order by created_at`,
+    );
+    await timed(
+      'journal lines',
+      sql`insert into journal_lines (entry_id, account_id, token, amount, created_at)
       select l.entry_id, case when l.customer then l.customer_account else p.id end, l.token, l.amount, l.created_at
       from seed_line l left join seed_platform p on not l.customer and p.code = l.code and p.token = l.token
-      order by l.created_at`);
+      order by l.created_at`,
+    );
 
     const [entryCount] = await rows<{ entries: number; lines: number }>(
       tx,
@@ -257,9 +289,11 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
   });
 
   // Fresh statistics (and the visibility map for index-only scans) for the planner: the lists' plans depend on them.
+  const vacuumStarted = performance.now();
   for (const table of ['users', 'transactions', 'ledger_accounts', 'journal_entries', 'journal_lines']) {
     await db.execute(sql.raw(`vacuum (analyze) ${table}`));
   }
+  steps['vacuum analyze'] = Math.round(performance.now() - vacuumStarted);
 
   return {
     runId,
@@ -270,6 +304,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
     journalEntries: counts.entries,
     journalLines: counts.lines,
     ms: Math.round(performance.now() - started),
+    steps,
   };
 }
 
