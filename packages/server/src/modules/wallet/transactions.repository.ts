@@ -168,14 +168,15 @@ export class TransactionsRepository {
     const matches = userMatches(term);
     const matchingUsers = sql`select ${users.id} from ${users} where ${matches}`;
     // Which branch runs, decided once: few = at most FEW_MATCHING_CUSTOMERS match; most = a tenth of a sample does.
-    const gate = sql`gate as materialized (
+    const ctes = sql`matched as materialized (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}),
+      gate as materialized (
         select few, case when few then false else (select count(*) from (select * from ${users} limit ${SAMPLE_CUSTOMERS}) as ${users} where ${matches}) * 10 >= ${SAMPLE_CUSTOMERS} end as most
-        from (select (select count(*) from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as counted) <= ${FEW_MATCHING_CUSTOMERS} as few) as f)`;
+        from (select (select count(*) from matched) <= ${FEW_MATCHING_CUSTOMERS} as few) as f)`;
     const walk = (test: SQL, when: SQL) =>
       sql`select c.seq from (select ${transactions.seq} from ${transactions} where ${where} and ${test}
           order by ${transactions.seq} ${direction} limit ${limit}) as c where ${when}`;
     const branches: SQL[] = [
-      sql`select c.seq from (${matchingUsers} limit ${FEW_MATCHING_CUSTOMERS + 1}) as m
+      sql`select c.seq from matched as m
           cross join lateral (select ${transactions.seq} from ${transactions} where ${transactions.userId} = m.id and ${where} order by ${transactions.seq} ${direction} limit ${limit}) as c
           where (select few from gate)`,
       // Under an OR the IN stays a hashed subplan (built once, probed by each row walked); a top-level IN would become a
@@ -189,7 +190,7 @@ export class TransactionsRepository {
           and lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()}`,
     ];
     if (UUID.test(term)) branches.push(sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.id} = ${term.toLowerCase()}`);
-    return sql`with ${gate} ${sql.join(branches, sql` union all `)}`;
+    return sql`with ${ctes} ${sql.join(branches, sql` union all `)}`;
   }
 
   private viewQuery(executor: Executor) {
