@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
 import { DATABASE, type Database } from '../../src/db/database';
 import { SECURITY_SUBJECTS } from '../../src/modules/security/security-mail.service';
+import { SessionsPurgeService } from '../../src/modules/security/sessions-purge.service';
 import { SessionsService } from '../../src/modules/security/sessions.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { seedCoins } from '../support/market';
@@ -382,6 +383,31 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     await t.http.get('/api/user/me').set(bearer(user.token)).expect(401);
     const [live] = await rows<{ live: number }>(db, sql`select count(*)::int as live from sessions where user_id = ${user._id} and revoked_at is null`);
     expect(live.live).toBe(0);
+  });
+
+  it('purges sessions that ended more than 90 days ago and keeps live and recent ones', async () => {
+    const user = await signUp(t.http);
+    const day = 86_400_000;
+    const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
+    // Revoked 91 days ago (gone), revoked 10 days ago (kept), expired by age long ago (gone), the live one (kept).
+    const [old, recent, expired] = await rows<{ id: string }>(
+      db,
+      sql`insert into sessions (user_id, created_at, last_seen_at, revoked_at) values
+            (${user._id}, ${ago(100)}, ${ago(95)}, ${ago(91)}),
+            (${user._id}, ${ago(20)}, ${ago(12)}, ${ago(10)}),
+            (${user._id}, ${ago(200)}, ${ago(199)}, null)
+          returning id`,
+    );
+    const purged = await t.app.get(SessionsPurgeService).purge();
+    expect(purged).toBeGreaterThanOrEqual(2);
+    const left = await rows<{ id: string }>(db, sql`select id from sessions where user_id = ${user._id}`);
+    const ids = left.map((r) => r.id);
+    expect(ids).toContain(recent.id);
+    expect(ids).not.toContain(old.id);
+    expect(ids).not.toContain(expired.id);
+    await t.http.get('/api/user/me').set(bearer(user.token)).expect(200);
+    // Running it again deletes nothing more.
+    expect(await t.app.get(SessionsPurgeService).purge()).toBe(0);
   });
 
   it.runIf(kind === 'postgres')('revokes on every instance: a session ended on A is refused on B through LISTEN/NOTIFY', async () => {
