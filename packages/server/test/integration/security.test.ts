@@ -294,6 +294,12 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
 
     // Email (name and country alone need no code).
     await t.http.patch('/api/user/profile').set(bearer(token)).send({ name: 'Renamed', country: 'Spain' }).expect(200);
+    // Each field is optional on its own; an empty one is still refused.
+    expect((await t.http.patch('/api/user/profile').set(bearer(token)).send({ country: 'Portugal' }).expect(200)).body).toMatchObject({
+      name: 'Renamed',
+      country: 'Portugal',
+    });
+    expect((await t.http.patch('/api/user/profile').set(bearer(token)).send({ name: ' ' }).expect(400)).body.error).toBe('Name is required.');
     const newEmail = `moved.${Date.now().toString(36)}@example.com`;
     expect((await t.http.patch('/api/user/profile').set(bearer(token)).send({ name: 'Renamed', country: 'Spain', email: newEmail }).expect(401)).body).toEqual(
       CODE_REQUIRED,
@@ -306,6 +312,10 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
       .expect(200);
     expect(moved.body.email).toBe(newEmail);
     expect((await t.http.get('/api/user/me').set(bearer(token)).expect(200)).body.email).toBe(newEmail);
+    // The old address hears about it (whoever changed it cannot read that mailbox), and so does the new one.
+    const warning = await mailTo(user.email, SECURITY_SUBJECTS.emailChanged);
+    expect(warning.text).toContain(`changed from ${user.email} to ${newEmail}`);
+    await mailTo(newEmail, SECURITY_SUBJECTS.emailChanged);
 
     // Turning two-factor sign-in off: code required, other sessions end, a mail goes out.
     const third = await t.http.post('/api/user/login-user').send({ email: newEmail, password: 'new-password-456', code: user.recoveryCodes[3] }).expect(200);

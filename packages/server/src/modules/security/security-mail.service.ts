@@ -18,6 +18,7 @@ export const SECURITY_SUBJECTS = {
   recoveryCodeUsed: 'A recovery code was used on your Coinpurse account',
   withdrawalRequested: 'Withdrawal requested from your Coinpurse account',
   addressAdded: 'A withdrawal address was added to your Coinpurse account',
+  emailChanged: 'The sign-in email of your Coinpurse account was changed',
 } as const;
 
 const NOT_YOU = 'If this was not you, change your password now and contact support.';
@@ -93,6 +94,13 @@ export class SecurityMailService {
       SECURITY_SUBJECTS.addressAdded,
       `The withdrawal address ${entry.address}${network}${label} was added to your account at ${stamp()}.`,
     );
+  }
+
+  /** Goes to the OLD address (the one an attacker who changed it cannot read), and to the new one. */
+  async emailChanged(user: SecurityRecipient, previousEmail: string): Promise<void> {
+    const event = `The sign-in email of your account was changed from ${previousEmail} to ${user.email} at ${stamp()}.`;
+    await this.deliver({ ...user, email: previousEmail }, SECURITY_SUBJECTS.emailChanged, event);
+    await this.deliver(user, SECURITY_SUBJECTS.emailChanged, event, { notify: false });
   }
 
   private async deliver(user: SecurityRecipient, subject: string, event: string, options: { notify?: boolean } = {}): Promise<void> {
