@@ -11,7 +11,7 @@ import type {
 } from '@coinpurse/contract';
 import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
-import { InvalidInputError, NotFoundError } from '../../common/errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
@@ -26,10 +26,28 @@ import { StepUpService } from '../security/step-up.service';
 import { TransactionsRepository } from './transactions.repository';
 import { auditStatement } from './audit-statement';
 import { csvCell, describe, parseLimit, parseSeqCursor, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
-import { WalletTokensRepository } from './wallet-tokens.repository';
+import { PRICE_MOVED_STATE, TOKEN_GONE_STATE, WalletTokensRepository } from './wallet-tokens.repository';
 import { AddressBookService } from '../address-book/address-book.service';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
+
+/** A quoted price was no longer current when the movement ran (nothing moved). */
+class PriceMovedError extends ConflictError {
+  constructor() {
+    super('The price changed while your request was being processed. Nothing was moved: please try again.');
+  }
+}
+
+/** The domain error of a failed one-statement guard (undefined: not a guard of these). */
+function moneyGuardError(code: string, detail: string, tokens: Array<{ id: string; symbol: string }>): Error | undefined {
+  if (code === PRICE_MOVED_STATE) return new PriceMovedError();
+  if (code === TOKEN_GONE_STATE) {
+    const live = new Set(detail.split(','));
+    const gone = tokens.find((token) => !live.has(token.id)) ?? tokens[0];
+    return new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);
+  }
+  return undefined;
+}
 
 export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
 export const SWAP_SUCCESS = 'Swap successful';
@@ -177,6 +195,16 @@ export class WalletService {
   }
 
   async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
+    // Executed only at the prices it was quoted at: when one moved meanwhile (a stale cache), quoted again once.
+    try {
+      return await this.swapOnce(principal, requestId, input, idem);
+    } catch (error) {
+      if (!(error instanceof PriceMovedError)) throw error;
+      return this.swapOnce(principal, requestId, input, idem);
+    }
+  }
+
+  private async swapOnce(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     if (input.from === input.to) throw new InvalidInputError('Choose two different tokens to swap.');
     // Supported tokens and both prices at the time of the request, read in parallel before the transaction.
@@ -242,29 +270,47 @@ export class WalletService {
       targetId: id,
       after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) },
     });
+    const entry = {
+      kind: 'swap',
+      transactionId: id,
+      reason: `swap ${from.id} to ${to.id}`,
+      createdBy: principal.id,
+      legs: [
+        ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty),
+        ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty),
+      ],
+    };
+    const onShort = () => new InvalidInputError(`Insufficient ${fromSymbol} balance`);
+    if (!idem || this.idempotency.claimsInStatement) {
+      // ONE statement, one round trip: the idempotency claim (stored done with this response), the share locks on both
+      // tokens' supported rows (a concurrent token delete cannot slip in), both prices still as quoted, then both
+      // customer accounts, both pool shards, the transaction and audit rows, the entry and its lines.
+      try {
+        await this.ledger.postInOneRoundTrip(entry, onShort, {
+          extra: [statement, audit],
+          guards: [
+            ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
+            this.tokens.liveGuard([from.id, to.id]),
+            this.tokens.priceGuard([
+              { coinId: from.id, price: plain(fromQuote.price) },
+              { coinId: to.id, price: plain(toQuote.price) },
+            ]),
+          ],
+          onGuard: (code, detail) => moneyGuardError(code, detail, [from, to]),
+        });
+        return body;
+      } catch (error) {
+        // The key is taken (a concurrent duplicate committed first): the claim below replays or refuses as usual.
+        if (!IdempotencyService.isKeyTaken(error)) throw error;
+      }
+    }
     const stored = this.idempotency.completeStatement(idem, idem?.status ?? 201, body);
-    // One write statement: both customer accounts, both pool shards, the transaction row, the audit row, the entry and
-    // its lines (and the idempotent response), so no account lock is held across a round trip before it. It runs after
-    // share-locking both tokens' supported rows, so a concurrent token delete cannot slip in between.
-    await this.ledger.postAtomically(
-      {
-        kind: 'swap',
-        transactionId: id,
-        reason: `swap ${from.id} to ${to.id}`,
-        createdBy: principal.id,
-        legs: [
-          ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty),
-          ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty),
-        ],
-      },
-      () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
-      stored ? [statement, audit, stored] : [statement, audit],
-      async (tx) => {
-        // A duplicate waits on the claim; a crash rolls it back with the movement.
-        await this.idempotency.claim(idem, tx);
-        await requireLiveTokens(this.tokens, [from, to], tx);
-      },
-    );
+    // The multi-statement way (a taken key, or the claim test hook): claim, share locks, then one write statement.
+    await this.ledger.postAtomically(entry, onShort, stored ? [statement, audit, stored] : [statement, audit], async (tx) => {
+      // A duplicate waits on the claim; a crash rolls it back with the movement.
+      await this.idempotency.claim(idem, tx);
+      await requireLiveTokens(this.tokens, [from, to], tx);
+    });
     return body;
   }
 
