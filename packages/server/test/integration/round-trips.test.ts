@@ -73,13 +73,16 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
       wallet.send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } }, key ? keyed(`send-${key}`) : undefined);
     await send();
 
+    // Besides the money statement, a send still reads the token's networks (to choose the one the address is on):
+    // not served by the token/price cache (yet), so it is asserted here as the one read that remains.
+    const networksRead = expect.stringMatching(/^select "token_networks"\./);
     const plain = await measure(() => send());
-    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
+    expect(plain.trips.map(head)).toEqual([networksRead, expect.stringMatching(/^with /)]);
     expect(plain.cachedReads.length).toBeLessThanOrEqual(2);
 
     const withKey = await measure(() => send(user.id));
-    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
-    expect(withKey.trips[0]).toMatch(/insert into idempotency_keys/);
+    expect(withKey.trips.map(head)).toEqual([networksRead, expect.stringMatching(/^with /)]);
+    expect(withKey.trips[1]).toMatch(/insert into idempotency_keys/);
     expect(withKey.result.transaction.status).toBe('pending');
   });
 });

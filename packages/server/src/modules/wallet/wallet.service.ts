@@ -103,6 +103,22 @@ export class WalletService {
     input: SendCryptoDto,
     idem?: IdempotencyContext,
   ): Promise<SendCryptoResponseDto> {
+    // Executed only at the price it was quoted at: when it moved meanwhile (a stale cache), quoted again once.
+    try {
+      return await this.sendOnce(principal, requestId, tokenId, input, idem);
+    } catch (error) {
+      if (!(error instanceof PriceMovedError)) throw error;
+      return this.sendOnce(principal, requestId, tokenId, input, idem);
+    }
+  }
+
+  private async sendOnce(
+    principal: Principal,
+    requestId: string | undefined,
+    tokenId: string,
+    input: SendCryptoDto,
+    idem?: IdempotencyContext,
+  ): Promise<SendCryptoResponseDto> {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     const token = await this.tokens.findSupported(tokenId);
     if (!token) throw new InvalidInputError(`"${tokenId.slice(0, 60)}" is not a supported token.`);
@@ -123,74 +139,102 @@ export class WalletService {
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
+    const usdAt = usdValue(quantity, quote.price);
+    const id = randomUUID();
+    const { statement, record: row } = this.transactions.insertStatement({
+      id,
+      userId: principal.id,
+      type: 'withdrawal',
+      token: token.id,
+      network,
+      address,
+      coinAmount: plain(quantity),
+      usdAmount: plain(usdAt),
+      price: plain(quote.price),
+      status: 'pending',
+      direction: 'out',
+      note: null,
+      details: memo ? { priceSource: quote.source, memo } : { priceSource: quote.source },
+      createdBy: principal.id,
+    });
+    const notification = {
+      userId: principal.id,
+      title: 'Withdrawal pending',
+      message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
+      status: 'pending' as const,
+    };
+    const auditEntry = {
+      action: 'wallet.send',
+      targetType: 'transaction',
+      targetId: id,
+      after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
+    };
+    const entry = {
+      kind: 'withdrawal_hold',
+      transactionId: id,
+      reason: 'withdrawal requested',
+      createdBy: principal.id,
+      legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity),
+    };
+    const onShort = () => new InvalidInputError(`Insufficient ${symbol} balance`);
+    const body: SendCryptoResponseDto = {
+      message: SEND_SUCCESS,
+      transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: token.symbol }),
+    };
+    const mail = {
+      amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))})`,
+      address,
+      network: target.network.name,
+    };
+    const sendTarget = { token: token.id, network, address, memo };
+
     // A withdrawal is a step-up action: with two-factor sign-in on, nothing moves without a fresh code.
-    await this.stepUp.verify(principal, input.code);
+    let stepUpChecked = false;
+    if (!idem || this.idempotency.claimsInStatement) {
+      // A code given is checked now; without one, the statement refuses when two-factor sign-in is on.
+      const secondFactor = await this.stepUp.verifyOrGuard(principal, input.code);
+      stepUpChecked = !secondFactor;
+      // ONE statement, one round trip: the idempotency claim (stored done with this response), the step-up check, the
+      // token's share lock, the address-book allowlist, the price still as quoted, then the customer account (the CHECK
+      // refuses an overdraft), the pending-withdrawals account, the transaction, notification, audit and mail outbox
+      // rows, the entry and its lines, and the live events (sent on commit).
+      const notified = this.notifications.notifyStatements(notification);
+      const mailed = this.securityMails.withdrawalRequestedStatements(principal, mail);
+      try {
+        await this.ledger.postInOneRoundTrip(entry, onShort, {
+          extra: [statement, ...notified.extra, auditStatement(actor, auditEntry), ...mailed.extra],
+          selects: [...notified.selects, ...mailed.selects],
+          guards: [
+            ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
+            ...(secondFactor ? [secondFactor] : []),
+            this.tokens.liveGuard([token.id]),
+            this.addressBook.sendAllowedGuard(principal.id, sendTarget),
+            this.tokens.priceGuard([{ coinId: token.id, price: plain(quote.price) }]),
+          ],
+          onGuard: (code, detail) =>
+            this.stepUp.refusalOf(code) ?? this.addressBook.sendRefusal(code, detail, network) ?? moneyGuardError(code, detail, [token]),
+        });
+        return body;
+      } catch (error) {
+        // The key is taken (a concurrent duplicate committed first): the claim below replays or refuses as usual.
+        if (!IdempotencyService.isKeyTaken(error)) throw error;
+      }
+    }
+    if (!stepUpChecked) await this.stepUp.verify(principal, input.code);
+
+    // The multi-statement way (a taken key, or the claim test hook).
     const sent = await inTransaction(this.db, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
-      await this.addressBook.assertSendAllowed(principal.id, { token: token.id, network, address, memo }, tx);
-      const usdAt = usdValue(quantity, quote.price);
-      const id = randomUUID();
-      const { statement, record: row } = this.transactions.insertStatement({
-        id,
-        userId: principal.id,
-        type: 'withdrawal',
-        token: token.id,
-        network,
-        address,
-        coinAmount: plain(quantity),
-        usdAmount: plain(usdAt),
-        price: plain(quote.price),
-        status: 'pending',
-        direction: 'out',
-        note: null,
-        details: memo ? { priceSource: quote.source, memo } : { priceSource: quote.source },
-        createdBy: principal.id,
-      });
-      await this.notifications.notify(
-        {
-          userId: principal.id,
-          title: 'Withdrawal pending',
-          message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
-          status: 'pending',
-        },
-        tx,
-      );
-      await this.audit.record(
-        actor,
-        {
-          action: 'wallet.send',
-          targetType: 'transaction',
-          targetId: id,
-          after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
-        },
-        tx,
-      );
-      await this.ledger.post(
-        {
-          kind: 'withdrawal_hold',
-          transactionId: id,
-          reason: 'withdrawal requested',
-          createdBy: principal.id,
-          legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity),
-        },
-        tx,
-        () => new InvalidInputError(`Insufficient ${symbol} balance`),
-        [statement],
-      );
-      const body: SendCryptoResponseDto = {
-        message: SEND_SUCCESS,
-        transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: token.symbol }),
-      };
+      await this.addressBook.assertSendAllowed(principal.id, sendTarget, tx);
+      await this.notifications.notify(notification, tx);
+      await this.audit.record(actor, auditEntry, tx);
+      await this.ledger.post(entry, tx, onShort, [statement]);
       await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
       return body;
     });
-    await this.securityMails.withdrawalRequested(principal, {
-      amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdValue(quantity, quote.price)))})`,
-      address,
-      network: target.network.name,
-    });
+    await this.securityMails.withdrawalRequested(principal, mail);
     return sent;
   }
 
