@@ -8,6 +8,8 @@ import type { MoneyGuard } from '../ledger/ledger.repository';
 /** SQLSTATEs of the one-statement money guards (raised by `cp_require`). */
 export const TOKEN_GONE_STATE = 'CPT01';
 export const PRICE_MOVED_STATE = 'CPP01';
+/** How long after a price change a quote of the price it replaced is still executed. */
+export const PRICE_CHANGE_GRACE_MS = 2000;
 
 export interface WalletToken {
   id: string;
@@ -96,12 +98,16 @@ export class WalletTokensRepository {
   }
 
   /**
-   * A guard that aborts with PRICE_MOVED_STATE unless each coin's current price is still exactly the quoted one (the
-   * quotes may come from a cache: a stale one never executes).
+   * A guard that aborts with PRICE_MOVED_STATE unless each coin's price is still the quoted one — or changed less than
+   * PRICE_CHANGE_GRACE_MS ago (by the database's clock): a request quoted just before a change still executes at its
+   * quote, as it always did; a stale quote (e.g. a cache that missed a change) never executes past that moment.
    */
   priceGuard(quoted: Array<{ coinId: string; price: string }>): MoneyGuard {
     const same = sql.join(
-      quoted.map((q) => sql`(select current_price from coins where id = ${q.coinId}) = ${q.price}::numeric`),
+      quoted.map(
+        (q) =>
+          sql`coalesce((select current_price = ${q.price}::numeric or price_changed_at > now() - ${PRICE_CHANGE_GRACE_MS} * interval '1 millisecond' from coins where id = ${q.coinId}), false)`,
+      ),
       sql` and `,
     );
     return (after, name) => [sql`${sql.raw(name)} as materialized (select cp_require(${after} and ${same}, ${PRICE_MOVED_STATE}, 'price moved') as ok)`];
