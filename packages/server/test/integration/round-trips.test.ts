@@ -1,9 +1,13 @@
+import { sql } from 'drizzle-orm';
+import { InvalidInputError } from '../../src/common/errors';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/common/principal';
 import { DATABASE_HANDLE } from '../../src/db/database.module';
 import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/database';
 import type { IdempotencyContext } from '../../src/modules/ledger/idempotency';
-import { customer, LedgerService, platform, SWAP_POOL_SHARDS } from '../../src/modules/ledger/ledger.service';
+import { customer, LedgerService, platform, SWAP_POOL_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
+import { toMoney } from '../../src/modules/ledger/money';
+import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -84,5 +88,34 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(withKey.trips.map(head)).toEqual([networksRead, expect.stringMatching(/^with /)]);
     expect(withKey.trips[1]).toMatch(/insert into idempotency_keys/);
     expect(withKey.result.transaction.status).toBe('pending');
+  });
+
+  it('a stale quote never executes: the price guard refuses a price replaced longer ago than the grace, accepts it just after', async () => {
+    const user = await customerPrincipal();
+    const db = t.app.get<Database>(DATABASE);
+    const ledger = t.app.get(LedgerService);
+    const tokens = t.app.get(WalletTokensRepository);
+    const move = (price: string) =>
+      ledger.postInOneRoundTrip(
+        {
+          kind: 'swap',
+          transactionId: null,
+          reason: 'price guard test',
+          createdBy: user.id,
+          legs: transfer(customer(user.id, 'bitcoin'), platform('swap_pool', 'bitcoin', 1), toMoney('0.0001')),
+        },
+        () => new InvalidInputError('short'),
+        { guards: [tokens.priceGuard([{ coinId: 'bitcoin', price }])], onGuard: (code) => new Error(`guard ${code}`) },
+      );
+    const before = (await holdings(t, user.token)).bitcoin;
+    // The price changes: a quote of the old one is still taken for a moment (as a request quoted just before).
+    await db.execute(sql`update coins set current_price = 51000 where id = 'bitcoin'`);
+    await move('50000');
+    // Long after the change, the old price is refused and nothing moves; the current one is taken.
+    await db.execute(sql`update coins set price_changed_at = now() - interval '1 minute' where id = 'bitcoin'`);
+    await expect(move('50000')).rejects.toThrow(`guard ${PRICE_MOVED_STATE}`);
+    await move('51000');
+    await db.execute(sql`update coins set current_price = 50000 where id = 'bitcoin'`);
+    expect(toMoney(before).sub((await holdings(t, user.token)).bitcoin).toString()).toBe('0.0002');
   });
 });
