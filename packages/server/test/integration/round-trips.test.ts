@@ -116,6 +116,10 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     await expect(move('50000')).rejects.toThrow(`guard ${PRICE_MOVED_STATE}`);
     await move('51000');
     await db.execute(sql`update coins set current_price = 50000 where id = 'bitcoin'`);
-    expect(toMoney(before).sub((await holdings(t, user.token)).bitcoin).toString()).toBe('0.0002');
+    expect(
+      toMoney(before)
+        .sub((await holdings(t, user.token)).bitcoin)
+        .toString(),
+    ).toBe('0.0002');
   });
 });

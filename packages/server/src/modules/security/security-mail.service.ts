@@ -82,7 +82,10 @@ export class SecurityMailService {
    * The `withdrawalRequested` mail as statements to run in the withdrawal's own one-statement posting (the outbox row
    * commits with the withdrawal; its delivery stays after the commit).
    */
-  withdrawalRequestedStatements(user: SecurityRecipient, withdrawal: { amount: string; address: string; network?: string | null }): { extra: SQL[]; selects: SQL[] } {
+  withdrawalRequestedStatements(
+    user: SecurityRecipient,
+    withdrawal: { amount: string; address: string; network?: string | null },
+  ): { extra: SQL[]; selects: SQL[] } {
     return this.mail.sendStatements(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
   }
 
