@@ -11,7 +11,7 @@ import type {
 } from '@coinpurse/contract';
 import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
-import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
+import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
@@ -31,8 +31,11 @@ import { AddressBookService } from '../address-book/address-book.service';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
-/** A quoted price was no longer current when the movement ran (nothing moved). */
-class PriceMovedError extends ConflictError {
+/**
+ * A quoted price was no longer current when the movement ran (nothing moved). A 503: transient, so an Idempotency-Key
+ * does not keep it (a retry with the same key runs again).
+ */
+class PriceMovedError extends ServiceUnavailableError {
   constructor() {
     super('The price changed while your request was being processed. Nothing was moved: please try again.');
   }
