@@ -57,6 +57,25 @@ export interface Delta {
   delta: string;
 }
 
+/**
+ * A check run in a one-statement posting before any account is locked. Given `after` (a boolean SQL expression to put
+ * in its conditions: it forces the check after the previous guard) and a CTE `name`, it returns CTE definitions
+ * (`x as (...)`), the last one being `name`: one row whose `ok` is true, or the check raises through
+ * `cp_require(condition, sqlstate, detail)` (migration 0002), which aborts the whole statement.
+ */
+export type MoneyGuard = (after: SQL, name: string) => SQL[];
+
+/** The SQLSTATE and message a guard raised with (`cp_require`), if the error is one. */
+export function guardFailureOf(error: unknown): { code: string; detail: string } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const e = current as { code?: unknown; message?: unknown };
+    if (typeof e.code === 'string' && e.code.startsWith('CP')) return { code: e.code, detail: String(e.message ?? '') };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 export interface EntryRow {
   id: string;
   kind: string;
@@ -167,10 +186,18 @@ export class LedgerRepository {
     extra: SQL[],
     executor: Executor = this.db,
     selects: SQL[] = [],
+    guards: MoneyGuard[] = [],
   ): Promise<void> {
     const ctes: SQL[] = [];
-    if (customerDeltas.length) ctes.push(...lockAndAddCtes('c', customerDeltas));
-    if (platformDeltas.length) ctes.push(...lockAndAddCtes('p', platformDeltas, customerDeltas.length ? sql`(select count(*) from c_moved) >= 0` : undefined));
+    // Guards first, each forced after the previous one; the customer locks only after the last one passed.
+    let afterGuards: SQL | undefined;
+    guards.forEach((guard, i) => {
+      ctes.push(...guard(afterGuards ?? sql`true`, `g_${i}`));
+      afterGuards = sql.raw(`(select ok from g_${i})`);
+    });
+    if (customerDeltas.length) ctes.push(...lockAndAddCtes('c', customerDeltas, afterGuards));
+    if (platformDeltas.length)
+      ctes.push(...lockAndAddCtes('p', platformDeltas, customerDeltas.length ? sql`(select count(*) from c_moved) >= 0` : afterGuards));
     extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
     selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
     const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
@@ -178,13 +205,20 @@ export class LedgerRepository {
         insert into journal_entries (id, kind, transaction_id, reason, created_by)
         values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
         returning id)`);
+    // With guards, a guard that yielded no row would lock (and move) nothing: the lines are written only when every
+    // account was moved (never expected to fail; a 500 rather than an inconsistent ledger).
+    const movedCounts = [
+      ...(customerDeltas.length ? [sql`(select count(*) from c_moved) = ${customerDeltas.length}`] : []),
+      ...(platformDeltas.length ? [sql`(select count(*) from p_moved) = ${platformDeltas.length}`] : []),
+    ];
+    const movedCheck = sql` where cp_require(${sql.join(movedCounts.length ? movedCounts : [sql`true`], sql` and `)}, 'XX000', 'ledger: not every account of the movement was updated')`;
     const lineValues = sql.join(
       lines.map((line) => sql`(${line.accountId}::uuid, ${line.token}, ${line.amount}::numeric)`),
       sql`, `,
     );
     await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
-      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}`);
+      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}`);
   }
 
   async customerBalances(userIds: string[], executor: Executor = this.db): Promise<Array<{ userId: string; token: string; balance: string }>> {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { MailService } from '../mail/mail.service';
+import type { SQL } from 'drizzle-orm';
+import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
 
 /** Who gets a security mail. */
@@ -75,14 +76,18 @@ export class SecurityMailService {
 
   /** The amount as the customer reads it (e.g. "0.01 BTC ($650.00)"); the network once the send path carries it. */
   withdrawalRequested(user: SecurityRecipient, withdrawal: { amount: string; address: string; network?: string | null }): Promise<void> {
-    const network = withdrawal.network ? ` on ${withdrawal.network}` : '';
-    // The full address is what the customer must check; it is not a secret.
-    return this.deliver(
-      user,
-      SECURITY_SUBJECTS.withdrawalRequested,
-      `A withdrawal of ${withdrawal.amount}${network} to ${withdrawal.address} was requested at ${stamp()}.`,
-      { notify: false },
-    );
+    return this.deliver(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal), { notify: false });
+  }
+
+  /**
+   * The `withdrawalRequested` mail as statements to run in the withdrawal's own one-statement posting (the outbox row
+   * commits with the withdrawal; its delivery stays after the commit).
+   */
+  withdrawalRequestedStatements(
+    user: SecurityRecipient,
+    withdrawal: { amount: string; address: string; network?: string | null },
+  ): { extra: SQL[]; selects: SQL[] } {
+    return this.mail.sendStatements(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
   }
 
   /** For the address book: call after an address is saved. */
@@ -108,15 +113,21 @@ export class SecurityMailService {
       if (user.role === 'user' && options.notify !== false) {
         await this.notifications.notify({ userId: user.id, title: subject, message: `${event} ${NOT_YOU}` });
       }
-      await this.mail.send({
-        to: user.email,
-        subject,
-        text: `Hello ${user.name},\n\n${event}\n\n${NOT_YOU}\n\nCoinpurse security\n`,
-      });
+      await this.mail.send(mailOf(user, subject, event));
     } catch (error) {
       this.logger.error(`Could not send the security mail "${subject}": ${(error as Error).message}`);
     }
   }
+}
+
+function mailOf(user: SecurityRecipient, subject: string, event: string): OutgoingMail {
+  return { to: user.email, subject, text: `Hello ${user.name},\n\n${event}\n\n${NOT_YOU}\n\nCoinpurse security\n` };
+}
+
+function withdrawalEvent(withdrawal: { amount: string; address: string; network?: string | null }): string {
+  const network = withdrawal.network ? ` on ${withdrawal.network}` : '';
+  // The full address is what the customer must check; it is not a secret.
+  return `A withdrawal of ${withdrawal.amount}${network} to ${withdrawal.address} was requested at ${stamp()}.`;
 }
 
 function stamp(): string {

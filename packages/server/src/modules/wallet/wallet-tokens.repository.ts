@@ -1,8 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { idValues, preparedPerCount } from '../../db/prepared';
 import { coins, supportedTokens } from '../../db/schema';
+import type { MoneyGuard } from '../ledger/ledger.repository';
+
+/** SQLSTATEs of the one-statement money guards (raised by `cp_require`). */
+export const TOKEN_GONE_STATE = 'CPT01';
+export const PRICE_MOVED_STATE = 'CPP01';
+/** How long after a price change a quote of the price it replaced is still executed. */
+export const PRICE_CHANGE_GRACE_MS = 2000;
 
 export interface WalletToken {
   id: string;
@@ -72,6 +79,38 @@ export class WalletTokensRepository {
       .orderBy(asc(supportedTokens.coinId))
       .for('share');
     return new Set(rows.map((row) => row.coinId));
+  }
+
+  /**
+   * `lockLive` as a guard of a one-statement posting: share-locks the tokens' live supported rows and aborts with
+   * TOKEN_GONE_STATE (message: the ids still live, comma-separated) when one is gone.
+   */
+  liveGuard(coinIds: string[]): MoneyGuard {
+    const ids = sql.join(
+      coinIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    return (after, name) => [
+      sql`${sql.raw(name)} as materialized (
+        select cp_require(count(*) = ${coinIds.length}, ${TOKEN_GONE_STATE}, coalesce(string_agg(live.coin_id, ','), '')) as ok
+        from (select coin_id from supported_tokens where coin_id in (${ids}) and deleted_at is null and ${after} order by coin_id for share) as live)`,
+    ];
+  }
+
+  /**
+   * A guard that aborts with PRICE_MOVED_STATE unless each coin's price is still the quoted one — or changed less than
+   * PRICE_CHANGE_GRACE_MS ago (by the database's clock): a request quoted just before a change still executes at its
+   * quote, as it always did; a stale quote (e.g. a cache that missed a change) never executes past that moment.
+   */
+  priceGuard(quoted: Array<{ coinId: string; price: string }>): MoneyGuard {
+    const same = sql.join(
+      quoted.map(
+        (q) =>
+          sql`coalesce((select current_price = ${q.price}::numeric or price_changed_at > now() - ${PRICE_CHANGE_GRACE_MS} * interval '1 millisecond' from coins where id = ${q.coinId}), false)`,
+      ),
+      sql` and `,
+    );
+    return (after, name) => [sql`${sql.raw(name)} as materialized (select cp_require(${after} and ${same}, ${PRICE_MOVED_STATE}, 'price moved') as ok)`];
   }
 
   /** Market data of any coin (also tokens no longer supported that someone still holds). */
