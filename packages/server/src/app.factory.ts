@@ -83,8 +83,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
 
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json` });
+  // Built on the first request for the docs (then kept), not at start: scanning every route costs start-up time.
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, () => buildOpenApiDocument(app), { jsonDocumentUrl: `${API_PREFIX}/openapi.json` });
 
   // Uploaded images (from the database, any instance) and coin icons. Names are server-made; nosniff comes from helmet.
   app.use('/images', app.get(StoredImagesService).middleware());
