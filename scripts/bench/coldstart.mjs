@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
@@ -155,7 +156,11 @@ try {
       add(`fresh${index}`, await coldStart([build.main], pgliteEnv, '/api/health'));
       add(`reopened${index}`, await coldStart([build.main], pgliteEnv, '/api/health'));
       rmSync(dataDir, { recursive: true, force: true });
-      if (postgres) add(`postgres${index}`, await coldStart([build.main], { ...appEnv, DATABASE_URL: dbUrl(build.database), DATA_DIR: join(work, 'unused') }, '/api/health'));
+      if (postgres)
+        add(
+          `postgres${index}`,
+          await coldStart([build.main], { ...appEnv, DATABASE_URL: dbUrl(build.database), DATA_DIR: join(work, 'unused') }, '/api/health'),
+        );
     }
   }
   const med = (key, field) => median((samples.get(key) ?? []).map((s) => s[field]));
@@ -165,7 +170,15 @@ try {
   for (const [index, build] of builds.entries()) {
     const startFigure = (key, name, target) => {
       const value = med(`${key}${index}`, 'ms');
-      figure({ name: `${name}${build.label}`, value, unit: 'ms', anchor: bare, target: `< ${target} ms`, met: value < target, detail: `runs ${each(`${key}${index}`, 'ms')} ms` });
+      figure({
+        name: `${name}${build.label}`,
+        value,
+        unit: 'ms',
+        anchor: bare,
+        target: `< ${target} ms`,
+        met: value < target,
+        detail: `runs ${each(`${key}${index}`, 'ms')} ms`,
+      });
     };
     startFigure('fresh', 'cold start, fresh PGlite', TARGETS.fresh);
     startFigure('reopened', 'cold start, reopened PGlite', TARGETS.reopened);
@@ -175,7 +188,15 @@ try {
     }
     const rssFigure = (key, name) => {
       const value = med(`${key}${index}`, 'rss');
-      figure({ name: `${name}${build.label}`, value, unit: 'MB', anchor: bareRss, target: `< ${TARGETS.rss} MB`, met: value < TARGETS.rss, detail: `runs ${each(`${key}${index}`, 'rss')} MB` });
+      figure({
+        name: `${name}${build.label}`,
+        value,
+        unit: 'MB',
+        anchor: bareRss,
+        target: `< ${TARGETS.rss} MB`,
+        met: value < TARGETS.rss,
+        detail: `runs ${each(`${key}${index}`, 'rss')} MB`,
+      });
     };
     rssFigure('reopened', 'idle RSS, PGlite');
     if (postgres) rssFigure('postgres', 'idle RSS, PostgreSQL');

@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 
 /** The machine note every script prints once: the load generator runs on the same cores as what it measures. */
 export const SHARED_CORES_NOTE =
-  'Note: the load generator (autocannon / pgbench / the client) shares this machine\'s cores with the server it measures; figures are for comparison within one run (ratios to the anchor), not absolutes.';
+  "Note: the load generator (autocannon / pgbench / the client) shares this machine's cores with the server it measures; figures are for comparison within one run (ratios to the anchor), not absolutes.";
 
 export const median = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -13,7 +13,8 @@ export const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-const format = (value, unit) => (Number.isFinite(value) ? `${value >= 100 ? value.toFixed(0) : value.toFixed(value >= 10 ? 1 : 2)}${unit ? ` ${unit}` : ''}` : 'n/a');
+const format = (value, unit) =>
+  Number.isFinite(value) ? `${value >= 100 ? value.toFixed(0) : value.toFixed(value >= 10 ? 1 : 2)}${unit ? ` ${unit}` : ''}` : 'n/a';
 
 /**
  * Prints one figure. `anchor`: { label, value } measured in the same run (or undefined); `ratio`: value / anchor (or
@@ -30,7 +31,14 @@ export function figure({ name, value, unit, anchor, ratio, target, met, detail }
   if (process.env.BENCH_FIGURES_FILE) {
     appendFileSync(
       process.env.BENCH_FIGURES_FILE,
-      JSON.stringify({ name, value: format(value, unit), anchor: anchor ? `${anchor.label} ${format(anchor.value, anchor.unit ?? unit)}` : '', ratio: ratioValue === undefined || !Number.isFinite(ratioValue) ? '' : ratioValue.toFixed(2), target: target ?? '', met }) + '\n',
+      JSON.stringify({
+        name,
+        value: format(value, unit),
+        anchor: anchor ? `${anchor.label} ${format(anchor.value, anchor.unit ?? unit)}` : '',
+        ratio: ratioValue === undefined || !Number.isFinite(ratioValue) ? '' : ratioValue.toFixed(2),
+        target: target ?? '',
+        met,
+      }) + '\n',
     );
   }
 }

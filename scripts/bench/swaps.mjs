@@ -212,7 +212,14 @@ async function benchSwaps() {
   return {
     async round() {
       const result = await run(SECONDS);
-      return { swapsPerSecond: result['2xx'] / SECONDS, ok: result['2xx'], non2xx: result.non2xx, errors: result.errors, p50: result.latency.p50, p99: result.latency.p99 };
+      return {
+        swapsPerSecond: result['2xx'] / SECONDS,
+        ok: result['2xx'],
+        non2xx: result.non2xx,
+        errors: result.errors,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+      };
     },
     async finish() {
       const check = await api(url, 'GET', '/api/admin/ledger/check', adminSession.token);
@@ -241,7 +248,9 @@ try {
     console.error('pgbench is missing: apt-get install -y postgresql-contrib (Debian), then run again.');
     process.exit(1);
   }
-  console.log(`Swaps over HTTP (PostgreSQL, ${CLIENTS} clients) vs pgbench at ${CLIENTS} clients (scale ${SCALE}), ${SECONDS} s per run, ${ROUNDS} interleaved round(s), median shown.`);
+  console.log(
+    `Swaps over HTTP (PostgreSQL, ${CLIENTS} clients) vs pgbench at ${CLIENTS} clients (scale ${SCALE}), ${SECONDS} s per run, ${ROUNDS} interleaved round(s), median shown.`,
+  );
   console.log(SHARED_CORES_NOTE);
   const swaps = await benchSwaps();
   await admin(`create database ${pgbenchDb}`);
@@ -266,7 +275,9 @@ try {
     detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
   });
   figure({ name: 'swaps/s vs TPC-B', value: swapRate, anchor: { label: 'pgbench TPC-B', value: tpcb, unit: 'tps' }, target: 'none (printed for comparison)' });
-  console.log(`  pgbench -N runs ${rounds.map((r) => r.simple.toFixed(0)).join(' / ')} tps; TPC-B runs ${rounds.map((r) => r.tpcb.toFixed(0)).join(' / ')} tps`);
+  console.log(
+    `  pgbench -N runs ${rounds.map((r) => r.simple.toFixed(0)).join(' / ')} tps; TPC-B runs ${rounds.map((r) => r.tpcb.toFixed(0)).join(' / ')} tps`,
+  );
   if (!ledgerOk || bad) process.exitCode = 1;
 } catch (error) {
   console.error(error);

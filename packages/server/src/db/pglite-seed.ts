@@ -22,7 +22,9 @@ export const PGLITE_SEED_FILE = join(__dirname, '..', 'pglite-seed.tar.gz');
 export function migrationsFingerprint(migrationsDir: string): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(join(migrationsDir, 'meta', '_journal.json')));
-  for (const name of readdirSync(migrationsDir).filter((file) => file.endsWith('.sql')).sort()) {
+  for (const name of readdirSync(migrationsDir)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()) {
     hash.update(name).update(readFileSync(join(migrationsDir, name)));
   }
   return hash.digest('hex');
