@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger as PinoInstance } from 'pino';
-import { assignRequestId } from '../../common/request-id.middleware';
+import { requestIdOf } from '../../common/request-id.middleware';
 import type { AuthedRequest } from '../../common/principal';
 import type { MetricsService } from '../observability/metrics.service';
 import type { MarketCacheService } from './market-cache.service';
@@ -26,16 +26,17 @@ export function marketListFastPath(deps: {
   accessLog: PinoInstance;
   securityHeaders: ReadonlyArray<readonly [string, string]>;
 }): FastPath {
-  const { cache, metrics, accessLog, securityHeaders } = deps;
+  const { cache, metrics, accessLog } = deps;
+  const securityHeaders = deps.securityHeaders.flat();
   const logInfo = () => accessLog.isLevelEnabled('info');
   return (request, response) => {
     if (request.url !== MARKET_LIST_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
     const entry = cache.ready();
     if (!entry) return false;
     const started = performance.now();
-    const requestId = assignRequestId(request as unknown as AuthedRequest, response as never);
-    for (const [name, value] of securityHeaders) response.setHeader(name, value);
-    const status = writeMarketList(request, response, entry);
+    const requestId = requestIdOf(request);
+    (request as unknown as AuthedRequest).requestId = requestId;
+    const status = writeMarketList(request, response, entry, ['X-Request-Id', requestId, ...securityHeaders]);
     const elapsedMs = performance.now() - started;
     const durationMs = Math.round(elapsedMs);
     metrics.recordResponse(request.method, MARKET_LIST_PATH, status, elapsedMs / 1000, false);

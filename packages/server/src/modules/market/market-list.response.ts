@@ -3,23 +3,23 @@ import type { CachedBody } from './market-cache.service';
 
 /**
  * Writes a cached get-crypto body (or a 304 when the client holds it) with plain node:http calls, so the controller
- * and the fast path (market-fast-path.ts) answer byte for byte alike. Returns the status sent.
+ * and the fast path (market-fast-path.ts) answer byte for byte alike. `leading`: more headers as a flat name, value
+ * list (the fast path's request id and security headers). One writeHead call: no per-header bookkeeping when nothing
+ * was set before. Returns the status sent.
  */
-export function writeMarketList(request: IncomingMessage, response: ServerResponse, entry: CachedBody): number {
-  response.setHeader('ETag', entry.etag);
-  response.setHeader('Cache-Control', 'no-cache');
-  response.setHeader('Vary', 'Accept-Encoding');
+export function writeMarketList(request: IncomingMessage, response: ServerResponse, entry: CachedBody, leading: readonly string[] = []): number {
+  const headers = [...leading, 'ETag', entry.etag, 'Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
   if (etagMatches(request.headers['if-none-match'], entry.etag)) {
-    response.statusCode = 304;
+    response.writeHead(304, headers);
     response.end();
     return 304;
   }
-  response.setHeader('Content-Type', 'application/json; charset=utf-8');
   const gzip = acceptsGzip(request.headers['accept-encoding']);
-  if (gzip) response.setHeader('Content-Encoding', 'gzip');
   const body = gzip ? entry.gzip : entry.body;
-  response.setHeader('Content-Length', body.length);
-  response.statusCode = 200;
+  headers.push('Content-Type', 'application/json; charset=utf-8');
+  if (gzip) headers.push('Content-Encoding', 'gzip');
+  headers.push('Content-Length', String(body.length));
+  response.writeHead(200, headers);
   response.end(request.method === 'HEAD' ? undefined : body);
   return 200;
 }
