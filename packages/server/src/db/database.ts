@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { PGLITE_START_PARAMS, seedFor } from './pglite-seed';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -143,13 +144,14 @@ export async function openDatabase(options: {
   let pglite: PGlite;
   let unlock = () => {};
   if (options.dataDir === ':memory:') {
-    pglite = new PGlite();
+    pglite = new PGlite({ startParams: PGLITE_START_PARAMS });
   } else {
     // One process per data directory: a second one refuses to start (naming the holder's PID).
     unlock = lockDataDir(options.dataDir);
     const dir = join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir);
+    // A new data directory starts from the build's migrated seed when there is one (no initdb).
+    pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS, loadDataDir: seedFor(dir, options.migrationsDir) });
   }
   try {
     await pglite.waitReady;
