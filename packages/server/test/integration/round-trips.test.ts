@@ -9,6 +9,8 @@ import { customer, LedgerService, platform, SWAP_POOL_SHARDS, transfer } from '.
 import { toMoney } from '../../src/modules/ledger/money';
 import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
+import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
+import type { Actor } from '../../src/common/principal';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
 
@@ -121,5 +123,66 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
         .sub((await holdings(t, user.token)).bitcoin)
         .toString(),
     ).toBe('0.0002');
+  });
+
+  /** The admin (an Actor as the routes pass it) and a customer whose bitcoin account is known (steady state). */
+  async function adminAndCustomer(): Promise<{ actor: Actor; user: Principal & { token: string } }> {
+    const db = t.app.get<Database>(DATABASE);
+    const { rows } = (await db.execute(sql`select id from users where role = 'admin' order by created_at limit 1`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
+    const user = await customerPrincipal();
+    await t.app
+      .get(LedgerService)
+      .accountIds(
+        [customer(user.id, 'bitcoin'), platform('deposits', 'bitcoin'), platform('withdrawals_pending', 'bitcoin'), platform('withdrawals_settled', 'bitcoin')],
+        db,
+      );
+    return { actor: { id: rows[0].id, role: 'admin' }, user };
+  }
+
+  /** Reads of the customer, the transaction and the token's networks that an admin operation makes before its statement. */
+  const READ = /^select /i;
+
+  it('a steady-state admin deposit is ONE write statement (after its reads): claim, token lock, credit, rows, events', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const { actor, user } = await adminAndCustomer();
+    const approved = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'approved' }));
+    // Reads: the customer and the token's networks; then the one write statement (no BEGIN/COMMIT).
+    expect(approved.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(approved.trips[2]).toMatch(/insert into journal_lines/);
+    expect(approved.trips.some((s) => /^(begin|commit)/i.test(s.trim()))).toBe(false);
+
+    const withKey = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'pending' }, keyed(`deposit-${user.id}`)));
+    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(withKey.trips[2]).toMatch(/insert into idempotency_keys/);
+    // A pending deposit moves no money: no journal entry.
+    expect(withKey.trips[2]).not.toMatch(/journal_lines/);
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1100 / 50000, 8);
+  });
+
+  it('a steady-state status change and void are ONE write statement each (after reading the transaction)', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const { actor, user } = await adminAndCustomer();
+    const pending = (await admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'pending' })) as { _id: string };
+
+    const approve = await measure(() => admin.modify(actor, { tId: pending._id, modification: 'approved', expectedStatus: 'pending' }));
+    expect(approve.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(approve.trips[1]).toMatch(/update transactions set status/);
+    expect(approve.result).toMatchObject({ message: 'Status updated successfully', changed: true, transaction: { status: 'approved' } });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1100 / 50000, 8);
+
+    // A status the transaction no longer has is refused as before (under the row lock, nothing written).
+    await expect(admin.modify(actor, { tId: pending._id, modification: 'rejected', expectedStatus: 'pending' })).rejects.toThrow(
+      'This transaction was changed meanwhile: it is now approved. Reload and try again.',
+    );
+
+    const voided = await measure(() => admin.void(actor, pending._id));
+    // Reads: the transaction (and the symbols, served by the token cache); then the one write statement.
+    expect(voided.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(voided.trips[1]).toMatch(/voided_at = now\(\)/);
+    expect(voided.result).toEqual({ message: 'Transaction deleted successfully' });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
+    await expect(admin.void(actor, pending._id)).rejects.toThrow('Transaction not found.');
   });
 });

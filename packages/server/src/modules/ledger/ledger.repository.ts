@@ -221,6 +221,25 @@ export class LedgerRepository {
       select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}`);
   }
 
+  /**
+   * A one-statement write that moves no money (e.g. a pending deposit, the void of one): the `guards` in order, then the
+   * `extra` rows and the `selects` (e.g. live events, sent on commit), in one autocommit statement. A failed guard
+   * aborts it all. The final select references the last guard, so the whole chain runs.
+   */
+  async guardedWrite(extra: SQL[], selects: SQL[], guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
+    const ctes: SQL[] = [];
+    let afterGuards: SQL | undefined;
+    guards.forEach((guard, i) => {
+      ctes.push(...guard(afterGuards ?? sql`true`, `g_${i}`));
+      afterGuards = sql.raw(`(select ok from g_${i})`);
+    });
+    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
+    selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
+    if (!ctes.length) return;
+    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
+    await executor.execute(sql`with ${sql.join(ctes, sql`, `)} select count(*) from (select ${afterGuards ?? sql`true`} as ok) as guarded${selected}`);
+  }
+
   async customerBalances(userIds: string[], executor: Executor = this.db): Promise<Array<{ userId: string; token: string; balance: string }>> {
     if (!userIds.length) return [];
     const result = await executor

@@ -178,7 +178,8 @@ export class LedgerService {
    * idempotency claim, the tokens' share locks, price and allowlist checks), then locks and moves the customer accounts
    * (the CHECK refuses an overdraft), then the platform accounts, and writes `extra` (transaction, audit, notification,
    * outbox rows), the entry and its lines and the customers' balance events (`selects`, sent on commit). A guard that
-   * fails aborts everything: `onGuard(code, detail)` gives the error to throw (undefined: rethrown as is). Only a new
+   * fails aborts everything: `onGuard(code, detail)` gives the error to throw (undefined: rethrown as is). An entry whose
+   * legs move nothing writes no journal entry, only the guards, `extra` and `selects`. Only a new
    * account costs more trips (created first, then cached). A deadlock or serialization failure is retried.
    */
   async postInOneRoundTrip(
@@ -188,13 +189,14 @@ export class LedgerService {
     attempts = 4,
   ): Promise<void> {
     const moves = movesOf(entry);
-    if (!moves.length) throw new Error(`Empty entry ${entry.kind}`);
-    const posting = await this.prepare(entry, moves, this.db);
-    const events = this.live.publishManyStatement(balanceEvents(posting.customers));
+    // No money moves (e.g. a pending deposit): only the guards and the rows, and no journal entry (as `post`).
+    const posting = moves.length ? await this.prepare(entry, moves, this.db) : undefined;
+    const events = posting ? this.live.publishManyStatement(balanceEvents(posting.customers)) : undefined;
     const selects = [...(events ? [events] : []), ...(options.selects ?? [])];
     for (let attempt = 1; ; attempt++) {
       try {
-        await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? []);
+        if (posting) await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? []);
+        else await this.repository.guardedWrite(options.extra ?? [], selects, options.guards ?? []);
         return;
       } catch (error) {
         const failed = guardFailureOf(error);
