@@ -7,6 +7,7 @@ import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/datab
 import type { IdempotencyContext } from '../../src/modules/ledger/idempotency';
 import { customer, LedgerService, platform, SWAP_POOL_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
 import { toMoney } from '../../src/modules/ledger/money';
+import { BALANCE_CHANGED_STATE } from '../../src/modules/ledger/ledger.repository';
 import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
@@ -184,5 +185,44 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(voided.result).toEqual({ message: 'Transaction deleted successfully' });
     expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
     await expect(admin.void(actor, pending._id)).rejects.toThrow('Transaction not found.');
+  });
+
+  it('a steady-state balance adjustment (add, set) is ONE write statement after reading the balance; a changed balance is refused', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const ledger = t.app.get(LedgerService);
+    const { actor, user } = await adminAndCustomer();
+    const balanceRead = expect.stringMatching(/^select "balance" from "ledger_accounts"/);
+
+    const add = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 500, type: 'yes', msg: 'Goodwill' }));
+    // Reads: the customer and the balance (no lock); then the one write statement (no BEGIN/COMMIT).
+    expect(add.trips.map(head)).toEqual([expect.stringMatching(READ), balanceRead, expect.stringMatching(/^with /)]);
+    expect(add.trips[2]).toMatch(/for no key update/);
+    expect(add.result).toMatchObject({ message: 'Balance updated successfully', balance: { coinAmount: '0.03000000' } });
+
+    const set = await measure(() =>
+      admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, { ...keyed(`set-${user.id}`), status: 200 }),
+    );
+    expect(set.trips.map(head)).toEqual([expect.stringMatching(READ), balanceRead, expect.stringMatching(/^with /)]);
+    expect(set.trips[2]).toMatch(/insert into idempotency_keys/);
+    expect(set.result).toMatchObject({ balance: { coinAmount: '0.00500000' }, transaction: { direction: 'out', coinAmount: '0.02500000' } });
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00500000');
+
+    // The guard: a balance that is no longer the one read aborts the statement (nothing moves).
+    const { balance, guard } = await ledger.balanceWithGuard(user.id, 'bitcoin');
+    await t.app.get(AdminTransactionsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' });
+    await expect(
+      ledger.postInOneRoundTrip(
+        {
+          kind: 'adjustment',
+          transactionId: null,
+          reason: 'balance guard test',
+          createdBy: actor.id,
+          legs: transfer(customer(user.id, 'bitcoin'), platform('adjustments', 'bitcoin'), balance),
+        },
+        () => new InvalidInputError('short'),
+        { guards: [guard], onGuard: (code) => new Error(`guard ${code}`) },
+      ),
+    ).rejects.toThrow(`guard ${BALANCE_CHANGED_STATE}`);
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00600000');
   });
 });

@@ -134,6 +134,18 @@ export class LedgerService {
   }
 
   /**
+   * A customer's balance in `token` as it is now (no lock; the account is created when missing), and a guard for a
+   * one-statement posting that locks that account and aborts with BALANCE_CHANGED_STATE unless the balance is still
+   * that one: an amount decided from the balance (e.g. "set the balance to") is then exactly as under a lock.
+   */
+  async balanceWithGuard(userId: string, token: string): Promise<{ balance: Money; guard: MoneyGuard }> {
+    const key = customer(userId, token);
+    const id = (await this.accountIds([key], this.db)).get(accountKeyString(key))!;
+    const balance = await this.repository.balanceOf(id);
+    return { balance: toMoney(balance), guard: this.repository.balanceGuard(id, plain(balance)) };
+  }
+
+  /**
    * Posts one entry. `onShort(token)` builds the error thrown when a customer balance would go below zero (nothing is
    * written then; the caller's transaction rolls back). `extra` are insert statements run in the same statement as the
    * customer movements (saves round trips). Call it last in the transaction: it takes the platform locks.

@@ -22,7 +22,7 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction, sqlState } from '../ledger/db-transaction';
 import type { SQL } from 'drizzle-orm';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import type { AccountKey, MoneyGuard } from '../ledger/ledger.repository';
+import { type AccountKey, BALANCE_CHANGED_STATE, type MoneyGuard } from '../ledger/ledger.repository';
 import { customer, type Leg, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
@@ -634,6 +634,10 @@ export class AdminTransactionsService {
     if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
     const symbol = token.symbol.toUpperCase();
+    if (!outer && (!idem || this.idempotency.claimsInStatement)) {
+      const done = await this.updateBalanceInOneStatement(actor, user, token, input, usd, reason, idem);
+      if (done) return done;
+    }
     return this.within(outer, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
@@ -730,6 +734,106 @@ export class AdminTransactionsService {
       await this.idempotency.complete(idem, idem?.status ?? 200, body, tx);
       return body;
     });
+  }
+
+  /**
+   * An adjustment in ONE statement, one round trip after reading the balance (no lock): the idempotency claim (stored
+   * done with the response), the token's share lock, the customer account locked with its balance still the one read
+   * (else the statement aborts), the movement, the transaction, notification and audit rows, the entry and its lines.
+   * Both modes decide from the balance read — "set" its delta, both the audit's before/after and the response — and
+   * the guard makes that exactly the locked balance. Undefined (nothing written): the balance changed meanwhile, the
+   * four-eyes gate holds the action, or the key is taken — then `updateBalance` decides under the lock as before.
+   */
+  private async updateBalanceInOneStatement(
+    actor: Actor,
+    user: CustomerRecord,
+    token: WalletToken,
+    input: UpdateBalanceDto,
+    usd: Money,
+    reason: string,
+    idem?: IdempotencyContext,
+  ): Promise<UpdateBalanceResponseDto | undefined> {
+    const symbol = token.symbol.toUpperCase();
+    const quote = await this.prices.quote(token.id);
+    const quantity = usdToQuantity(usd, quote.price, token.id);
+    if (input.type === 'yes' && quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+    const { balance: current, guard: balanceGuard } = await this.ledger.balanceWithGuard(user.id, token.id);
+    const delta = input.type === 'yes' ? quantity : quantity.sub(current);
+    const after = current.add(delta);
+    if (!delta.isZero()) {
+      const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
+      if (this.gate.requiresApproval(actor, moved)) return undefined;
+    }
+    const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
+    const extra: SQL[] = [];
+    const selects: SQL[] = [];
+    let transaction: TransactionDto | null = null;
+    let legs: Leg[] = [];
+    let transactionId: string | null = null;
+    if (!delta.isZero()) {
+      const magnitude = delta.abs();
+      const usdAt = usdValue(magnitude, quote.price);
+      const id = randomUUID();
+      transactionId = id;
+      const direction = delta.isPositive() ? 'in' : 'out';
+      const { statement, record } = this.transactions.insertStatement({
+        id,
+        userId: user.id,
+        type: 'adjustment',
+        token: token.id,
+        network: null,
+        address: null,
+        coinAmount: plain(magnitude),
+        usdAmount: plain(usdAt),
+        price: plain(quote.price),
+        status: 'approved',
+        direction,
+        note: reason,
+        details: { mode: input.type === 'yes' ? 'add' : 'set', requestedUsd: plain(usd) },
+        createdBy: actor.id,
+      });
+      const notified = this.notifications.notifyStatements({
+        userId: user.id,
+        title: 'Balance updated',
+        message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`,
+        status: 'approved',
+        createdBy: actor.id,
+      });
+      const audit = auditStatement(actor, {
+        action: 'balance.adjust',
+        targetType: 'user',
+        targetId: user.id,
+        before: { token: token.id, balance: plain(current) },
+        after: { token: token.id, balance: plain(after), transactionId: id, reason },
+      });
+      extra.push(statement, ...notified.extra, audit);
+      selects.push(...notified.selects);
+      legs =
+        direction === 'in'
+          ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude)
+          : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
+      transaction = toTransactionDto({ ...record, userName: user.name, userEmail: user.email, symbol: token.symbol });
+    }
+    const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction };
+    try {
+      await this.ledger.postInOneRoundTrip(
+        { kind: 'adjustment', transactionId, reason, createdBy: actor.id, legs },
+        () => new ConflictError(`Insufficient ${symbol} balance`),
+        {
+          extra,
+          selects,
+          guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 200, body)] : []), this.tokens.liveGuard([token.id]), balanceGuard],
+          onGuard: (code) =>
+            code === TOKEN_GONE_STATE
+              ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
+              : undefined,
+        },
+      );
+      return body;
+    } catch (error) {
+      if (IdempotencyService.isKeyTaken(error) || sqlState(error) === BALANCE_CHANGED_STATE) return undefined;
+      throw error;
+    }
   }
 
   async listUsers(query: UsersQueryDto): Promise<{ items: AdminUserDto[]; nextCursor?: string }> {
