@@ -65,6 +65,9 @@ export interface Delta {
  */
 export type MoneyGuard = (after: SQL, name: string) => SQL[];
 
+/** SQLSTATE of a one-statement posting whose account balance changed since it was read (see `balanceGuard`). */
+export const BALANCE_CHANGED_STATE = 'CPB01';
+
 /** The SQLSTATE and message a guard raised with (`cp_require`), if the error is one. */
 export function guardFailureOf(error: unknown): { code: string; detail: string } | undefined {
   let current: unknown = error;
@@ -219,6 +222,44 @@ export class LedgerRepository {
     await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
       select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}`);
+  }
+
+  /**
+   * A one-statement write that moves no money (e.g. a pending deposit, the void of one): the `guards` in order, then the
+   * `extra` rows and the `selects` (e.g. live events, sent on commit), in one autocommit statement. A failed guard
+   * aborts it all. The final select references the last guard, so the whole chain runs.
+   */
+  async guardedWrite(extra: SQL[], selects: SQL[], guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
+    const ctes: SQL[] = [];
+    let afterGuards: SQL | undefined;
+    guards.forEach((guard, i) => {
+      ctes.push(...guard(afterGuards ?? sql`true`, `g_${i}`));
+      afterGuards = sql.raw(`(select ok from g_${i})`);
+    });
+    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
+    selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
+    if (!ctes.length) return;
+    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
+    await executor.execute(sql`with ${sql.join(ctes, sql`, `)} select count(*) from (select ${afterGuards ?? sql`true`} as ok) as guarded${selected}`);
+  }
+
+  /** An account's balance now (no lock). */
+  async balanceOf(accountId: string, executor: Executor = this.db): Promise<string> {
+    const [row] = await executor.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId));
+    return row?.balance ?? '0';
+  }
+
+  /**
+   * A guard of a one-statement posting that locks the account (FOR NO KEY UPDATE, as the movement will; it waits for a
+   * concurrent writer and then sees its committed balance) and aborts with BALANCE_CHANGED_STATE unless the balance is
+   * still `expected`.
+   */
+  balanceGuard(accountId: string, expected: string): MoneyGuard {
+    return (after, name) => [
+      sql`${sql.raw(name)} as materialized (
+        select cp_require(coalesce(bool_and(locked.balance = ${expected}::numeric), false), ${BALANCE_CHANGED_STATE}, 'balance changed') as ok
+        from (select balance from ledger_accounts where id = ${accountId}::uuid and ${after} for no key update) as locked)`,
+    ];
   }
 
   async customerBalances(userIds: string[], executor: Executor = this.db): Promise<Array<{ userId: string; token: string; balance: string }>> {

@@ -134,6 +134,18 @@ export class LedgerService {
   }
 
   /**
+   * A customer's balance in `token` as it is now (no lock; the account is created when missing), and a guard for a
+   * one-statement posting that locks that account and aborts with BALANCE_CHANGED_STATE unless the balance is still
+   * that one: an amount decided from the balance (e.g. "set the balance to") is then exactly as under a lock.
+   */
+  async balanceWithGuard(userId: string, token: string): Promise<{ balance: Money; guard: MoneyGuard }> {
+    const key = customer(userId, token);
+    const id = (await this.accountIds([key], this.db)).get(accountKeyString(key))!;
+    const balance = await this.repository.balanceOf(id);
+    return { balance: toMoney(balance), guard: this.repository.balanceGuard(id, plain(balance)) };
+  }
+
+  /**
    * Posts one entry. `onShort(token)` builds the error thrown when a customer balance would go below zero (nothing is
    * written then; the caller's transaction rolls back). `extra` are insert statements run in the same statement as the
    * customer movements (saves round trips). Call it last in the transaction: it takes the platform locks.
@@ -178,7 +190,8 @@ export class LedgerService {
    * idempotency claim, the tokens' share locks, price and allowlist checks), then locks and moves the customer accounts
    * (the CHECK refuses an overdraft), then the platform accounts, and writes `extra` (transaction, audit, notification,
    * outbox rows), the entry and its lines and the customers' balance events (`selects`, sent on commit). A guard that
-   * fails aborts everything: `onGuard(code, detail)` gives the error to throw (undefined: rethrown as is). Only a new
+   * fails aborts everything: `onGuard(code, detail)` gives the error to throw (undefined: rethrown as is). An entry whose
+   * legs move nothing writes no journal entry, only the guards, `extra` and `selects`. Only a new
    * account costs more trips (created first, then cached). A deadlock or serialization failure is retried.
    */
   async postInOneRoundTrip(
@@ -188,13 +201,14 @@ export class LedgerService {
     attempts = 4,
   ): Promise<void> {
     const moves = movesOf(entry);
-    if (!moves.length) throw new Error(`Empty entry ${entry.kind}`);
-    const posting = await this.prepare(entry, moves, this.db);
-    const events = this.live.publishManyStatement(balanceEvents(posting.customers));
+    // No money moves (e.g. a pending deposit): only the guards and the rows, and no journal entry (as `post`).
+    const posting = moves.length ? await this.prepare(entry, moves, this.db) : undefined;
+    const events = posting ? this.live.publishManyStatement(balanceEvents(posting.customers)) : undefined;
     const selects = [...(events ? [events] : []), ...(options.selects ?? [])];
     for (let attempt = 1; ; attempt++) {
       try {
-        await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? []);
+        if (posting) await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? []);
+        else await this.repository.guardedWrite(options.extra ?? [], selects, options.guards ?? []);
         return;
       } catch (error) {
         const failed = guardFailureOf(error);
