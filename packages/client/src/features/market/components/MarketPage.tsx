@@ -5,6 +5,7 @@ import { PriceBanner } from '../../../components/PriceBanner';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { changeDirection, formatChange, formatCompactUsd, formatPrice } from '../../../lib/format';
 import { useGetCryptoQuery, useGetMarketStatusQuery, type MarketCoinDto } from '../../../api/generated/marketApi.generated';
+import { SkeletonTable } from '../../../components/Skeleton';
 
 type SortKey = 'rank' | 'price' | 'change' | 'cap';
 const SORTS: Array<{ key: SortKey; label: string }> = [
@@ -112,7 +113,12 @@ export default function MarketPage() {
         </select>
       </div>
       {loading ? (
-        <CoinGridPlaceholder count={12} label="Market coins" />
+        <>
+          <SkeletonTable columns={['Rank', 'Coin', 'Price', '24h change', 'Market cap']} count={12} label="Loading market coins" className="market-table" />
+          <div className="market-cards">
+            <CoinGridPlaceholder count={12} label="Market coins" />
+          </div>
+        </>
       ) : !shown.length ? (
         <p className="muted" role="status">
           No coin matches “{deferredQuery.trim()}”.
