@@ -30,6 +30,9 @@ async function axeViolations(page: Page): Promise<string[]> {
   return violations;
 }
 
+/** The client's date style in the test locale (en-US): Nov 14, 2026. */
+const formatDay = (at: number) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(at);
+
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -125,8 +128,14 @@ describe('customer experience in Chromium', () => {
     await expect.poll(() => chart.getAttribute('data-points')).not.toBe(String(week));
     const year = Number(await chart.getAttribute('data-points'));
     expect(Number(await chart.getAttribute('data-first'))).toBeLessThan(now - 300 * DAY);
+    // Offline (snapshot prices): the stored year covers 1Y, so no note; "All" says where the stored history starts.
+    const offlineNote = page.getByTestId('chart-offline-note');
+    expect(await offlineNote.count()).toBe(0);
     await page.getByRole('button', { name: 'All' }).click();
     await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThan(year);
+    await expect
+      .poll(() => offlineNote.textContent())
+      .toBe(`History before ${formatDay(Number(await chart.getAttribute('data-first')))} is not available offline.`);
     await page.getByRole('button', { name: '1D' }).click();
     await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeLessThan(30);
     expect(await page.getByTestId('chart-change').textContent()).toMatch(/^[+-]?\d+\.\d{2}% \([+-]\$[\d,]+\.\d{2}\) 1 day$/);
@@ -138,6 +147,28 @@ describe('customer experience in Chromium', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.move(box.x + box.width / 2 + 5, box.y + box.height / 2);
     await expect.poll(() => page.getByTestId('chart-crosshair').textContent()).toMatch(/^\$[\d,]+\.\d{2} · [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    await page.context().close();
+  });
+
+  it('offline, a coin with only the snapshot week says so on longer ranges and draws what exists', async () => {
+    const customer = await signUp(t.http);
+    const page = await signedInPage(browser, t.url!, customer);
+    await page.goto('/wallet');
+    await page.getByRole('button', { name: /^Ethereum \(ETH\)/ }).click();
+    const chart = page.getByTestId('price-chart');
+    await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThan(100);
+    const week = Number(await chart.getAttribute('data-points'));
+    const note = page.getByTestId('chart-offline-note');
+    expect(await note.count()).toBe(0);
+    await page.getByRole('button', { name: '1M' }).click();
+    await expect.poll(() => chart.getAttribute('data-range')).toBe('30d');
+    await expect.poll(() => note.count()).toBe(1);
+    // The same stored week (hourly), and the note names its first day.
+    expect(Number(await chart.getAttribute('data-points'))).toBe(week);
+    expect(await note.textContent()).toBe(`History before ${formatDay(Number(await chart.getAttribute('data-first')))} is not available offline.`);
+    await page.getByRole('button', { name: '1Y' }).click();
+    await expect.poll(() => chart.getAttribute('data-range')).toBe('1y');
+    await expect.poll(() => note.count()).toBe(1);
     await page.context().close();
   });
 
@@ -242,6 +273,18 @@ describe('customer experience in Chromium', () => {
     expect(await background()).toBe(dark);
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
+
+    // The back office keeps the light palette whatever the customer chose (dark stored, dark system).
+    const admin = await signedInPage(browser, t.url!, { ...(await loginAdminSession()), role: 'admin' });
+    await admin.emulateMedia({ colorScheme: 'dark' });
+    await admin.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await admin.goto('/admin/users');
+    await admin.locator('main h1').first().waitFor({ state: 'attached' });
+    const adminColours = () =>
+      admin.evaluate(() => [getComputedStyle(document.querySelector('.admin-shell')!).backgroundColor, getComputedStyle(document.body).backgroundColor]);
+    expect(await adminColours()).toEqual([light, light]);
+    expect(await admin.evaluate(() => document.documentElement.dataset.area)).toBe('admin');
+    await admin.context().close();
   });
 
   it('axe: no WCAG 2.1 A/AA or best-practice violation on any customer or admin screen', async () => {
