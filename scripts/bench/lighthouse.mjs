@@ -96,8 +96,9 @@ async function seedStorage(debugPort, url, entries) {
     const page = await browser.contexts()[0].newPage();
     await page.goto(`${url}/api/health`);
     await page.evaluate((items) => {
-      localStorage.clear();
-      for (const [key, value] of Object.entries(items)) localStorage.setItem(key, JSON.stringify(value));
+      const storage = globalThis.localStorage;
+      storage.clear();
+      for (const [key, value] of Object.entries(items)) storage.setItem(key, JSON.stringify(value));
     }, entries);
     await page.close();
   } finally {

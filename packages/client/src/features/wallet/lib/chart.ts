@@ -19,7 +19,7 @@ export function chartPath(prices: number[], width: number, height: number, paddi
  * recorded since), so a longer range starts late. Returns the first point's time when the points start later than
  * the range would (by more than a twentieth of it; always for "all"), else undefined.
  */
-export function offlineHistoryStart(points: Array<[number, number]>, spanMs: number | null): number | undefined {
+export function offlineHistoryStart(points: number[][], spanMs: number | null): number | undefined {
   if (points.length < 2) return undefined;
   const first = points[0]![0];
   const last = points[points.length - 1]![0];
