@@ -187,6 +187,41 @@ describe('customer experience in Chromium', () => {
     }
   });
 
+  it('lists show skeleton rows (no spinner) while their first load is held back, then the data', async () => {
+    const held = async (page: Page, pattern: string) => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      await page.route(pattern, async (route) => {
+        await gate;
+        await route.continue();
+      });
+      return release;
+    };
+    const visitor = (await newPage(browser, t.url!)).page;
+    const releaseMarket = await held(visitor, '**/api/crypto/get-crypto*');
+    await visitor.goto('/market');
+    await visitor.getByRole('status').filter({ hasText: 'Loading market coins' }).waitFor();
+    expect(await visitor.getByTestId('skeleton-row').count()).toBeGreaterThan(0);
+    expect(await visitor.locator('.spinner').count()).toBe(0);
+    releaseMarket();
+    await visitor.getByTestId('market-row').first().waitFor();
+    expect(await visitor.getByTestId('skeleton-row').count()).toBe(0);
+    await visitor.context().close();
+
+    const customer = await signUp(t.http);
+    const page = await signedInPage(browser, t.url!, customer);
+    const releaseNotifications = await held(page, '**/api/user/get-notifications*');
+    await page.goto('/notifications');
+    await page.getByRole('status').filter({ hasText: 'Loading notifications' }).waitFor();
+    expect(await page.getByTestId('skeleton-row').count()).toBeGreaterThan(0);
+    expect(await page.locator('.spinner').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    releaseNotifications();
+    await page.getByText('You have no notifications yet.').waitFor();
+    expect(await page.getByTestId('skeleton-row').count()).toBe(0);
+    await page.context().close();
+  });
+
   it('market: search by name or symbol, sort by price and 24h change, a table on wide screens', async () => {
     const page = (await newPage(browser, t.url!)).page;
     await page.goto('/market');
