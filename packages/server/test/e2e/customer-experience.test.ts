@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { DATABASE, type Database } from '../../src/db/database';
 import { coins } from '../../src/db/schema';
 import { PriceHistoryRepository } from '../../src/modules/market/price-history.repository';
@@ -152,7 +152,8 @@ describe('customer experience in Chromium', () => {
   it('offline, a coin with only a stored week says so on longer ranges and draws what exists', async () => {
     // The offline machine: every market price from the snapshot, ethereum with an hourly week (as the snapshot's).
     const db = t.app.get<Database>(DATABASE);
-    await db.update(coins).set({ source: 'snapshot' }).where(eq(coins.manualPrice, false));
+    const live = (await db.select({ id: coins.id }).from(coins).where(eq(coins.source, 'live'))).map((c) => c.id);
+    await db.update(coins).set({ source: 'snapshot' }).where(inArray(coins.id, live));
     const now = Date.now();
     const week: Array<[number, number]> = [];
     for (let at = now - 7 * DAY + HOUR; at < now; at += HOUR) week.push([at, 2400 + Math.sin(at / DAY) * 50]);
@@ -182,7 +183,7 @@ describe('customer experience in Chromium', () => {
       }
       expect(await axeViolations(page)).toEqual([]);
     } finally {
-      await db.update(coins).set({ source: 'live' }).where(eq(coins.manualPrice, false));
+      await db.update(coins).set({ source: 'live' }).where(inArray(coins.id, live));
       await page.context().close();
     }
   });
