@@ -204,6 +204,7 @@ try {
       const lcp = audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node;
       console.log(`  LCP element: ${lcp?.snippet ?? '-'}`);
       for (const item of (audits['bootup-time']?.details?.items ?? []).slice(0, 4)) console.log(`  bootup ${item.url} ${Math.round(item.total)} ms`);
+      for (const item of audits['layout-shifts']?.details?.items ?? []) console.log(`  layout shift ${item.score?.toFixed(3)}: ${item.node?.snippet ?? '-'}`);
     }
     for (const category of CATEGORIES.filter((c) => c !== 'performance')) {
       const failing = Object.values(audits).filter(
