@@ -6,7 +6,7 @@ import type { TestApp } from './test-app';
 export interface QueryCounter {
   /** Statements sent to the database since the counter was made (or last reset): one round trip each. */
   readonly count: number;
-  /** The statements' text (first 120 characters), for a failing assertion's message. */
+  /** The statements' text, for a failing assertion's message. */
   readonly statements: string[];
   reset(): void;
 }
@@ -26,7 +26,7 @@ export function countQueries(t: TestApp): QueryCounter {
   if (!statements) sinks.set(client as object, (statements = []));
   statements.length = 0;
   const sink = statements;
-  const record = (text: unknown) => sink.push(String(typeof text === 'object' && text ? ((text as { text?: string }).text ?? '') : text).slice(0, 120));
+  const record = (text: unknown) => sink.push(String(typeof text === 'object' && text ? ((text as { text?: string }).text ?? '') : text));
 
   if (t.config.databaseUrl) {
     const pool = client as Pool;
