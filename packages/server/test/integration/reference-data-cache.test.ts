@@ -189,7 +189,9 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('reference data on two insta
     const before = cache.invalidations;
     const db = a.app.get<Database>(DATABASE);
     // End B's listening session the way a restart or failover would.
-    await db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen %'`);
+    await db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen %'`,
+    );
     await nextInvalidation(b, before);
   });
 });
