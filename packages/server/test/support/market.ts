@@ -1,6 +1,5 @@
 import type { TestApp } from './test-app';
 import { CoinsRepository } from '../../src/modules/market/coins.repository';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 
 /** Puts coins with known prices straight into the app's database (tests that need exact numbers). */
 export async function seedCoins(t: TestApp, prices: Record<string, string>): Promise<void> {
@@ -19,8 +18,6 @@ export async function seedCoins(t: TestApp, prices: Record<string, string>): Pro
       sparkline7d: [Number(price)],
     })),
   );
-  // Written behind the app's back: drop its in-memory copy now rather than when the NOTIFY comes back.
-  t.app.get(ReferenceDataCache).invalidate();
 }
 
 const SYMBOLS: Record<string, string> = { bitcoin: 'btc', ethereum: 'eth', tether: 'usdt', solana: 'sol', ripple: 'xrp' };
