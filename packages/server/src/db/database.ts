@@ -55,9 +55,14 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /**
    * LISTEN on a channel; the handler gets each NOTIFY payload (sent with `select pg_notify(channel, payload)`, delivered
-   * on commit). PostgreSQL: one dedicated connection per handle, re-established after an error. Returns an unlisten function.
+   * on commit). PostgreSQL: one dedicated connection per handle, re-established after an error; `onReconnect` is called
+   * then (notifications sent while it was down are lost: caches start over). Returns an unlisten function.
    */
-  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, handler: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
+}
+
+export interface ListenOptions {
+  onReconnect?: () => void;
 }
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -137,7 +142,7 @@ export async function openDatabase(options: {
         const drained = await Promise.race([pool.end().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, POOL_DRAIN_MS, false).unref())]);
         if (!drained) logger.warn(`PostgreSQL pool: connections still open after ${POOL_DRAIN_MS} ms at shutdown; leaving them.`);
       },
-      listen: (channel, handler) => listener.listen(channel, handler),
+      listen: (channel, handler, listenOptions) => listener.listen(channel, handler, listenOptions),
     };
   }
 
@@ -212,6 +217,7 @@ class PgListener {
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private readonly reconnectHandlers = new Set<() => void>();
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -220,8 +226,10 @@ class PgListener {
     private readonly logger: Logger,
   ) {}
 
-  async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+  async listen(channel: string, handler: (payload: string) => void, options: ListenOptions = {}): Promise<() => Promise<void>> {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+    const onReconnect = options.onReconnect;
+    if (onReconnect) this.reconnectHandlers.add(onReconnect);
     let set = this.handlers.get(channel);
     const first = !set;
     if (!set) this.handlers.set(channel, (set = new Set()));
@@ -229,6 +237,7 @@ class PgListener {
     const client = await this.connect();
     if (first) await client.query(`listen ${channel}`);
     return async () => {
+      if (onReconnect) this.reconnectHandlers.delete(onReconnect);
       const current = this.handlers.get(channel);
       current?.delete(handler);
       if (current && current.size === 0) {
@@ -286,6 +295,7 @@ class PgListener {
           const client = await this.connect();
           for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
           this.logger.log('PostgreSQL LISTEN connection re-established');
+          for (const onReconnect of this.reconnectHandlers) onReconnect();
         } catch {
           attempt(Math.min(delay * 2, 30_000));
         }
