@@ -5,9 +5,11 @@
 //   committed offline snapshot (no provider calls: MARKET_REFRESH_SECONDS=0), NODE_ENV=production.
 // - Trivial Nest: a separate Nest (Express) app with one route answering the same bytes.
 // - Bare node:http: a server answering the same bytes.
+// - The 304 path: each of them again with a matching If-None-Match (the bare server answers 304 on its ETag).
 // Each target runs in its own process; autocannon (in this process) uses 50 connections for 5 s per run after a 1 s
 // warm-up, in BENCH_ROUNDS (default 3) interleaved rounds; the median is shown. Figures share the machine's cores
-// with the load generator: compare ratios, not absolutes.
+// with the load generator: compare ratios, not absolutes. BENCH_BASELINE_MAIN: another build's main.js (e.g. of
+// main) measured alongside in the same rounds.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +19,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const serverDir = join(root, 'packages', 'server');
@@ -87,36 +90,47 @@ function cannon(url) {
   });
 }
 
-async function measure(label, url) {
+function cannon304(url, etag) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1, headers: { 'if-none-match': etag } }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+async function measure(label, url, etag) {
   await new Promise((resolve, reject) => autocannon({ url, connections: CONNECTIONS, duration: 1 }, (error) => (error ? reject(error) : resolve())));
-  const result = await cannon(url);
-  const bad = result.non2xx + result.errors + result.timeouts;
+  const result = etag ? await cannon304(url, etag) : await cannon(url);
+  // A 304 run counts anything but 304 as bad.
+  const bad = (etag ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) : result.non2xx) + result.errors + result.timeouts;
   return { label, rps: result.requests.average, p99: result.latency.p99, mbps: result.throughput.average / 1e6, bad };
 }
 
-// 1. The built server on PGlite with the snapshot market.
-const appPort = await freePort();
-const dataDir = join(work, 'data');
-const app = start('coinpurse', [mainJs], {
-  NODE_ENV: 'production',
-  PORT: String(appPort),
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  JWT_SECRET: randomBytes(48).toString('base64url'),
-  ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-  // Benchmarks sign the admin in with a password only.
-  ADMIN_REQUIRE_2FA: 'false',
-  MARKET_REFRESH_SECONDS: '0',
-  COINGECKO_BASE_URL: 'http://127.0.0.1:9',
-});
-const appUrl = `http://127.0.0.1:${appPort}${PATH}`;
-let body;
-try {
-  body = await waitFor(appUrl, 90_000);
-} catch (error) {
-  console.error(`${error.message}\n${app.output()}`);
-  process.exit(1);
+// 1. The built server on PGlite with the snapshot market (and a baseline build when asked).
+async function startApp(label, main) {
+  const port = await freePort();
+  const app = start(label, [main], {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATA_DIR: join(work, `data-${port}`),
+    DATABASE_URL: '',
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // Benchmarks sign the admin in with a password only.
+    ADMIN_REQUIRE_2FA: 'false',
+    MARKET_REFRESH_SECONDS: '0',
+    COINGECKO_BASE_URL: 'http://127.0.0.1:9',
+  });
+  const url = `http://127.0.0.1:${port}${PATH}`;
+  try {
+    return { url, body: await waitFor(url, 90_000) };
+  } catch (error) {
+    console.error(`${error.message}\n${app.output()}`);
+    process.exit(1);
+  }
 }
+const { url: appUrl, body } = await startApp('coinpurse', mainJs);
+const baseline = process.env.BENCH_BASELINE_MAIN ? await startApp('coinpurse baseline', process.env.BENCH_BASELINE_MAIN) : undefined;
 const coins = JSON.parse(body.toString()).length;
 const bodyFile = join(work, 'body.json');
 writeFileSync(bodyFile, body);
@@ -149,15 +163,21 @@ NestFactory.create(TrivialModule, { logger: false }).then((app) => app.listen(${
 start('trivial nest', [nestScript], { NODE_ENV: 'production', NODE_PATH: join(serverDir, 'node_modules') }, serverDir);
 const nestUrl = `http://127.0.0.1:${nestPort}/trivial`;
 
-// 3. A bare node:http server answering the same bytes.
+// 3. A bare node:http server answering the same bytes (and a 304 on the same ETag).
+const etagOf = (await fetch(appUrl)).headers.get('etag');
 const barePort = await freePort();
 const bareScript = join(work, 'bare.cjs');
 writeFileSync(
   bareScript,
   `const { readFileSync } = require('node:fs');
 const body = readFileSync(${JSON.stringify(bodyFile)});
+const etag = ${JSON.stringify(etagOf)};
 require('node:http').createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304, { ETag: etag });
+    return res.end();
+  }
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length, ETag: etag });
   res.end(body);
 }).listen(${barePort}, '127.0.0.1');
 `,
@@ -176,17 +196,21 @@ for (const [url, label] of [
 console.log(
   `GET ${PATH}: ${coins} coins, ${(body.length / 1024).toFixed(1)} KiB per response (identity encoding); ${CONNECTIONS} connections, ${DURATION} s per run after a 1 s warm-up, ${ROUNDS} interleaved round(s), median shown`,
 );
+console.log(SHARED_CORES_NOTE);
 const targets = [
   ['get-crypto (Coinpurse)', appUrl],
+  ...(baseline ? [['get-crypto [baseline]', baseline.url]] : []),
   ['trivial Nest route', nestUrl],
   ['bare node:http', bareUrl],
+  ['get-crypto 304 (Coinpurse)', appUrl, etagOf],
+  ...(baseline ? [['get-crypto 304 [baseline]', baseline.url, etagOf]] : []),
+  ['bare node:http 304', bareUrl, etagOf],
 ];
 const runs = targets.map(() => []);
 for (let round = 0; round < ROUNDS; round++) {
   // Interleaved, so a burst of load from elsewhere on the machine hits every target alike.
-  for (const [index, [label, url]] of targets.entries()) runs[index].push(await measure(label, url));
+  for (const [index, [label, url, etag]] of targets.entries()) runs[index].push(await measure(label, url, etag));
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const results = targets.map(([label], index) => ({
   label,
   rps: median(runs[index].map((r) => r.rps)),
@@ -196,18 +220,39 @@ const results = targets.map(([label], index) => ({
   all: runs[index].map((r) => r.rps.toFixed(0)).join(' / '),
 }));
 const pad = (text, width) => String(text).padEnd(width);
-console.log(`${pad('target', 26)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('MB/s', 9)}${pad('non-2xx/err', 13)}each run (req/s)`);
-for (const r of results) console.log(`${pad(r.label, 26)}${pad(r.rps.toFixed(0), 10)}${pad(r.p99, 9)}${pad(r.mbps.toFixed(1), 9)}${pad(r.bad, 13)}${r.all}`);
-const [ours, nest, bare] = results;
-const ratio = ours.rps / nest.rps;
-console.log(`ratio get-crypto / trivial Nest = ${ratio.toFixed(2)} (target ≥ 0.9); get-crypto / bare node:http = ${(ours.rps / bare.rps).toFixed(2)}`);
-
-// 304 path: a client that already holds the list.
-const etag = (await fetch(appUrl)).headers.get('etag');
-const conditional = await new Promise((resolve, reject) =>
-  autocannon({ url: appUrl, connections: CONNECTIONS, duration: Math.max(2, Math.round(DURATION / 2)), headers: { 'if-none-match': etag } }, (error, result) =>
-    error ? reject(error) : resolve(result),
-  ),
-);
-console.log(`get-crypto with a matching If-None-Match (304): ${conditional.requests.average.toFixed(0)} req/s`);
-process.exit(ours.bad || nest.bad || bare.bad ? 1 : 0);
+console.log(`${pad('target', 30)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('MB/s', 9)}${pad('bad', 8)}each run (req/s)`);
+for (const r of results) console.log(`${pad(r.label, 30)}${pad(r.rps.toFixed(0), 10)}${pad(r.p99, 9)}${pad(r.mbps.toFixed(1), 9)}${pad(r.bad, 8)}${r.all}`);
+const by = (label) => results.find((r) => r.label === label);
+const bare = by('bare node:http');
+const bare304 = by('bare node:http 304');
+for (const suffix of ['', ...(baseline ? [' [baseline]'] : [])]) {
+  const ours = by(suffix ? `get-crypto${suffix}` : 'get-crypto (Coinpurse)');
+  const ours304 = by(suffix ? `get-crypto 304${suffix}` : 'get-crypto 304 (Coinpurse)');
+  const ratio = ours.rps / bare.rps;
+  figure({
+    name: `get-crypto req/s${suffix}`,
+    value: ours.rps,
+    anchor: { label: 'bare node:http same bytes', value: bare.rps },
+    target: '≥ 0.6 of anchor',
+    met: ratio >= 0.6,
+    detail: `runs ${ours.all}; trivial Nest route ${by('trivial Nest route').rps.toFixed(0)} req/s`,
+  });
+  figure({
+    name: `get-crypto p99${suffix}`,
+    value: ours.p99,
+    unit: 'ms',
+    anchor: { label: 'bare node:http p99', value: bare.p99 },
+    target: '< 20 ms',
+    met: ours.p99 < 20,
+  });
+  const ratio304 = ours304.rps / bare304.rps;
+  figure({
+    name: `get-crypto 304 req/s${suffix}`,
+    value: ours304.rps,
+    anchor: { label: 'bare node:http 304', value: bare304.rps },
+    target: '≥ 0.8 of anchor',
+    met: ratio304 >= 0.8,
+    detail: `runs ${ours304.all}; p99 ${ours304.p99} ms`,
+  });
+}
+process.exit(results.some((r) => r.bad) ? 1 : 0);

@@ -81,10 +81,12 @@ export class ProfileDto {
 
 export class UpdateProfileDto {
   @ApiProperty({ required: false, maxLength: 100 })
+  @IsOptional()
   @RequiredText('Name is required.', 100, 'Name must be at most 100 characters.')
   name?: string;
 
   @ApiProperty({ required: false, maxLength: 100 })
+  @IsOptional()
   @RequiredText('Country is required.', 100, 'Country must be at most 100 characters.')
   country?: string;
 

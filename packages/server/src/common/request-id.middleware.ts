@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Response } from 'express';
 import type { AuthedRequest } from './principal';
 
@@ -7,10 +8,15 @@ const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** The request's id (the caller's X-Request-Id when it is sane), set once and echoed back; safe to call again. */
 export function assignRequestId(request: AuthedRequest, response: Response): string {
   if (request.requestId) return request.requestId;
-  const incoming = request.headers['x-request-id'];
-  request.requestId = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+  request.requestId = requestIdOf(request);
   response.setHeader('X-Request-Id', request.requestId);
   return request.requestId;
+}
+
+/** The caller's X-Request-Id when it is sane, else a new UUID. */
+export function requestIdOf(request: { headers: IncomingHttpHeaders }): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
 }
 
 /** Gives every request an id, echoed back, bound to its log lines and written to audit rows. */

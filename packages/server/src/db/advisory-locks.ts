@@ -6,6 +6,7 @@ export const JobLocks = {
   rateLimitPurge: 7_300_201,
   storedImagesImport: 7_300_202,
   mailDelivery: 7_300_203,
+  sessionsPurge: 7_300_204,
 } as const;
 
 /** Transaction-scoped advisory lock without waiting: false when another instance holds it. */

@@ -6,10 +6,12 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { PGLITE_START_PARAMS, seedFor } from './pglite-seed';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -21,15 +23,46 @@ export type Executor = Database | Tx;
 
 export const DATABASE = Symbol('DATABASE');
 
+/**
+ * Counts the statements sent to the database (PostgreSQL: each `query` on a pool client, BEGIN and COMMIT included;
+ * PGlite: each query/exec call, a transaction's BEGIN and COMMIT counted as two). `measure` also attributes them to
+ * one piece of async work, so a test can assert how many round trips one operation makes while other work runs.
+ */
+export class QueryCounter {
+  /** Every statement sent since the database was opened. */
+  total = 0;
+  private readonly scope = new AsyncLocalStorage<string[]>();
+
+  /** Runs `work` and returns, with its result, the text of each statement it sent (in order). */
+  async measure<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    const statements: string[] = [];
+    const result = await this.scope.run(statements, work);
+    return { result, statements };
+  }
+
+  count(text: unknown): void {
+    this.total++;
+    const raw = typeof text === 'string' ? text : ((text as { text?: unknown } | undefined)?.text ?? '');
+    this.scope.getStore()?.push(String(raw));
+  }
+}
+
 export interface DatabaseHandle {
   db: Database;
   driver: 'pglite' | 'postgres';
+  /** The statements sent so far (see QueryCounter). */
+  queries: QueryCounter;
   close(): Promise<void>;
   /**
    * LISTEN on a channel; the handler gets each NOTIFY payload (sent with `select pg_notify(channel, payload)`, delivered
-   * on commit). PostgreSQL: one dedicated connection per handle, re-established after an error. Returns an unlisten function.
+   * on commit). PostgreSQL: one dedicated connection per handle, re-established after an error; `onReconnect` is called
+   * then (notifications sent while it was down are lost: caches start over). Returns an unlisten function.
    */
-  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, handler: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
+}
+
+export interface ListenOptions {
+  onReconnect?: () => void;
 }
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -86,14 +119,22 @@ export async function openDatabase(options: {
     // while the client is idle; a checked-out client without a listener would crash the process. Every client gets
     // one for its whole life: the request using it fails (503 via the exception filter), the pool discards the client
     // on release (it is no longer queryable) and opens a fresh one on demand.
+    const queries = new QueryCounter();
     pool.on('connect', (client) => {
       client.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${error.message}`));
+      // Every statement (pool.query included) goes through exactly one client's `query`: one round trip each.
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        queries.count(args[0]);
+        return query(...args);
+      };
     });
     pool.on('error', (error) => logger.warn(`PostgreSQL pool: ${error.message}`));
     const listener = new PgListener(options.databaseUrl, logger);
     return {
       db: drizzlePg(pool, { schema }) as unknown as Database,
       driver: 'postgres',
+      queries,
       close: async () => {
         await listener.close();
         // A connection whose peer never acknowledges the goodbye (a half-dead proxy or network) must not hold the
@@ -101,20 +142,21 @@ export async function openDatabase(options: {
         const drained = await Promise.race([pool.end().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, POOL_DRAIN_MS, false).unref())]);
         if (!drained) logger.warn(`PostgreSQL pool: connections still open after ${POOL_DRAIN_MS} ms at shutdown; leaving them.`);
       },
-      listen: (channel, handler) => listener.listen(channel, handler),
+      listen: (channel, handler, listenOptions) => listener.listen(channel, handler, listenOptions),
     };
   }
 
   let pglite: PGlite;
   let unlock = () => {};
   if (options.dataDir === ':memory:') {
-    pglite = new PGlite();
+    pglite = new PGlite({ startParams: PGLITE_START_PARAMS });
   } else {
     // One process per data directory: a second one refuses to start (naming the holder's PID).
     unlock = lockDataDir(options.dataDir);
     const dir = join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir);
+    // A new data directory starts from the build's migrated seed when there is one (no initdb).
+    pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS, loadDataDir: seedFor(dir, options.migrationsDir) });
   }
   try {
     await pglite.waitReady;
@@ -124,10 +166,12 @@ export async function openDatabase(options: {
     unlock();
     throw error;
   }
+  const queries = countPgliteQueries(pglite);
   const db = drizzlePglite(pglite, { schema });
   return {
     db: db as unknown as Database,
     driver: 'pglite',
+    queries,
     close: async () => {
       try {
         await pglite.close();
@@ -143,11 +187,37 @@ export async function openDatabase(options: {
   };
 }
 
+/** Counts PGlite's statements: query/exec calls, and a transaction's own ones plus its BEGIN and COMMIT. */
+function countPgliteQueries(pglite: PGlite): QueryCounter {
+  const queries = new QueryCounter();
+  type Callable = (...args: unknown[]) => Promise<unknown>;
+  const wrap = (target: object, name: 'query' | 'exec') => {
+    const original = (target as Record<string, Callable>)[name].bind(target);
+    (target as Record<string, Callable>)[name] = (...args: unknown[]) => {
+      queries.count(args[0]);
+      return original(...args);
+    };
+  };
+  wrap(pglite, 'query');
+  wrap(pglite, 'exec');
+  const transaction = pglite.transaction.bind(pglite) as (work: (tx: object) => Promise<unknown>) => Promise<unknown>;
+  (pglite as unknown as { transaction: typeof transaction }).transaction = (work) => {
+    queries.count('begin');
+    return transaction((tx) => {
+      wrap(tx, 'query');
+      wrap(tx, 'exec');
+      return work(tx);
+    }).finally(() => queries.count('commit'));
+  };
+  return queries;
+}
+
 /** One LISTEN connection for all channels of a PostgreSQL handle; reconnects with back-off when the connection drops. */
 class PgListener {
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private readonly reconnectHandlers = new Set<() => void>();
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -156,8 +226,10 @@ class PgListener {
     private readonly logger: Logger,
   ) {}
 
-  async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+  async listen(channel: string, handler: (payload: string) => void, options: ListenOptions = {}): Promise<() => Promise<void>> {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+    const onReconnect = options.onReconnect;
+    if (onReconnect) this.reconnectHandlers.add(onReconnect);
     let set = this.handlers.get(channel);
     const first = !set;
     if (!set) this.handlers.set(channel, (set = new Set()));
@@ -165,6 +237,7 @@ class PgListener {
     const client = await this.connect();
     if (first) await client.query(`listen ${channel}`);
     return async () => {
+      if (onReconnect) this.reconnectHandlers.delete(onReconnect);
       const current = this.handlers.get(channel);
       current?.delete(handler);
       if (current && current.size === 0) {
@@ -222,6 +295,7 @@ class PgListener {
           const client = await this.connect();
           for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
           this.logger.log('PostgreSQL LISTEN connection re-established');
+          for (const onReconnect of this.reconnectHandlers) onReconnect();
         } catch {
           attempt(Math.min(delay * 2, 30_000));
         }

@@ -11,6 +11,7 @@ import { UploadsModule } from './stored-images/uploads.module';
 import { NetworksModule } from './networks/networks.module';
 import { AddressBookModule } from './address-book/address-book.module';
 import { SecurityModule } from './security/security.module';
+import { ReferenceDataModule } from './reference-data/reference-data.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -29,4 +30,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   NetworksModule,
   AddressBookModule,
   SecurityModule,
+  ReferenceDataModule,
 ];

@@ -4,6 +4,9 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
+import { eq, inArray } from 'drizzle-orm';
+import { DATABASE, type Database } from '../../src/db/database';
+import { coins } from '../../src/db/schema';
 import { PriceHistoryRepository } from '../../src/modules/market/price-history.repository';
 import { bearer, signUp } from '../support/test-app';
 import { fund, holdings, startWalletApp, type WalletApp } from '../support/wallet';
@@ -29,6 +32,9 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
   return violations;
 }
+
+/** The client's date style in the test locale (en-US): Nov 14, 2026. */
+const formatDay = (at: number) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(at);
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -127,6 +133,8 @@ describe('customer experience in Chromium', () => {
     expect(Number(await chart.getAttribute('data-first'))).toBeLessThan(now - 300 * DAY);
     await page.getByRole('button', { name: 'All' }).click();
     await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThan(year);
+    // Live prices: a short history is not blamed on being offline.
+    expect(await page.getByTestId('chart-offline-note').count()).toBe(0);
     await page.getByRole('button', { name: '1D' }).click();
     await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeLessThan(30);
     expect(await page.getByTestId('chart-change').textContent()).toMatch(/^[+-]?\d+\.\d{2}% \([+-]\$[\d,]+\.\d{2}\) 1 day$/);
@@ -138,6 +146,80 @@ describe('customer experience in Chromium', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.move(box.x + box.width / 2 + 5, box.y + box.height / 2);
     await expect.poll(() => page.getByTestId('chart-crosshair').textContent()).toMatch(/^\$[\d,]+\.\d{2} · [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    await page.context().close();
+  });
+
+  it('offline, a coin with only a stored week says so on longer ranges and draws what exists', async () => {
+    // The offline machine: every market price from the snapshot, ethereum with an hourly week (as the snapshot's).
+    const db = t.app.get<Database>(DATABASE);
+    const live = (await db.select({ id: coins.id }).from(coins).where(eq(coins.source, 'live'))).map((c) => c.id);
+    await db.update(coins).set({ source: 'snapshot' }).where(inArray(coins.id, live));
+    const now = Date.now();
+    const week: Array<[number, number]> = [];
+    for (let at = now - 7 * DAY + HOUR; at < now; at += HOUR) week.push([at, 2400 + Math.sin(at / DAY) * 50]);
+    await t.app.get(PriceHistoryRepository).insertMany('ethereum', week);
+    const customer = await signUp(t.http);
+    const page = await signedInPage(browser, t.url!, customer);
+    try {
+      await page.goto('/wallet');
+      await page.getByRole('button', { name: /^Ethereum \(ETH\)/ }).click();
+      const chart = page.getByTestId('price-chart');
+      await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThan(150);
+      const weekPoints = Number(await chart.getAttribute('data-points'));
+      const note = page.getByTestId('chart-offline-note');
+      expect(await note.count()).toBe(0);
+      // The month draws the stored week hourly; a year and all time daily (one point a day).
+      for (const [label, range, points] of [
+        ['1M', '30d', weekPoints - 1],
+        ['1Y', '1y', 7],
+        ['All', 'all', 7],
+      ] as const) {
+        await page.getByRole('button', { name: label }).click();
+        await expect.poll(() => chart.getAttribute('data-range')).toBe(range);
+        await expect.poll(() => note.count()).toBe(1);
+        // What exists is drawn, and the note names its first day.
+        expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(points);
+        expect(await note.textContent()).toBe(`History before ${formatDay(Number(await chart.getAttribute('data-first')))} is not available offline.`);
+      }
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await db.update(coins).set({ source: 'live' }).where(inArray(coins.id, live));
+      await page.context().close();
+    }
+  });
+
+  it('lists show skeleton rows (no spinner) while their first load is held back, then the data', async () => {
+    const held = async (page: Page, pattern: string) => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      await page.route(pattern, async (route) => {
+        await gate;
+        await route.continue();
+      });
+      return release;
+    };
+    const visitor = (await newPage(browser, t.url!)).page;
+    const releaseMarket = await held(visitor, '**/api/crypto/get-crypto*');
+    await visitor.goto('/market');
+    await visitor.getByRole('status').filter({ hasText: 'Loading market coins' }).waitFor();
+    expect(await visitor.getByTestId('skeleton-row').count()).toBeGreaterThan(0);
+    expect(await visitor.locator('.spinner').count()).toBe(0);
+    releaseMarket();
+    await visitor.getByTestId('market-row').first().waitFor();
+    expect(await visitor.getByTestId('skeleton-row').count()).toBe(0);
+    await visitor.context().close();
+
+    const customer = await signUp(t.http);
+    const page = await signedInPage(browser, t.url!, customer);
+    const releaseNotifications = await held(page, '**/api/user/get-notifications*');
+    await page.goto('/notifications');
+    await page.getByRole('status').filter({ hasText: 'Loading notifications' }).waitFor();
+    expect(await page.getByTestId('skeleton-row').count()).toBeGreaterThan(0);
+    expect(await page.locator('.spinner').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    releaseNotifications();
+    await page.getByText('You have no notifications yet.').waitFor();
+    expect(await page.getByTestId('skeleton-row').count()).toBe(0);
     await page.context().close();
   });
 
@@ -242,6 +324,18 @@ describe('customer experience in Chromium', () => {
     expect(await background()).toBe(dark);
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
+
+    // The back office keeps the light palette whatever the customer chose (dark stored, dark system).
+    const admin = await signedInPage(browser, t.url!, { ...(await loginAdminSession()), role: 'admin' });
+    await admin.emulateMedia({ colorScheme: 'dark' });
+    await admin.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await admin.goto('/admin/users');
+    await admin.locator('main h1').first().waitFor({ state: 'attached' });
+    const adminColours = () =>
+      admin.evaluate(() => [getComputedStyle(document.querySelector('.admin-shell')!).backgroundColor, getComputedStyle(document.body).backgroundColor]);
+    expect(await adminColours()).toEqual([light, light]);
+    expect(await admin.evaluate(() => document.documentElement.dataset.area)).toBe('admin');
+    await admin.context().close();
   });
 
   it('axe: no WCAG 2.1 A/AA or best-practice violation on any customer or admin screen', async () => {

@@ -117,6 +117,23 @@ describe('two-factor sign-in and sessions in Chromium', () => {
     expect(page.url()).toContain('/profile-setting');
     expect(recoveryCodes).toHaveLength(10);
   });
+
+  it('changes the sign-in email with the code; the profile shows the new address', async () => {
+    const newEmail = `moved.${Date.now().toString(36)}@example.com`;
+    await page.getByLabel('New email').fill(newEmail);
+    const change = page.getByRole('button', { name: 'Change email' });
+    // With two-factor sign-in on, the code field is there and the button waits for it.
+    await page.getByLabel('Authenticator code').last().waitFor();
+    expect(await change.isDisabled()).toBe(true);
+    // The authenticator's codes of this minute are spent (each is accepted once): a recovery code works too.
+    await page.locator('#email-code').fill(recoveryCodes[0]);
+    await change.click();
+    await toast(page, 'Email updated. We told your previous address too.');
+    await page.getByText(`Now: ${newEmail}`).waitFor();
+    expect(
+      (await t.http.post('/api/user/login-user').send({ email: newEmail, password: customer.password, code: recoveryCodes[1] }).expect(200)).body.email,
+    ).toBe(newEmail);
+  });
 });
 
 describe('administrator enrolment in Chromium (ADMIN_REQUIRE_2FA)', () => {

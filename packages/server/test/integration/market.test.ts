@@ -212,6 +212,39 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     expect(JSON.parse(text)).toEqual(first.body);
   });
 
+  it('answers the plain list before the framework exactly as the controller does (headers, 304, HEAD, request id, metrics)', async () => {
+    // `?limit=1000` (more than the list holds) goes through Express, Nest and MarketController; the plain path is
+    // served by the fast path in front of Express once the list is built.
+    const viaController = await t.http.get('/api/crypto/get-crypto?limit=1000').expect(200);
+    const metricsBefore = (await t.http.get('/api/metrics').expect(200)).text;
+    const plain = await t.http.get('/api/crypto/get-crypto').set('X-Request-Id', 'fast-path-check-1').expect(200);
+    expect(plain.body).toEqual(viaController.body);
+    expect(plain.headers['x-request-id']).toBe('fast-path-check-1');
+    const varying = new Set(['date', 'x-request-id']);
+    const headers = (response: { headers: Record<string, string> }) => Object.entries(response.headers).filter(([name]) => !varying.has(name));
+    expect(headers(plain).sort()).toEqual(headers(viaController).sort());
+    expect(plain.headers['content-security-policy']).toContain("default-src 'self'");
+
+    const notModified = await t.http
+      .get('/api/crypto/get-crypto')
+      .set('If-None-Match', plain.headers.etag as string)
+      .expect(304);
+    expect(notModified.text ?? '').toBe('');
+    const head = await t.http.head('/api/crypto/get-crypto').set('Accept-Encoding', 'gzip').expect(200);
+    expect(plain.headers['content-encoding']).toBe('gzip'); // supertest asks for gzip
+    expect(head.headers['content-length']).toBe(plain.headers['content-length']);
+    expect(head.text ?? '').toBe('');
+
+    const count = (text: string, status: string) =>
+      Number(
+        new RegExp(`^http_request_duration_seconds_count\\{method="GET",route="/api/crypto/get-crypto",status="${status}"\\} (\\d+)$`, 'm').exec(text)?.[1] ??
+          0,
+      );
+    const metricsAfter = (await t.http.get('/api/metrics').expect(200)).text;
+    expect(count(metricsAfter, '200')).toBe(count(metricsBefore, '200') + 1);
+    expect(count(metricsAfter, '304')).toBe(count(metricsBefore, '304') + 1);
+  });
+
   it('keeps manual (custom token) prices through a refresh', async () => {
     await resetRefreshState();
     const admin = await loginAdmin(t.http);

@@ -53,6 +53,25 @@ describe.each(DATABASE_KINDS)('price history on %s', (kind) => {
     expect((await history('bitcoin')).points).toEqual(week.points);
   });
 
+  it('offline: longer ranges draw the same committed week (nothing older is stored), so the chart can say where it starts', async () => {
+    const status = (await t.http.get('/api/crypto/market-status').expect(200)).body as { source: string };
+    expect(status.source).toBe('snapshot');
+    const asOf = Date.parse(snapshot.as_of);
+    const week = await history('solana', '7d');
+    const month = await history('solana', '30d');
+    // Hourly as the week, the same points.
+    expect(month.points).toEqual(week.points);
+    for (const range of ['1y', 'all']) {
+      const long = await history('solana', range);
+      // Daily: one point per day the week touches, the first within its first day, the last at the snapshot time.
+      expect(long.points.length).toBeGreaterThanOrEqual(7);
+      expect(long.points.length).toBeLessThanOrEqual(9);
+      expect(long.points[0][0]).toBeGreaterThanOrEqual(asOf - 167 * HOUR);
+      expect(long.points[0][0]).toBeLessThan(asOf - 167 * HOUR + DAY);
+      expect(long.points.at(-1)![0]).toBe(asOf);
+    }
+  });
+
   it('refuses unknown coins and ranges with a message', async () => {
     const missing = await t.http.get('/api/crypto/price-history/no-such-coin?range=7d').expect(404);
     expect(missing.body).toEqual({ statusCode: 404, error: 'Coin not found.' });

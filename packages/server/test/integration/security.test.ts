@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
 import { DATABASE, type Database } from '../../src/db/database';
 import { SECURITY_SUBJECTS } from '../../src/modules/security/security-mail.service';
+import { SessionsPurgeService } from '../../src/modules/security/sessions-purge.service';
 import { SessionsService } from '../../src/modules/security/sessions.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { seedCoins } from '../support/market';
@@ -293,6 +294,12 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
 
     // Email (name and country alone need no code).
     await t.http.patch('/api/user/profile').set(bearer(token)).send({ name: 'Renamed', country: 'Spain' }).expect(200);
+    // Each field is optional on its own; an empty one is still refused.
+    expect((await t.http.patch('/api/user/profile').set(bearer(token)).send({ country: 'Portugal' }).expect(200)).body).toMatchObject({
+      name: 'Renamed',
+      country: 'Portugal',
+    });
+    expect((await t.http.patch('/api/user/profile').set(bearer(token)).send({ name: ' ' }).expect(400)).body.error).toBe('Name is required.');
     const newEmail = `moved.${Date.now().toString(36)}@example.com`;
     expect((await t.http.patch('/api/user/profile').set(bearer(token)).send({ name: 'Renamed', country: 'Spain', email: newEmail }).expect(401)).body).toEqual(
       CODE_REQUIRED,
@@ -305,6 +312,10 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
       .expect(200);
     expect(moved.body.email).toBe(newEmail);
     expect((await t.http.get('/api/user/me').set(bearer(token)).expect(200)).body.email).toBe(newEmail);
+    // The old address hears about it (whoever changed it cannot read that mailbox), and so does the new one.
+    const warning = await mailTo(user.email, SECURITY_SUBJECTS.emailChanged);
+    expect(warning.text).toContain(`changed from ${user.email} to ${newEmail}`);
+    await mailTo(newEmail, SECURITY_SUBJECTS.emailChanged);
 
     // Turning two-factor sign-in off: code required, other sessions end, a mail goes out.
     const third = await t.http.post('/api/user/login-user').send({ email: newEmail, password: 'new-password-456', code: user.recoveryCodes[3] }).expect(200);
@@ -382,6 +393,31 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     await t.http.get('/api/user/me').set(bearer(user.token)).expect(401);
     const [live] = await rows<{ live: number }>(db, sql`select count(*)::int as live from sessions where user_id = ${user._id} and revoked_at is null`);
     expect(live.live).toBe(0);
+  });
+
+  it('purges sessions that ended more than 90 days ago and keeps live and recent ones', async () => {
+    const user = await signUp(t.http);
+    const day = 86_400_000;
+    const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
+    // Revoked 91 days ago (gone), revoked 10 days ago (kept), expired by age long ago (gone), the live one (kept).
+    const [old, recent, expired] = await rows<{ id: string }>(
+      db,
+      sql`insert into sessions (user_id, created_at, last_seen_at, revoked_at) values
+            (${user._id}, ${ago(100)}, ${ago(95)}, ${ago(91)}),
+            (${user._id}, ${ago(20)}, ${ago(12)}, ${ago(10)}),
+            (${user._id}, ${ago(200)}, ${ago(199)}, null)
+          returning id`,
+    );
+    const purged = await t.app.get(SessionsPurgeService).purge();
+    expect(purged).toBeGreaterThanOrEqual(2);
+    const left = await rows<{ id: string }>(db, sql`select id from sessions where user_id = ${user._id}`);
+    const ids = left.map((r) => r.id);
+    expect(ids).toContain(recent.id);
+    expect(ids).not.toContain(old.id);
+    expect(ids).not.toContain(expired.id);
+    await t.http.get('/api/user/me').set(bearer(user.token)).expect(200);
+    // Running it again deletes nothing more.
+    expect(await t.app.get(SessionsPurgeService).purge()).toBe(0);
   });
 
   it.runIf(kind === 'postgres')('revokes on every instance: a session ended on A is refused on B through LISTEN/NOTIFY', async () => {

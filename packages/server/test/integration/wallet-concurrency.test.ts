@@ -103,6 +103,30 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
     expect(again.filter((r) => r.body.changed)).toHaveLength(1);
   });
 
+  it('20 concurrent "set the balance" calls to different amounts: each decides from the balance the one before it left', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const targets = Array.from({ length: 20 }, (_, i) => 10 * (i + 1));
+    const results = await Promise.all(
+      targets.map((amount) => call(t, 'POST', `/api/admin/update-balance/${user._id}`, t.admin, { token: 'bitcoin', amount, type: 'no', msg: 'Set' })),
+    );
+    expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+    const db = t.app.get<Database>(DATABASE);
+    const audit = (await db.execute(
+      sql`select before ->> 'balance' as before, after ->> 'balance' as after from audit_log where action = 'balance.adjust' and target_id = ${user._id} and after ->> 'reason' = 'Set'`,
+    )) as unknown as { rows: Array<{ before: string; after: string }> };
+    // The set that targets the starting balance (100 USD) may move nothing; every other one is an adjustment whose
+    // `before` is the balance the previous one left: together one chain from the starting balance to the final one.
+    const final = (await holdings(t, user.token)).bitcoin;
+    const befores = audit.rows.map((r) => Number(r.before)).sort((a, b) => a - b);
+    const afters = audit.rows.map((r) => Number(r.after));
+    const expected = [0.002, ...afters.filter((a) => a !== Number(final))].sort((a, b) => a - b);
+    expect(befores).toEqual(expected);
+    expect(targets.some((usd) => Math.abs(usd / 50000 - Number(final)) < 1e-12)).toBe(true);
+    // Each response showed the balance its own change left.
+    for (const r of results.filter((x) => x.body.transaction)) expect(afters).toContain(Number(r.body.balance.coinAmount));
+  });
+
   it('concurrent swaps in both directions while prices change: the ledger stays exact and matches the executed quantities', async () => {
     const users = await Promise.all(Array.from({ length: 6 }, () => newCustomer(t)));
     for (const u of users) {

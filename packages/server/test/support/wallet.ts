@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { defaultNetwork } from '../../src/modules/market/supported-tokens.repository';
+import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { seedCoins } from './market';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from './test-app';
 
@@ -25,6 +26,8 @@ export async function supportTokens(t: TestApp, ids: string[]): Promise<void> {
       sql`insert into token_networks (id, token_id, network, address) select id, id, ${defaultNetwork(id)}, address from supported_tokens where coin_id = ${id} and deleted_at is null on conflict do nothing`,
     );
   }
+  // Written behind the app's back: drop its in-memory copy now rather than when the NOTIFY comes back.
+  t.app.get(ReferenceDataCache).invalidate();
 }
 
 /** Adds a network (with a deposit address) to a supported token. */
@@ -33,6 +36,7 @@ export async function addTokenNetwork(t: TestApp, coinId: string, network: strin
   await db.execute(
     sql`insert into token_networks (token_id, network, address, created_at) select id, ${network}, ${address}, now() + interval '1 second' from supported_tokens where coin_id = ${coinId} and deleted_at is null on conflict do nothing`,
   );
+  t.app.get(ReferenceDataCache).invalidate();
 }
 
 export interface WalletApp extends TestApp {

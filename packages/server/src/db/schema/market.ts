@@ -23,6 +23,11 @@ export const coins = pgTable(
     /** Custom tokens: price set by an admin; the refresh job never overwrites these. */
     manualPrice: boolean('manual_price').notNull().default(false),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When `current_price` last changed, by the database's clock (set by a trigger, migration 0003): a money statement
+     * accepts a quote of the price just replaced only for a moment after the change (see WalletTokensRepository.priceGuard).
+     */
+    priceChangedAt: timestamp('price_changed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('coins_market_cap_rank_idx').on(t.marketCapRank)],
 );

@@ -94,6 +94,7 @@ export class AuthService {
     });
     // Every instance re-reads the name and email behind this account's sessions.
     await this.sessions.accountChanged(user.id);
+    if (emailChanges) await this.securityMails.emailChanged({ id: user.id, name: user.name, email: user.email, role: principal.role }, before.email);
     return toProfile(user);
   }
 

@@ -25,6 +25,10 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { idempotencyKeys } from '../../db/schema';
 import { sqlState } from './db-transaction';
+import type { MoneyGuard } from './ledger.repository';
+
+/** SQLSTATE of a one-statement posting whose idempotency key was taken (raised by `cp_require`). */
+export const KEY_TAKEN_STATE = 'CPK01';
 
 /** Keys are kept at least this long (then purged). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
@@ -167,6 +171,37 @@ export class IdempotencyService {
     context.storedBody = bytes;
     return sql`update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${bytes}
       where scope = ${context.scope} and key = ${context.key}`;
+  }
+
+  /**
+   * False while the test hook that pauses after a claim is on: the claim must then be its own statement (see `claim`).
+   */
+  get claimsInStatement(): boolean {
+    return !this.config.testPauseAfterIdempotencyClaimMs;
+  }
+
+  /**
+   * `claim` and `complete` at once, as the first guard of a one-statement posting: the key is inserted already done with
+   * the response. A concurrent duplicate waits on it (primary key) until the statement commits or rolls back. When the
+   * key is taken the statement aborts with KEY_TAKEN_STATE: run the operation the multi-statement way (`claim` in a
+   * transaction), which replays or refuses as usual.
+   */
+  claimGuard(context: IdempotencyContext, status: number, body: unknown): MoneyGuard {
+    const bytes = JSON.stringify(body ?? null);
+    context.storedBody = bytes;
+    return (after, name) => [
+      sql`${sql.raw(`${name}_claim`)} as (
+        insert into idempotency_keys (scope, key, request_hash, state, response_status, response_body)
+        select ${context.scope}::text, ${context.key}::text, ${context.requestHash}::text, 'done', ${status}::int, ${bytes}::text where ${after}
+        on conflict do nothing returning 1 as claimed)`,
+      sql`${sql.raw(name)} as materialized (
+        select cp_require(exists (select 1 from ${sql.raw(`${name}_claim`)}), ${KEY_TAKEN_STATE}, 'Idempotency-Key already taken') as ok)`,
+    ];
+  }
+
+  /** Whether a one-statement posting aborted because its idempotency key was taken (see `claimGuard`). */
+  static isKeyTaken(error: unknown): boolean {
+    return sqlState(error) === KEY_TAKEN_STATE;
   }
 
   /**

@@ -57,6 +57,28 @@ export interface Delta {
   delta: string;
 }
 
+/**
+ * A check run in a one-statement posting before any account is locked. Given `after` (a boolean SQL expression to put
+ * in its conditions: it forces the check after the previous guard) and a CTE `name`, it returns CTE definitions
+ * (`x as (...)`), the last one being `name`: one row whose `ok` is true, or the check raises through
+ * `cp_require(condition, sqlstate, detail)` (migration 0002), which aborts the whole statement.
+ */
+export type MoneyGuard = (after: SQL, name: string) => SQL[];
+
+/** SQLSTATE of a one-statement posting whose account balance changed since it was read (see `balanceGuard`). */
+export const BALANCE_CHANGED_STATE = 'CPB01';
+
+/** The SQLSTATE and message a guard raised with (`cp_require`), if the error is one. */
+export function guardFailureOf(error: unknown): { code: string; detail: string } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const e = current as { code?: unknown; message?: unknown };
+    if (typeof e.code === 'string' && e.code.startsWith('CP')) return { code: e.code, detail: String(e.message ?? '') };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 export interface EntryRow {
   id: string;
   kind: string;
@@ -167,10 +189,18 @@ export class LedgerRepository {
     extra: SQL[],
     executor: Executor = this.db,
     selects: SQL[] = [],
+    guards: MoneyGuard[] = [],
   ): Promise<void> {
     const ctes: SQL[] = [];
-    if (customerDeltas.length) ctes.push(...lockAndAddCtes('c', customerDeltas));
-    if (platformDeltas.length) ctes.push(...lockAndAddCtes('p', platformDeltas, customerDeltas.length ? sql`(select count(*) from c_moved) >= 0` : undefined));
+    // Guards first, each forced after the previous one; the customer locks only after the last one passed.
+    let afterGuards: SQL | undefined;
+    guards.forEach((guard, i) => {
+      ctes.push(...guard(afterGuards ?? sql`true`, `g_${i}`));
+      afterGuards = sql.raw(`(select ok from g_${i})`);
+    });
+    if (customerDeltas.length) ctes.push(...lockAndAddCtes('c', customerDeltas, afterGuards));
+    if (platformDeltas.length)
+      ctes.push(...lockAndAddCtes('p', platformDeltas, customerDeltas.length ? sql`(select count(*) from c_moved) >= 0` : afterGuards));
     extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
     selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
     const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
@@ -178,13 +208,60 @@ export class LedgerRepository {
         insert into journal_entries (id, kind, transaction_id, reason, created_by)
         values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
         returning id)`);
+    // With guards, a guard that yielded no row would lock (and move) nothing: the lines are written only when every
+    // account was moved (never expected to fail; a 500 rather than an inconsistent ledger).
+    const movedCounts = [
+      ...(customerDeltas.length ? [sql`(select count(*) from c_moved) = ${customerDeltas.length}`] : []),
+      ...(platformDeltas.length ? [sql`(select count(*) from p_moved) = ${platformDeltas.length}`] : []),
+    ];
+    const movedCheck = sql` where cp_require(${sql.join(movedCounts.length ? movedCounts : [sql`true`], sql` and `)}, 'XX000', 'ledger: not every account of the movement was updated')`;
     const lineValues = sql.join(
       lines.map((line) => sql`(${line.accountId}::uuid, ${line.token}, ${line.amount}::numeric)`),
       sql`, `,
     );
     await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
-      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}`);
+      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}`);
+  }
+
+  /**
+   * A one-statement write that moves no money (e.g. a pending deposit, the void of one): the `guards` in order, then the
+   * `extra` rows and the `selects` (e.g. live events, sent on commit), in one autocommit statement. A failed guard
+   * aborts it all. The final select references the last guard, so the whole chain runs.
+   */
+  async guardedWrite(extra: SQL[], selects: SQL[], guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
+    const ctes: SQL[] = [];
+    let afterGuards: SQL | undefined;
+    guards.forEach((guard, i) => {
+      ctes.push(...guard(afterGuards ?? sql`true`, `g_${i}`));
+      afterGuards = sql.raw(`(select ok from g_${i})`);
+    });
+    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
+    selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
+    if (!ctes.length) return;
+    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
+    // The guard's value must be used by the outer query (here: aggregated): an output column nobody reads is pruned by
+    // the planner, and with it the reference to the last guard, which would then never run.
+    await executor.execute(sql`with ${sql.join(ctes, sql`, `)} select bool_and(guarded.ok) from (select ${afterGuards ?? sql`true`} as ok) as guarded${selected}`);
+  }
+
+  /** An account's balance now (no lock). */
+  async balanceOf(accountId: string, executor: Executor = this.db): Promise<string> {
+    const [row] = await executor.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId));
+    return row?.balance ?? '0';
+  }
+
+  /**
+   * A guard of a one-statement posting that locks the account (FOR NO KEY UPDATE, as the movement will; it waits for a
+   * concurrent writer and then sees its committed balance) and aborts with BALANCE_CHANGED_STATE unless the balance is
+   * still `expected`.
+   */
+  balanceGuard(accountId: string, expected: string): MoneyGuard {
+    return (after, name) => [
+      sql`${sql.raw(name)} as materialized (
+        select cp_require(coalesce(bool_and(locked.balance = ${expected}::numeric), false), ${BALANCE_CHANGED_STATE}, 'balance changed') as ok
+        from (select balance from ledger_accounts where id = ${accountId}::uuid and ${after} for no key update) as locked)`,
+    ];
   }
 
   async customerBalances(userIds: string[], executor: Executor = this.db): Promise<Array<{ userId: string; token: string; balance: string }>> {

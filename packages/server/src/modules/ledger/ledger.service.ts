@@ -5,8 +5,20 @@ import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { type LiveEvent, LiveEventsService } from '../notifications/live-events.service';
-import { inTransaction } from './db-transaction';
-import { type AccountKey, accountKeyString, type Delta, isNegativeBalanceViolation, LedgerRepository, type PlatformCode } from './ledger.repository';
+import { inTransaction, sqlState } from './db-transaction';
+import {
+  type AccountKey,
+  accountKeyString,
+  type Delta,
+  guardFailureOf,
+  isNegativeBalanceViolation,
+  LedgerRepository,
+  type MoneyGuard,
+  type PlatformCode,
+} from './ledger.repository';
+
+/** Serialization failure, deadlock: PostgreSQL aborted the statement; running it again is safe. */
+const RETRYABLE_STATES = new Set(['40001', '40P01']);
 import { type Money, plain, toMoney } from './money';
 
 export interface Leg {
@@ -122,6 +134,18 @@ export class LedgerService {
   }
 
   /**
+   * A customer's balance in `token` as it is now (no lock; the account is created when missing), and a guard for a
+   * one-statement posting that locks that account and aborts with BALANCE_CHANGED_STATE unless the balance is still
+   * that one: an amount decided from the balance (e.g. "set the balance to") is then exactly as under a lock.
+   */
+  async balanceWithGuard(userId: string, token: string): Promise<{ balance: Money; guard: MoneyGuard }> {
+    const key = customer(userId, token);
+    const id = (await this.accountIds([key], this.db)).get(accountKeyString(key))!;
+    const balance = await this.repository.balanceOf(id);
+    return { balance: toMoney(balance), guard: this.repository.balanceGuard(id, plain(balance)) };
+  }
+
+  /**
    * Posts one entry. `onShort(token)` builds the error thrown when a customer balance would go below zero (nothing is
    * written then; the caller's transaction rolls back). `extra` are insert statements run in the same statement as the
    * customer movements (saves round trips). Call it last in the transaction: it takes the platform locks.
@@ -162,6 +186,40 @@ export class LedgerService {
   }
 
   /**
+   * Posts one entry in ONE round trip (steady state): a single autocommit statement runs the `guards` in order (e.g. the
+   * idempotency claim, the tokens' share locks, price and allowlist checks), then locks and moves the customer accounts
+   * (the CHECK refuses an overdraft), then the platform accounts, and writes `extra` (transaction, audit, notification,
+   * outbox rows), the entry and its lines and the customers' balance events (`selects`, sent on commit). A guard that
+   * fails aborts everything: `onGuard(code, detail)` gives the error to throw (undefined: rethrown as is). An entry whose
+   * legs move nothing writes no journal entry, only the guards, `extra` and `selects`. Only a new
+   * account costs more trips (created first, then cached). A deadlock or serialization failure is retried.
+   */
+  async postInOneRoundTrip(
+    entry: EntryInput,
+    onShort: (token: string) => DomainError,
+    options: { extra?: SQL[]; selects?: SQL[]; guards?: MoneyGuard[]; onGuard?: (code: string, detail: string) => Error | undefined } = {},
+    attempts = 4,
+  ): Promise<void> {
+    const moves = movesOf(entry);
+    // No money moves (e.g. a pending deposit): only the guards and the rows, and no journal entry (as `post`).
+    const posting = moves.length ? await this.prepare(entry, moves, this.db) : undefined;
+    const events = posting ? this.live.publishManyStatement(balanceEvents(posting.customers)) : undefined;
+    const selects = [...(events ? [events] : []), ...(options.selects ?? [])];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (posting) await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? []);
+        else await this.repository.guardedWrite(options.extra ?? [], selects, options.guards ?? []);
+        return;
+      } catch (error) {
+        const failed = guardFailureOf(error);
+        if (failed) throw options.onGuard?.(failed.code, failed.detail) ?? error;
+        if (attempt >= attempts || !RETRYABLE_STATES.has(sqlState(error) ?? '')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
+      }
+    }
+  }
+
+  /**
    * The account ids of the moves (created when missing) and a `write` that runs the customer movements — plus the given
    * platform ones — with the entry, its lines and `extra` in one statement, mapping an overdraft to `onShort`.
    */
@@ -184,7 +242,16 @@ export class LedgerService {
         throw error;
       }
     };
-    return { customers, platforms, write };
+    /** Everything in one autocommit statement (no BEGIN/COMMIT trips). */
+    const writeOnce = async (extra: SQL[], onShort: (token: string) => DomainError, selects: SQL[], guards: MoneyGuard[]) => {
+      try {
+        await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, selects, guards);
+      } catch (error) {
+        if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
+        throw error;
+      }
+    };
+    return { customers, platforms, write, writeOnce };
   }
 
   /** A `balance` live event to each customer account of the movement (sent when `tx` commits; clients refetch). */

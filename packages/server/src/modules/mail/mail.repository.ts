@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { mailOutbox } from '../../db/schema';
 import { rowsOf } from '../market/app-state.repository';
@@ -20,6 +20,18 @@ export interface QueuedMail {
 @Injectable()
 export class MailRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /**
+   * `enqueue` as statements to run inside a one-statement posting: the outbox row (`extra`) and the wake-up (`selects`,
+   * delivered on commit).
+   */
+  enqueueStatements(mail: { to: string; subject: string; text: string; html?: string | null }): { extra: SQL[]; selects: SQL[] } {
+    const insert = this.db
+      .insert(mailOutbox)
+      .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null })
+      .getSQL();
+    return { extra: [insert], selects: [sql`select pg_notify(${MAIL_CHANNEL}, '')`] };
+  }
 
   /** Queues a mail and wakes the delivery job (on commit, when `executor` is a transaction). */
   async enqueue(mail: { to: string; subject: string; text: string; html?: string | null }, executor: Executor = this.db): Promise<string> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppConfig } from '../../config/config';
+import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
 import { MailRepository } from './mail.repository';
 
@@ -31,6 +32,11 @@ export function outboxDirectory(config: AppConfig): string {
 @Injectable()
 export class MailService {
   constructor(private readonly outbox: MailRepository) {}
+
+  /** `send` as statements to run inside a one-statement posting (see `MailRepository.enqueueStatements`). */
+  sendStatements(mail: OutgoingMail): { extra: SQL[]; selects: SQL[] } {
+    return this.outbox.enqueueStatements(mail);
+  }
 
   async send(mail: OutgoingMail, executor?: Executor): Promise<QueuedMailReceipt> {
     return { id: await this.outbox.enqueue(mail, executor) };

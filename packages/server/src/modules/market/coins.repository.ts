@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { idValues, preparedPerCount } from '../../db/prepared';
 import { coins, pricePoints, supportedTokens } from '../../db/schema';
+import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 
 export interface CoinRecord {
   id: string;
@@ -70,7 +71,10 @@ export interface CoinUpsert {
 
 @Injectable()
 export class CoinsRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly referenceData: ReferenceDataCache,
+  ) {}
 
   async findById(id: string, executor: Executor = this.db): Promise<CoinRecord | undefined> {
     const [row] = await executor.select(coinColumns).from(coins).where(eq(coins.id, id));
@@ -171,7 +175,11 @@ export class CoinsRepository {
     if (updated.length && values.currentPrice) await this.recordManualPoint(id, values.lastUpdated ?? new Date(), values.currentPrice, executor);
   }
 
-  /** Inserts or replaces coins; rows priced by hand (custom tokens) are never overwritten by market data. */
+  /**
+   * Inserts or replaces coins; rows priced by hand (custom tokens) are never overwritten by market data. Every instance
+   * hears of the change by NOTIFY on commit (table trigger); outside a transaction the change is committed here, so
+   * this instance's cached prices are dropped at once (its next quote reads the new price, not the notification race).
+   */
   async upsertMany(rows: CoinUpsert[], executor: Executor = this.db): Promise<void> {
     if (!rows.length) return;
 
@@ -197,5 +205,6 @@ export class CoinsRepository {
         },
         setWhere: sql`${coins.manualPrice} = false or excluded.manual_price = true`,
       });
+    if (executor === this.db) this.referenceData.invalidate();
   }
 }

@@ -59,6 +59,13 @@ export class MarketCacheService {
     return slice;
   }
 
+  /** The whole list when it is built (checked in the background like get()), else undefined: use get() then. */
+  ready(): CachedBody | undefined {
+    const entry = this.entry;
+    if (entry && Date.now() - this.checkedAt > REVALIDATE_MS) this.revalidate(entry);
+    return entry;
+  }
+
   private async full(): Promise<FullList> {
     const entry = this.entry;
     if (entry) {

@@ -6,6 +6,7 @@ import { DATABASE, type Database } from '../../db/database';
 import { AdvisoryLocks, AppStateKeys, AppStateRepository } from './app-state.repository';
 import { type CoinUpsert, CoinsRepository } from './coins.repository';
 import { fetchProviderJson, marketsRequest, parseMarketRows, type ProviderFetchResult } from './coingecko';
+import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 import { MarketCacheService } from './market-cache.service';
 import { loadSnapshot } from './market-snapshot';
 import { PriceHistoryRepository } from './price-history.repository';
@@ -57,6 +58,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     private readonly tokens: SupportedTokensRepository,
     private readonly appState: AppStateRepository,
     private readonly cache: MarketCacheService,
+    private readonly referenceData: ReferenceDataCache,
     private readonly scheduler: SchedulerRegistry,
     private readonly pricePoints: PriceHistoryRepository,
     private readonly priceHistory: PriceHistoryService,
@@ -100,6 +102,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
         }
       }
     });
+    this.referenceData.invalidate();
     if (loaded) {
       this.cache.invalidate();
       this.logger.log(`Loaded the offline market snapshot (${loaded} coins).`);
@@ -167,6 +170,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
           await this.appState.set(AppStateKeys.marketVersion, { version: newVersion() }, tx);
         });
         this.cache.invalidate();
+        this.referenceData.invalidate();
         await this.priceHistory.compactIfDue();
         if (skipped) this.logger.warn(`Market refresh: skipped ${skipped} malformed row(s) from the provider.`);
         return { status: 'refreshed', stored: rows.length, skipped };

@@ -4,6 +4,9 @@ import { MarketCoinDto, MarketListQueryDto, MarketRoutes, MarketStatusDto, Price
 import type { Request, Response } from 'express';
 import { PublicAccess, UserAccess } from '../../common/access.decorator';
 import { MarketCacheService } from './market-cache.service';
+import { etagMatches, writeMarketList } from './market-list.response';
+
+export { etagMatches };
 import { MarketService } from './market.service';
 import { PRICE_HISTORY_CACHE_SECONDS, PriceHistoryService } from './price-history.service';
 
@@ -26,22 +29,7 @@ export class MarketController {
   @ApiNotModifiedResponse({ description: 'The list has not changed since the given ETag' })
   async getCrypto(@Query() query: MarketListQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
     const entry = await this.cache.get(query.limit ? Number(query.limit) : undefined);
-    response.setHeader('ETag', entry.etag);
-    response.setHeader('Cache-Control', 'no-cache');
-    response.setHeader('Vary', 'Accept-Encoding');
-    if (etagMatches(request.headers['if-none-match'], entry.etag)) {
-      response.status(304).end();
-      return;
-    }
-    response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    if (acceptsGzip(request.headers['accept-encoding'])) {
-      response.setHeader('Content-Encoding', 'gzip');
-      response.setHeader('Content-Length', entry.gzip.length);
-      response.status(200).end(request.method === 'HEAD' ? undefined : entry.gzip);
-      return;
-    }
-    response.setHeader('Content-Length', entry.body.length);
-    response.status(200).end(request.method === 'HEAD' ? undefined : entry.body);
+    writeMarketList(request, response, entry);
   }
 
   @Get(MarketRoutes.getWalletTokens)
@@ -82,23 +70,4 @@ export class MarketController {
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.status(200).end(entry.body);
   }
-}
-
-/** If-None-Match: `*` or a list of (possibly weak) entity tags. */
-export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
-  if (!header) return false;
-  const value = Array.isArray(header) ? header.join(',') : header;
-  if (value.trim() === '*') return true;
-  return value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-function acceptsGzip(header: string | string[] | undefined): boolean {
-  if (!header) return false;
-  const value = Array.isArray(header) ? header.join(',') : header;
-  return value.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding.trim() !== 'gzip') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { supportedTokens, tokenNetworks } from '../../db/schema';
+import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 
 export interface TokenNetworkRecord {
   id: string;
@@ -31,7 +32,10 @@ const networkOrder = [asc(tokenNetworks.createdAt), asc(tokenNetworks.id)];
 /** All SQL of the token ↔ network rows (deposit addresses per network). */
 @Injectable()
 export class TokenNetworksRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly referenceData: ReferenceDataCache,
+  ) {}
 
   /** Rows of live tokens, with their coin id, optionally of one kind or of some coins; per token in network order. */
   async listLive(filter: { kind?: 'market' | 'custom'; coinIds?: string[] } = {}, executor: Executor = this.db): Promise<TokenNetworkWithToken[]> {
@@ -51,8 +55,9 @@ export class TokenNetworksRepository {
     return rows as TokenNetworkWithToken[];
   }
 
-  /** A live token's networks, in order (first = default). */
+  /** A live token's networks, in order (first = default); from memory outside a transaction (every send asks). */
   async listForCoin(coinId: string, executor: Executor = this.db): Promise<TokenNetworkWithToken[]> {
+    if (executor === this.db) return ((await this.referenceData.get()).networksByCoin.get(coinId) ?? []).map((row) => ({ ...row }));
     return this.listLive({ coinIds: [coinId] }, executor);
   }
 

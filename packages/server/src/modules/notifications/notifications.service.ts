@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NotificationDto } from '@coinpurse/contract';
 import { NotFoundError } from '../../common/errors';
+import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
 import { LiveEventsService } from './live-events.service';
 import { type NewNotification, type NotificationRecord, NotificationsRepository } from './notifications.repository';
@@ -27,6 +28,16 @@ export class NotificationsService {
     const row = await this.repository.insert(input, executor);
     await this.live.publish(row.userId, { type: 'notification', data: toNotificationDto(row) }, executor);
     return { id: row.id };
+  }
+
+  /**
+   * `notify` as statements to run inside a one-statement posting: the row (`extra`) and its live event (`selects`, sent
+   * on commit).
+   */
+  notifyStatements(input: NewNotification): { extra: SQL[]; selects: SQL[] } {
+    const { statement, record } = this.repository.insertStatement(input);
+    const event = this.live.publishManyStatement([{ userId: record.userId, event: { type: 'notification', data: toNotificationDto(record) } }]);
+    return { extra: [statement], selects: event ? [event] : [] };
   }
 
   /** One notification for every active customer; returns how many got it. */

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { MailService } from '../mail/mail.service';
+import type { SQL } from 'drizzle-orm';
+import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
 
 /** Who gets a security mail. */
@@ -18,6 +19,7 @@ export const SECURITY_SUBJECTS = {
   recoveryCodeUsed: 'A recovery code was used on your Coinpurse account',
   withdrawalRequested: 'Withdrawal requested from your Coinpurse account',
   addressAdded: 'A withdrawal address was added to your Coinpurse account',
+  emailChanged: 'The sign-in email of your Coinpurse account was changed',
 } as const;
 
 const NOT_YOU = 'If this was not you, change your password now and contact support.';
@@ -74,14 +76,18 @@ export class SecurityMailService {
 
   /** The amount as the customer reads it (e.g. "0.01 BTC ($650.00)"); the network once the send path carries it. */
   withdrawalRequested(user: SecurityRecipient, withdrawal: { amount: string; address: string; network?: string | null }): Promise<void> {
-    const network = withdrawal.network ? ` on ${withdrawal.network}` : '';
-    // The full address is what the customer must check; it is not a secret.
-    return this.deliver(
-      user,
-      SECURITY_SUBJECTS.withdrawalRequested,
-      `A withdrawal of ${withdrawal.amount}${network} to ${withdrawal.address} was requested at ${stamp()}.`,
-      { notify: false },
-    );
+    return this.deliver(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal), { notify: false });
+  }
+
+  /**
+   * The `withdrawalRequested` mail as statements to run in the withdrawal's own one-statement posting (the outbox row
+   * commits with the withdrawal; its delivery stays after the commit).
+   */
+  withdrawalRequestedStatements(
+    user: SecurityRecipient,
+    withdrawal: { amount: string; address: string; network?: string | null },
+  ): { extra: SQL[]; selects: SQL[] } {
+    return this.mail.sendStatements(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
   }
 
   /** For the address book: call after an address is saved. */
@@ -95,20 +101,33 @@ export class SecurityMailService {
     );
   }
 
+  /** Goes to the OLD address (the one an attacker who changed it cannot read), and to the new one. */
+  async emailChanged(user: SecurityRecipient, previousEmail: string): Promise<void> {
+    const event = `The sign-in email of your account was changed from ${previousEmail} to ${user.email} at ${stamp()}.`;
+    await this.deliver({ ...user, email: previousEmail }, SECURITY_SUBJECTS.emailChanged, event);
+    await this.deliver(user, SECURITY_SUBJECTS.emailChanged, event, { notify: false });
+  }
+
   private async deliver(user: SecurityRecipient, subject: string, event: string, options: { notify?: boolean } = {}): Promise<void> {
     try {
       if (user.role === 'user' && options.notify !== false) {
         await this.notifications.notify({ userId: user.id, title: subject, message: `${event} ${NOT_YOU}` });
       }
-      await this.mail.send({
-        to: user.email,
-        subject,
-        text: `Hello ${user.name},\n\n${event}\n\n${NOT_YOU}\n\nCoinpurse security\n`,
-      });
+      await this.mail.send(mailOf(user, subject, event));
     } catch (error) {
       this.logger.error(`Could not send the security mail "${subject}": ${(error as Error).message}`);
     }
   }
+}
+
+function mailOf(user: SecurityRecipient, subject: string, event: string): OutgoingMail {
+  return { to: user.email, subject, text: `Hello ${user.name},\n\n${event}\n\n${NOT_YOU}\n\nCoinpurse security\n` };
+}
+
+function withdrawalEvent(withdrawal: { amount: string; address: string; network?: string | null }): string {
+  const network = withdrawal.network ? ` on ${withdrawal.network}` : '';
+  // The full address is what the customer must check; it is not a secret.
+  return `A withdrawal of ${withdrawal.amount}${network} to ${withdrawal.address} was requested at ${stamp()}.`;
 }
 
 function stamp(): string {

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AdminSessionsController, SessionsController, TwoFactorController } from './security.controller';
 import { SecurityMailService } from './security-mail.service';
+import { SessionsPurgeService } from './sessions-purge.service';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { StepUpService } from './step-up.service';
@@ -11,7 +12,7 @@ import { TwoFactorService } from './two-factor.service';
 @Global()
 @Module({
   controllers: [TwoFactorController, SessionsController, AdminSessionsController],
-  providers: [SessionsRepository, SessionsService, TwoFactorRepository, TwoFactorService, StepUpService, SecurityMailService],
+  providers: [SessionsRepository, SessionsService, SessionsPurgeService, TwoFactorRepository, TwoFactorService, StepUpService, SecurityMailService],
   exports: [SessionsService, TwoFactorService, StepUpService, SecurityMailService],
 })
 export class SecurityModule {}

@@ -109,4 +109,20 @@ export class SessionsRepository {
       .set({ lastSeenAt: new Date() })
       .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, sql`now() - interval '1 minute'`)));
   }
+
+  /**
+   * Deletes sessions that ended (revoked, or past the token lifetime) before `endedBefore`, at most `batch` rows per
+   * call so a large backlog never holds a long transaction.
+   */
+  async purgeEnded(endedBefore: Date, ttlSeconds: number, batch: number, executor: Executor = this.db): Promise<number> {
+    const rows = await executor
+      .delete(sessions)
+      .where(
+        sql`${sessions.id} in (select id from sessions
+              where revoked_at < ${endedBefore} or created_at < ${endedBefore}::timestamptz - make_interval(secs => ${ttlSeconds})
+              limit ${batch})`,
+      )
+      .returning({ id: sessions.id });
+    return rows.length;
+  }
 }

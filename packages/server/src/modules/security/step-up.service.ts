@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { MoneyGuard } from '../ledger/ledger.repository';
 import { type TwoFactorAccount, TwoFactorService } from './two-factor.service';
 
 /**
@@ -13,5 +14,15 @@ export class StepUpService {
 
   verify(principal: TwoFactorAccount, code: string | undefined): Promise<void> {
     return this.twoFactor.requireCode(principal, code);
+  }
+
+  /** `verify` for a one-statement money operation: a code is checked now; without one, a guard (see TwoFactorService). */
+  verifyOrGuard(principal: TwoFactorAccount, code: string | undefined): Promise<MoneyGuard | undefined> {
+    return this.twoFactor.requireCodeOrGuard(principal, code);
+  }
+
+  /** The error of a failed `verifyOrGuard` guard (undefined: not its failure). */
+  refusalOf(code: string): Error | undefined {
+    return this.twoFactor.refusalOf(code);
   }
 }

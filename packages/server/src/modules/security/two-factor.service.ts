@@ -12,7 +12,8 @@ import { AuditService } from '../audit/audit.service';
 import { SecretBox } from './secret-box';
 import { type SecurityRecipient, SecurityMailService } from './security-mail.service';
 import { SessionsService } from './sessions.service';
-import { TwoFactorRepository } from './two-factor.repository';
+import type { MoneyGuard } from '../ledger/ledger.repository';
+import { SECOND_FACTOR_ON_STATE, TwoFactorRepository } from './two-factor.repository';
 
 export const ISSUER = 'Coinpurse';
 export const RECOVERY_CODE_COUNT = 10;
@@ -113,6 +114,24 @@ export class TwoFactorService {
       await this.audit.record(actor, { action: 'user.2fa_recovery_codes', targetType: 'user', targetId: account.id }, tx);
     });
     return { recoveryCodes };
+  }
+
+  /**
+   * `requireCode` for a one-statement money operation: with a code, checked now (undefined is returned); without one, a
+   * guard that refuses inside the statement when two-factor sign-in is on (`refusalOf` maps its failure), which saves
+   * the read in the common case.
+   */
+  async requireCodeOrGuard(account: TwoFactorAccount, code: string | undefined): Promise<MoneyGuard | undefined> {
+    if (code) {
+      await this.requireCode(account, code);
+      return undefined;
+    }
+    return this.repository.offGuard(account.id);
+  }
+
+  /** The error of a failed `requireCodeOrGuard` guard (undefined: not its failure). */
+  refusalOf(code: string): Error | undefined {
+    return code === SECOND_FACTOR_ON_STATE ? new TwoFactorRequiredError(TWO_FACTOR_REQUIRED_MESSAGE) : undefined;
   }
 
   /**

@@ -24,6 +24,7 @@ import { AppStateKeys, AppStateRepository } from '../market/app-state.repository
 import { type CoinRecord, CoinsRepository } from '../market/coins.repository';
 import { GENERIC_ICON } from '../market/coingecko';
 import { StoredImagesService } from '../stored-images/stored-images.service';
+import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 import { MarketCacheService } from '../market/market-cache.service';
 import { newVersion } from '../market/market-refresh.service';
 import { isUuid, type SupportedTokenRecord, SupportedTokensRepository } from '../market/supported-tokens.repository';
@@ -41,6 +42,7 @@ export class TokensService {
     private readonly coins: CoinsRepository,
     private readonly appState: AppStateRepository,
     private readonly cache: MarketCacheService,
+    private readonly referenceData: ReferenceDataCache,
     private readonly audit: AuditService,
     private readonly images: StoredImagesService,
     private readonly networks: TokenNetworksRepository,
@@ -95,6 +97,7 @@ export class TokensService {
       alreadyOnNetwork(coin, network),
     );
     this.cache.invalidate();
+    this.referenceData.invalidate();
     return { ok: true, message: TokenMessages.added, token: { _id: row.id, name: row.coinId, address: row.address, network: row.network } };
   }
 
@@ -142,6 +145,7 @@ export class TokensService {
       renamed ? alreadySupported(coin) : new ConflictError(`This token is already on ${network.name}.`),
     );
     this.cache.invalidate();
+    this.referenceData.invalidate();
     return { ok: true, message: TokenMessages.updated, token: { _id: updated.id, name: updated.coinId, address: updated.address, network: updated.network } };
   }
 
@@ -185,6 +189,7 @@ export class TokensService {
       );
     });
     this.cache.invalidate();
+    this.referenceData.invalidate();
     return { ok: true, message: TokenMessages.deleted };
   }
 
@@ -262,6 +267,7 @@ export class TokensService {
       customIdTaken(body.coinId),
     );
     this.cache.invalidate();
+    this.referenceData.invalidate();
     return { ok: true, message: TokenMessages.added, token: result };
   }
 
@@ -316,6 +322,7 @@ export class TokensService {
       return after;
     });
     this.cache.invalidate();
+    this.referenceData.invalidate();
     return { ok: true, message: TokenMessages.updated, token: result };
   }
 
@@ -339,6 +346,7 @@ export class TokensService {
       await this.bumpVersion(tx);
     });
     this.cache.invalidate();
+    this.referenceData.invalidate();
     return { ok: true, message: TokenMessages.deleted };
   }
 

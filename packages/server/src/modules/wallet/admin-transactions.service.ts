@@ -16,19 +16,21 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
-import { DATABASE, type Database, type Tx } from '../../db/database';
+import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { ApprovalGate } from '../admin/approval-gate.service';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction, sqlState } from '../ledger/db-transaction';
+import type { SQL } from 'drizzle-orm';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import type { AccountKey } from '../ledger/ledger.repository';
+import { type AccountKey, BALANCE_CHANGED_STATE, type MoneyGuard } from '../ledger/ledger.repository';
 import { customer, type Leg, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
-import { type TransactionRecord, TransactionsRepository } from './transactions.repository';
+import { TRANSACTION_CHANGED_STATE, type TransactionRecord, TransactionsRepository, type TransactionView } from './transactions.repository';
+import { auditStatement } from './audit-statement';
 import { describe, parseLimit, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
-import { type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
+import { TOKEN_GONE_STATE, type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
 import { txExplorerUrl, validateTxHash } from './tx-hash';
 import { WalletService } from './wallet.service';
@@ -83,7 +85,7 @@ export class AdminTransactionsService {
   }
 
   /** USD value of a recorded quantity at the current price (the recorded value when no price is available). */
-  private async currentUsd(record: Pick<TransactionRecord, 'token' | 'coinAmount' | 'usdAmount'>, tx: Tx): Promise<Money> {
+  private async currentUsd(record: Pick<TransactionRecord, 'token' | 'coinAmount' | 'usdAmount'>, tx?: Executor): Promise<Money> {
     if (!this.gate.enabled) return toMoney(record.usdAmount);
     const quote = await this.prices.quote(record.token, tx).catch(() => undefined);
     return quote ? usdValue(toMoney(record.coinAmount), quote.price) : toMoney(record.usdAmount);
@@ -155,6 +157,12 @@ export class AdminTransactionsService {
     const { token, network, address } = await this.resolveDepositTarget(input.network, outer);
     const usd = parseAmount(input.amount);
     const symbol = token.symbol.toUpperCase();
+    // A direct call below the four-eyes threshold: ONE statement (see depositInOneStatement).
+    const gated = input.status === 'approved' && this.gate.requiresApproval(actor, usd);
+    if (!outer && !gated && (!idem || this.idempotency.claimsInStatement)) {
+      const done = await this.depositInOneStatement(actor, user, { token, network, address }, input, usd, idem);
+      if (done) return done;
+    }
     return this.within(outer, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
@@ -238,6 +246,85 @@ export class AdminTransactionsService {
     });
   }
 
+  /**
+   * A deposit in ONE statement, one round trip: the idempotency claim (stored done with the response), the token's share
+   * lock, then (approved) the customer's and the deposits account, the transaction, notification and audit rows, the
+   * entry and its lines, and the live events (sent on commit). Undefined: the key is taken by a concurrent duplicate
+   * (the caller then claims it the multi-statement way, which replays or refuses as usual).
+   */
+  private async depositInOneStatement(
+    actor: Actor,
+    user: CustomerRecord,
+    target: { token: WalletToken; network: string; address: string | null },
+    input: DepositDto,
+    usd: Money,
+    idem?: IdempotencyContext,
+  ): Promise<TransactionDto | undefined> {
+    const { token, network, address } = target;
+    const symbol = token.symbol.toUpperCase();
+    const quote = await this.prices.quote(token.id);
+    const quantity = usdToQuantity(usd, quote.price, token.id);
+    if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+    const usdAt = usdValue(quantity, quote.price);
+    const id = randomUUID();
+    const { statement, record } = this.transactions.insertStatement({
+      id,
+      userId: user.id,
+      type: 'deposit',
+      token: token.id,
+      network,
+      address,
+      coinAmount: plain(quantity),
+      usdAmount: plain(usdAt),
+      price: plain(quote.price),
+      status: input.status,
+      direction: 'in',
+      note: null,
+      details: null,
+      createdBy: actor.id,
+    });
+    const notified = this.notifications.notifyStatements({
+      userId: user.id,
+      title: `Deposit ${input.status}`,
+      message: `A deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) was recorded with status ${input.status}.`,
+      status: input.status,
+      createdBy: actor.id,
+    });
+    const audit = auditStatement(actor, {
+      action: 'transaction.deposit',
+      targetType: 'transaction',
+      targetId: id,
+      after: { userId: user.id, token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), status: input.status },
+    });
+    const body = toTransactionDto({ ...record, userName: user.name, userEmail: user.email, symbol: token.symbol });
+    try {
+      await this.ledger.postInOneRoundTrip(
+        {
+          kind: 'deposit_credit',
+          transactionId: id,
+          reason: 'deposit approved',
+          createdBy: actor.id,
+          // Not approved: no money moves (only the rows are written).
+          legs: input.status === 'approved' ? transfer(platform('deposits', token.id), customer(user.id, token.id), quantity) : [],
+        },
+        () => new ConflictError('The deposit could not be credited.'),
+        {
+          extra: [statement, ...notified.extra, audit],
+          selects: notified.selects,
+          guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []), this.tokens.liveGuard([token.id])],
+          onGuard: (code) =>
+            code === TOKEN_GONE_STATE
+              ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
+              : undefined,
+        },
+      );
+      return body;
+    } catch (error) {
+      if (!IdempotencyService.isKeyTaken(error)) throw error;
+      return undefined;
+    }
+  }
+
   private async lockTransaction(id: string, tx: Tx): Promise<TransactionRecord> {
     const record = UUID.test(id) ? await this.transactions.findForUpdate(id, tx) : undefined;
     if (!record || record.voidedAt) throw new NotFoundError('Transaction not found.');
@@ -246,6 +333,10 @@ export class AdminTransactionsService {
 
   /** Any status to any status on deposits and withdrawals; each change posts its ledger effect. Concurrent changes serialize on the row lock. */
   async modify(actor: Actor, input: ModifyTransactionDto, outer?: Tx): Promise<TransactionChangeDto | PendingApprovalDto> {
+    if (!outer) {
+      const done = await this.modifyInOneStatement(actor, input);
+      if (done) return done;
+    }
     return this.within(outer, async (tx) => {
       const record = await this.lockTransaction(input.tId, tx);
       if (record.type !== 'deposit' && record.type !== 'withdrawal') throw new ConflictError(`A ${TYPE_LABEL[record.type]} has no status to change.`);
@@ -330,8 +421,103 @@ export class AdminTransactionsService {
     });
   }
 
+  /**
+   * The usual status change in ONE statement, one round trip after reading the transaction: the row is updated only if
+   * it still has the status read (else the statement aborts), the token's share lock, the ledger movement, notification
+   * and audit rows. Undefined (nothing written): anything else — an answer that is not a change (an error, already in
+   * that status), an action the four-eyes gate holds, or a concurrent change — is decided under the row lock by `modify`.
+   */
+  private async modifyInOneStatement(actor: Actor, input: ModifyTransactionDto): Promise<TransactionChangeDto | undefined> {
+    const record = UUID.test(input.tId) ? await this.transactions.findView(input.tId) : undefined;
+    if (!record || record.voidedAt || (record.type !== 'deposit' && record.type !== 'withdrawal')) return undefined;
+    if ((input.expectedStatus && input.expectedStatus !== record.status) || record.status === input.modification) return undefined;
+    let txHash: string | undefined;
+    if (input.txHash !== undefined && input.txHash.trim() !== '') {
+      if (record.type !== 'withdrawal' || input.modification !== 'approved') return undefined;
+      const checked = validateTxHash(record.network ?? record.token, input.txHash);
+      if (!checked.ok) return undefined;
+      txHash = checked.hash;
+    }
+    if (input.modification === 'approved' && this.gate.requiresApproval(actor, await this.currentUsd(record))) return undefined;
+
+    const symbol = symbolOfView(record);
+    const amountText = describe(record.coinAmount, record.token, symbol);
+    const from = location(record, record.status);
+    const to = location(record, input.modification);
+    const notified = this.notifications.notifyStatements({
+      userId: record.userId,
+      title: `Transaction ${input.modification}`,
+      message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.${txHash ? ` Transaction hash: ${txHash}${explorerLine(record.network, txHash)}` : ''}`,
+      status: input.modification,
+      createdBy: actor.id,
+    });
+    const audit = auditStatement(actor, {
+      action: 'transaction.status',
+      targetType: 'transaction',
+      targetId: record.id,
+      before: { status: record.status },
+      after: { status: input.modification, ...(txHash ? { txHash } : {}) },
+    });
+    const exposesToken = to.kind === 'customer' || input.modification === 'pending';
+    const changed = await this.inOneStatement(
+      {
+        kind: `${record.type}_${record.status}_to_${input.modification}`,
+        transactionId: record.id,
+        reason: `status ${record.status} → ${input.modification}`,
+        createdBy: actor.id,
+        legs: sameAccount(from, to) ? [] : transfer(from, to, toMoney(record.coinAmount)),
+      },
+      () =>
+        new ConflictError(
+          record.type === 'deposit'
+            ? `The customer no longer holds the ${amountText} this deposit credited, so it cannot leave approved.`
+            : `The customer no longer holds the ${amountText} this withdrawal needs, so it cannot be ${input.modification === 'pending' ? 'put back to pending' : 'approved'}.`,
+        ),
+      [
+        this.transactions.statusChangeGuard(record.id, record.status, input.modification, txHash),
+        ...(exposesToken ? [this.tokens.liveGuard([record.token])] : []),
+      ],
+      [...notified.extra, audit],
+      notified.selects,
+      () => removedToken(symbol),
+    );
+    if (!changed) return undefined;
+    const details = txHash ? { ...(record.details ?? {}), txHash } : record.details;
+    return { message: 'Status updated successfully', changed: true, transaction: toTransactionDto({ ...record, status: input.modification, details }) };
+  }
+
+  /**
+   * Runs a one-statement change (see LedgerService.postInOneRoundTrip) whose first guard re-checks the transaction row.
+   * False: the row changed since it was read (nothing was written). A token removed meanwhile throws `removed()`.
+   */
+  private async inOneStatement(
+    entry: { kind: string; transactionId: string; reason: string; createdBy: string; legs: Leg[] },
+    onShort: (token: string) => ConflictError,
+    guards: MoneyGuard[],
+    extra: SQL[],
+    selects: SQL[],
+    removed: (detail: string) => ConflictError,
+  ): Promise<boolean> {
+    try {
+      await this.ledger.postInOneRoundTrip(entry, onShort, {
+        extra,
+        selects,
+        guards,
+        onGuard: (code, detail) => (code === TOKEN_GONE_STATE ? removed(detail) : undefined),
+      });
+      return true;
+    } catch (error) {
+      if (sqlState(error) === TRANSACTION_CHANGED_STATE) return false;
+      throw error;
+    }
+  }
+
   /** Voids: reverses the ledger effect (409 when the customer no longer holds what must come back), hides it from lists, keeps it in the ledger and the audit. */
   async void(actor: Actor, id: string, outer?: Tx): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
+    if (!outer) {
+      const done = await this.voidInOneStatement(actor, id);
+      if (done) return done;
+    }
     return this.within(outer, async (tx) => {
       const record = await this.lockTransaction(id, tx);
       if (record.status === 'approved') {
@@ -349,31 +535,11 @@ export class AdminTransactionsService {
         );
         if (held) return held;
       }
-      const quantity = toMoney(record.coinAmount);
       const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)], tx);
       const symbolOf = (token: string) => (symbols.get(token)?.symbol ?? token).toUpperCase();
       const amountText = describe(record.coinAmount, record.token, symbolOf(record.token));
-      let legs: Leg[] = [];
-      if (record.type === 'deposit') {
-        const at = location(record, record.status);
-        if (at.kind === 'customer') legs = transfer(at, platform('deposits', record.token), quantity);
-      } else if (record.type === 'withdrawal') {
-        const at = location(record, record.status);
-        if (at.kind !== 'customer') legs = transfer(at, customer(record.userId, record.token), quantity);
-      } else if (record.type === 'swap') {
-        const toToken = String(record.details?.toToken);
-        const toQty = toMoney(String(record.details?.toCoinAmount));
-        legs = [
-          ...transfer(customer(record.userId, toToken), platform('swap_pool', toToken, swapPoolShard()), toQty),
-          ...transfer(platform('swap_pool', record.token, swapPoolShard()), customer(record.userId, record.token), quantity),
-        ];
-      } else {
-        legs =
-          record.direction === 'in'
-            ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity)
-            : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
-      }
-      const credited = [...new Set(legs.filter((leg) => leg.account.kind === 'customer' && leg.amount.isPositive()).map((leg) => leg.account.token))];
+      const legs = voidLegs(record);
+      const credited = creditedTokens(legs);
       await requireLiveTokens(
         this.tokens,
         credited.map((token) => ({ id: token, symbol: symbolOf(token) })),
@@ -412,6 +578,48 @@ export class AdminTransactionsService {
     });
   }
 
+  /**
+   * The usual void in ONE statement, one round trip after reading the transaction (and the symbols): the row is marked
+   * voided only if it still has the status read and is not voided (else the statement aborts), the share locks of the
+   * tokens the customer gets back, the reversing movement, notification and audit rows. Undefined (nothing written): a
+   * transaction not found, one the four-eyes gate holds, or a concurrent change — decided under the row lock by `void`.
+   */
+  private async voidInOneStatement(actor: Actor, id: string): Promise<DeleteTransactionResponseDto | undefined> {
+    const record = UUID.test(id) ? await this.transactions.findView(id) : undefined;
+    if (!record || record.voidedAt) return undefined;
+    if (record.status === 'approved' && this.gate.requiresApproval(actor, await this.currentUsd(record))) return undefined;
+    const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)]);
+    const symbolOf = (token: string) => (symbols.get(token)?.symbol ?? token).toUpperCase();
+    const amountText = describe(record.coinAmount, record.token, symbolOf(record.token));
+    const legs = voidLegs(record);
+    const credited = creditedTokens(legs);
+    const notified = this.notifications.notifyStatements({
+      userId: record.userId,
+      title: 'Transaction cancelled',
+      message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) was cancelled by an administrator.`,
+      createdBy: actor.id,
+    });
+    const audit = auditStatement(actor, {
+      action: 'transaction.void',
+      targetType: 'transaction',
+      targetId: record.id,
+      before: { status: record.status, voided: false },
+      after: { status: record.status, voided: true },
+    });
+    const done = await this.inOneStatement(
+      { kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs },
+      (token) => new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`),
+      [this.transactions.voidGuard(record.id, record.status, actor.id), ...(credited.length ? [this.tokens.liveGuard(credited)] : [])],
+      [...notified.extra, audit],
+      notified.selects,
+      (detail) => {
+        const live = new Set(detail.split(','));
+        return removedToken(symbolOf(credited.find((token) => !live.has(token)) ?? credited[0]));
+      },
+    );
+    return done ? { message: 'Transaction deleted successfully' } : undefined;
+  }
+
   /** type yes adds `amount` USD worth; no sets the balance to `amount` USD worth. One adjustment entry with its reason. */
   async updateBalance(
     actor: Actor,
@@ -426,6 +634,10 @@ export class AdminTransactionsService {
     if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
     const symbol = token.symbol.toUpperCase();
+    if (!outer && (!idem || this.idempotency.claimsInStatement)) {
+      const done = await this.updateBalanceInOneStatement(actor, user, token, input, usd, reason, idem);
+      if (done) return done;
+    }
     return this.within(outer, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
@@ -524,6 +736,106 @@ export class AdminTransactionsService {
     });
   }
 
+  /**
+   * An adjustment in ONE statement, one round trip after reading the balance (no lock): the idempotency claim (stored
+   * done with the response), the token's share lock, the customer account locked with its balance still the one read
+   * (else the statement aborts), the movement, the transaction, notification and audit rows, the entry and its lines.
+   * Both modes decide from the balance read — "set" its delta, both the audit's before/after and the response — and
+   * the guard makes that exactly the locked balance. Undefined (nothing written): the balance changed meanwhile, the
+   * four-eyes gate holds the action, or the key is taken — then `updateBalance` decides under the lock as before.
+   */
+  private async updateBalanceInOneStatement(
+    actor: Actor,
+    user: CustomerRecord,
+    token: WalletToken,
+    input: UpdateBalanceDto,
+    usd: Money,
+    reason: string,
+    idem?: IdempotencyContext,
+  ): Promise<UpdateBalanceResponseDto | undefined> {
+    const symbol = token.symbol.toUpperCase();
+    const quote = await this.prices.quote(token.id);
+    const quantity = usdToQuantity(usd, quote.price, token.id);
+    if (input.type === 'yes' && quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+    const { balance: current, guard: balanceGuard } = await this.ledger.balanceWithGuard(user.id, token.id);
+    const delta = input.type === 'yes' ? quantity : quantity.sub(current);
+    const after = current.add(delta);
+    if (!delta.isZero()) {
+      const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
+      if (this.gate.requiresApproval(actor, moved)) return undefined;
+    }
+    const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
+    const extra: SQL[] = [];
+    const selects: SQL[] = [];
+    let transaction: TransactionDto | null = null;
+    let legs: Leg[] = [];
+    let transactionId: string | null = null;
+    if (!delta.isZero()) {
+      const magnitude = delta.abs();
+      const usdAt = usdValue(magnitude, quote.price);
+      const id = randomUUID();
+      transactionId = id;
+      const direction = delta.isPositive() ? 'in' : 'out';
+      const { statement, record } = this.transactions.insertStatement({
+        id,
+        userId: user.id,
+        type: 'adjustment',
+        token: token.id,
+        network: null,
+        address: null,
+        coinAmount: plain(magnitude),
+        usdAmount: plain(usdAt),
+        price: plain(quote.price),
+        status: 'approved',
+        direction,
+        note: reason,
+        details: { mode: input.type === 'yes' ? 'add' : 'set', requestedUsd: plain(usd) },
+        createdBy: actor.id,
+      });
+      const notified = this.notifications.notifyStatements({
+        userId: user.id,
+        title: 'Balance updated',
+        message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`,
+        status: 'approved',
+        createdBy: actor.id,
+      });
+      const audit = auditStatement(actor, {
+        action: 'balance.adjust',
+        targetType: 'user',
+        targetId: user.id,
+        before: { token: token.id, balance: plain(current) },
+        after: { token: token.id, balance: plain(after), transactionId: id, reason },
+      });
+      extra.push(statement, ...notified.extra, audit);
+      selects.push(...notified.selects);
+      legs =
+        direction === 'in'
+          ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude)
+          : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
+      transaction = toTransactionDto({ ...record, userName: user.name, userEmail: user.email, symbol: token.symbol });
+    }
+    const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction };
+    try {
+      await this.ledger.postInOneRoundTrip(
+        { kind: 'adjustment', transactionId, reason, createdBy: actor.id, legs },
+        () => new ConflictError(`Insufficient ${symbol} balance`),
+        {
+          extra,
+          selects,
+          guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 200, body)] : []), this.tokens.liveGuard([token.id]), balanceGuard],
+          onGuard: (code) =>
+            code === TOKEN_GONE_STATE
+              ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
+              : undefined,
+        },
+      );
+      return body;
+    } catch (error) {
+      if (IdempotencyService.isKeyTaken(error) || sqlState(error) === BALANCE_CHANGED_STATE) return undefined;
+      throw error;
+    }
+  }
+
   async listUsers(query: UsersQueryDto): Promise<{ items: AdminUserDto[]; nextCursor?: string }> {
     const limit = parseLimit(query.limit);
     let after: string | undefined;
@@ -576,4 +888,37 @@ export class AdminTransactionsService {
 function explorerLine(network: string | null, hash: string): string {
   const url = txExplorerUrl(network, hash);
   return url ? ` — ${url}` : '';
+}
+
+function symbolOfView(view: TransactionView): string {
+  return (view.symbol ?? view.token).toUpperCase();
+}
+
+/** The movement that reverses a transaction's ledger effect (none when its quantity is not with the customer, or not yet). */
+function voidLegs(record: TransactionRecord): Leg[] {
+  const quantity = toMoney(record.coinAmount);
+  if (record.type === 'deposit') {
+    const at = location(record, record.status);
+    return at.kind === 'customer' ? transfer(at, platform('deposits', record.token), quantity) : [];
+  }
+  if (record.type === 'withdrawal') {
+    const at = location(record, record.status);
+    return at.kind !== 'customer' ? transfer(at, customer(record.userId, record.token), quantity) : [];
+  }
+  if (record.type === 'swap') {
+    const toToken = String(record.details?.toToken);
+    const toQty = toMoney(String(record.details?.toCoinAmount));
+    return [
+      ...transfer(customer(record.userId, toToken), platform('swap_pool', toToken, swapPoolShard()), toQty),
+      ...transfer(platform('swap_pool', record.token, swapPoolShard()), customer(record.userId, record.token), quantity),
+    ];
+  }
+  return record.direction === 'in'
+    ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity)
+    : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
+}
+
+/** The tokens a movement credits to a customer (they must still be supported). */
+function creditedTokens(legs: Leg[]): string[] {
+  return [...new Set(legs.filter((leg) => leg.account.kind === 'customer' && leg.amount.isPositive()).map((leg) => leg.account.token))];
 }

@@ -4,6 +4,10 @@ import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { userMatches } from '../../common/search';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
+import type { MoneyGuard } from '../ledger/ledger.repository';
+
+/** SQLSTATE of a one-statement change whose transaction was changed (or voided) since it was read (`cp_require`). */
+export const TRANSACTION_CHANGED_STATE = 'CPX01';
 
 /** What a caller states about a transaction; the stored record and a new one both carry it. */
 interface TransactionFields {
@@ -117,6 +121,33 @@ export class TransactionsRepository {
       .update(transactions)
       .set({ details: sql`coalesce(${transactions.details}, '{}'::jsonb) || jsonb_build_object('txHash', ${txHash}::text)`, updatedAt: new Date() })
       .where(eq(transactions.id, id));
+  }
+
+  /**
+   * `setStatus` (and `setTxHash`) as the guard of a one-statement posting: the row is updated — and so locked until the
+   * statement commits — only while it still has the status it was read with and is not voided; otherwise the statement
+   * aborts with TRANSACTION_CHANGED_STATE (the caller then takes the row lock and decides again).
+   */
+  statusChangeGuard(id: string, from: TransactionStatus, to: TransactionStatus, txHash?: string): MoneyGuard {
+    const details = txHash ? sql`, details = coalesce(details, '{}'::jsonb) || jsonb_build_object('txHash', ${txHash}::text)` : sql``;
+    return (after, name) => [
+      sql`${sql.raw(`${name}_row`)} as (
+        update transactions set status = ${to}, updated_at = now()${details}
+        where id = ${id}::uuid and status = ${from} and voided_at is null and ${after} returning id)`,
+      sql`${sql.raw(name)} as materialized (
+        select cp_require(exists (select 1 from ${sql.raw(`${name}_row`)}), ${TRANSACTION_CHANGED_STATE}, 'transaction changed') as ok)`,
+    ];
+  }
+
+  /** `markVoided` as the guard of a one-statement posting, under the same condition as `statusChangeGuard`. */
+  voidGuard(id: string, status: TransactionStatus, by: string): MoneyGuard {
+    return (after, name) => [
+      sql`${sql.raw(`${name}_row`)} as (
+        update transactions set voided_at = now(), voided_by = ${by}::uuid, updated_at = now()
+        where id = ${id}::uuid and status = ${status} and voided_at is null and ${after} returning id)`,
+      sql`${sql.raw(name)} as materialized (
+        select cp_require(exists (select 1 from ${sql.raw(`${name}_row`)}), ${TRANSACTION_CHANGED_STATE}, 'transaction changed') as ok)`,
+    ];
   }
 
   async markVoided(id: string, by: string, executor: Executor): Promise<void> {

@@ -1,8 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { idValues, preparedPerCount } from '../../db/prepared';
 import { coins, supportedTokens } from '../../db/schema';
+import { ReferenceDataCache } from '../reference-data/reference-data.cache';
+import type { MoneyGuard } from '../ledger/ledger.repository';
+
+/** SQLSTATEs of the one-statement money guards (raised by `cp_require`). */
+export const TOKEN_GONE_STATE = 'CPT01';
+export const PRICE_MOVED_STATE = 'CPP01';
+/** How long after a price change a quote of the price it replaced is still executed. */
+export const PRICE_CHANGE_GRACE_MS = 2000;
 
 export interface WalletToken {
   id: string;
@@ -23,12 +30,29 @@ const walletTokenColumns = {
   address: supportedTokens.address,
 };
 
-/** Read-only view of the supported tokens (owned by the tokens module) with their market price. */
+const toWalletToken = ({ id, symbol, name, currentPrice, marketCapRank, address }: WalletToken): WalletToken => ({
+  id,
+  symbol,
+  name,
+  currentPrice,
+  marketCapRank,
+  address,
+});
+
+/**
+ * Read-only view of the supported tokens (owned by the tokens module) with their market price. Outside a transaction
+ * the answers come from the in-memory reference data (no query); inside one (`executor` a transaction) they are read
+ * from the database in that transaction.
+ */
 @Injectable()
 export class WalletTokensRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly referenceData: ReferenceDataCache,
+  ) {}
 
   async listSupported(executor: Executor = this.db): Promise<WalletToken[]> {
+    if (executor === this.db) return (await this.referenceData.get()).tokens.map(toWalletToken);
     return this.live(executor).orderBy(asc(coins.marketCapRank), asc(coins.id));
   }
 
@@ -36,15 +60,19 @@ export class WalletTokensRepository {
     return (await this.findSupportedMany([coinId], executor)).get(coinId);
   }
 
-  private readonly supportedQuery = preparedPerCount((placeholders, count) =>
-    this.live(this.db, inArray(supportedTokens.coinId, placeholders)).prepare(`supported_tokens_live_${count}`),
-  );
-
   async findSupportedMany(coinIds: string[], executor: Executor = this.db): Promise<Map<string, WalletToken>> {
     if (!coinIds.length) return new Map();
-    // Every money operation looks its tokens up: a prepared statement for short lists outside a transaction.
-    const prepared = executor === this.db ? this.supportedQuery(coinIds.length) : undefined;
-    const rows = prepared ? await prepared.execute(idValues(coinIds)) : await this.live(executor, inArray(supportedTokens.coinId, coinIds));
+    if (executor === this.db) {
+      // Every money operation looks its tokens up: served from memory.
+      const { tokenByCoin } = await this.referenceData.get();
+      const out = new Map<string, WalletToken>();
+      for (const coinId of coinIds) {
+        const token = tokenByCoin.get(coinId);
+        if (token) out.set(coinId, toWalletToken(token));
+      }
+      return out;
+    }
+    const rows = await this.live(executor, inArray(supportedTokens.coinId, coinIds));
     return new Map(rows.map((r) => [r.id, r]));
   }
 
@@ -74,9 +102,50 @@ export class WalletTokensRepository {
     return new Set(rows.map((row) => row.coinId));
   }
 
+  /**
+   * `lockLive` as a guard of a one-statement posting: share-locks the tokens' live supported rows and aborts with
+   * TOKEN_GONE_STATE (message: the ids still live, comma-separated) when one is gone.
+   */
+  liveGuard(coinIds: string[]): MoneyGuard {
+    const ids = sql.join(
+      coinIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    return (after, name) => [
+      sql`${sql.raw(name)} as materialized (
+        select cp_require(count(*) = ${coinIds.length}, ${TOKEN_GONE_STATE}, coalesce(string_agg(live.coin_id, ','), '')) as ok
+        from (select coin_id from supported_tokens where coin_id in (${ids}) and deleted_at is null and ${after} order by coin_id for share) as live)`,
+    ];
+  }
+
+  /**
+   * A guard that aborts with PRICE_MOVED_STATE unless each coin's price is still the quoted one — or changed less than
+   * PRICE_CHANGE_GRACE_MS ago (by the database's clock): a request quoted just before a change still executes at its
+   * quote, as it always did; a stale quote (e.g. a cache that missed a change) never executes past that moment.
+   */
+  priceGuard(quoted: Array<{ coinId: string; price: string }>): MoneyGuard {
+    const same = sql.join(
+      quoted.map(
+        (q) =>
+          sql`coalesce((select current_price = ${q.price}::numeric or price_changed_at > now() - ${PRICE_CHANGE_GRACE_MS} * interval '1 millisecond' from coins where id = ${q.coinId}), false)`,
+      ),
+      sql` and `,
+    );
+    return (after, name) => [sql`${sql.raw(name)} as materialized (select cp_require(${after} and ${same}, ${PRICE_MOVED_STATE}, 'price moved') as ok)`];
+  }
+
   /** Market data of any coin (also tokens no longer supported that someone still holds). */
   async coinsByIds(ids: string[], executor: Executor = this.db): Promise<Map<string, { id: string; symbol: string; name: string; currentPrice: string }>> {
     if (!ids.length) return new Map();
+    if (executor === this.db) {
+      const { pricing } = await this.referenceData.get();
+      const out = new Map<string, { id: string; symbol: string; name: string; currentPrice: string }>();
+      for (const id of ids) {
+        const coin = pricing.get(id);
+        if (coin) out.set(id, { id: coin.id, symbol: coin.symbol, name: coin.name, currentPrice: coin.currentPrice });
+      }
+      return out;
+    }
     const rows = await executor
       .select({ id: coins.id, symbol: coins.symbol, name: coins.name, currentPrice: coins.currentPrice })
       .from(coins)

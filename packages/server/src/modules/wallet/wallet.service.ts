@@ -11,7 +11,7 @@ import type {
 } from '@coinpurse/contract';
 import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
-import { InvalidInputError, NotFoundError } from '../../common/errors';
+import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
@@ -26,10 +26,31 @@ import { StepUpService } from '../security/step-up.service';
 import { TransactionsRepository } from './transactions.repository';
 import { auditStatement } from './audit-statement';
 import { csvCell, describe, parseLimit, parseSeqCursor, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
-import { WalletTokensRepository } from './wallet-tokens.repository';
+import { PRICE_MOVED_STATE, TOKEN_GONE_STATE, WalletTokensRepository } from './wallet-tokens.repository';
 import { AddressBookService } from '../address-book/address-book.service';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
+
+/**
+ * A quoted price was no longer current when the movement ran (nothing moved). A 503: transient, so an Idempotency-Key
+ * does not keep it (a retry with the same key runs again).
+ */
+class PriceMovedError extends ServiceUnavailableError {
+  constructor() {
+    super('The price changed while your request was being processed. Nothing was moved: please try again.');
+  }
+}
+
+/** The domain error of a failed one-statement guard (undefined: not a guard of these). */
+function moneyGuardError(code: string, detail: string, tokens: Array<{ id: string; symbol: string }>): Error | undefined {
+  if (code === PRICE_MOVED_STATE) return new PriceMovedError();
+  if (code === TOKEN_GONE_STATE) {
+    const live = new Set(detail.split(','));
+    const gone = tokens.find((token) => !live.has(token.id)) ?? tokens[0];
+    return new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);
+  }
+  return undefined;
+}
 
 export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
 export const SWAP_SUCCESS = 'Swap successful';
@@ -85,6 +106,22 @@ export class WalletService {
     input: SendCryptoDto,
     idem?: IdempotencyContext,
   ): Promise<SendCryptoResponseDto> {
+    // Executed only at the price it was quoted at: when it moved meanwhile (a stale cache), quoted again once.
+    try {
+      return await this.sendOnce(principal, requestId, tokenId, input, idem);
+    } catch (error) {
+      if (!(error instanceof PriceMovedError)) throw error;
+      return this.sendOnce(principal, requestId, tokenId, input, idem);
+    }
+  }
+
+  private async sendOnce(
+    principal: Principal,
+    requestId: string | undefined,
+    tokenId: string,
+    input: SendCryptoDto,
+    idem?: IdempotencyContext,
+  ): Promise<SendCryptoResponseDto> {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     const token = await this.tokens.findSupported(tokenId);
     if (!token) throw new InvalidInputError(`"${tokenId.slice(0, 60)}" is not a supported token.`);
@@ -105,78 +142,116 @@ export class WalletService {
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
+    const usdAt = usdValue(quantity, quote.price);
+    const id = randomUUID();
+    const { statement, record: row } = this.transactions.insertStatement({
+      id,
+      userId: principal.id,
+      type: 'withdrawal',
+      token: token.id,
+      network,
+      address,
+      coinAmount: plain(quantity),
+      usdAmount: plain(usdAt),
+      price: plain(quote.price),
+      status: 'pending',
+      direction: 'out',
+      note: null,
+      details: memo ? { priceSource: quote.source, memo } : { priceSource: quote.source },
+      createdBy: principal.id,
+    });
+    const notification = {
+      userId: principal.id,
+      title: 'Withdrawal pending',
+      message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
+      status: 'pending' as const,
+    };
+    const auditEntry = {
+      action: 'wallet.send',
+      targetType: 'transaction',
+      targetId: id,
+      after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
+    };
+    const entry = {
+      kind: 'withdrawal_hold',
+      transactionId: id,
+      reason: 'withdrawal requested',
+      createdBy: principal.id,
+      legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity),
+    };
+    const onShort = () => new InvalidInputError(`Insufficient ${symbol} balance`);
+    const body: SendCryptoResponseDto = {
+      message: SEND_SUCCESS,
+      transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: token.symbol }),
+    };
+    const mail = {
+      amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))})`,
+      address,
+      network: target.network.name,
+    };
+    const sendTarget = { token: token.id, network, address, memo };
+
     // A withdrawal is a step-up action: with two-factor sign-in on, nothing moves without a fresh code.
-    await this.stepUp.verify(principal, input.code);
+    let stepUpChecked = false;
+    if (!idem || this.idempotency.claimsInStatement) {
+      // A code given is checked now; without one, the statement refuses when two-factor sign-in is on.
+      const secondFactor = await this.stepUp.verifyOrGuard(principal, input.code);
+      stepUpChecked = !secondFactor;
+      // ONE statement, one round trip: the idempotency claim (stored done with this response), the step-up check, the
+      // token's share lock, the address-book allowlist, the price still as quoted, then the customer account (the CHECK
+      // refuses an overdraft), the pending-withdrawals account, the transaction, notification, audit and mail outbox
+      // rows, the entry and its lines, and the live events (sent on commit).
+      const notified = this.notifications.notifyStatements(notification);
+      const mailed = this.securityMails.withdrawalRequestedStatements(principal, mail);
+      try {
+        await this.ledger.postInOneRoundTrip(entry, onShort, {
+          extra: [statement, ...notified.extra, auditStatement(actor, auditEntry), ...mailed.extra],
+          selects: [...notified.selects, ...mailed.selects],
+          guards: [
+            ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
+            ...(secondFactor ? [secondFactor] : []),
+            this.tokens.liveGuard([token.id]),
+            this.addressBook.sendAllowedGuard(principal.id, sendTarget),
+            this.tokens.priceGuard([{ coinId: token.id, price: plain(quote.price) }]),
+          ],
+          onGuard: (code, detail) =>
+            this.stepUp.refusalOf(code) ?? this.addressBook.sendRefusal(code, detail, network) ?? moneyGuardError(code, detail, [token]),
+        });
+        return body;
+      } catch (error) {
+        // The key is taken (a concurrent duplicate committed first): the claim below replays or refuses as usual.
+        if (!IdempotencyService.isKeyTaken(error)) throw error;
+      }
+    }
+    if (!stepUpChecked) await this.stepUp.verify(principal, input.code);
+
+    // The multi-statement way (a taken key, or the claim test hook).
     const sent = await inTransaction(this.db, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
-      await this.addressBook.assertSendAllowed(principal.id, { token: token.id, network, address, memo }, tx);
-      const usdAt = usdValue(quantity, quote.price);
-      const id = randomUUID();
-      const { statement, record: row } = this.transactions.insertStatement({
-        id,
-        userId: principal.id,
-        type: 'withdrawal',
-        token: token.id,
-        network,
-        address,
-        coinAmount: plain(quantity),
-        usdAmount: plain(usdAt),
-        price: plain(quote.price),
-        status: 'pending',
-        direction: 'out',
-        note: null,
-        details: memo ? { priceSource: quote.source, memo } : { priceSource: quote.source },
-        createdBy: principal.id,
-      });
-      await this.notifications.notify(
-        {
-          userId: principal.id,
-          title: 'Withdrawal pending',
-          message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
-          status: 'pending',
-        },
-        tx,
-      );
-      await this.audit.record(
-        actor,
-        {
-          action: 'wallet.send',
-          targetType: 'transaction',
-          targetId: id,
-          after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
-        },
-        tx,
-      );
-      await this.ledger.post(
-        {
-          kind: 'withdrawal_hold',
-          transactionId: id,
-          reason: 'withdrawal requested',
-          createdBy: principal.id,
-          legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity),
-        },
-        tx,
-        () => new InvalidInputError(`Insufficient ${symbol} balance`),
-        [statement],
-      );
-      const body: SendCryptoResponseDto = {
-        message: SEND_SUCCESS,
-        transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: token.symbol }),
-      };
+      await this.addressBook.assertSendAllowed(principal.id, sendTarget, tx);
+      await this.notifications.notify(notification, tx);
+      await this.audit.record(actor, auditEntry, tx);
+      await this.ledger.post(entry, tx, onShort, [statement]);
       await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
       return body;
     });
-    await this.securityMails.withdrawalRequested(principal, {
-      amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdValue(quantity, quote.price)))})`,
-      address,
-      network: target.network.name,
-    });
+    await this.securityMails.withdrawalRequested(principal, mail);
     return sent;
   }
 
   async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
+    // Executed only at the prices it was quoted at: when one moved meanwhile (a stale cache), quoted again once.
+    try {
+      return await this.swapOnce(principal, requestId, input, idem);
+    } catch (error) {
+      if (!(error instanceof PriceMovedError)) throw error;
+      return this.swapOnce(principal, requestId, input, idem);
+    }
+  }
+
+  private async swapOnce(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
     const actor: Actor = { id: principal.id, role: principal.role, requestId };
     if (input.from === input.to) throw new InvalidInputError('Choose two different tokens to swap.');
     // Supported tokens and both prices at the time of the request, read in parallel before the transaction.
@@ -242,29 +317,47 @@ export class WalletService {
       targetId: id,
       after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) },
     });
+    const entry = {
+      kind: 'swap',
+      transactionId: id,
+      reason: `swap ${from.id} to ${to.id}`,
+      createdBy: principal.id,
+      legs: [
+        ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty),
+        ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty),
+      ],
+    };
+    const onShort = () => new InvalidInputError(`Insufficient ${fromSymbol} balance`);
+    if (!idem || this.idempotency.claimsInStatement) {
+      // ONE statement, one round trip: the idempotency claim (stored done with this response), the share locks on both
+      // tokens' supported rows (a concurrent token delete cannot slip in), both prices still as quoted, then both
+      // customer accounts, both pool shards, the transaction and audit rows, the entry and its lines.
+      try {
+        await this.ledger.postInOneRoundTrip(entry, onShort, {
+          extra: [statement, audit],
+          guards: [
+            ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
+            this.tokens.liveGuard([from.id, to.id]),
+            this.tokens.priceGuard([
+              { coinId: from.id, price: plain(fromQuote.price) },
+              { coinId: to.id, price: plain(toQuote.price) },
+            ]),
+          ],
+          onGuard: (code, detail) => moneyGuardError(code, detail, [from, to]),
+        });
+        return body;
+      } catch (error) {
+        // The key is taken (a concurrent duplicate committed first): the claim below replays or refuses as usual.
+        if (!IdempotencyService.isKeyTaken(error)) throw error;
+      }
+    }
     const stored = this.idempotency.completeStatement(idem, idem?.status ?? 201, body);
-    // One write statement: both customer accounts, both pool shards, the transaction row, the audit row, the entry and
-    // its lines (and the idempotent response), so no account lock is held across a round trip before it. It runs after
-    // share-locking both tokens' supported rows, so a concurrent token delete cannot slip in between.
-    await this.ledger.postAtomically(
-      {
-        kind: 'swap',
-        transactionId: id,
-        reason: `swap ${from.id} to ${to.id}`,
-        createdBy: principal.id,
-        legs: [
-          ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty),
-          ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty),
-        ],
-      },
-      () => new InvalidInputError(`Insufficient ${fromSymbol} balance`),
-      stored ? [statement, audit, stored] : [statement, audit],
-      async (tx) => {
-        // A duplicate waits on the claim; a crash rolls it back with the movement.
-        await this.idempotency.claim(idem, tx);
-        await requireLiveTokens(this.tokens, [from, to], tx);
-      },
-    );
+    // The multi-statement way (a taken key, or the claim test hook): claim, share locks, then one write statement.
+    await this.ledger.postAtomically(entry, onShort, stored ? [statement, audit, stored] : [statement, audit], async (tx) => {
+      // A duplicate waits on the claim; a crash rolls it back with the movement.
+      await this.idempotency.claim(idem, tx);
+      await requireLiveTokens(this.tokens, [from, to], tx);
+    });
     return body;
   }
 

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { loggedOut } from '../../../app/session/sessionSlice';
@@ -84,6 +84,14 @@ function UserMenu() {
 export default function AdminLayout() {
   const [menuOpen, setMenuOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 900);
   const location = useLocation();
+  // The back office stays light: the stylesheet's dark palette applies to customer screens only (before first paint).
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    root.dataset.area = 'admin';
+    return () => {
+      delete root.dataset.area;
+    };
+  }, []);
   // On a phone the sidebar closes after choosing a page.
   useEffect(() => {
     if (window.innerWidth < 900) setMenuOpen(false);

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { Spinner } from '../../../components/Spinner';
+import { SkeletonTable } from '../../../components/Skeleton';
 import { serverMessage } from './adminToast';
 import { FormError } from './Field';
 import { Pager, type CursorPager } from './Pager';
@@ -42,14 +42,14 @@ interface ListQuery {
 }
 
 /**
- * A list page's table with its states: the action error (or else the load error), a spinner while the first load runs,
- * the table, and the pager when the list is paged by cursor.
+ * A list page's table with its states: the action error (or else the load error), skeleton rows under the real
+ * headers while the first load runs (the spec's loading indicator), the table, and the pager when the list is paged by cursor.
  */
 export function DataTable<T>({
   query,
   loadError,
   error = null,
-  spinnerLabel,
+  loadingLabel = 'Loading',
   pager,
   nextCursor,
   ...table
@@ -57,7 +57,7 @@ export function DataTable<T>({
   query: ListQuery;
   loadError: string;
   error?: string | null;
-  spinnerLabel?: string;
+  loadingLabel?: string;
   pager?: CursorPager;
   nextCursor?: string | null;
   columns: string[];
@@ -68,7 +68,13 @@ export function DataTable<T>({
   return (
     <>
       <FormError message={error ?? (query.isError ? serverMessage(query.error, loadError) : null)} />
-      {query.isLoading ? <Spinner label={spinnerLabel} /> : <Table {...table} />}
+      {query.isLoading ? (
+        <div className="table-wrap">
+          <SkeletonTable columns={table.columns} count={5} label={loadingLabel} className="admin-table" />
+        </div>
+      ) : (
+        <Table {...table} />
+      )}
       {pager ? <Pager pager={pager} nextCursor={nextCursor ?? null} busy={query.isFetching} /> : null}
     </>
   );

@@ -98,6 +98,7 @@ export function TransactionsTable({
       <DataTable
         query={transactions}
         loadError="The transactions could not be loaded."
+        loadingLabel="Loading transactions"
         error={error}
         pager={pager}
         nextCursor={transactions.data?.nextCursor}

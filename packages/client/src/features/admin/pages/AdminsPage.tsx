@@ -50,6 +50,7 @@ export default function AdminsPage() {
       <DataTable
         query={admins}
         loadError="The administrators could not be loaded."
+        loadingLabel="Loading administrators"
         error={error}
         columns={['Name', 'Email', 'Since', 'Status', 'Action']}
         rows={admins.data ?? []}

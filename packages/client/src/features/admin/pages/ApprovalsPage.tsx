@@ -56,6 +56,7 @@ export default function ApprovalsPage() {
       <DataTable
         query={approvals}
         loadError="The approval requests could not be loaded."
+        loadingLabel="Loading approval requests"
         error={error}
         columns={['Requested', 'Action', 'Value', 'Requested by', 'Status', 'Action ']}
         rows={approvals.data ?? []}

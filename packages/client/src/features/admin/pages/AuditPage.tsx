@@ -86,6 +86,7 @@ export default function AuditPage() {
       <DataTable
         query={audit}
         loadError="The audit log could not be loaded."
+        loadingLabel="Loading the audit log"
         pager={pager}
         nextCursor={audit.data?.nextCursor}
         columns={['Time', 'Admin', 'Action', 'Target', 'Before', 'After', 'Request']}

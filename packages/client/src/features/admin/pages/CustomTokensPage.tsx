@@ -214,7 +214,7 @@ export default function CustomTokensPage() {
         query={tokens}
         loadError="The custom tokens could not be loaded."
         error={error}
-        spinnerLabel="Loading custom tokens"
+        loadingLabel="Loading custom tokens"
         columns={['Name', 'Walled Address', 'Action']}
         rows={tokens.data ?? []}
         empty="No Custom Token"

@@ -114,6 +114,7 @@ export default function TicketsPage() {
       <DataTable
         query={tickets}
         loadError="The tickets could not be loaded."
+        loadingLabel="Loading tickets"
         pager={pager}
         nextCursor={tickets.data?.nextCursor}
         columns={['Subject', 'Email', 'Status', 'Replies', 'Date', 'Action']}

@@ -115,6 +115,7 @@ export default function TokensPage() {
       <DataTable
         query={tokens}
         loadError="The tokens could not be loaded."
+        loadingLabel="Loading tokens"
         error={error}
         columns={['Name', 'Network', 'Wallet Address', 'Action']}
         rows={tokens.data ?? []}

@@ -30,6 +30,7 @@ export default function UsersPage() {
       <DataTable
         query={users}
         loadError="The users could not be loaded."
+        loadingLabel="Loading users"
         error={error}
         pager={pager}
         nextCursor={users.data?.nextCursor}

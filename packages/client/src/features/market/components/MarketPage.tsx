@@ -5,6 +5,11 @@ import { PriceBanner } from '../../../components/PriceBanner';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { changeDirection, formatChange, formatCompactUsd, formatPrice } from '../../../lib/format';
 import { useGetCryptoQuery, useGetMarketStatusQuery, type MarketCoinDto } from '../../../api/generated/marketApi.generated';
+import { SkeletonTable } from '../../../components/Skeleton';
+import { useMediaQuery } from '../../../lib/useMediaQuery';
+
+/** Cards below this width, a table above (the stylesheet's breakpoint). */
+const PHONE = '(max-width: 720px)';
 
 type SortKey = 'rank' | 'price' | 'change' | 'cap';
 const SORTS: Array<{ key: SortKey; label: string }> = [
@@ -49,6 +54,7 @@ export default function MarketPage() {
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'rank', descending: false });
   const deferredQuery = useDeferredValue(query);
+  const phone = useMediaQuery(PHONE);
   // Coins and the notice appear together, so nothing moves once shown.
   const loading = isLoading || statusLoading;
   // Spec §8: a failed list fetch is only logged.
@@ -112,45 +118,56 @@ export default function MarketPage() {
         </select>
       </div>
       {loading ? (
-        <CoinGridPlaceholder count={12} label="Market coins" />
+        phone ? (
+          <div role="status" className="market-cards">
+            <span className="visually-hidden">Loading market coins</span>
+            <CoinGridPlaceholder count={12} label="Market coins" />
+          </div>
+        ) : (
+          <SkeletonTable columns={['Rank', 'Coin', 'Price', '24h change', 'Market cap']} count={12} label="Loading market coins" className="market-table" />
+        )
       ) : !shown.length ? (
         <p className="muted" role="status">
           No coin matches “{deferredQuery.trim()}”.
         </p>
       ) : (
         <>
-          <table className="market-table" aria-label="Market coins" data-testid="market-table">
-            <thead>
-              <tr>
-                {header('rank')}
-                <th scope="col">Coin</th>
-                {header('price')}
-                {header('change')}
-                {header('cap')}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((coin) => (
-                <tr key={coin.id} data-testid="market-row">
-                  <td className="rank">{coin.market_cap_rank ?? '–'}</td>
-                  <td>
-                    <span className="row">
-                      <CoinImage image={coin.image} symbol={coin.symbol} size={28} />
-                      <span>
-                        <strong>{coin.name}</strong> <span className="coin-symbol">{coin.symbol}</span>
-                      </span>
-                    </span>
-                  </td>
-                  <td className="num">{formatPrice(coin.current_price)}</td>
-                  <td className={`num ${changeDirection(coin.price_change_percentage_24h)}`}>{formatChange(coin.price_change_percentage_24h)}</td>
-                  <td className="num">{coin.market_cap === null ? '–' : formatCompactUsd(coin.market_cap)}</td>
+          {/* One of the two is rendered (not both, hidden by CSS): the page builds half the rows. */}
+          {phone ? (
+            <div className="market-cards">
+              <CoinGrid coins={shown} label="Market coins" />
+            </div>
+          ) : (
+            <table className="market-table" aria-label="Market coins" data-testid="market-table">
+              <thead>
+                <tr>
+                  {header('rank')}
+                  <th scope="col">Coin</th>
+                  {header('price')}
+                  {header('change')}
+                  {header('cap')}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <div className="market-cards">
-            <CoinGrid coins={shown} label="Market coins" />
-          </div>
+              </thead>
+              <tbody>
+                {shown.map((coin) => (
+                  <tr key={coin.id} data-testid="market-row">
+                    <td className="rank">{coin.market_cap_rank ?? '–'}</td>
+                    <td>
+                      <span className="row">
+                        <CoinImage image={coin.image} symbol={coin.symbol} size={28} />
+                        <span>
+                          <strong>{coin.name}</strong> <span className="coin-symbol">{coin.symbol}</span>
+                        </span>
+                      </span>
+                    </td>
+                    <td className="num">{formatPrice(coin.current_price)}</td>
+                    <td className={`num ${changeDirection(coin.price_change_percentage_24h)}`}>{formatChange(coin.price_change_percentage_24h)}</td>
+                    <td className="num">{coin.market_cap === null ? '–' : formatCompactUsd(coin.market_cap)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </>
       )}
     </SiteLayout>

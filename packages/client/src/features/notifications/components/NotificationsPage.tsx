@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../../../api/generated/notificationsApi.generated';
 import { useLiveEvents } from '../../../app/api/liveEvents';
 import { useAppSelector } from '../../../app/hooks';
-import { Spinner } from '../../../components/Spinner';
+import { SkeletonList } from '../../../components/Skeleton';
 import { formatDate, previewWords } from '../../../lib/text';
 
 export default function NotificationsPage() {
@@ -36,7 +36,7 @@ export default function NotificationsPage() {
       </header>
       <main id="main">
         {isLoading ? (
-          <Spinner label="Loading notifications" />
+          <SkeletonList count={5} label="Loading notifications" className="notification-list" />
         ) : !data?.length ? (
           <p className="muted">You have no notifications yet.</p>
         ) : (

@@ -22,6 +22,7 @@ export default function ProfileSettingsPage({ security }: { security?: ReactNode
       ) : (
         <div className="profile-grid">
           <DetailsForm name={me.name} country={me.country} />
+          <EmailForm email={me.email} />
           <PasswordForm />
         </div>
       )}
@@ -79,6 +80,53 @@ function DetailsForm(props: { name: string; country: string }) {
       </div>
       <button type="submit" className="button" disabled={!name.trim() || !country || !changed || isLoading}>
         {isLoading ? 'Processing...' : 'Save changes'}
+      </button>
+    </form>
+  );
+}
+
+/** A new sign-in email: a step-up action (the two-factor code when it is on); the old address is told by mail. */
+function EmailForm(props: { email: string }) {
+  const [email, setEmail] = useState('');
+  const [updateProfile, { isLoading }] = useUpdateProfileMutation();
+  const session = useAppSelector((state) => state.session.user);
+  const dispatch = useAppDispatch();
+  const { data: twoFactor } = useTwoFactorStatusQuery();
+  const secondFactor = useSecondFactor(Boolean(twoFactor?.enabled));
+  const changed = Boolean(email.trim()) && email.trim().toLowerCase() !== props.email.toLowerCase();
+  const ready = changed && (!secondFactor.needed || Boolean(secondFactor.value));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || isLoading) return;
+    try {
+      const profile = await updateProfile({ updateProfileDto: { email: email.trim(), code: secondFactor.value } }).unwrap();
+      if (session) dispatch(signedIn({ ...session, email: profile.email }));
+      setEmail('');
+      secondFactor.reset();
+      toast.success('Email updated. We told your previous address too.');
+    } catch (error) {
+      if (isTwoFactorRequired(error)) {
+        secondFactor.ask();
+        secondFactor.reset();
+      }
+      toast.error(errorMessage(error, 'Your email could not be changed.'));
+    }
+  }
+
+  return (
+    <form className="card" onSubmit={submit} noValidate>
+      <h2>Sign-in email</h2>
+      <p className="muted">
+        Now: <strong>{props.email}</strong>
+      </p>
+      <div className="field">
+        <label htmlFor="profile-email">New email</label>
+        <input id="profile-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      {secondFactor.needed && <SecondFactorField id="email-code" value={secondFactor.code} onChange={secondFactor.setCode} />}
+      <button type="submit" className="button" disabled={!ready || isLoading}>
+        {isLoading ? 'Processing...' : 'Change email'}
       </button>
     </form>
   );

@@ -7,6 +7,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { formatCoinAmount, formatDate, formatDateTime, formatPrice, formatUsd } from '../../../lib/format';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
+import { SkeletonListItems } from '../../../components/Skeleton';
 
 const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'];
 const STATUSES = ['pending', 'approved', 'rejected'];
@@ -142,13 +143,7 @@ function HistoryPage({
   if (isLoading || (!data && !error))
     return (
       <>
-        {Array.from({ length: first ? 4 : 2 }, (_, i) => (
-          <li key={i} className="skeleton-row" aria-hidden="true">
-            <span className="skeleton circle" />
-            <span className="skeleton line" />
-            <span className="skeleton short" />
-          </li>
-        ))}
+        <SkeletonListItems count={first ? 4 : 2} />
         {first && (
           <li className="visually-hidden" role="status">
             Loading history

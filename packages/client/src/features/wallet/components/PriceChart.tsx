@@ -1,15 +1,17 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, MouseEventParams, Time, UTCTimestamp } from 'lightweight-charts';
-import { useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../app/api/endpoints';
+import { useGetMarketStatusQuery, useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../app/api/endpoints';
 import { changeDirection } from '../../../lib/money';
-import { formatChange, formatDateTime, formatLocale, formatPrice, formatUsd } from '../../../lib/format';
+import { offlineHistoryStart } from '../lib/chart';
+import { formatChange, formatDate, formatDateTime, formatLocale, formatPrice, formatUsd } from '../../../lib/format';
 
-const RANGES: Array<{ range: PriceHistoryRange; label: string; name: string }> = [
-  { range: '1d', label: '1D', name: '1 day' },
-  { range: '7d', label: '1W', name: '1 week' },
-  { range: '30d', label: '1M', name: '1 month' },
-  { range: '1y', label: '1Y', name: '1 year' },
-  { range: 'all', label: 'All', name: 'all time' },
+const DAY = 86_400_000;
+const RANGES: Array<{ range: PriceHistoryRange; label: string; name: string; spanMs: number | null }> = [
+  { range: '1d', label: '1D', name: '1 day', spanMs: DAY },
+  { range: '7d', label: '1W', name: '1 week', spanMs: 7 * DAY },
+  { range: '30d', label: '1M', name: '1 month', spanMs: 30 * DAY },
+  { range: '1y', label: '1Y', name: '1 year', spanMs: 365 * DAY },
+  { range: 'all', label: 'All', name: 'all time', spanMs: null },
 ];
 
 /** Decimals for the price axis: cents from $1, more below so sub-cent coins do not read $0.00. */
@@ -25,6 +27,7 @@ export function axisDecimals(price: number): number {
 export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
   const [range, setRange] = useState<PriceHistoryRange>('7d');
   const { data, isFetching, error } = useGetPriceHistoryQuery({ coinId, range });
+  const { data: status } = useGetMarketStatusQuery();
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<{ chart: IChartApi; series: ISeriesApi<'Area'> } | null>(null);
   const [hover, setHover] = useState<{ price: number; time: number } | null>(null);
@@ -100,7 +103,8 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
     current.chart.timeScale().fitContent();
   }, [ready, points, direction, range]);
 
-  const rangeName = RANGES.find((r) => r.range === range)!.name;
+  const { name: rangeName, spanMs } = RANGES.find((r) => r.range === range)!;
+  const missingBefore = status?.source === 'snapshot' && !isFetching ? offlineHistoryStart(points, spanMs) : undefined;
   const low = points.length ? Math.min(...points.map((p) => p[1])) : 0;
   const high = points.length ? Math.max(...points.map((p) => p[1])) : 0;
 
@@ -139,6 +143,11 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
         data-points={points.length}
         data-first={points[0]?.[0] ?? ''}
       />
+      {missingBefore !== undefined && (
+        <p className="muted chart-note" data-testid="chart-offline-note">
+          History before {formatDate(missingBefore)} is not available offline.
+        </p>
+      )}
       <figcaption className="row-between muted">
         <span>{points.length > 1 ? `Low ${formatPrice(low)} · High ${formatPrice(high)}` : isFetching ? 'Loading prices…' : 'No price history yet.'}</span>
         <a href="https://www.tradingview.com/" target="_blank" rel="noreferrer" className="chart-credit">

@@ -13,3 +13,16 @@ export function chartPath(prices: number[], width: number, height: number, paddi
   });
   return { line: `M${points.join(' L')}`, firstX: padding, lastX: padding + (values.length - 1) * stepX };
 }
+
+/**
+ * On the offline snapshot the server holds only what is stored here (the snapshot's 7-day sparklines and any points
+ * recorded since), so a longer range starts late. Returns the first point's time when the points start later than
+ * the range would (by more than a twentieth of it; always for "all"), else undefined.
+ */
+export function offlineHistoryStart(points: number[][], spanMs: number | null): number | undefined {
+  if (points.length < 2) return undefined;
+  const first = points[0]![0];
+  const last = points[points.length - 1]![0];
+  if (spanMs === null) return first;
+  return first - (last - spanMs) > spanMs / 20 ? first : undefined;
+}

@@ -1,1 +1,0 @@
-CREATE INDEX "transactions_seq_user_idx" ON "transactions" USING btree ("seq","user_id") WHERE "transactions"."voided_at" is null;

@@ -1,0 +1,43 @@
+import { PGlite } from '@electric-sql/pglite';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * PGlite's start parameters: its defaults with smaller shared buffers. PostgreSQL's default 128 MB of shared buffers
+ * is allocated and touched inside the WASM heap at start (about 115 MB of resident memory before a single row is
+ * read); the embedded database's working set is far smaller and the files stay in the OS page cache anyway.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * A freshly initialised, fully migrated PGlite data directory, packed at build time (`dist/pglite-seed.tar.gz`, see
+ * scripts/build-pglite-seed.ts). A new data directory is unpacked from it instead of running initdb, which takes a few
+ * seconds and several hundred MB of WASM heap that is never given back. Its `.json` sidecar names the migrations it
+ * holds: a seed built from other migrations is ignored (initdb then runs as before).
+ */
+export const PGLITE_SEED_FILE = join(__dirname, '..', 'pglite-seed.tar.gz');
+
+/** A digest of the migration files (journal and SQL): the seed is only used for exactly these migrations. */
+export function migrationsFingerprint(migrationsDir: string): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(join(migrationsDir, 'meta', '_journal.json')));
+  for (const name of readdirSync(migrationsDir)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()) {
+    hash.update(name).update(readFileSync(join(migrationsDir, name)));
+  }
+  return hash.digest('hex');
+}
+
+/** The seed as a Blob for PGlite's `loadDataDir`, when one exists for these migrations and `dataDir` is empty. */
+export function seedFor(dataDir: string, migrationsDir: string, seedFile = PGLITE_SEED_FILE): Blob | undefined {
+  if (existsSync(join(dataDir, 'PG_VERSION')) || !existsSync(seedFile) || !existsSync(`${seedFile}.json`)) return undefined;
+  try {
+    const { migrations } = JSON.parse(readFileSync(`${seedFile}.json`, 'utf8')) as { migrations?: string };
+    if (migrations !== migrationsFingerprint(migrationsDir)) return undefined;
+    return new Blob([readFileSync(seedFile)]);
+  } catch {
+    return undefined;
+  }
+}

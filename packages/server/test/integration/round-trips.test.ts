@@ -1,0 +1,227 @@
+import { sql } from 'drizzle-orm';
+import { InvalidInputError } from '../../src/common/errors';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/common/principal';
+import { DATABASE_HANDLE } from '../../src/db/database.module';
+import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/database';
+import type { IdempotencyContext } from '../../src/modules/ledger/idempotency';
+import { customer, LedgerService, platform, SWAP_POOL_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
+import { toMoney } from '../../src/modules/ledger/money';
+import { BALANCE_CHANGED_STATE } from '../../src/modules/ledger/ledger.repository';
+import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
+import { WalletService } from '../../src/modules/wallet/wallet.service';
+import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
+import type { Actor } from '../../src/common/principal';
+import { DATABASE_KINDS } from '../support/databases';
+import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
+
+/**
+ * Reads of the supported tokens and their prices: served by the in-process reference data cache once warm, so there
+ * must be none; they are listed apart so a failure says which kind of trip came back.
+ */
+/** The start of a statement (what a failed assertion shows). */
+const head = (statement: string) => statement.replace(/\s+/g, ' ').slice(0, 160);
+
+const CACHED_READ = /^\s*select\b[\s\S]*\bfrom "(supported_tokens|coins)"/i;
+
+describe.each(DATABASE_KINDS)('database round trips per money operation on %s', (kind) => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    if (t) await expectLedgerClean(t);
+  });
+
+  /** The statements `work` sends, split into the token/price reads the cache serves and the rest. */
+  async function measure<T>(work: () => Promise<T>) {
+    const { result, statements } = await t.app.get<DatabaseHandle>(DATABASE_HANDLE).queries.measure(work);
+    return { result, cachedReads: statements.filter((s) => CACHED_READ.test(s)), trips: statements.filter((s) => !CACHED_READ.test(s)) };
+  }
+
+  async function customerPrincipal(): Promise<Principal & { token: string }> {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 1000);
+    return { id: user._id, role: 'user', name: 'Round Trip', email: 'round-trip@test.local', sessionId: 'unused', token: user.token };
+  }
+
+  const keyed = (key: string): IdempotencyContext => ({ scope: `round-trips ${key}`, key, status: 201, requestHash: 'h' });
+
+  it('a steady-state swap (accounts known) is ONE statement: claim, token locks, price check, movement, rows, events', async () => {
+    const wallet = t.app.get(WalletService);
+    const user = await customerPrincipal();
+    // Steady state: the accounts exist and their ids are cached (a first use of an account — the customer's ethereum
+    // one, each of the swap pool's shards, picked at random — costs extra trips once).
+    const pools = ['bitcoin', 'ethereum'].flatMap((token) => Array.from({ length: SWAP_POOL_SHARDS }, (_, i) => platform('swap_pool', token, i + 1)));
+    await t.app.get(LedgerService).accountIds([...pools, customer(user.id, 'bitcoin'), customer(user.id, 'ethereum')], t.app.get<Database>(DATABASE));
+
+    const plain = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'bitcoin', to: 'ethereum' }));
+    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
+    expect(plain.trips[0]).toMatch(/^with /);
+    expect(plain.trips[0]).toMatch(/cp_require/);
+    // Tokens and prices come from the reference data cache.
+    expect(plain.cachedReads).toEqual([]);
+
+    const withKey = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'ethereum', to: 'bitcoin' }, keyed(`swap-${user.id}`)));
+    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
+    expect(withKey.trips[0]).toMatch(/insert into idempotency_keys/);
+    expect(withKey.cachedReads).toEqual([]);
+    expect(withKey.result.message).toBe('Swap successful');
+    expect(Number((await holdings(t, user.token)).ethereum)).toBe(0);
+  });
+
+  it('a steady-state send is ONE statement', async () => {
+    const wallet = t.app.get(WalletService);
+    const user = await customerPrincipal();
+    const send = (key?: string) =>
+      wallet.send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } }, key ? keyed(`send-${key}`) : undefined);
+    await send();
+
+    // The token, its networks (to choose the one the address is on) and its price come from the reference data cache.
+    const plain = await measure(() => send());
+    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
+    expect(plain.cachedReads).toEqual([]);
+
+    const withKey = await measure(() => send(user.id));
+    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
+    expect(withKey.trips[0]).toMatch(/insert into idempotency_keys/);
+    expect(withKey.cachedReads).toEqual([]);
+    expect(withKey.result.transaction.status).toBe('pending');
+  });
+
+  it('a stale quote never executes: the price guard refuses a price replaced longer ago than the grace, accepts it just after', async () => {
+    const user = await customerPrincipal();
+    const db = t.app.get<Database>(DATABASE);
+    const ledger = t.app.get(LedgerService);
+    const tokens = t.app.get(WalletTokensRepository);
+    const move = (price: string) =>
+      ledger.postInOneRoundTrip(
+        {
+          kind: 'swap',
+          transactionId: null,
+          reason: 'price guard test',
+          createdBy: user.id,
+          legs: transfer(customer(user.id, 'bitcoin'), platform('swap_pool', 'bitcoin', 1), toMoney('0.0001')),
+        },
+        () => new InvalidInputError('short'),
+        { guards: [tokens.priceGuard([{ coinId: 'bitcoin', price }])], onGuard: (code) => new Error(`guard ${code}`) },
+      );
+    const before = (await holdings(t, user.token)).bitcoin;
+    // The price changes: a quote of the old one is still taken for a moment (as a request quoted just before).
+    await db.execute(sql`update coins set current_price = 51000 where id = 'bitcoin'`);
+    await move('50000');
+    // Long after the change, the old price is refused and nothing moves; the current one is taken.
+    await db.execute(sql`update coins set price_changed_at = now() - interval '1 minute' where id = 'bitcoin'`);
+    await expect(move('50000')).rejects.toThrow(`guard ${PRICE_MOVED_STATE}`);
+    await move('51000');
+    await db.execute(sql`update coins set current_price = 50000 where id = 'bitcoin'`);
+    expect(
+      toMoney(before)
+        .sub((await holdings(t, user.token)).bitcoin)
+        .toString(),
+    ).toBe('0.0002');
+  });
+
+  /** The admin (an Actor as the routes pass it) and a customer whose bitcoin account is known (steady state). */
+  async function adminAndCustomer(): Promise<{ actor: Actor; user: Principal & { token: string } }> {
+    const db = t.app.get<Database>(DATABASE);
+    const { rows } = (await db.execute(sql`select id from users where role = 'admin' order by created_at limit 1`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
+    const user = await customerPrincipal();
+    await t.app
+      .get(LedgerService)
+      .accountIds(
+        [customer(user.id, 'bitcoin'), platform('deposits', 'bitcoin'), platform('withdrawals_pending', 'bitcoin'), platform('withdrawals_settled', 'bitcoin')],
+        db,
+      );
+    return { actor: { id: rows[0].id, role: 'admin' }, user };
+  }
+
+  /** Reads of the customer, the transaction and the token's networks that an admin operation makes before its statement. */
+  const READ = /^select /i;
+
+  it('a steady-state admin deposit is ONE write statement (after its reads): claim, token lock, credit, rows, events', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const { actor, user } = await adminAndCustomer();
+    const approved = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'approved' }));
+    // Reads: the customer and the token's networks; then the one write statement (no BEGIN/COMMIT).
+    expect(approved.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(approved.trips[2]).toMatch(/insert into journal_lines/);
+    expect(approved.trips.some((s) => /^(begin|commit)/i.test(s.trim()))).toBe(false);
+
+    const withKey = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'pending' }, keyed(`deposit-${user.id}`)));
+    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(withKey.trips[2]).toMatch(/insert into idempotency_keys/);
+    // A pending deposit moves no money: no journal entry.
+    expect(withKey.trips[2]).not.toMatch(/journal_lines/);
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1100 / 50000, 8);
+  });
+
+  it('a steady-state status change and void are ONE write statement each (after reading the transaction)', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const { actor, user } = await adminAndCustomer();
+    const pending = (await admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'pending' })) as { _id: string };
+
+    const approve = await measure(() => admin.modify(actor, { tId: pending._id, modification: 'approved', expectedStatus: 'pending' }));
+    expect(approve.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(approve.trips[1]).toMatch(/update transactions set status/);
+    expect(approve.result).toMatchObject({ message: 'Status updated successfully', changed: true, transaction: { status: 'approved' } });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1100 / 50000, 8);
+
+    // A status the transaction no longer has is refused as before (under the row lock, nothing written).
+    await expect(admin.modify(actor, { tId: pending._id, modification: 'rejected', expectedStatus: 'pending' })).rejects.toThrow(
+      'This transaction was changed meanwhile: it is now approved. Reload and try again.',
+    );
+
+    const voided = await measure(() => admin.void(actor, pending._id));
+    // Reads: the transaction (and the symbols, served by the token cache); then the one write statement.
+    expect(voided.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(/^with /)]);
+    expect(voided.trips[1]).toMatch(/voided_at = now\(\)/);
+    expect(voided.result).toEqual({ message: 'Transaction deleted successfully' });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
+    await expect(admin.void(actor, pending._id)).rejects.toThrow('Transaction not found.');
+  });
+
+  it('a steady-state balance adjustment (add, set) is ONE write statement after reading the balance; a changed balance is refused', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const ledger = t.app.get(LedgerService);
+    const { actor, user } = await adminAndCustomer();
+    const balanceRead = expect.stringMatching(/^select "balance" from "ledger_accounts"/);
+
+    const add = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 500, type: 'yes', msg: 'Goodwill' }));
+    // Reads: the customer and the balance (no lock); then the one write statement (no BEGIN/COMMIT).
+    expect(add.trips.map(head)).toEqual([expect.stringMatching(READ), balanceRead, expect.stringMatching(/^with /)]);
+    expect(add.trips[2]).toMatch(/for no key update/);
+    expect(add.result).toMatchObject({ message: 'Balance updated successfully', balance: { coinAmount: '0.03000000' } });
+
+    const set = await measure(() =>
+      admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, { ...keyed(`set-${user.id}`), status: 200 }),
+    );
+    expect(set.trips.map(head)).toEqual([expect.stringMatching(READ), balanceRead, expect.stringMatching(/^with /)]);
+    expect(set.trips[2]).toMatch(/insert into idempotency_keys/);
+    expect(set.result).toMatchObject({ balance: { coinAmount: '0.00500000' }, transaction: { direction: 'out', coinAmount: '0.02500000' } });
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00500000');
+
+    // The guard: a balance that is no longer the one read aborts the statement (nothing moves).
+    const { balance, guard } = await ledger.balanceWithGuard(user.id, 'bitcoin');
+    await t.app.get(AdminTransactionsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' });
+    await expect(
+      ledger.postInOneRoundTrip(
+        {
+          kind: 'adjustment',
+          transactionId: null,
+          reason: 'balance guard test',
+          createdBy: actor.id,
+          legs: transfer(customer(user.id, 'bitcoin'), platform('adjustments', 'bitcoin'), balance),
+        },
+        () => new InvalidInputError('short'),
+        { guards: [guard], onGuard: (code) => new Error(`guard ${code}`) },
+      ),
+    ).rejects.toThrow(`guard ${BALANCE_CHANGED_STATE}`);
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00600000');
+  });
+});
