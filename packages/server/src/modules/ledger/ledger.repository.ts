@@ -242,7 +242,9 @@ export class LedgerRepository {
     const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     // The guard's value must be used by the outer query (here: aggregated): an output column nobody reads is pruned by
     // the planner, and with it the reference to the last guard, which would then never run.
-    await executor.execute(sql`with ${sql.join(ctes, sql`, `)} select bool_and(guarded.ok) from (select ${afterGuards ?? sql`true`} as ok) as guarded${selected}`);
+    await executor.execute(
+      sql`with ${sql.join(ctes, sql`, `)} select bool_and(guarded.ok) from (select ${afterGuards ?? sql`true`} as ok) as guarded${selected}`,
+    );
   }
 
   /** An account's balance now (no lock). */
