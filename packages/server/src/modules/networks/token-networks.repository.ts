@@ -40,6 +40,15 @@ export class TokenNetworksRepository {
   /** Rows of live tokens, with their coin id, optionally of one kind or of some coins; per token in network order. */
   async listLive(filter: { kind?: 'market' | 'custom'; coinIds?: string[] } = {}, executor: Executor = this.db): Promise<TokenNetworkWithToken[]> {
     if (filter.coinIds && !filter.coinIds.length) return [];
+    if (executor === this.db) {
+      // From memory outside a transaction (deposits and the token lists ask); the cache keeps the query's order.
+      const { networksByCoin } = await this.referenceData.get();
+      const wanted = filter.coinIds ? new Set(filter.coinIds) : undefined;
+      return [...networksByCoin.values()]
+        .flat()
+        .filter((row) => (!wanted || wanted.has(row.coinId)) && (!filter.kind || row.kind === filter.kind))
+        .map((row) => ({ ...row }));
+    }
     const rows = await executor
       .select({ ...columns, coinId: supportedTokens.coinId, kind: supportedTokens.kind })
       .from(tokenNetworks)
