@@ -67,6 +67,21 @@ describe.each(DATABASE_KINDS)('request logs on %s', (kind) => {
     expect(logs.lines.find((line) => line.requestId === id && 'status' in line)).toMatchObject({ route: '/api/user/get-user-balance', userId: user._id });
   });
 
+  it('logs a 5xx once with its real cause, without an invented error object on the request line', async () => {
+    await seedCoins(t, { ...PRICES, bitcoin: '0' });
+    await supportTokens(t, ['bitcoin', 'ethereum']);
+    const user = await signUp(t.http);
+    // No usable price: the service answers 503 (the exception filter logs why).
+    const response = await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 10, from: 'bitcoin', to: 'ethereum' }).expect(503);
+    const id = response.headers['x-request-id'];
+    await until(() => logs.lines.some((line) => line.requestId === id && line.status === 503), 'the 503 line');
+    const requestLine = logs.lines.find((line) => line.requestId === id && line.status === 503)!;
+    expect(requestLine).toMatchObject({ route: '/api/crypto/swap', method: 'POST' });
+    expect(requestLine).not.toHaveProperty('err');
+    expect(logs.raw.join('')).not.toContain('failed with status code');
+    await seedCoins(t, PRICES);
+  });
+
   it('never logs a password, an authorization header or a session token', async () => {
     const password = 'Very-Secret-Login-Pw-9431';
     const user = await signUp(t.http, { password });

@@ -129,8 +129,17 @@ export function httpLogger(root: PinoInstance) {
     customSuccessMessage: (req, res, responseTime) => `${req.method} ${pathOf(req as Request)} ${res.statusCode} ${responseTime}ms`,
     customErrorMessage: (req, res) => `${req.method} ${pathOf(req as Request)} ${res.statusCode} failed`,
     customSuccessObject: (req, res, value) => requestLine(req as Request, res as Response, value),
-    customErrorObject: (req, res, error, value) => ({ ...requestLine(req as Request, res as Response, value), err: error }),
+    // A 5xx answered normally reaches pino-http without an error, and it invents one ("failed with status code 503",
+    // with its own stack): noise. The real cause is logged by the exception filter under the same request id.
+    customErrorObject: (req, res, error, value) => ({
+      ...requestLine(req as Request, res as Response, value),
+      ...(isSyntheticStatusError(error, res.statusCode) ? {} : { err: error }),
+    }),
   });
+}
+
+function isSyntheticStatusError(error: Error | undefined, status: number): boolean {
+  return !error || error.message === `failed with status code ${status}`;
 }
 
 function isLoggedPath(path: string): boolean {
