@@ -174,7 +174,7 @@ describe('password reset without SMTP_URL (outbox)', () => {
     const ada = await signUp(t.http);
     await t.http.post('/api/user/forgot-password').send({ email: ada.email }).expect(200);
     const outbox = join(t.config.dataDir, 'outbox');
-    await expect.poll(() => existsSync(outbox) && readdirSync(outbox).length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => existsSync(outbox) && readdirSync(outbox).length, { timeout: 15_000 }).toBe(1);
     const [file] = readdirSync(outbox);
     expect(file.endsWith('.eml')).toBe(true);
     const raw = readFileSync(join(outbox, file), 'utf8')

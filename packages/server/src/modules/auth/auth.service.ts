@@ -78,23 +78,33 @@ export class AuthService {
     if (!before) throw new NotFoundError('Account not found.');
     const emailChanges = input.email !== undefined && normalizeEmail(input.email) !== normalizeEmail(before.email);
     if (emailChanges) await this.stepUp.verify(principal, input.code);
-    const user = await this.users
-      .updateProfile(actor.id, { name: input.name, country: input.country, email: emailChanges ? input.email : undefined })
-      .catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw new ConflictError('An account with this email already exists.');
-        throw error;
-      });
-    if (!user) throw new NotFoundError('Account not found.');
-    await this.audit.record(actor, {
-      action: 'user.update_profile',
-      targetType: 'user',
-      targetId: user.id,
-      before: { name: before.name, country: before.country, ...(emailChanges ? { email: before.email } : {}) },
-      after: { name: user.name, country: user.country, ...(emailChanges ? { email: user.email } : {}) },
+    // One transaction: the change, its audit row, the sessions' re-check and (for a new email) the security mails.
+    const user = await this.db.transaction(async (tx) => {
+      const updated = await this.users
+        .updateProfile(actor.id, { name: input.name, country: input.country, email: emailChanges ? input.email : undefined }, tx)
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new ConflictError('An account with this email already exists.');
+          throw error;
+        });
+      if (!updated) throw new NotFoundError('Account not found.');
+      await this.audit.record(
+        actor,
+        {
+          action: 'user.update_profile',
+          targetType: 'user',
+          targetId: updated.id,
+          before: { name: before.name, country: before.country, ...(emailChanges ? { email: before.email } : {}) },
+          after: { name: updated.name, country: updated.country, ...(emailChanges ? { email: updated.email } : {}) },
+        },
+        tx,
+      );
+      // Every instance re-reads the name and email behind this account's sessions.
+      await this.sessions.accountChanged(updated.id, tx);
+      if (emailChanges) {
+        await this.securityMails.emailChanged({ id: updated.id, name: updated.name, email: updated.email, role: principal.role }, before.email, tx);
+      }
+      return updated;
     });
-    // Every instance re-reads the name and email behind this account's sessions.
-    await this.sessions.accountChanged(user.id);
-    if (emailChanges) await this.securityMails.emailChanged({ id: user.id, name: user.name, email: user.email, role: principal.role }, before.email);
     return toProfile(user);
   }
 
@@ -113,9 +123,9 @@ export class AuthService {
       await this.sessions.revokeAll(user.id, {}, tx);
       await this.audit.record(actor, { action: 'user.change_password', targetType: 'user', targetId: user.id }, tx);
       const { sessionId } = await this.sessions.start(user.id, client, tx);
+      await this.securityMails.passwordChanged(user, tx);
       return this.session(user, sessionId);
     });
-    await this.securityMails.passwordChanged(user);
     return session;
   }
 

@@ -141,7 +141,7 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
     const found = await this.resets.findByHash(tokenHash);
     if (!usable(found)) throw new InvalidInputError(RESET_LINK_INVALID);
     const passwordHash = await hashPassword(password);
-    const user = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       // Re-read under a row lock: of two concurrent uses of one link, the second sees it used.
       const reset = await this.resets.findByHash(tokenHash, { lock: true }, tx);
       if (!usable(reset)) throw new InvalidInputError(RESET_LINK_INVALID);
@@ -152,9 +152,8 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
       // Every session issued before the reset ends.
       await this.sessions.revokeAll(user.id, {}, tx);
       await this.audit.record({ id: user.id, role: 'user', requestId }, { action: 'user.password_reset', targetType: 'user', targetId: user.id }, tx);
-      return user;
+      await this.securityMails.passwordChanged(user, tx);
     });
-    await this.securityMails.passwordChanged(user);
     return { message: PASSWORD_CHANGED_MESSAGE };
   }
 

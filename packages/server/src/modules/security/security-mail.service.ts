@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/database';
 import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
 
@@ -25,8 +26,8 @@ export const SECURITY_SUBJECTS = {
 const NOT_YOU = 'If this was not you, change your password now and contact support.';
 
 /**
- * Security mails (and, for customers, the matching notification). Call them after the change is committed: a mail
- * that cannot be sent is logged and never undoes the change. No secret, code or token ever goes into a mail.
+ * Security mails (and, for customers, the matching notification), written to the mail outbox. Pass the change's
+ * transaction where there is one, so the mail commits with it. No secret, code or token ever goes into a mail.
  */
 @Injectable()
 export class SecurityMailService {
@@ -42,27 +43,30 @@ export class SecurityMailService {
     return this.deliver(user, SECURITY_SUBJECTS.newSignIn, `Your account was signed in to from a new device or address: ${device}, at ${stamp()}.`);
   }
 
-  passwordChanged(user: SecurityRecipient): Promise<void> {
+  passwordChanged(user: SecurityRecipient, tx?: Executor): Promise<void> {
     return this.deliver(
       user,
       SECURITY_SUBJECTS.passwordChanged,
       `The password of your account was changed at ${stamp()}. Your other sessions were signed out.`,
+      { tx },
     );
   }
 
-  twoFactorEnabled(user: SecurityRecipient): Promise<void> {
+  twoFactorEnabled(user: SecurityRecipient, tx?: Executor): Promise<void> {
     return this.deliver(
       user,
       SECURITY_SUBJECTS.twoFactorEnabled,
       `Two-factor sign-in was turned on for your account at ${stamp()}. Keep your recovery codes somewhere safe.`,
+      { tx },
     );
   }
 
-  twoFactorDisabled(user: SecurityRecipient): Promise<void> {
+  twoFactorDisabled(user: SecurityRecipient, tx?: Executor): Promise<void> {
     return this.deliver(
       user,
       SECURITY_SUBJECTS.twoFactorDisabled,
       `Two-factor sign-in was turned off for your account at ${stamp()}. Your other sessions were signed out.`,
+      { tx },
     );
   }
 
@@ -102,18 +106,26 @@ export class SecurityMailService {
   }
 
   /** Goes to the OLD address (the one an attacker who changed it cannot read), and to the new one. */
-  async emailChanged(user: SecurityRecipient, previousEmail: string): Promise<void> {
+  async emailChanged(user: SecurityRecipient, previousEmail: string, tx?: Executor): Promise<void> {
     const event = `The sign-in email of your account was changed from ${previousEmail} to ${user.email} at ${stamp()}.`;
-    await this.deliver({ ...user, email: previousEmail }, SECURITY_SUBJECTS.emailChanged, event);
-    await this.deliver(user, SECURITY_SUBJECTS.emailChanged, event, { notify: false });
+    await this.deliver({ ...user, email: previousEmail }, SECURITY_SUBJECTS.emailChanged, event, { tx });
+    await this.deliver(user, SECURITY_SUBJECTS.emailChanged, event, { notify: false, tx });
   }
 
-  private async deliver(user: SecurityRecipient, subject: string, event: string, options: { notify?: boolean } = {}): Promise<void> {
-    try {
+  /**
+   * With `tx` (the change's own transaction) the notification and the outbox row commit with the change, or not at all:
+   * a crash in between cannot lose the mail. Without it they are written at once; a failure is logged, never thrown.
+   */
+  private async deliver(user: SecurityRecipient, subject: string, event: string, options: { notify?: boolean; tx?: Executor } = {}): Promise<void> {
+    const write = async () => {
       if (user.role === 'user' && options.notify !== false) {
-        await this.notifications.notify({ userId: user.id, title: subject, message: `${event} ${NOT_YOU}` });
+        await this.notifications.notify({ userId: user.id, title: subject, message: `${event} ${NOT_YOU}` }, options.tx);
       }
-      await this.mail.send(mailOf(user, subject, event));
+      await this.mail.send(mailOf(user, subject, event), options.tx);
+    };
+    if (options.tx) return write();
+    try {
+      await write();
     } catch (error) {
       this.logger.error(`Could not send the security mail "${subject}": ${(error as Error).message}`);
     }

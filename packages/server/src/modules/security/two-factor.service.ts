@@ -86,8 +86,8 @@ export class TwoFactorService {
       );
       await this.audit.record(actor, { action: 'user.2fa_enable', targetType: 'user', targetId: account.id }, tx);
       await this.sessions.accountChanged(account.id, tx);
+      await this.mails.twoFactorEnabled(account, tx);
     });
-    await this.mails.twoFactorEnabled(account);
     return { recoveryCodes };
   }
 
@@ -98,8 +98,8 @@ export class TwoFactorService {
       await this.repository.remove(account.id, tx);
       await this.sessions.revokeAll(account.id, { except: account.sessionId }, tx);
       await this.audit.record(actor, { action: 'user.2fa_disable', targetType: 'user', targetId: account.id }, tx);
+      await this.mails.twoFactorDisabled(account, tx);
     });
-    await this.mails.twoFactorDisabled(account);
   }
 
   async regenerateRecoveryCodes(actor: Actor, account: TwoFactorAccount, code: string): Promise<RecoveryCodesDto> {
