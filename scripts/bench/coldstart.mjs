@@ -10,12 +10,12 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
+import { dbUrl, freePort } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const serverDir = join(root, 'packages', 'server');
@@ -56,17 +56,6 @@ for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
     cleanup().finally(() => process.exit(130));
   });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -126,12 +115,6 @@ try {
   postgres = false;
   console.log(`PostgreSQL at ${BASE_URL} not reachable (${error.message}): PostgreSQL figures skipped.`);
 }
-function dbUrl(name) {
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 try {
   console.log(
     `Cold start: spawn → first 200 on /api/health (polled every 10 ms), then ${IDLE_MS / 1000} s idle → RSS; ${ROUNDS} interleaved round(s), median shown.`,

@@ -12,19 +12,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { admin, api, dbUrl, freePort, requireFromServer, root, serverDir, waitForHealth } from './harness.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const serverDir = join(root, 'packages', 'server');
-const requireFromServer = createRequire(join(serverDir, 'package.json'));
 const { Client, Pool } = requireFromServer('pg');
 const { drizzle } = requireFromServer('drizzle-orm/node-postgres');
 
-const BASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const USERS = Number(process.env.BENCH_USERS || 10_000);
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS || 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 200);
@@ -35,59 +29,6 @@ const seedJs = join(serverDir, 'dist', 'cli', 'seed.js');
 if (!existsSync(mainJs) || !existsSync(seedJs)) {
   console.error(`No built server at ${mainJs} (or ${seedJs}): run pnpm build first.`);
   process.exit(1);
-}
-
-function dbUrl(name) {
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: BASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url, child, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not become healthy');
-}
-
-async function api(url, method, path, token, body) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -230,7 +171,7 @@ try {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(server);
-  await waitForHealth(url, server);
+  await waitForHealth(url, server, 120_000);
 
   const adminToken = (await api(url, 'POST', '/api/admin/login-admin', undefined, ADMIN)).token;
   const userToken = (await api(url, 'POST', '/api/user/login-user', undefined, { email: seeded.heavyUser.email, password: seeded.password })).token;

@@ -1,0 +1,69 @@
+// Pieces every benchmark script shares: ports, the PostgreSQL databases it creates, the server's health and its API.
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const serverDir = join(root, 'packages', 'server');
+/** Packages the server depends on (pg, autocannon), resolved from its folder. */
+export const requireFromServer = createRequire(join(serverDir, 'package.json'));
+const { Client } = requireFromServer('pg');
+
+/** The PostgreSQL server the benches use, and a database named `name` on it. */
+export const BASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+export function dbUrl(name) {
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs one statement on the server's maintenance database (create or drop a database). */
+export async function admin(sql) {
+  const client = new Client({ connectionString: BASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `/api/health` until it answers 200; fails early when the server process exits. */
+export async function waitForHealth(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+/** One JSON call to the app; throws with the status and body on anything but 2xx. */
+export async function api(url, method, path, token, body) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
