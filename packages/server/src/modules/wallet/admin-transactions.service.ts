@@ -186,59 +186,12 @@ export class AdminTransactionsService {
         );
         if (held) return held;
       }
-      const usdAt = usdValue(quantity, quote.price);
-      const id = randomUUID();
-      const row = await this.transactions.insert(
-        {
-          id,
-          userId: user.id,
-          type: 'deposit',
-          token: token.id,
-          network,
-          address,
-          coinAmount: plain(quantity),
-          usdAmount: plain(usdAt),
-          price: plain(quote.price),
-          status: input.status,
-          direction: 'in',
-          note: null,
-          details: null,
-          createdBy: actor.id,
-        },
-        tx,
-      );
-      await this.notifications.notify(
-        {
-          userId: user.id,
-          title: `Deposit ${input.status}`,
-          message: `A deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) was recorded with status ${input.status}.`,
-          status: input.status,
-          createdBy: actor.id,
-        },
-        tx,
-      );
-      await this.audit.record(
-        actor,
-        {
-          action: 'transaction.deposit',
-          targetType: 'transaction',
-          targetId: id,
-          after: { userId: user.id, token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), status: input.status },
-        },
-        tx,
-      );
-      if (input.status === 'approved') {
-        await this.ledger.post(
-          {
-            kind: 'deposit_credit',
-            transactionId: id,
-            reason: 'deposit approved',
-            createdBy: actor.id,
-            legs: transfer(platform('deposits', token.id), customer(user.id, token.id), quantity),
-          },
-          tx,
-          () => new ConflictError('The deposit could not be credited.'),
-        );
+      const deposit = depositRows(actor, user, { token, network, address }, input.status, quantity, quote.price);
+      const row = await this.transactions.insert(deposit.record, tx);
+      await this.notifications.notify(deposit.notice, tx);
+      await this.audit.record(actor, deposit.audit, tx);
+      if (deposit.legs.length) {
+        await this.ledger.post(deposit.entry, tx, () => new ConflictError('The deposit could not be credited.'));
       }
       const body = toTransactionDto({ ...row, userName: user.name, userEmail: user.email, symbol: token.symbol });
       await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
@@ -260,64 +213,27 @@ export class AdminTransactionsService {
     usd: Money,
     idem?: IdempotencyContext,
   ): Promise<TransactionDto | undefined> {
-    const { token, network, address } = target;
+    const { token } = target;
     const symbol = token.symbol.toUpperCase();
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
-    const usdAt = usdValue(quantity, quote.price);
-    const id = randomUUID();
-    const { statement, record } = this.transactions.insertStatement({
-      id,
-      userId: user.id,
-      type: 'deposit',
-      token: token.id,
-      network,
-      address,
-      coinAmount: plain(quantity),
-      usdAmount: plain(usdAt),
-      price: plain(quote.price),
-      status: input.status,
-      direction: 'in',
-      note: null,
-      details: null,
-      createdBy: actor.id,
-    });
-    const notified = this.notifications.notifyStatements({
-      userId: user.id,
-      title: `Deposit ${input.status}`,
-      message: `A deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) was recorded with status ${input.status}.`,
-      status: input.status,
-      createdBy: actor.id,
-    });
-    const audit = auditStatement(actor, {
-      action: 'transaction.deposit',
-      targetType: 'transaction',
-      targetId: id,
-      after: { userId: user.id, token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), status: input.status },
-    });
+    const deposit = depositRows(actor, user, target, input.status, quantity, quote.price);
+    const { statement, record } = this.transactions.insertStatement(deposit.record);
+    const notified = this.notifications.notifyStatements(deposit.notice);
+    const audit = auditStatement(actor, deposit.audit);
     const body = toTransactionDto({ ...record, userName: user.name, userEmail: user.email, symbol: token.symbol });
     try {
-      await this.ledger.postInOneRoundTrip(
-        {
-          kind: 'deposit_credit',
-          transactionId: id,
-          reason: 'deposit approved',
-          createdBy: actor.id,
-          // Not approved: no money moves (only the rows are written).
-          legs: input.status === 'approved' ? transfer(platform('deposits', token.id), customer(user.id, token.id), quantity) : [],
-        },
-        () => new ConflictError('The deposit could not be credited.'),
-        {
-          extra: [statement, ...notified.extra, audit],
-          selects: notified.selects,
-          guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []), this.tokens.liveGuard([token.id])],
-          onGuard: (code) =>
-            code === TOKEN_GONE_STATE
-              ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
-              : undefined,
-        },
-      );
+      // Not approved: no money moves (only the rows are written).
+      await this.ledger.postInOneRoundTrip(deposit.entry, () => new ConflictError('The deposit could not be credited.'), {
+        extra: [statement, ...notified.extra, audit],
+        selects: notified.selects,
+        guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []), this.tokens.liveGuard([token.id])],
+        onGuard: (code) =>
+          code === TOKEN_GONE_STATE
+            ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
+            : undefined,
+      });
       return body;
     } catch (error) {
       if (!IdempotencyService.isKeyTaken(error)) throw error;
@@ -921,4 +837,55 @@ function voidLegs(record: TransactionRecord): Leg[] {
 /** The tokens a movement credits to a customer (they must still be supported). */
 function creditedTokens(legs: Leg[]): string[] {
   return [...new Set(legs.filter((leg) => leg.account.kind === 'customer' && leg.amount.isPositive()).map((leg) => leg.account.token))];
+}
+
+/**
+ * What a deposit writes, whichever path writes it: the transaction row, the customer's notification, the audit entry
+ * and (approved only) the credit from the platform's deposits account.
+ */
+function depositRows(
+  actor: Actor,
+  user: CustomerRecord,
+  target: { token: WalletToken; network: string; address: string | null },
+  status: DepositDto['status'],
+  quantity: Money,
+  price: Money,
+) {
+  const { token, network, address } = target;
+  const id = randomUUID();
+  const usdAt = usdValue(quantity, price);
+  const legs = status === 'approved' ? transfer(platform('deposits', token.id), customer(user.id, token.id), quantity) : [];
+  return {
+    record: {
+      id,
+      userId: user.id,
+      type: 'deposit' as const,
+      token: token.id,
+      network,
+      address,
+      coinAmount: plain(quantity),
+      usdAmount: plain(usdAt),
+      price: plain(price),
+      status,
+      direction: 'in' as const,
+      note: null,
+      details: null,
+      createdBy: actor.id,
+    },
+    notice: {
+      userId: user.id,
+      title: `Deposit ${status}`,
+      message: `A deposit of ${describe(plain(quantity), token.id, token.symbol.toUpperCase())} (${usdText(plain(usdAt))}) was recorded with status ${status}.`,
+      status,
+      createdBy: actor.id,
+    },
+    audit: {
+      action: 'transaction.deposit',
+      targetType: 'transaction',
+      targetId: id,
+      after: { userId: user.id, token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), status },
+    },
+    legs,
+    entry: { kind: 'deposit_credit', transactionId: id, reason: 'deposit approved', createdBy: actor.id, legs },
+  };
 }
