@@ -1,4 +1,5 @@
 // Pieces every benchmark script shares: ports, the PostgreSQL databases it creates, the server's health and its API.
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -66,4 +67,27 @@ export async function api(url, method, path, token, body) {
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
+}
+
+/**
+ * The environment of a production server under benchmark: fresh secrets, a password-only admin (no 2FA enrolment),
+ * no market refresh or provider, auth limits out of the way. `extra` adds or overrides.
+ */
+export function benchServerEnv({ port, databaseUrl, dataDir, adminUser }, extra = {}) {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ADMIN_REQUIRE_2FA: 'false',
+    ADMIN_EMAIL: adminUser.email,
+    ADMIN_PASSWORD: adminUser.password,
+    MARKET_REFRESH_SECONDS: '0',
+    COINGECKO_BASE_URL: 'http://127.0.0.1:9',
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...extra,
+  };
 }

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, api, dbUrl, freePort, requireFromServer, root, serverDir, waitForHealth } from './harness.mjs';
+import { admin, api, benchServerEnv, dbUrl, freePort, requireFromServer, root, serverDir, waitForHealth } from './harness.mjs';
 
 const { Client, Pool } = requireFromServer('pg');
 const { drizzle } = requireFromServer('drizzle-orm/node-postgres');
@@ -151,23 +151,7 @@ try {
   const url = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [mainJs], {
     cwd: serverDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: dbUrl(appDb),
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      // Benchmarks sign the admin in with a password only.
-      ADMIN_REQUIRE_2FA: 'false',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      MARKET_REFRESH_SECONDS: '0',
-      COINGECKO_BASE_URL: 'http://127.0.0.1:9',
-      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-      LOG_LEVEL: 'warn',
-    },
+    env: benchServerEnv({ port, databaseUrl: dbUrl(appDb), dataDir, adminUser: ADMIN }, { LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(server);

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
-import { admin, api, dbUrl, freePort, requireFromServer, serverDir, waitForHealth } from './harness.mjs';
+import { admin, api, benchServerEnv, dbUrl, freePort, requireFromServer, serverDir, waitForHealth } from './harness.mjs';
 
 const { Client } = requireFromServer('pg');
 const autocannon = requireFromServer('autocannon');
@@ -56,24 +56,13 @@ async function benchSwaps() {
   const url = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, [mainJs], {
     cwd: serverDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: dbUrl(appDb),
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      // Benchmarks sign the admin in with a password only.
-      ADMIN_REQUIRE_2FA: 'false',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      MARKET_REFRESH_SECONDS: '0',
-      COINGECKO_BASE_URL: 'http://127.0.0.1:9',
-      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-      // The bench funds its customers with large admin credits: no four-eyes approval for them.
-      APPROVAL_THRESHOLD_USD: '0',
-    },
+    env: benchServerEnv(
+      { port, databaseUrl: dbUrl(appDb), dataDir, adminUser: ADMIN },
+      {
+        // The bench funds its customers with large admin credits: no four-eyes approval for them.
+        APPROVAL_THRESHOLD_USD: '0',
+      },
+    ),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitForHealth(url, child);
