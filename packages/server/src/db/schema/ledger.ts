@@ -117,6 +117,10 @@ export const transactions = pgTable(
     index('transactions_type_status_token_seq_idx')
       .on(t.type, t.status, t.token, t.seq)
       .where(sql`${t.voidedAt} is null`),
+    // Token and status without type: a combination matching almost nothing would otherwise walk all of the token's rows.
+    index('transactions_token_status_seq_idx')
+      .on(t.token, t.status, t.seq)
+      .where(sql`${t.voidedAt} is null`),
     // The admin search's walk down seq testing each row's customer, from the index alone (no heap page per row).
     index('transactions_seq_user_idx')
       .on(t.seq, t.userId)

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_token_status_seq_idx" ON "transactions" USING btree ("token","status","seq") WHERE "transactions"."voided_at" is null;
