@@ -372,6 +372,42 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
     await t.http.get('/api/user/me').set(bearer(user.token)).expect(401);
   });
 
+  it('commits a new-device sign-in and a spent recovery code only together with their security mail', async () => {
+    const user = await enrolledCustomer('Browser A');
+    const sessionsOf = async () => ((await t.http.get('/api/user/sessions').set(bearer(user.token)).expect(200)).body as unknown[]).length;
+    const before = await sessionsOf();
+    /** While `work` runs, the mail outbox refuses this customer's mail with `subject`: its change must not commit alone. */
+    async function refusingMail(subject: string, work: () => Promise<void>) {
+      const match = sql.raw(`'${user.email.toLowerCase()}' and new.subject = '${subject}'`);
+      await db.execute(sql`create or replace function refuse_outbox_for_test() returns trigger language plpgsql as $$
+        begin if lower(new."to") = ${match} then raise exception 'outbox refused for the test'; end if; return new; end $$`);
+      await db.execute(sql`create trigger refuse_outbox_for_test before insert on mail_outbox for each row execute function refuse_outbox_for_test()`);
+      try {
+        await work();
+      } finally {
+        await db.execute(sql`drop trigger refuse_outbox_for_test on mail_outbox`);
+        await db.execute(sql`drop function refuse_outbox_for_test()`);
+      }
+    }
+    const signIn = (code: string) =>
+      t.http.post('/api/user/login-user').set('User-Agent', 'Browser Z').send({ email: user.email, password: user.password, code });
+
+    await refusingMail(SECURITY_SUBJECTS.newSignIn, async () => {
+      expect((await signIn(await totp(user.secret, 1))).status).toBeGreaterThanOrEqual(500);
+    });
+    expect(await sessionsOf()).toBe(before);
+    await refusingMail(SECURITY_SUBJECTS.recoveryCodeUsed, async () => {
+      expect((await signIn(user.recoveryCodes[0])).status).toBeGreaterThanOrEqual(500);
+    });
+    expect(await sessionsOf()).toBe(before);
+
+    // Nothing was spent: the same recovery code still works, and both mails go out with the sign-in.
+    await signIn(user.recoveryCodes[0]).expect(200);
+    expect((await mailTo(user.email, SECURITY_SUBJECTS.recoveryCodeUsed)).text).toContain(`${user.recoveryCodes.length - 1} unused codes are left`);
+    expect((await mailTo(user.email, SECURITY_SUBJECTS.newSignIn)).text).toContain('Browser Z');
+    expect(await sessionsOf()).toBe(before + 1);
+  });
+
   it('gives administrators their own session list and revocation', async () => {
     const list = (await t.http.get('/api/admin/sessions').set(bearer(admin)).expect(200)).body as Array<{ id: string; current: boolean }>;
     const current = list.find((s) => s.current)!;

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { DATABASE, type Database } from '../../db/database';
+import { DATABASE, type Database, type Executor } from '../../db/database';
 import { ConflictError, InvalidInputError, NotFoundError, UnauthenticatedError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { AuditService } from '../audit/audit.service';
@@ -175,13 +175,16 @@ export class AuthService {
   private async login(input: LoginDto, role: 'user' | 'admin', client: ClientInfo): Promise<SessionDto> {
     const user = await this.checkCredentials(input, role);
     await this.stepUp.verify(user, input.code);
-    const { session, newDevice } = await this.startSession(user, client);
-    if (newDevice) await this.securityMails.newSignIn(user, client);
-    return session;
+    // The session and its new-device mail commit together: a crash cannot leave a sign-in the customer was not told of.
+    return this.db.transaction(async (tx) => {
+      const { session, newDevice } = await this.startSession(user, client, tx);
+      if (newDevice) await this.securityMails.newSignIn(user, client, tx);
+      return session;
+    });
   }
 
-  private async startSession(user: UserRecord, client: ClientInfo): Promise<{ session: SessionDto; newDevice: boolean }> {
-    const { sessionId, newDevice } = await this.sessions.start(user.id, client);
+  private async startSession(user: UserRecord, client: ClientInfo, executor?: Executor): Promise<{ session: SessionDto; newDevice: boolean }> {
+    const { sessionId, newDevice } = await this.sessions.start(user.id, client, executor);
     return { session: this.session(user, sessionId), newDevice };
   }
 

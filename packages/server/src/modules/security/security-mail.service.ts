@@ -38,9 +38,9 @@ export class SecurityMailService {
     private readonly notifications: NotificationsService,
   ) {}
 
-  newSignIn(user: SecurityRecipient, where: { ip: string | null; userAgent: string | null }): Promise<void> {
+  newSignIn(user: SecurityRecipient, where: { ip: string | null; userAgent: string | null }, tx?: Executor): Promise<void> {
     const device = `${where.userAgent ? shorten(where.userAgent, 120) : 'an unknown browser'} from ${where.ip ?? 'an unknown address'}`;
-    return this.deliver(user, SECURITY_SUBJECTS.newSignIn, `Your account was signed in to from a new device or address: ${device}, at ${stamp()}.`);
+    return this.deliver(user, SECURITY_SUBJECTS.newSignIn, `Your account was signed in to from a new device or address: ${device}, at ${stamp()}.`, { tx });
   }
 
   passwordChanged(user: SecurityRecipient, tx?: Executor): Promise<void> {
@@ -70,11 +70,12 @@ export class SecurityMailService {
     );
   }
 
-  recoveryCodeUsed(user: SecurityRecipient, codesLeft: number): Promise<void> {
+  recoveryCodeUsed(user: SecurityRecipient, codesLeft: number, tx?: Executor): Promise<void> {
     return this.deliver(
       user,
       SECURITY_SUBJECTS.recoveryCodeUsed,
       `A recovery code was used on your account at ${stamp()}. ${codesLeft} unused ${codesLeft === 1 ? 'code is' : 'codes are'} left.`,
+      { tx },
     );
   }
 
@@ -92,17 +93,6 @@ export class SecurityMailService {
     withdrawal: { amount: string; address: string; network?: string | null },
   ): { extra: SQL[]; selects: SQL[] } {
     return this.mail.sendStatements(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
-  }
-
-  /** For the address book: call after an address is saved. */
-  addressAdded(user: SecurityRecipient, entry: { address: string; network?: string | null; label?: string | null }): Promise<void> {
-    const label = entry.label ? ` ("${shorten(entry.label, 60)}")` : '';
-    const network = entry.network ? ` on ${entry.network}` : '';
-    return this.deliver(
-      user,
-      SECURITY_SUBJECTS.addressAdded,
-      `The withdrawal address ${entry.address}${network}${label} was added to your account at ${stamp()}.`,
-    );
   }
 
   /** Goes to the OLD address (the one an attacker who changed it cannot read), and to the new one. */

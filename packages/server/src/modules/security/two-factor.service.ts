@@ -150,11 +150,14 @@ export class TwoFactorService {
       if (step !== undefined && (await this.repository.useStep(account.id, step))) return;
       throw new TwoFactorRequiredError(TWO_FACTOR_REQUIRED_MESSAGE);
     }
-    if (await this.repository.useRecoveryCode(account.id, hashRecoveryCode(account.id, normalized))) {
-      await this.audit.record({ id: account.id, role: account.role }, { action: 'user.2fa_recovery_code_used', targetType: 'user', targetId: account.id });
-      await this.mails.recoveryCodeUsed(account, await this.repository.countUnusedRecoveryCodes(account.id));
-      return;
-    }
+    // The code is spent, audited and mailed in one transaction: a crash cannot spend it without telling the customer.
+    const used = await this.db.transaction(async (tx) => {
+      if (!(await this.repository.useRecoveryCode(account.id, hashRecoveryCode(account.id, normalized), tx))) return false;
+      await this.audit.record({ id: account.id, role: account.role }, { action: 'user.2fa_recovery_code_used', targetType: 'user', targetId: account.id }, tx);
+      await this.mails.recoveryCodeUsed(account, await this.repository.countUnusedRecoveryCodes(account.id, tx), tx);
+      return true;
+    });
+    if (used) return;
     throw new TwoFactorRequiredError(TWO_FACTOR_REQUIRED_MESSAGE);
   }
 
