@@ -11,6 +11,7 @@ import { BALANCE_CHANGED_STATE } from '../../src/modules/ledger/ledger.repositor
 import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
+import { TransactionsRepository } from '../../src/modules/wallet/transactions.repository';
 import type { Actor } from '../../src/common/principal';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -177,6 +178,12 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(again.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(again.result).toMatchObject({ user: { name: 'Renamed Meanwhile' } });
 
+    // The same for an "add" adjustment (one statement when the customer is known).
+    await db.execute(sql`update users set name = 'Renamed Twice' where id = ${user.id}::uuid`);
+    const add = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' }));
+    expect(add.trips.length).toBeGreaterThan(1);
+    expect(add.result).toMatchObject({ balance: { coinAmount: '0.02010000' }, transaction: { user: { name: 'Renamed Twice' } } });
+
     await db.execute(sql`update users set deactivated_at = now() where id = ${user.id}::uuid`);
     await expect(admin.deposit(actor, user.id, { network: 'bitcoin', amount: '10', status: 'approved' })).rejects.toThrow('User not found.');
     // A refusal decided before the statement (an unknown network) still answers the customer's 404 first.
@@ -235,6 +242,18 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     const cancel = await measure(() => admin.modify(actor, { tId: id, modification: 'rejected' }));
     expect(cancel.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(cancel.result).toMatchObject({ transaction: { status: 'rejected', user: { name: 'Renamed Meanwhile' } } });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
+
+    // A status this instance has wrong (as when another instance changed it since): the guard refuses the statement,
+    // nothing is written, and the change or void is decided under the row lock from the real status.
+    const known = t.app.get(TransactionsRepository);
+    known.remember({ ...known.known(id)!, status: 'pending' });
+    const stale = await measure(() => admin.modify(actor, { tId: id, modification: 'approved' }));
+    expect(stale.trips.length).toBeGreaterThan(1);
+    expect(stale.result).toMatchObject({ changed: true, transaction: { status: 'approved' } });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(990 / 50000, 8);
+    known.remember({ ...known.known(id)!, status: 'pending' });
+    expect(await admin.void(actor, id)).toEqual({ message: 'Transaction deleted successfully' });
     expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
   });
 
