@@ -11,6 +11,7 @@ import { BALANCE_CHANGED_STATE } from '../../src/modules/ledger/ledger.repositor
 import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
+import { TransactionsRepository } from '../../src/modules/wallet/transactions.repository';
 import type { Actor } from '../../src/common/principal';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -141,37 +142,69 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     return { actor: { id: rows[0].id, role: 'admin' }, user };
   }
 
-  /** Reads of the customer, the transaction and the token's networks that an admin operation makes before its statement. */
-  const READ = /^select /i;
+  const ONE_STATEMENT = [expect.stringMatching(/^with /)];
 
-  it('a steady-state admin deposit is ONE write statement (after its reads): claim, token lock, credit, rows, events', async () => {
+  it('a steady-state admin deposit is ONE statement: customer guard, claim, token lock, credit, rows, events', async () => {
     const admin = t.app.get(AdminTransactionsService);
     const { actor, user } = await adminAndCustomer();
+    // Steady state: the customer is known to this instance (here from its funding; else from the admin's user list).
     const approved = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'approved' }));
-    // One read, the customer (the token and its networks come from the reference data cache); then the one write
-    // statement (no BEGIN/COMMIT).
-    expect(approved.trips.map(head)).toEqual([expect.stringMatching(/^select .*from "users"/i), expect.stringMatching(/^with /)]);
+    // The token and its networks come from the reference data cache; no BEGIN/COMMIT.
+    expect(approved.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(approved.cachedReads).toEqual([]);
-    expect(approved.trips[1]).toMatch(/insert into journal_lines/);
-    expect(approved.trips.some((s) => /^(begin|commit)/i.test(s.trim()))).toBe(false);
+    expect(approved.trips[0]).toMatch(/insert into journal_lines/);
+    expect(approved.trips[0]).toMatch(/from users where id = /);
+    expect(approved.result).toMatchObject({ user: { name: expect.any(String), email: expect.any(String) }, status: 'approved' });
 
     const withKey = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'pending' }, keyed(`deposit-${user.id}`)));
-    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^select .*from "users"/i), expect.stringMatching(/^with /)]);
-    expect(withKey.trips[1]).toMatch(/insert into idempotency_keys/);
+    expect(withKey.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(withKey.trips[0]).toMatch(/insert into idempotency_keys/);
     // A pending deposit moves no money: no journal entry.
-    expect(withKey.trips[1]).not.toMatch(/journal_lines/);
+    expect(withKey.trips[0]).not.toMatch(/journal_lines/);
     expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1100 / 50000, 8);
   });
 
-  it('a steady-state status change and void are ONE write statement each (after reading the transaction)', async () => {
+  it('a deposit for a customer changed since this instance knew it answers from the database: new name, or 404', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const db = t.app.get<Database>(DATABASE);
+    const { actor, user } = await adminAndCustomer();
+    await db.execute(sql`update users set name = 'Renamed Meanwhile' where id = ${user.id}::uuid`);
+    const renamed = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '10', status: 'pending' }));
+    // The guard refused the stale customer (nothing written), then the read path.
+    expect(renamed.trips.length).toBeGreaterThan(1);
+    expect(renamed.result).toMatchObject({ user: { name: 'Renamed Meanwhile' } });
+    // Known again (re-read): one statement.
+    const again = await measure(() => admin.deposit(actor, user.id, { network: 'bitcoin', amount: '10', status: 'pending' }));
+    expect(again.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(again.result).toMatchObject({ user: { name: 'Renamed Meanwhile' } });
+
+    // The same for an "add" adjustment (one statement when the customer is known).
+    await db.execute(sql`update users set name = 'Renamed Twice' where id = ${user.id}::uuid`);
+    const add = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' }));
+    expect(add.trips.length).toBeGreaterThan(1);
+    expect(add.result).toMatchObject({ balance: { coinAmount: '0.02010000' }, transaction: { user: { name: 'Renamed Twice' } } });
+
+    await db.execute(sql`update users set deactivated_at = now() where id = ${user.id}::uuid`);
+    await expect(admin.deposit(actor, user.id, { network: 'bitcoin', amount: '10', status: 'approved' })).rejects.toThrow('User not found.');
+    // A refusal decided before the statement (an unknown network) still answers the customer's 404 first.
+    await expect(admin.deposit(actor, user.id, { network: 'nowhere', amount: '10', status: 'approved' })).rejects.toThrow('User not found.');
+    await expect(admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' })).rejects.toThrow('User not found.');
+    const { rows } = (await db.execute(sql`select count(*)::int as n from transactions where user_id = ${user.id}::uuid and type = 'deposit'`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('a steady-state status change and void are ONE statement each (the transaction known to this instance)', async () => {
     const admin = t.app.get(AdminTransactionsService);
     const { actor, user } = await adminAndCustomer();
     const pending = (await admin.deposit(actor, user.id, { network: 'bitcoin', amount: '100', status: 'pending' })) as { _id: string };
 
     const approve = await measure(() => admin.modify(actor, { tId: pending._id, modification: 'approved', expectedStatus: 'pending' }));
-    expect(approve.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(/^with /)]);
-    expect(approve.trips[1]).toMatch(/update transactions set status/);
-    expect(approve.result).toMatchObject({ message: 'Status updated successfully', changed: true, transaction: { status: 'approved' } });
+    expect(approve.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(approve.trips[0]).toMatch(/update transactions set status/);
+    expect(approve.cachedReads).toEqual([]);
+    expect(approve.result).toMatchObject({ message: 'Status updated successfully', changed: true, transaction: { status: 'approved', symbol: 'btc' } });
     expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1100 / 50000, 8);
 
     // A status the transaction no longer has is refused as before (under the row lock, nothing written).
@@ -180,33 +213,86 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     );
 
     const voided = await measure(() => admin.void(actor, pending._id));
-    // Reads: the transaction (and the symbols, served by the token cache); then the one write statement.
-    expect(voided.trips.map(head)).toEqual([expect.stringMatching(READ), expect.stringMatching(/^with /)]);
-    expect(voided.trips[1]).toMatch(/voided_at = now\(\)/);
+    // The symbols come from the reference data cache.
+    expect(voided.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(voided.trips[0]).toMatch(/voided_at = now\(\)/);
     expect(voided.result).toEqual({ message: 'Transaction deleted successfully' });
     expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
     await expect(admin.void(actor, pending._id)).rejects.toThrow('Transaction not found.');
   });
 
-  it('a steady-state balance adjustment (add, set) is ONE write statement after reading the balance; a changed balance is refused', async () => {
+  it('a status change of a transaction known from the admin list; one changed meanwhile is decided from the database', async () => {
+    const admin = t.app.get(AdminTransactionsService);
+    const wallet = t.app.get(WalletService);
+    const db = t.app.get<Database>(DATABASE);
+    const { actor, user } = await adminAndCustomer();
+    const send = await wallet.send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } });
+    const id = send.transaction._id;
+    // Another instance's view: this one has not seen the withdrawal until the admin list shows it.
+    await wallet.history(undefined, { userId: user.id });
+    const approve = await measure(() => admin.modify(actor, { tId: id, modification: 'approved', expectedStatus: 'pending' }));
+    expect(approve.trips.map(head)).toEqual(ONE_STATEMENT);
+
+    // The customer renamed meanwhile (the cached view shows the old name): the guard refuses it and the change is
+    // decided under the row lock, answering with today's name; the transaction is then known again.
+    await db.execute(sql`update users set name = 'Renamed Meanwhile' where id = ${user.id}::uuid`);
+    const back = await measure(() => admin.modify(actor, { tId: id, modification: 'pending' }));
+    expect(back.trips.length).toBeGreaterThan(1);
+    expect(back.result).toMatchObject({ changed: true, transaction: { status: 'pending', user: { name: 'Renamed Meanwhile' } } });
+    const cancel = await measure(() => admin.modify(actor, { tId: id, modification: 'rejected' }));
+    expect(cancel.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(cancel.result).toMatchObject({ transaction: { status: 'rejected', user: { name: 'Renamed Meanwhile' } } });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
+
+    // A status this instance has wrong (as when another instance changed it since): the guard refuses the statement,
+    // nothing is written, and the change or void is decided under the row lock from the real status.
+    const known = t.app.get(TransactionsRepository);
+    known.remember({ ...known.known(id)!, status: 'pending' });
+    const stale = await measure(() => admin.modify(actor, { tId: id, modification: 'approved' }));
+    expect(stale.trips.length).toBeGreaterThan(1);
+    expect(stale.result).toMatchObject({ changed: true, transaction: { status: 'approved' } });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(990 / 50000, 8);
+    known.remember({ ...known.known(id)!, status: 'pending' });
+    expect(await admin.void(actor, id)).toEqual({ message: 'Transaction deleted successfully' });
+    expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
+  });
+
+  it('a steady-state balance adjustment: "add" is ONE statement, "set" (and "add" with a key) reads customer and balance in one query first', async () => {
     const admin = t.app.get(AdminTransactionsService);
     const ledger = t.app.get(LedgerService);
+    const db = t.app.get<Database>(DATABASE);
     const { actor, user } = await adminAndCustomer();
-    const balanceRead = expect.stringMatching(/^select "balance" from "ledger_accounts"/);
+    const customerAndBalance = expect.stringMatching(/^select .*from "ledger_accounts".* from "users"/);
 
     const add = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 500, type: 'yes', msg: 'Goodwill' }));
-    // Reads: the customer and the balance (no lock); then the one write statement (no BEGIN/COMMIT).
-    expect(add.trips.map(head)).toEqual([expect.stringMatching(READ), balanceRead, expect.stringMatching(/^with /)]);
-    expect(add.trips[2]).toMatch(/for no key update/);
+    // No BEGIN/COMMIT; the balance before and after come from the account the statement locks.
+    expect(add.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(add.trips[0]).toMatch(/for no key update/);
     expect(add.result).toMatchObject({ message: 'Balance updated successfully', balance: { coinAmount: '0.03000000' } });
+    const { rows: audits } = (await db.execute(
+      sql`select before, after from audit_log where action = 'balance.adjust' and target_id = ${user.id} order by created_at desc limit 1`,
+    )) as unknown as { rows: Array<{ before: Record<string, unknown>; after: Record<string, unknown> }> };
+    expect(audits[0].before).toEqual({ token: 'bitcoin', balance: '0.02' });
+    expect(audits[0].after).toMatchObject({
+      token: 'bitcoin',
+      balance: '0.03',
+      reason: 'Goodwill',
+      transactionId: (add.result as { transaction: { _id: string } }).transaction._id,
+    });
 
     const set = await measure(() =>
       admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, { ...keyed(`set-${user.id}`), status: 200 }),
     );
-    expect(set.trips.map(head)).toEqual([expect.stringMatching(READ), balanceRead, expect.stringMatching(/^with /)]);
-    expect(set.trips[2]).toMatch(/insert into idempotency_keys/);
+    expect(set.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
+    expect(set.trips[1]).toMatch(/insert into idempotency_keys/);
     expect(set.result).toMatchObject({ balance: { coinAmount: '0.00500000' }, transaction: { direction: 'out', coinAmount: '0.02500000' } });
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00500000');
+
+    const addWithKey = await measure(() =>
+      admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' }, { ...keyed(`add-${user.id}`), status: 200 }),
+    );
+    expect(addWithKey.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
+    expect(addWithKey.result).toMatchObject({ balance: { coinAmount: '0.00600000' } });
 
     // The guard: a balance that is no longer the one read aborts the statement (nothing moves).
     const { balance, guard } = await ledger.balanceWithGuard(user.id, 'bitcoin');
@@ -224,6 +310,6 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
         { guards: [guard], onGuard: (code) => new Error(`guard ${code}`) },
       ),
     ).rejects.toThrow(`guard ${BALANCE_CHANGED_STATE}`);
-    expect((await holdings(t, user.token)).bitcoin).toBe('0.00600000');
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00700000');
   });
 });

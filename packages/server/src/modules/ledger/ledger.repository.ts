@@ -190,7 +190,8 @@ export class LedgerRepository {
     executor: Executor = this.db,
     selects: SQL[] = [],
     guards: MoneyGuard[] = [],
-  ): Promise<void> {
+    returning?: SQL,
+  ): Promise<Record<string, unknown> | undefined> {
     const ctes: SQL[] = [];
     // Guards first, each forced after the previous one; the customer locks only after the last one passed.
     let afterGuards: SQL | undefined;
@@ -219,9 +220,11 @@ export class LedgerRepository {
       lines.map((line) => sql`(${line.accountId}::uuid, ${line.token}, ${line.amount}::numeric)`),
       sql`, `,
     );
-    await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
+    const result = await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
-      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}`);
+      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}${returning ? sql` returning ${returning}` : sql``}`);
+    // `returning`: one row per line; the caller asks for values of the statement (e.g. a guard's CTE), the same on each.
+    return (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
   }
 
   /**
@@ -263,6 +266,17 @@ export class LedgerRepository {
       sql`${sql.raw(name)} as materialized (
         select cp_require(coalesce(bool_and(locked.balance = ${expected}::numeric), false), ${BALANCE_CHANGED_STATE}, 'balance changed') as ok
         from (select balance from ledger_accounts where id = ${accountId}::uuid and ${after} for no key update) as locked)`,
+    ];
+  }
+
+  /**
+   * A guard of a one-statement posting that locks the account (FOR NO KEY UPDATE, as `balanceGuard`) and names its
+   * balance as the CTE `cte` (column `balance`) for the rest of the statement: the balance the movement then changes.
+   */
+  lockedBalanceGuard(accountId: string, cte: string): MoneyGuard {
+    return (after, name) => [
+      sql`${sql.raw(cte)} as materialized (select balance from ledger_accounts where id = ${accountId}::uuid and ${after} for no key update)`,
+      sql`${sql.raw(name)} as materialized (select cp_require(exists (select 1 from ${sql.raw(cte)}), 'XX000', 'ledger: account not found') as ok)`,
     ];
   }
 

@@ -145,6 +145,21 @@ export class LedgerService {
     return { balance: toMoney(balance), guard: this.repository.balanceGuard(id, plain(balance)) };
   }
 
+  /** The id of a customer's account when this instance knows it (no trip; account ids never change). */
+  knownAccountId(userId: string, token: string): string | undefined {
+    return this.ids.get(accountKeyString(customer(userId, token)));
+  }
+
+  /** The guard of `balanceWithGuard` for a balance read another way (e.g. with the customer, in one query). */
+  balanceGuard(accountId: string, balance: string): MoneyGuard {
+    return this.repository.balanceGuard(accountId, balance);
+  }
+
+  /** A guard that locks the account and names its balance as the CTE `cte` (see LedgerRepository.lockedBalanceGuard). */
+  lockedBalanceGuard(accountId: string, cte: string): MoneyGuard {
+    return this.repository.lockedBalanceGuard(accountId, cte);
+  }
+
   /**
    * Posts one entry. `onShort(token)` builds the error thrown when a customer balance would go below zero (nothing is
    * written then; the caller's transaction rolls back). `extra` are insert statements run in the same statement as the
@@ -197,9 +212,16 @@ export class LedgerService {
   async postInOneRoundTrip(
     entry: EntryInput,
     onShort: (token: string) => DomainError,
-    options: { extra?: SQL[]; selects?: SQL[]; guards?: MoneyGuard[]; onGuard?: (code: string, detail: string) => Error | undefined } = {},
+    options: {
+      extra?: SQL[];
+      selects?: SQL[];
+      guards?: MoneyGuard[];
+      onGuard?: (code: string, detail: string) => Error | undefined;
+      /** Values the statement returns (a movement only), e.g. a guard's CTE: `sql\`(select x from cte) as x\``. */
+      returning?: SQL;
+    } = {},
     attempts = 4,
-  ): Promise<void> {
+  ): Promise<Record<string, unknown> | undefined> {
     const moves = movesOf(entry);
     // No money moves (e.g. a pending deposit): only the guards and the rows, and no journal entry (as `post`).
     const posting = moves.length ? await this.prepare(entry, moves, this.db) : undefined;
@@ -207,9 +229,9 @@ export class LedgerService {
     const selects = [...(events ? [events] : []), ...(options.selects ?? [])];
     for (let attempt = 1; ; attempt++) {
       try {
-        if (posting) await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? []);
-        else await this.repository.guardedWrite(options.extra ?? [], selects, options.guards ?? []);
-        return;
+        if (posting) return await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? [], options.returning);
+        await this.repository.guardedWrite(options.extra ?? [], selects, options.guards ?? []);
+        return undefined;
       } catch (error) {
         const failed = guardFailureOf(error);
         if (failed) throw options.onGuard?.(failed.code, failed.detail) ?? error;
@@ -243,9 +265,9 @@ export class LedgerService {
       }
     };
     /** Everything in one autocommit statement (no BEGIN/COMMIT trips). */
-    const writeOnce = async (extra: SQL[], onShort: (token: string) => DomainError, selects: SQL[], guards: MoneyGuard[]) => {
+    const writeOnce = async (extra: SQL[], onShort: (token: string) => DomainError, selects: SQL[], guards: MoneyGuard[], returning?: SQL) => {
       try {
-        await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, selects, guards);
+        return await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, selects, guards, returning);
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
         throw error;

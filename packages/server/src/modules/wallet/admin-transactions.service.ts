@@ -20,18 +20,18 @@ import { DATABASE, type Database, type Executor, type Tx } from '../../db/databa
 import { ApprovalGate } from '../admin/approval-gate.service';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction, sqlState } from '../ledger/db-transaction';
-import type { SQL } from 'drizzle-orm';
+import { is, SQL, sql } from 'drizzle-orm';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { type AccountKey, BALANCE_CHANGED_STATE, type MoneyGuard } from '../ledger/ledger.repository';
-import { customer, type Leg, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
+import { customer, type EntryInput, type Leg, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
-import { TRANSACTION_CHANGED_STATE, type TransactionRecord, TransactionsRepository, type TransactionView } from './transactions.repository';
-import { auditStatement } from './audit-statement';
+import { TRANSACTION_CHANGED_STATE, type TransactionRecord, TransactionsRepository } from './transactions.repository';
+import { auditStatement, jsonWith } from './audit-statement';
 import { describe, parseLimit, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { TOKEN_GONE_STATE, type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
-import { type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
+import { CUSTOMER_CHANGED_STATE, type CustomerRecord, WalletUsersRepository } from './wallet-users.repository';
 import { txExplorerUrl, validateTxHash } from './tx-hash';
 import { WalletService } from './wallet.service';
 import { findNetwork, NATIVE_NETWORK, NETWORKS } from '../../common/networks';
@@ -152,16 +152,40 @@ export class AdminTransactionsService {
     return user;
   }
 
+  /**
+   * Runs `work`, decided with the customer `known` from this instance's cache (no read first): when it refuses, a
+   * customer gone meanwhile is answered first (404), as on the path that reads the customer before anything else.
+   */
+  private async customerFirst<T>(userId: string, known: CustomerRecord | undefined, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (known) await this.customerOr404(userId);
+      throw error;
+    }
+  }
+
+  /** The current symbol of a coin from the reference data cache (no trip), as the view's join gives it (null: none). */
+  private async coinSymbol(token: string): Promise<string | null> {
+    return (await this.tokens.coinsByIds([token])).get(token)?.symbol ?? null;
+  }
+
   async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext, outer?: Tx): Promise<TransactionDto | PendingApprovalDto> {
-    const user = await this.customerOr404(userId, outer);
-    const { token, network, address } = await this.resolveDepositTarget(input.network, outer);
     const usd = parseAmount(input.amount);
-    const symbol = token.symbol.toUpperCase();
     // A direct call below the four-eyes threshold: ONE statement (see depositInOneStatement).
     const gated = input.status === 'approved' && this.gate.requiresApproval(actor, usd);
-    if (!outer && !gated && (!idem || this.idempotency.claimsInStatement)) {
-      const done = await this.depositInOneStatement(actor, user, { token, network, address }, input, usd, idem);
+    const oneStatement = !outer && !gated && (!idem || this.idempotency.claimsInStatement);
+    // Steady state: the customer as this instance last read it (the statement's guard re-checks it), no read first.
+    const known = oneStatement ? this.customers.known(userId) : undefined;
+    let user = known ?? (await this.customerOr404(userId, outer));
+    const target = await this.customerFirst(userId, known, () => this.resolveDepositTarget(input.network, outer));
+    const { token } = target;
+    const symbol = token.symbol.toUpperCase();
+    if (oneStatement) {
+      const done = await this.customerFirst(userId, known, () => this.depositInOneStatement(actor, user, target, input, usd, idem));
       if (done) return done;
+      // The customer changed meanwhile (or the key is taken): read again, then the multi-statement way.
+      if (known) user = await this.customerOr404(userId);
     }
     return this.within(outer, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
@@ -186,7 +210,7 @@ export class AdminTransactionsService {
         );
         if (held) return held;
       }
-      const deposit = depositRows(actor, user, { token, network, address }, input.status, quantity, quote.price);
+      const deposit = depositRows(actor, user, target, input.status, quantity, quote.price);
       const row = await this.transactions.insert(deposit.record, tx);
       await this.notifications.notify(deposit.notice, tx);
       await this.audit.record(actor, deposit.audit, tx);
@@ -200,10 +224,11 @@ export class AdminTransactionsService {
   }
 
   /**
-   * A deposit in ONE statement, one round trip: the idempotency claim (stored done with the response), the token's share
-   * lock, then (approved) the customer's and the deposits account, the transaction, notification and audit rows, the
-   * entry and its lines, and the live events (sent on commit). Undefined: the key is taken by a concurrent duplicate
-   * (the caller then claims it the multi-statement way, which replays or refuses as usual).
+   * A deposit in ONE statement, one round trip: the idempotency claim (stored done with the response), the customer
+   * still active with the name and email the response shows, the token's share lock, then (approved) the customer's and
+   * the deposits account, the transaction, notification and audit rows, the entry and its lines, and the live events
+   * (sent on commit). Undefined (nothing written): the key is taken by a concurrent duplicate (the caller then claims it
+   * the multi-statement way, which replays or refuses as usual), or the customer changed.
    */
   private async depositInOneStatement(
     actor: Actor,
@@ -222,23 +247,34 @@ export class AdminTransactionsService {
     const { statement, record } = this.transactions.insertStatement(deposit.record);
     const notified = this.notifications.notifyStatements(deposit.notice);
     const audit = auditStatement(actor, deposit.audit);
-    const body = toTransactionDto({ ...record, userName: user.name, userEmail: user.email, symbol: token.symbol });
+    const view = { ...record, userName: user.name, userEmail: user.email, symbol: token.symbol };
+    const body = toTransactionDto(view);
     try {
       // Not approved: no money moves (only the rows are written).
       await this.ledger.postInOneRoundTrip(deposit.entry, () => new ConflictError('The deposit could not be credited.'), {
         extra: [statement, ...notified.extra, audit],
         selects: notified.selects,
-        guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []), this.tokens.liveGuard([token.id])],
+        guards: [
+          ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
+          this.customers.unchangedGuard(user),
+          this.tokens.liveGuard([token.id]),
+        ],
         onGuard: (code) =>
           code === TOKEN_GONE_STATE
             ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
             : undefined,
       });
-      return body;
     } catch (error) {
+      if (sqlState(error) === CUSTOMER_CHANGED_STATE) {
+        this.customers.forget(user.id);
+        return undefined;
+      }
       if (!IdempotencyService.isKeyTaken(error)) throw error;
       return undefined;
     }
+    // The admin acts on it next (approve, void): known, that is one statement too.
+    this.transactions.remember(view);
+    return body;
   }
 
   private async lockTransaction(id: string, tx: Tx): Promise<TransactionRecord> {
@@ -269,13 +305,10 @@ export class AdminTransactionsService {
         txHash = checked.hash;
       }
 
-      const quantity = toMoney(record.coinAmount);
       const symbol = ((await this.tokens.coinsByIds([record.token], tx)).get(record.token)?.symbol ?? record.token).toUpperCase();
-      const amountText = describe(record.coinAmount, record.token, symbol);
-      const from = location(record, record.status);
-      const to = location(record, input.modification);
+      const change = statusChangeRows(actor, record, symbol, input.modification, txHash);
       // Crediting the customer or making it pending again exposes the token: it must still be supported (share lock).
-      if (to.kind === 'customer' || input.modification === 'pending') await requireLiveTokens(this.tokens, [{ id: record.token, symbol }], tx, removedToken);
+      if (change.exposesToken) await requireLiveTokens(this.tokens, [{ id: record.token, symbol }], tx, removedToken);
       // Four-eyes: crediting a deposit or settling a withdrawal; the approval re-checks the status it was asked from.
       if (input.modification === 'approved') {
         const held = await this.gate.hold(
@@ -286,7 +319,7 @@ export class AdminTransactionsService {
             transactionId: record.id,
             payload: { ...input, expectedStatus: input.expectedStatus ?? record.status },
             usd: await this.currentUsd(record, tx),
-            summary: `Approve the ${record.status} ${TYPE_LABEL[record.type]} of ${amountText}`,
+            summary: `Approve the ${record.status} ${TYPE_LABEL[record.type]} of ${change.amountText}`,
           },
           tx,
         );
@@ -294,57 +327,23 @@ export class AdminTransactionsService {
       }
       await this.transactions.setStatus(record.id, input.modification, tx);
       if (txHash) await this.transactions.setTxHash(record.id, txHash, tx);
-      await this.notifications.notify(
-        {
-          userId: record.userId,
-          title: `Transaction ${input.modification}`,
-          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.${txHash ? ` Transaction hash: ${txHash}${explorerLine(record.network, txHash)}` : ''}`,
-          status: input.modification,
-          createdBy: actor.id,
-        },
-        tx,
-      );
-      await this.audit.record(
-        actor,
-        {
-          action: 'transaction.status',
-          targetType: 'transaction',
-          targetId: record.id,
-          before: { status: record.status },
-          after: { status: input.modification, ...(txHash ? { txHash } : {}) },
-        },
-        tx,
-      );
-      if (!sameAccount(from, to)) {
-        await this.ledger.post(
-          {
-            kind: `${record.type}_${record.status}_to_${input.modification}`,
-            transactionId: record.id,
-            reason: `status ${record.status} → ${input.modification}`,
-            createdBy: actor.id,
-            legs: transfer(from, to, quantity),
-          },
-          tx,
-          () =>
-            new ConflictError(
-              record.type === 'deposit'
-                ? `The customer no longer holds the ${amountText} this deposit credited, so it cannot leave approved.`
-                : `The customer no longer holds the ${amountText} this withdrawal needs, so it cannot be ${input.modification === 'pending' ? 'put back to pending' : 'approved'}.`,
-            ),
-        );
-      }
+      await this.notifications.notify(change.notice, tx);
+      await this.audit.record(actor, change.audit, tx);
+      if (change.entry.legs.length) await this.ledger.post(change.entry, tx, change.onShort);
       return { message: 'Status updated successfully', changed: true, transaction: await view() };
     });
   }
 
   /**
-   * The usual status change in ONE statement, one round trip after reading the transaction: the row is updated only if
-   * it still has the status read (else the statement aborts), the token's share lock, the ledger movement, notification
-   * and audit rows. Undefined (nothing written): anything else — an answer that is not a change (an error, already in
-   * that status), an action the four-eyes gate holds, or a concurrent change — is decided under the row lock by `modify`.
+   * The usual status change in ONE statement, one round trip: the transaction as this instance last read it (the admin
+   * list, the deposit it wrote; else read first), whose row is updated only if it still has that status, details and
+   * customer name and email (else the statement aborts), the token's share lock, the ledger movement, notification and
+   * audit rows. Its other fields never change. Undefined (nothing written): anything else — an answer that is not a
+   * change (an error, already in that status), an action the four-eyes gate holds, or a concurrent change — is decided
+   * under the row lock by `modify`.
    */
   private async modifyInOneStatement(actor: Actor, input: ModifyTransactionDto): Promise<TransactionChangeDto | undefined> {
-    const record = UUID.test(input.tId) ? await this.transactions.findView(input.tId) : undefined;
+    const record = UUID.test(input.tId) ? (this.transactions.known(input.tId) ?? (await this.transactions.findView(input.tId))) : undefined;
     if (!record || record.voidedAt || (record.type !== 'deposit' && record.type !== 'withdrawal')) return undefined;
     if ((input.expectedStatus && input.expectedStatus !== record.status) || record.status === input.modification) return undefined;
     let txHash: string | undefined;
@@ -356,58 +355,37 @@ export class AdminTransactionsService {
     }
     if (input.modification === 'approved' && this.gate.requiresApproval(actor, await this.currentUsd(record))) return undefined;
 
-    const symbol = symbolOfView(record);
-    const amountText = describe(record.coinAmount, record.token, symbol);
-    const from = location(record, record.status);
-    const to = location(record, input.modification);
-    const notified = this.notifications.notifyStatements({
-      userId: record.userId,
-      title: `Transaction ${input.modification}`,
-      message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${input.modification}.${txHash ? ` Transaction hash: ${txHash}${explorerLine(record.network, txHash)}` : ''}`,
-      status: input.modification,
-      createdBy: actor.id,
-    });
-    const audit = auditStatement(actor, {
-      action: 'transaction.status',
-      targetType: 'transaction',
-      targetId: record.id,
-      before: { status: record.status },
-      after: { status: input.modification, ...(txHash ? { txHash } : {}) },
-    });
-    const exposesToken = to.kind === 'customer' || input.modification === 'pending';
+    const coinSymbol = await this.coinSymbol(record.token);
+    const symbol = (coinSymbol ?? record.token).toUpperCase();
+    const change = statusChangeRows(actor, record, symbol, input.modification, txHash);
+    const notified = this.notifications.notifyStatements(change.notice);
     const changed = await this.inOneStatement(
-      {
-        kind: `${record.type}_${record.status}_to_${input.modification}`,
-        transactionId: record.id,
-        reason: `status ${record.status} → ${input.modification}`,
-        createdBy: actor.id,
-        legs: sameAccount(from, to) ? [] : transfer(from, to, toMoney(record.coinAmount)),
-      },
-      () =>
-        new ConflictError(
-          record.type === 'deposit'
-            ? `The customer no longer holds the ${amountText} this deposit credited, so it cannot leave approved.`
-            : `The customer no longer holds the ${amountText} this withdrawal needs, so it cannot be ${input.modification === 'pending' ? 'put back to pending' : 'approved'}.`,
-        ),
+      record.id,
+      change.entry,
+      change.onShort,
       [
-        this.transactions.statusChangeGuard(record.id, record.status, input.modification, txHash),
-        ...(exposesToken ? [this.tokens.liveGuard([record.token])] : []),
+        this.transactions.statusChangeGuard(record.id, record.status, input.modification, record, txHash),
+        ...(change.exposesToken ? [this.tokens.liveGuard([record.token])] : []),
       ],
-      [...notified.extra, audit],
+      [...notified.extra, auditStatement(actor, change.audit)],
       notified.selects,
       () => removedToken(symbol),
     );
     if (!changed) return undefined;
     const details = txHash ? { ...(record.details ?? {}), txHash } : record.details;
-    return { message: 'Status updated successfully', changed: true, transaction: toTransactionDto({ ...record, status: input.modification, details }) };
+    const after = { ...record, symbol: coinSymbol, status: input.modification, details };
+    this.transactions.remember(after);
+    return { message: 'Status updated successfully', changed: true, transaction: toTransactionDto(after) };
   }
 
   /**
    * Runs a one-statement change (see LedgerService.postInOneRoundTrip) whose first guard re-checks the transaction row.
-   * False: the row changed since it was read (nothing was written). A token removed meanwhile throws `removed()`.
+   * False: the row changed since it was read (nothing was written; it is read again next time). A token removed
+   * meanwhile throws `removed()`.
    */
   private async inOneStatement(
-    entry: { kind: string; transactionId: string; reason: string; createdBy: string; legs: Leg[] },
+    transactionId: string,
+    entry: EntryInput,
     onShort: (token: string) => ConflictError,
     guards: MoneyGuard[],
     extra: SQL[],
@@ -423,8 +401,9 @@ export class AdminTransactionsService {
       });
       return true;
     } catch (error) {
-      if (sqlState(error) === TRANSACTION_CHANGED_STATE) return false;
-      throw error;
+      if (sqlState(error) !== TRANSACTION_CHANGED_STATE) throw error;
+      this.transactions.forget(transactionId);
+      return false;
     }
   }
 
@@ -452,88 +431,52 @@ export class AdminTransactionsService {
         if (held) return held;
       }
       const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)], tx);
-      const symbolOf = (token: string) => (symbols.get(token)?.symbol ?? token).toUpperCase();
-      const amountText = describe(record.coinAmount, record.token, symbolOf(record.token));
-      const legs = voidLegs(record);
-      const credited = creditedTokens(legs);
+      const reversal = voidRows(actor, record, (token) => (symbols.get(token)?.symbol ?? token).toUpperCase());
       await requireLiveTokens(
         this.tokens,
-        credited.map((token) => ({ id: token, symbol: symbolOf(token) })),
+        reversal.credited.map((token) => ({ id: token, symbol: reversal.symbolOf(token) })),
         tx,
         removedToken,
       );
       await this.transactions.markVoided(record.id, actor.id, tx);
-      await this.notifications.notify(
-        {
-          userId: record.userId,
-          title: 'Transaction cancelled',
-          message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) was cancelled by an administrator.`,
-          createdBy: actor.id,
-        },
-        tx,
-      );
-      await this.audit.record(
-        actor,
-        {
-          action: 'transaction.void',
-          targetType: 'transaction',
-          targetId: record.id,
-          before: { status: record.status, voided: false },
-          after: { status: record.status, voided: true },
-        },
-        tx,
-      );
-      if (legs.length) {
-        await this.ledger.post(
-          { kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs },
-          tx,
-          (token) => new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`),
-        );
-      }
+      await this.notifications.notify(reversal.notice, tx);
+      await this.audit.record(actor, reversal.audit, tx);
+      if (reversal.entry.legs.length) await this.ledger.post(reversal.entry, tx, reversal.onShort);
+      this.transactions.forget(record.id);
       return { message: 'Transaction deleted successfully' };
     });
   }
 
   /**
-   * The usual void in ONE statement, one round trip after reading the transaction (and the symbols): the row is marked
-   * voided only if it still has the status read and is not voided (else the statement aborts), the share locks of the
-   * tokens the customer gets back, the reversing movement, notification and audit rows. Undefined (nothing written): a
-   * transaction not found, one the four-eyes gate holds, or a concurrent change — decided under the row lock by `void`.
+   * The usual void in ONE statement, one round trip: the transaction as this instance last read it (else read first;
+   * the symbols come from the reference data cache), marked voided only if it still has that status, details and
+   * customer name and email and is not voided (else the statement aborts), the share locks of the tokens the customer
+   * gets back, the reversing movement, notification and audit rows. Undefined (nothing written): a transaction not
+   * found, one the four-eyes gate holds, or a concurrent change — decided under the row lock by `void`.
    */
   private async voidInOneStatement(actor: Actor, id: string): Promise<DeleteTransactionResponseDto | undefined> {
-    const record = UUID.test(id) ? await this.transactions.findView(id) : undefined;
+    const record = UUID.test(id) ? (this.transactions.known(id) ?? (await this.transactions.findView(id))) : undefined;
     if (!record || record.voidedAt) return undefined;
     if (record.status === 'approved' && this.gate.requiresApproval(actor, await this.currentUsd(record))) return undefined;
     const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)]);
-    const symbolOf = (token: string) => (symbols.get(token)?.symbol ?? token).toUpperCase();
-    const amountText = describe(record.coinAmount, record.token, symbolOf(record.token));
-    const legs = voidLegs(record);
-    const credited = creditedTokens(legs);
-    const notified = this.notifications.notifyStatements({
-      userId: record.userId,
-      title: 'Transaction cancelled',
-      message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) was cancelled by an administrator.`,
-      createdBy: actor.id,
-    });
-    const audit = auditStatement(actor, {
-      action: 'transaction.void',
-      targetType: 'transaction',
-      targetId: record.id,
-      before: { status: record.status, voided: false },
-      after: { status: record.status, voided: true },
-    });
+    const reversal = voidRows(actor, record, (token) => (symbols.get(token)?.symbol ?? token).toUpperCase());
+    const { credited, symbolOf } = reversal;
+    const notified = this.notifications.notifyStatements(reversal.notice);
     const done = await this.inOneStatement(
-      { kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs },
-      (token) => new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`),
-      [this.transactions.voidGuard(record.id, record.status, actor.id), ...(credited.length ? [this.tokens.liveGuard(credited)] : [])],
-      [...notified.extra, audit],
+      record.id,
+      reversal.entry,
+      reversal.onShort,
+      [this.transactions.voidGuard(record.id, record.status, actor.id, record), ...(credited.length ? [this.tokens.liveGuard(credited)] : [])],
+      [...notified.extra, auditStatement(actor, reversal.audit)],
       notified.selects,
       (detail) => {
         const live = new Set(detail.split(','));
         return removedToken(symbolOf(credited.find((token) => !live.has(token)) ?? credited[0]));
       },
     );
-    return done ? { message: 'Transaction deleted successfully' } : undefined;
+    if (!done) return undefined;
+    this.transactions.forget(record.id);
+    return { message: 'Transaction deleted successfully' };
   }
 
   /** type yes adds `amount` USD worth; no sets the balance to `amount` USD worth. One adjustment entry with its reason. */
@@ -544,14 +487,30 @@ export class AdminTransactionsService {
     idem?: IdempotencyContext,
     outer?: Tx,
   ): Promise<UpdateBalanceResponseDto | PendingApprovalDto> {
-    const user = await this.customerOr404(userId, outer);
-    const token = await this.resolveToken(input.token, 'token', outer);
     const usd = parseAmount(input.amount);
-    if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
+    const oneStatement = !outer && (!idem || this.idempotency.claimsInStatement);
+    // Steady state of "add" without a key: nothing read first (see addInOneStatement).
+    const known = oneStatement && input.type === 'yes' && !idem ? this.customers.known(userId) : undefined;
+    if (known) {
+      const done = await this.customerFirst(userId, known, () => this.addInOneStatement(actor, known, input, usd, reason));
+      if (done) return done;
+    }
+    // The customer's 404 comes before an unknown token's 400.
+    const token = await this.resolveToken(input.token, 'token', outer).catch(async (error: unknown) => {
+      await this.customerOr404(userId, outer);
+      throw error;
+    });
+    // The customer and the balance in one query when the account is known (its first use: customer, then account).
+    const accountId = oneStatement && UUID.test(userId) ? this.ledger.knownAccountId(userId, token.id) : undefined;
+    const read = accountId ? await this.customers.findActiveCustomerWithBalance(userId, accountId) : undefined;
+    if (accountId && !read) throw new NotFoundError('User not found.');
+    const user = read?.customer ?? (await this.customerOr404(userId, outer));
+    if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const symbol = token.symbol.toUpperCase();
-    if (!outer && (!idem || this.idempotency.claimsInStatement)) {
-      const done = await this.updateBalanceInOneStatement(actor, user, token, input, usd, reason, idem);
+    if (oneStatement) {
+      const balance = read && accountId ? { balance: toMoney(read.balance), guard: this.ledger.balanceGuard(accountId, read.balance) } : undefined;
+      const done = await this.updateBalanceInOneStatement(actor, user, token, input, usd, reason, idem, balance);
       if (done) return done;
     }
     return this.within(outer, async (tx) => {
@@ -591,59 +550,11 @@ export class AdminTransactionsService {
       const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
       let transaction: TransactionDto | null = null;
       if (!delta.isZero()) {
-        const magnitude = delta.abs();
-        const usdAt = usdValue(magnitude, quote.price);
-        const id = randomUUID();
-        const direction = delta.isPositive() ? 'in' : 'out';
-        const row = await this.transactions.insert(
-          {
-            id,
-            userId: user.id,
-            type: 'adjustment',
-            token: token.id,
-            network: null,
-            address: null,
-            coinAmount: plain(magnitude),
-            usdAmount: plain(usdAt),
-            price: plain(quote.price),
-            status: 'approved',
-            direction,
-            note: reason,
-            details: { mode: input.type === 'yes' ? 'add' : 'set', requestedUsd: plain(usd) },
-            createdBy: actor.id,
-          },
-          tx,
-        );
-        await this.notifications.notify(
-          {
-            userId: user.id,
-            title: 'Balance updated',
-            message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`,
-            status: 'approved',
-            createdBy: actor.id,
-          },
-          tx,
-        );
-        await this.audit.record(
-          actor,
-          {
-            action: 'balance.adjust',
-            targetType: 'user',
-            targetId: user.id,
-            before: { token: token.id, balance: plain(current) },
-            after: { token: token.id, balance: plain(after), transactionId: id, reason },
-          },
-          tx,
-        );
-        const legs =
-          direction === 'in'
-            ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude)
-            : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
-        await this.ledger.post(
-          { kind: 'adjustment', transactionId: id, reason, createdBy: actor.id, legs },
-          tx,
-          () => new ConflictError(`Insufficient ${symbol} balance`),
-        );
+        const adjustment = adjustmentRows(actor, user, token, input.type, reason, usd, delta, quote.price);
+        const row = await this.transactions.insert(adjustment.record, tx);
+        await this.notifications.notify(adjustment.notice, tx);
+        await this.audit.record(actor, adjustment.audit(plain(current), plain(after)), tx);
+        await this.ledger.post(adjustment.entry, tx, adjustment.onShort);
         transaction = toTransactionDto({ ...row, userName: user.name, userEmail: user.email, symbol: token.symbol });
       }
       const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction };
@@ -653,12 +564,73 @@ export class AdminTransactionsService {
   }
 
   /**
-   * An adjustment in ONE statement, one round trip after reading the balance (no lock): the idempotency claim (stored
-   * done with the response), the token's share lock, the customer account locked with its balance still the one read
-   * (else the statement aborts), the movement, the transaction, notification and audit rows, the entry and its lines.
-   * Both modes decide from the balance read — "set" its delta, both the audit's before/after and the response — and
-   * the guard makes that exactly the locked balance. Undefined (nothing written): the balance changed meanwhile, the
-   * four-eyes gate holds the action, or the key is taken — then `updateBalance` decides under the lock as before.
+   * "Add" without an idempotency key in ONE statement, one round trip, nothing read first: the customer as this instance
+   * last read it, still active with that name and email (else the statement aborts), the token's share lock, the
+   * customer account locked — its balance, named by the statement, is the audit's before (after: plus the amount) and
+   * comes back for the response — the movement, the transaction, notification and audit rows, the entry and its lines.
+   * Undefined (nothing written): the account is not known yet, the four-eyes gate holds the action, or the customer
+   * changed — then `updateBalance` reads and decides as before. (With a key, the stored answer holds the balance, which
+   * must then be known before the statement: "add" with a key and "set" read it first, see updateBalanceInOneStatement.)
+   */
+  private async addInOneStatement(
+    actor: Actor,
+    user: CustomerRecord,
+    input: UpdateBalanceDto,
+    usd: Money,
+    reason: string,
+  ): Promise<UpdateBalanceResponseDto | undefined> {
+    const token = await this.resolveToken(input.token, 'token');
+    if (usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
+    const accountId = this.ledger.knownAccountId(user.id, token.id);
+    if (!accountId || this.gate.requiresApproval(actor, usd)) return undefined;
+    const symbol = token.symbol.toUpperCase();
+    const quote = await this.prices.quote(token.id);
+    const quantity = usdToQuantity(usd, quote.price, token.id);
+    if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
+    const adjustment = adjustmentRows(actor, user, token, input.type, reason, usd, quantity, quote.price);
+    const { statement, record } = this.transactions.insertStatement(adjustment.record);
+    const notified = this.notifications.notifyStatements(adjustment.notice);
+    // The balance the movement changes, locked by the last guard: `plain` in SQL is trim_scale (no trailing zeros).
+    const before = sql`(select balance from locked_balance)`;
+    const audit = auditStatement(
+      actor,
+      adjustment.audit(sql`to_jsonb(trim_scale(${before})::text)`, sql`to_jsonb(trim_scale(${before} + ${plain(quantity)}::numeric)::text)`),
+    );
+    let returned: Record<string, unknown> | undefined;
+    try {
+      returned = await this.ledger.postInOneRoundTrip(adjustment.entry, adjustment.onShort, {
+        extra: [statement, ...notified.extra, audit],
+        selects: notified.selects,
+        guards: [this.customers.unchangedGuard(user), this.tokens.liveGuard([token.id]), this.ledger.lockedBalanceGuard(accountId, 'locked_balance')],
+        onGuard: (code) =>
+          code === TOKEN_GONE_STATE
+            ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
+            : undefined,
+        returning: sql`${before}::text as balance`,
+      });
+    } catch (error) {
+      if (sqlState(error) !== CUSTOMER_CHANGED_STATE) throw error;
+      this.customers.forget(user.id);
+      return undefined;
+    }
+    const after = toMoney(String(returned!.balance)).add(quantity);
+    const view = { ...record, userName: user.name, userEmail: user.email, symbol: token.symbol };
+    this.transactions.remember(view);
+    return {
+      message: 'Balance updated successfully',
+      balance: tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after)),
+      transaction: toTransactionDto(view),
+    };
+  }
+
+  /**
+   * An adjustment in ONE statement, one round trip after reading the balance (no lock; with the customer when `read` is
+   * given): the idempotency claim (stored done with the response), the token's share lock, the customer account locked
+   * with its balance still the one read (else the statement aborts), the movement, the transaction, notification and
+   * audit rows, the entry and its lines. Both modes decide from the balance read — "set" its delta, both the audit's
+   * before/after and the response — and the guard makes that exactly the locked balance. Undefined (nothing written):
+   * the balance changed meanwhile, the four-eyes gate holds the action, or the key is taken — then `updateBalance`
+   * decides under the lock as before.
    */
   private async updateBalanceInOneStatement(
     actor: Actor,
@@ -668,12 +640,13 @@ export class AdminTransactionsService {
     usd: Money,
     reason: string,
     idem?: IdempotencyContext,
+    read?: { balance: Money; guard: MoneyGuard },
   ): Promise<UpdateBalanceResponseDto | undefined> {
     const symbol = token.symbol.toUpperCase();
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (input.type === 'yes' && quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
-    const { balance: current, guard: balanceGuard } = await this.ledger.balanceWithGuard(user.id, token.id);
+    const { balance: current, guard: balanceGuard } = read ?? (await this.ledger.balanceWithGuard(user.id, token.id));
     const delta = input.type === 'yes' ? quantity : quantity.sub(current);
     const after = current.add(delta);
     if (!delta.isZero()) {
@@ -681,63 +654,18 @@ export class AdminTransactionsService {
       if (this.gate.requiresApproval(actor, moved)) return undefined;
     }
     const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
-    const extra: SQL[] = [];
-    const selects: SQL[] = [];
-    let transaction: TransactionDto | null = null;
-    let legs: Leg[] = [];
-    let transactionId: string | null = null;
-    if (!delta.isZero()) {
-      const magnitude = delta.abs();
-      const usdAt = usdValue(magnitude, quote.price);
-      const id = randomUUID();
-      transactionId = id;
-      const direction = delta.isPositive() ? 'in' : 'out';
-      const { statement, record } = this.transactions.insertStatement({
-        id,
-        userId: user.id,
-        type: 'adjustment',
-        token: token.id,
-        network: null,
-        address: null,
-        coinAmount: plain(magnitude),
-        usdAmount: plain(usdAt),
-        price: plain(quote.price),
-        status: 'approved',
-        direction,
-        note: reason,
-        details: { mode: input.type === 'yes' ? 'add' : 'set', requestedUsd: plain(usd) },
-        createdBy: actor.id,
-      });
-      const notified = this.notifications.notifyStatements({
-        userId: user.id,
-        title: 'Balance updated',
-        message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`,
-        status: 'approved',
-        createdBy: actor.id,
-      });
-      const audit = auditStatement(actor, {
-        action: 'balance.adjust',
-        targetType: 'user',
-        targetId: user.id,
-        before: { token: token.id, balance: plain(current) },
-        after: { token: token.id, balance: plain(after), transactionId: id, reason },
-      });
-      extra.push(statement, ...notified.extra, audit);
-      selects.push(...notified.selects);
-      legs =
-        direction === 'in'
-          ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude)
-          : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
-      transaction = toTransactionDto({ ...record, userName: user.name, userEmail: user.email, symbol: token.symbol });
-    }
-    const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction };
+    const adjustment = delta.isZero() ? undefined : adjustmentRows(actor, user, token, input.type, reason, usd, delta, quote.price);
+    const inserted = adjustment && this.transactions.insertStatement(adjustment.record);
+    const notified = adjustment && this.notifications.notifyStatements(adjustment.notice);
+    const view = inserted && { ...inserted.record, userName: user.name, userEmail: user.email, symbol: token.symbol };
+    const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction: view ? toTransactionDto(view) : null };
     try {
       await this.ledger.postInOneRoundTrip(
-        { kind: 'adjustment', transactionId, reason, createdBy: actor.id, legs },
-        () => new ConflictError(`Insufficient ${symbol} balance`),
+        adjustment?.entry ?? { kind: 'adjustment', transactionId: null, reason, createdBy: actor.id, legs: [] },
+        adjustment?.onShort ?? (() => new ConflictError(`Insufficient ${symbol} balance`)),
         {
-          extra,
-          selects,
+          extra: adjustment ? [inserted!.statement, ...notified!.extra, auditStatement(actor, adjustment.audit(plain(current), plain(after)))] : [],
+          selects: notified?.selects ?? [],
           guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 200, body)] : []), this.tokens.liveGuard([token.id]), balanceGuard],
           onGuard: (code) =>
             code === TOKEN_GONE_STATE
@@ -745,11 +673,12 @@ export class AdminTransactionsService {
               : undefined,
         },
       );
-      return body;
     } catch (error) {
       if (IdempotencyService.isKeyTaken(error) || sqlState(error) === BALANCE_CHANGED_STATE) return undefined;
       throw error;
     }
+    if (view) this.transactions.remember(view);
+    return body;
   }
 
   async listUsers(query: UsersQueryDto): Promise<{ items: AdminUserDto[]; nextCursor?: string }> {
@@ -806,12 +735,8 @@ function explorerLine(network: string | null, hash: string): string {
   return url ? ` — ${url}` : '';
 }
 
-function symbolOfView(view: TransactionView): string {
-  return (view.symbol ?? view.token).toUpperCase();
-}
-
 /** The movement that reverses a transaction's ledger effect (none when its quantity is not with the customer, or not yet). */
-function voidLegs(record: TransactionRecord): Leg[] {
+function voidLegs(record: Omit<TransactionRecord, 'seq'>): Leg[] {
   const quantity = toMoney(record.coinAmount);
   if (record.type === 'deposit') {
     const at = location(record, record.status);
@@ -887,5 +812,139 @@ function depositRows(
     },
     legs,
     entry: { kind: 'deposit_credit', transactionId: id, reason: 'deposit approved', createdBy: actor.id, legs },
+  };
+}
+
+/**
+ * What a status change writes besides the row, whichever path writes it: the customer's notification, the audit entry
+ * and the movement from where the quantity sits now to where the new status puts it (no legs: it stays), with the
+ * error when the customer no longer holds it.
+ */
+function statusChangeRows(actor: Actor, record: Omit<TransactionRecord, 'seq'>, symbol: string, to: TransactionStatus, txHash: string | undefined) {
+  const amountText = describe(record.coinAmount, record.token, symbol);
+  const from = location(record, record.status);
+  const target = location(record, to);
+  return {
+    amountText,
+    // Crediting the customer or making it pending again exposes the token: it must still be supported.
+    exposesToken: target.kind === 'customer' || to === 'pending',
+    notice: {
+      userId: record.userId,
+      title: `Transaction ${to}`,
+      message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) is now ${to}.${txHash ? ` Transaction hash: ${txHash}${explorerLine(record.network, txHash)}` : ''}`,
+      status: to,
+      createdBy: actor.id,
+    },
+    audit: {
+      action: 'transaction.status',
+      targetType: 'transaction',
+      targetId: record.id,
+      before: { status: record.status },
+      after: { status: to, ...(txHash ? { txHash } : {}) },
+    },
+    entry: {
+      kind: `${record.type}_${record.status}_to_${to}`,
+      transactionId: record.id,
+      reason: `status ${record.status} → ${to}`,
+      createdBy: actor.id,
+      legs: sameAccount(from, target) ? [] : transfer(from, target, toMoney(record.coinAmount)),
+    },
+    onShort: () =>
+      new ConflictError(
+        record.type === 'deposit'
+          ? `The customer no longer holds the ${amountText} this deposit credited, so it cannot leave approved.`
+          : `The customer no longer holds the ${amountText} this withdrawal needs, so it cannot be ${to === 'pending' ? 'put back to pending' : 'approved'}.`,
+      ),
+  };
+}
+
+/**
+ * What a void writes besides marking the row, whichever path writes it: the customer's notification, the audit entry,
+ * the reversing movement (and the tokens it credits to the customer, which must still be supported).
+ */
+function voidRows(actor: Actor, record: Omit<TransactionRecord, 'seq'>, symbolOf: (token: string) => string) {
+  const amountText = describe(record.coinAmount, record.token, symbolOf(record.token));
+  const legs = voidLegs(record);
+  return {
+    symbolOf,
+    credited: creditedTokens(legs),
+    notice: {
+      userId: record.userId,
+      title: 'Transaction cancelled',
+      message: `Your ${TYPE_LABEL[record.type]} of ${amountText} (${usdText(record.usdAmount)}) was cancelled by an administrator.`,
+      createdBy: actor.id,
+    },
+    audit: {
+      action: 'transaction.void',
+      targetType: 'transaction',
+      targetId: record.id,
+      before: { status: record.status, voided: false },
+      after: { status: record.status, voided: true },
+    },
+    entry: { kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs },
+    onShort: (token: string) =>
+      new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`),
+  };
+}
+
+/**
+ * What a balance adjustment of `delta` (not zero) writes, whichever path writes it: the transaction row, the customer's
+ * notification, the audit entry — given the balance before and after, as values or as jsonb expressions of the one
+ * statement that alone knows them — and the movement with the platform's adjustments account.
+ */
+function adjustmentRows(
+  actor: Actor,
+  user: CustomerRecord,
+  token: WalletToken,
+  type: UpdateBalanceDto['type'],
+  reason: string,
+  requestedUsd: Money,
+  delta: Money,
+  price: Money,
+) {
+  const symbol = token.symbol.toUpperCase();
+  const id = randomUUID();
+  const magnitude = delta.abs();
+  const usdAt = usdValue(magnitude, price);
+  const direction = delta.isPositive() ? ('in' as const) : ('out' as const);
+  const legs =
+    direction === 'in'
+      ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude)
+      : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
+  const balanceOf = (balance: string | SQL, rest: Record<string, unknown>) =>
+    is(balance, SQL) ? jsonWith({ token: token.id, ...rest }, { balance }) : { token: token.id, balance, ...rest };
+  return {
+    record: {
+      id,
+      userId: user.id,
+      type: 'adjustment' as const,
+      token: token.id,
+      network: null,
+      address: null,
+      coinAmount: plain(magnitude),
+      usdAmount: plain(usdAt),
+      price: plain(price),
+      status: 'approved' as const,
+      direction,
+      note: reason,
+      details: { mode: type === 'yes' ? 'add' : 'set', requestedUsd: plain(requestedUsd) },
+      createdBy: actor.id,
+    },
+    notice: {
+      userId: user.id,
+      title: 'Balance updated',
+      message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`,
+      status: 'approved' as const,
+      createdBy: actor.id,
+    },
+    audit: (before: string | SQL, after: string | SQL) => ({
+      action: 'balance.adjust',
+      targetType: 'user',
+      targetId: user.id,
+      before: balanceOf(before, {}),
+      after: balanceOf(after, { transactionId: id, reason }),
+    }),
+    entry: { kind: 'adjustment', transactionId: id, reason, createdBy: actor.id, legs },
+    onShort: () => new ConflictError(`Insufficient ${symbol} balance`),
   };
 }

@@ -1,18 +1,33 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { is, SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../common/principal';
 
 /**
  * The audit row `AuditService.record` writes (same columns and values), as a statement to run inside a single-statement
  * ledger posting on hot paths (swaps), so it commits atomically with the movement without an extra round trip.
+ * `before`/`after` may be jsonb expressions of that statement (e.g. a balance only the statement knows; see `jsonWith`).
  */
 export function auditStatement(actor: Actor, entry: { action: string; targetType: string; targetId: string | null; before?: unknown; after?: unknown }): SQL {
   // As AuditService.record: an action applied through a four-eyes approval names both admins.
-  if (actor.approval)
-    entry = {
-      ...entry,
-      after: { ...(entry.after && typeof entry.after === 'object' ? entry.after : {}), approval: { ...actor.approval, approvedBy: actor.id } },
-    };
+  let after: unknown = entry.after;
+  if (actor.approval) {
+    const approval = { approval: { ...actor.approval, approvedBy: actor.id } };
+    after = is(after, SQL) ? sql`(${after} || ${JSON.stringify(approval)}::jsonb)` : { ...(after && typeof after === 'object' ? after : {}), ...approval };
+  }
   return sql`insert into audit_log (actor_id, actor_role, action, target_type, target_id, before, after, request_id)
     values (${actor.id}::uuid, ${actor.role}, ${entry.action}, ${entry.targetType}, ${entry.targetId},
-            ${entry.before === undefined ? null : JSON.stringify(entry.before)}::jsonb, ${entry.after === undefined ? null : JSON.stringify(entry.after)}::jsonb, ${actor.requestId ?? null})`;
+            ${jsonb(entry.before)}, ${jsonb(after)}, ${actor.requestId ?? null})`;
+}
+
+/** `value` with the `fields` computed by the statement (each a jsonb-able SQL expression), as a jsonb expression. */
+export function jsonWith(value: Record<string, unknown>, fields: Record<string, SQL>): SQL {
+  const built = sql.join(
+    Object.entries(fields).map(([key, expression]) => sql`${key}::text, ${expression}`),
+    sql`, `,
+  );
+  return sql`(${JSON.stringify(value)}::jsonb || jsonb_build_object(${built}))`;
+}
+
+function jsonb(value: unknown): SQL {
+  if (is(value, SQL)) return value;
+  return sql`${value === undefined ? null : JSON.stringify(value)}::jsonb`;
 }

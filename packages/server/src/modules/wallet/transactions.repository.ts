@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
 import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { userMatches } from '../../common/search';
+import { RecentMap } from '../../common/recent-map';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
 import type { MoneyGuard } from '../ledger/ledger.repository';
@@ -36,6 +37,20 @@ export interface TransactionView extends TransactionRecord {
   userName: string;
   userEmail: string;
   symbol: string | null;
+}
+
+/**
+ * A transaction as this instance last read (or wrote) it, without `seq` (not known for a row written in one statement;
+ * no answer shows it). Its status, details (txHash) and customer's name and email may have changed since: the guards
+ * below re-check them.
+ */
+export type KnownTransaction = Omit<TransactionView, 'seq'>;
+
+/** What a one-statement change states it read besides the status (the guard aborts when one differs). */
+export interface ReadWith {
+  details: Record<string, unknown> | null;
+  userName: string;
+  userEmail: string;
 }
 
 export interface NewTransaction extends TransactionFields {
@@ -85,7 +100,28 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class TransactionsRepository {
+  /**
+   * The visible transactions this instance read or wrote last (the admin list, the admin's deposits): a status change or
+   * void of one then runs in one statement whose guard re-checks what may have changed — stale costs a trip, never a
+   * wrong answer.
+   */
+  private readonly recent = new RecentMap<string, KnownTransaction>(10_000);
+
   constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** A visible transaction as this instance last saw it (no trip; may be stale: see KnownTransaction). */
+  known(id: string): KnownTransaction | undefined {
+    return this.recent.get(id);
+  }
+
+  remember(view: KnownTransaction): void {
+    if (view.voidedAt) this.recent.delete(view.id);
+    else this.recent.set(view.id, view);
+  }
+
+  forget(id: string): void {
+    this.recent.delete(id);
+  }
 
   async insert(input: NewTransaction, executor: Executor = this.db): Promise<TransactionRecord> {
     const [row] = await executor.insert(transactions).values(input).returning(columns);
@@ -125,26 +161,27 @@ export class TransactionsRepository {
 
   /**
    * `setStatus` (and `setTxHash`) as the guard of a one-statement posting: the row is updated — and so locked until the
-   * statement commits — only while it still has the status it was read with and is not voided; otherwise the statement
-   * aborts with TRANSACTION_CHANGED_STATE (the caller then takes the row lock and decides again).
+   * statement commits — only while it still has the status it was read with and is not voided, and its details and its
+   * customer's name and email are still the ones read; otherwise the statement aborts with TRANSACTION_CHANGED_STATE
+   * (the caller then takes the row lock and decides again).
    */
-  statusChangeGuard(id: string, from: TransactionStatus, to: TransactionStatus, txHash?: string): MoneyGuard {
+  statusChangeGuard(id: string, from: TransactionStatus, to: TransactionStatus, read: ReadWith, txHash?: string): MoneyGuard {
     const details = txHash ? sql`, details = coalesce(details, '{}'::jsonb) || jsonb_build_object('txHash', ${txHash}::text)` : sql``;
     return (after, name) => [
       sql`${sql.raw(`${name}_row`)} as (
         update transactions set status = ${to}, updated_at = now()${details}
-        where id = ${id}::uuid and status = ${from} and voided_at is null and ${after} returning id)`,
+        where id = ${id}::uuid and status = ${from} and voided_at is null and ${unchanged(read)} and ${after} returning id)`,
       sql`${sql.raw(name)} as materialized (
         select cp_require(exists (select 1 from ${sql.raw(`${name}_row`)}), ${TRANSACTION_CHANGED_STATE}, 'transaction changed') as ok)`,
     ];
   }
 
   /** `markVoided` as the guard of a one-statement posting, under the same condition as `statusChangeGuard`. */
-  voidGuard(id: string, status: TransactionStatus, by: string): MoneyGuard {
+  voidGuard(id: string, status: TransactionStatus, by: string, read: ReadWith): MoneyGuard {
     return (after, name) => [
       sql`${sql.raw(`${name}_row`)} as (
         update transactions set voided_at = now(), voided_by = ${by}::uuid, updated_at = now()
-        where id = ${id}::uuid and status = ${status} and voided_at is null and ${after} returning id)`,
+        where id = ${id}::uuid and status = ${status} and voided_at is null and ${unchanged(read)} and ${after} returning id)`,
       sql`${sql.raw(name)} as materialized (
         select cp_require(exists (select 1 from ${sql.raw(`${name}_row`)}), ${TRANSACTION_CHANGED_STATE}, 'transaction changed') as ok)`,
     ];
@@ -156,6 +193,8 @@ export class TransactionsRepository {
 
   async findView(id: string, executor: Executor = this.db): Promise<TransactionView | undefined> {
     const [row] = await this.viewQuery(executor).where(eq(transactions.id, id));
+    if (row) this.remember(row as TransactionView);
+    else this.forget(id);
     return row as TransactionView | undefined;
   }
 
@@ -180,6 +219,8 @@ export class TransactionsRepository {
       .where(and(...conditions))
       .orderBy(filter.ascending ? asc(transactions.seq) : desc(transactions.seq))
       .limit(filter.limit);
+    // The admin acts from its list: a change of one of these can then go in one statement.
+    for (const row of rows) this.remember(row as TransactionView);
     return rows as TransactionView[];
   }
 
@@ -232,4 +273,10 @@ export class TransactionsRepository {
       .leftJoin(coins, eq(coins.id, transactions.token))
       .$dynamic();
   }
+}
+
+/** The row's details and its customer's name and email are still `read` (a condition on `transactions`). */
+function unchanged(read: ReadWith): SQL {
+  return sql`details is not distinct from ${read.details === null ? null : JSON.stringify(read.details)}::jsonb
+    and exists (select 1 from users where users.id = transactions.user_id and users.name = ${read.userName} and users.email = ${read.userEmail})`;
 }

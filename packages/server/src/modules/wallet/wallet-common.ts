@@ -44,7 +44,7 @@ export function symbolOf(view: { symbol: string | null; token: string }): string
   return (view.symbol ?? view.token).toUpperCase();
 }
 
-export function toTransactionDto(view: TransactionView): TransactionDto {
+export function toTransactionDto(view: Omit<TransactionView, 'seq'>): TransactionDto {
   const dto: TransactionDto = {
     _id: view.id,
     user: { name: view.userName, email: view.userEmail },
