@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
 import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { userMatches } from '../../common/search';
-import { RecentMap } from '../../common/recent-map';
+import { LRUCache } from 'lru-cache';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
 import type { MoneyGuard } from '../ledger/ledger.repository';
@@ -105,7 +105,7 @@ export class TransactionsRepository {
    * void of one then runs in one statement whose guard re-checks what may have changed — stale costs a trip, never a
    * wrong answer.
    */
-  private readonly recent = new RecentMap<string, KnownTransaction>(10_000);
+  private readonly recent = new LRUCache<string, KnownTransaction>({ max: 10_000 });
 
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { userMatches } from '../../common/search';
-import { RecentMap } from '../../common/recent-map';
+import { LRUCache } from 'lru-cache';
 import { ledgerAccounts, users } from '../../db/schema';
 import type { MoneyGuard } from '../ledger/ledger.repository';
 
@@ -26,7 +26,7 @@ export class WalletUsersRepository {
    * The active customers this instance read last (the admin list, money operations): an admin operation can then run
    * in one statement whose `unchangedGuard` re-checks the customer — a stale entry costs a trip, never a wrong answer.
    */
-  private readonly recent = new RecentMap<string, CustomerRecord>(10_000);
+  private readonly recent = new LRUCache<string, CustomerRecord>({ max: 10_000 });
 
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
