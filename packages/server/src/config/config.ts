@@ -69,7 +69,8 @@ export class ConfigError extends Error {
  */
 export const SERVER_ROOT = packageRoot(__dirname);
 
-function packageRoot(from: string): string {
+/** The nearest folder at or above `from` holding a package.json. */
+export function packageRoot(from: string): string {
   for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
   }
