@@ -78,6 +78,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+await writeFile(join(serverDir, 'dist', 'server.js'), asciiOnly(await readFile(join(serverDir, 'dist', 'server.js'), 'utf8')));
 const buildId = createHash('sha256')
   .update(await readFile(join(serverDir, 'dist', 'server.js')))
   .digest('hex')
@@ -89,3 +90,32 @@ const inputs = Object.keys(result.metafile.inputs).length;
 console.log(
   `Bundled ${inputs} modules into dist/server.js (${(result.metafile.outputs['dist/server.js'].bytes / 1e6).toFixed(1)} MB), started by dist/main.js`,
 );
+
+/**
+ * esbuild's ASCII charset leaves non-ASCII characters in comments and regular expression literals (validator's locale
+ * patterns); one of them makes V8 hold the whole 9 MB source as a two-byte string (18 MB). Escapes each as \uXXXX,
+ * which means the same in both places, but only where the line is a comment or the character sits inside a regular
+ * expression literal; anything else (a template literal, whose raw text would change) leaves the bundle as it is.
+ */
+function asciiOnly(code) {
+  const NON_ASCII = /[\u0080-\uffff]/g;
+  const HAS_NON_ASCII = /[\u0080-\uffff]/;
+  const COMMENT_LINE = /^\s*(\/\/|\/\*|\*)/;
+  const REGEX_LITERAL = /\/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n[])+\/[dgimsuyv]*/g;
+  const escape = (text) => text.replace(NON_ASCII, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const lines = code.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (!HAS_NON_ASCII.test(line)) continue;
+    if (COMMENT_LINE.test(line)) {
+      lines[index] = escape(line);
+      continue;
+    }
+    const escaped = line.replace(REGEX_LITERAL, (literal) => escape(literal));
+    if (HAS_NON_ASCII.test(escaped)) {
+      console.warn(`dist/server.js keeps non-ASCII text outside comments and regular expressions (line ${index + 1}): V8 holds it as a two-byte string.`);
+      return code;
+    }
+    lines[index] = escaped;
+  }
+  return lines.join('\n');
+}
