@@ -12,6 +12,8 @@ COPY packages/client/package.json packages/client/
 RUN pnpm install --frozen-lockfile
 # .dockerignore keeps host node_modules, dist, data (PGlite, secrets), .env and .git out of this copy.
 COPY . .
+# The server's build is one bundle (dist/server.js, started by dist/main.js); the production dependencies still come
+# along for the few packages it leaves outside (PGlite's wasm, swagger-ui-dist's and cryptocurrency-icons' files).
 RUN pnpm build && pnpm --filter @coinpurse/server deploy --prod --legacy /out
 
 FROM node:24.16.0-bookworm-slim

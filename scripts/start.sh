@@ -16,7 +16,7 @@ build_if_stale() {
   fi
 }
 build_if_stale @coinpurse/contract packages/contract dist/index.js
-build_if_stale @coinpurse/server packages/server dist/main.js packages/contract/dist
+build_if_stale @coinpurse/server packages/server dist/main.js packages/contract/dist packages/server/scripts packages/server/drizzle
 build_if_stale @coinpurse/client packages/client dist/index.html packages/client/index.html
 
 # From the repository root: `.env` here is read and DATA_DIR defaults to ./data, as under `pnpm dev`.

@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   await app.listen(config.port);
+  // The bundle's loader (scripts/main-loader.cjs) writes V8's code cache once the startup path has run.
+  (process as NodeJS.EventEmitter).emit('coinpurse:listening');
   const url = `http://localhost:${config.port}`;
   const logger = new Logger('Coinpurse');
   if (envFile) logger.log(`Read ${envFile} (variables set in the environment take precedence)`);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration, parseTrustProxy } from './config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, loadConfig, packageRoot, parseDuration, parseTrustProxy, SERVER_ROOT } from './config';
+
+describe('SERVER_ROOT', () => {
+  it('is the server package from src/, from tsc output folders and from the bundle in dist/', () => {
+    expect(JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8')).name).toBe('@coinpurse/server');
+    for (const codeDir of ['dist', join('dist', 'config'), join('src', 'config')]) expect(packageRoot(join(SERVER_ROOT, codeDir))).toBe(SERVER_ROOT);
+    expect(loadConfig({ DATA_DIR: ':memory:' }).migrationsDir).toBe(join(SERVER_ROOT, 'drizzle'));
+  });
+});
 
 describe('loadConfig', () => {
   it('applies defaults', () => {

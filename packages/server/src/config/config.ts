@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -62,8 +62,20 @@ export class ConfigError extends Error {
   }
 }
 
-/** Root of the server package, both from `src/` (tests) and `dist/` (built). */
-export const SERVER_ROOT = resolve(__dirname, '..', '..');
+/**
+ * Root of the server package: the nearest folder above this code with a package.json. The code runs from `src/config/`
+ * (tests, `pnpm dev`), from `dist/config/` (tsc output: scripts) and from the one-file bundle `dist/main.js`, so a
+ * fixed number of `..` from `__dirname` is right for only some of them.
+ */
+export const SERVER_ROOT = packageRoot(__dirname);
+
+/** The nearest folder at or above `from` holding a package.json. */
+export function packageRoot(from: string): string {
+  for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+  }
+  return resolve(from, '..', '..');
+}
 
 const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };

@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_ROOT } from '../config/config';
 
 /**
  * PGlite's start parameters: its defaults with smaller shared buffers. PostgreSQL's default 128 MB of shared buffers
@@ -14,9 +15,10 @@ export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_
  * A freshly initialised, fully migrated PGlite data directory, packed at build time (`dist/pglite-seed.tar.gz`, see
  * scripts/build-pglite-seed.ts). A new data directory is unpacked from it instead of running initdb, which takes a few
  * seconds and several hundred MB of WASM heap that is never given back. Its `.json` sidecar names the migrations it
- * holds: a seed built from other migrations is ignored (initdb then runs as before).
+ * holds: a seed built from other migrations is ignored (initdb then runs as before). Found from the package root, as
+ * the code runs from the bundle (`dist/main.js`), from tsc's `dist/db/` and from `src/db/`.
  */
-export const PGLITE_SEED_FILE = join(__dirname, '..', 'pglite-seed.tar.gz');
+export const PGLITE_SEED_FILE = join(SERVER_ROOT, 'dist', 'pglite-seed.tar.gz');
 
 /** A digest of the migration files (journal and SQL): the seed is only used for exactly these migrations. */
 export function migrationsFingerprint(migrationsDir: string): string {

@@ -5,10 +5,11 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_ROOT } from '../config/config';
 import { migrationsFingerprint, PGLITE_SEED_FILE, PGLITE_START_PARAMS } from '../db/pglite-seed';
 
 async function main(): Promise<void> {
-  const migrationsDir = join(__dirname, '..', '..', 'drizzle');
+  const migrationsDir = join(SERVER_ROOT, 'drizzle');
   const pglite = new PGlite({ startParams: PGLITE_START_PARAMS });
   try {
     await migrate(drizzle(pglite), { migrationsFolder: migrationsDir });

@@ -9,7 +9,10 @@ import { PRICES, supportTokens } from './wallet';
 
 const SERVER_DIR = join(__dirname, '..', '..');
 
-/** The server as a real OS process (`node -r @swc-node/register src/main.ts`, as `pnpm dev` runs it). */
+/**
+ * The server as a real OS process: `node -r @swc-node/register src/main.ts`, as `pnpm dev` runs it, or with
+ * `TEST_SERVER=dist` the production build `node dist/main.js` (the bundle; run `pnpm build` first).
+ */
 export interface ServerProcess {
   url: string;
   pid: number;
@@ -54,7 +57,8 @@ export function serverEnv(env: Record<string, string>): Record<string, string> {
  */
 export async function spawnServer(env: Record<string, string>, options: { waitUntilListening?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+  const args = process.env.TEST_SERVER === 'dist' ? ['dist/main.js'] : ['-r', '@swc-node/register', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...serverEnv({ PORT: String(port), ...env }) },
     stdio: ['ignore', 'pipe', 'pipe'],
