@@ -5,7 +5,7 @@
 // BENCH_SECONDS (8 per run), BENCH_CLIENTS (32), BENCH_PGBENCH_SCALE (32: at least the client count, as pgbench's manual advises).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
@@ -31,6 +31,16 @@ const appDb = `coinpurse_bench_${suffix}`;
 const pgbenchDb = `coinpurse_pgbench_${suffix}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-bench-'));
 let child;
+
+/** The server process's CPU time so far (user + system, ms; Linux /proc, clock ticks of 10 ms), or NaN elsewhere. */
+function serverCpuMs() {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
 
 async function cleanup() {
   if (child && child.exitCode === null) {
@@ -145,8 +155,12 @@ async function benchSwaps() {
   await run(2); // warm-up
   return {
     async round() {
+      const cpuBefore = serverCpuMs();
       const result = await run(SECONDS);
+      const cpuMs = serverCpuMs() - cpuBefore;
       return {
+        cpuMsPerSwap: result['2xx'] ? cpuMs / result['2xx'] : NaN,
+        cpuCores: cpuMs / 1000 / SECONDS,
         swapsPerSecond: result['2xx'] / SECONDS,
         ok: result['2xx'],
         non2xx: result.non2xx,
@@ -206,7 +220,7 @@ try {
     anchor: { label: 'pgbench -N', value: simple, unit: 'tps' },
     target: '≥ 0.5 of anchor',
     met: swapRate / simple >= 0.5,
-    detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
+    detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; server CPU ${median(rounds.map((r) => r.swap.cpuMsPerSwap)).toFixed(2)} ms/swap (${median(rounds.map((r) => r.swap.cpuCores)).toFixed(2)} cores); ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
   });
   figure({ name: 'swaps/s vs TPC-B', value: swapRate, anchor: { label: 'pgbench TPC-B', value: tpcb, unit: 'tps' }, target: 'none (printed for comparison)' });
   console.log(

@@ -1,0 +1,105 @@
+import { type Param, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Database } from './database';
+
+/**
+ * Where a piece's `i`-th value goes in its SQL: a placeholder when the statement is built once as a template, the value
+ * itself as a parameter when it is built for one call.
+ */
+export type Bind = (index: number) => Placeholder | Param;
+
+/**
+ * A part of a statement whose SQL text depends only on `key`: every value that varies from call to call is in `values`
+ * and reaches the SQL through `bind(i)` (never interpolated directly). A statement made only of pieces is then built and
+ * compiled once per combination of keys, and each call sends the cached text with its values (hot money paths: building
+ * and compiling a long CTE chain costs more CPU than PostgreSQL spends running it).
+ */
+export interface SqlPiece<Args extends unknown[] = []> {
+  readonly key: string;
+  readonly values: readonly unknown[];
+  build(bind: Bind, ...args: Args): SQL;
+}
+
+export function sqlPiece<Args extends unknown[] = []>(key: string, values: readonly unknown[], build: (bind: Bind, ...args: Args) => SQL): SqlPiece<Args> {
+  return { key, values, build };
+}
+
+export function isSqlPiece(value: unknown): value is SqlPiece<never[]> {
+  return typeof value === 'object' && value !== null && typeof (value as { build?: unknown }).build === 'function' && 'key' in value;
+}
+
+/** A statement or piece as SQL built for this one call. */
+export function toSql(statement: SQL | SqlPiece): SQL {
+  return isSqlPiece(statement) ? statement.build(valuesOf(statement.values)) : statement;
+}
+
+/** Binds a piece's values as ordinary parameters (built for this one call). */
+export function valuesOf(values: readonly unknown[]): Bind {
+  return (i) => sql.param(values[i]);
+}
+
+/** A compiled statement: its text and, per `$n`, the piece and value index it takes (or a constant). */
+interface Template {
+  text: string;
+  slots: Array<{ piece: number; index: number } | { constant: unknown }>;
+}
+
+const dialect = new PgDialect();
+/** Shapes are few (token counts, guard sets); a bound keeps a bug from growing the cache without limit. */
+const MAX_TEMPLATES = 1000;
+
+/**
+ * Statement texts per shape. `run` takes the statement's pieces (in order) and an `assemble` that builds the whole
+ * statement from one `Bind` per piece; the first call with a given key builds it with placeholders and compiles it,
+ * every later call only binds values. The text is sent as one statement through the driver's client (the pool: one
+ * round trip, counted like any other).
+ */
+export class StatementTemplates {
+  private readonly templates = new Map<string, Template>();
+
+  /** The statement built for one call (values bound as parameters), e.g. to run it inside a transaction. */
+  static inline(pieces: ReadonlyArray<{ values: readonly unknown[] }>, assemble: (bind: (piece: number) => Bind) => SQL): SQL {
+    return assemble((piece) => valuesOf(pieces[piece].values));
+  }
+
+  async run(db: Database, key: string, pieces: ReadonlyArray<{ values: readonly unknown[] }>, assemble: (bind: (piece: number) => Bind) => SQL): Promise<void> {
+    let template = this.templates.get(key);
+    if (!template) {
+      template = compile(assemble((piece) => (index) => sql.placeholder(`${piece}.${index}`)));
+      if (this.templates.size < MAX_TEMPLATES) this.templates.set(key, template);
+    }
+    const params = new Array<unknown>(template.slots.length);
+    for (let n = 0; n < params.length; n++) {
+      const slot = template.slots[n];
+      params[n] = 'constant' in slot ? slot.constant : pieces[slot.piece].values[slot.index];
+    }
+    await clientOf(db).query(template.text, params);
+  }
+}
+
+function compile(statement: SQL): Template {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const slots = params.map((param) => {
+    if (param instanceof Placeholder) {
+      const [piece, index] = param.name.split('.').map(Number);
+      return { piece, index };
+    }
+    if (typeof param === 'object' && param !== null) {
+      // A Param with an encoder or a value object: a piece interpolated a value instead of binding it.
+      throw new Error('A statement template may only hold scalar constants besides its placeholders');
+    }
+    return { constant: param };
+  });
+  return { text, slots };
+}
+
+interface RawClient {
+  query(text: string, params: unknown[]): Promise<unknown>;
+}
+
+/** The driver's own client under Drizzle (pg Pool or PGlite): both take `query(text, params)`. */
+function clientOf(db: Database): RawClient {
+  const client = (db as unknown as { $client?: RawClient }).$client;
+  if (!client) throw new Error('The database handle exposes no client');
+  return client;
+}
