@@ -5,7 +5,7 @@
 // BENCH_SECONDS (8 per run), BENCH_CLIENTS (32), BENCH_PGBENCH_SCALE (32: at least the client count, as pgbench's manual advises).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
@@ -32,14 +32,35 @@ const pgbenchDb = `coinpurse_pgbench_${suffix}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-bench-'));
 let child;
 
-/** The server process's CPU time so far (user + system, ms; Linux /proc, clock ticks of 10 ms), or NaN elsewhere. */
-function serverCpuMs() {
+/** A process's CPU time so far (user + system, ms; Linux /proc, clock ticks of 10 ms), or NaN elsewhere. */
+function cpuMsOf(pid) {
   try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return NaN;
   }
+}
+const serverCpuMs = () => cpuMsOf(child.pid);
+
+/** CPU time so far of each PostgreSQL backend serving the app's database (their process title names it), by pid. */
+function backendCpuMs() {
+  const out = new Map();
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let title = '';
+      try {
+        title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (title.startsWith('postgres:') && title.includes(` ${appDb} `)) out.set(pid, cpuMsOf(pid));
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
 }
 
 async function cleanup() {
@@ -156,10 +177,14 @@ async function benchSwaps() {
   return {
     async round() {
       const cpuBefore = serverCpuMs();
+      const backendsBefore = backendCpuMs();
       const result = await run(SECONDS);
       const cpuMs = serverCpuMs() - cpuBefore;
+      let dbMs = 0;
+      for (const [pid, ms] of backendCpuMs()) dbMs += ms - (backendsBefore.get(pid) ?? 0);
       return {
         cpuMsPerSwap: result['2xx'] ? cpuMs / result['2xx'] : NaN,
+        dbCpuMsPerSwap: result['2xx'] ? dbMs / result['2xx'] : NaN,
         cpuCores: cpuMs / 1000 / SECONDS,
         swapsPerSecond: result['2xx'] / SECONDS,
         ok: result['2xx'],
@@ -220,7 +245,7 @@ try {
     anchor: { label: 'pgbench -N', value: simple, unit: 'tps' },
     target: '≥ 0.5 of anchor',
     met: swapRate / simple >= 0.5,
-    detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; server CPU ${median(rounds.map((r) => r.swap.cpuMsPerSwap)).toFixed(2)} ms/swap (${median(rounds.map((r) => r.swap.cpuCores)).toFixed(2)} cores); ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
+    detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; server CPU ${median(rounds.map((r) => r.swap.cpuMsPerSwap)).toFixed(2)} ms/swap (${median(rounds.map((r) => r.swap.cpuCores)).toFixed(2)} cores), PostgreSQL backends ${median(rounds.map((r) => r.swap.dbCpuMsPerSwap)).toFixed(2)} ms/swap; ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
   });
   figure({ name: 'swaps/s vs TPC-B', value: swapRate, anchor: { label: 'pgbench TPC-B', value: tpcb, unit: 'tps' }, target: 'none (printed for comparison)' });
   console.log(

@@ -1,5 +1,6 @@
 import { type Param, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { Pool } from 'pg';
 import type { Database } from './database';
 
 /**
@@ -40,6 +41,8 @@ export function valuesOf(values: readonly unknown[]): Bind {
 
 /** A compiled statement: its text and, per `$n`, the piece and value index it takes (or a constant). */
 interface Template {
+  /** The prepared statement's name on PostgreSQL (each pooled connection parses and plans it once); unique per text. */
+  name: string | undefined;
   text: string;
   slots: Array<{ piece: number; index: number } | { constant: unknown }>;
 }
@@ -47,6 +50,8 @@ interface Template {
 const dialect = new PgDialect();
 /** Shapes are few (token counts, guard sets); a bound keeps a bug from growing the cache without limit. */
 const MAX_TEMPLATES = 1000;
+/** Statement names are process-wide: a pool's connection must never see one name with two texts. */
+let nextName = 0;
 
 /**
  * Statement texts per shape. `run` takes the statement's pieces (in order) and an `assemble` that builds the whole
@@ -65,19 +70,27 @@ export class StatementTemplates {
   async run(db: Database, key: string, pieces: ReadonlyArray<{ values: readonly unknown[] }>, assemble: (bind: (piece: number) => Bind) => SQL): Promise<void> {
     let template = this.templates.get(key);
     if (!template) {
-      template = compile(assemble((piece) => (index) => sql.placeholder(`${piece}.${index}`)));
-      if (this.templates.size < MAX_TEMPLATES) this.templates.set(key, template);
+      const kept = this.templates.size < MAX_TEMPLATES;
+      template = compile(
+        kept ? `cp_t${nextName++}` : undefined,
+        assemble((piece) => (index) => sql.placeholder(`${piece}.${index}`)),
+      );
+      if (kept) this.templates.set(key, template);
     }
     const params = new Array<unknown>(template.slots.length);
     for (let n = 0; n < params.length; n++) {
       const slot = template.slots[n];
       params[n] = 'constant' in slot ? slot.constant : pieces[slot.piece].values[slot.index];
     }
-    await clientOf(db).query(template.text, params);
+    const client = clientOf(db);
+    // On PostgreSQL a named statement: parsed and planned once per connection, then only bound and executed (the
+    // server's CPU is the other half of a swap's cost). PGlite runs in-process: plain text.
+    if (client instanceof Pool && template.name) await client.query({ name: template.name, text: template.text, values: params });
+    else await client.query(template.text, params);
   }
 }
 
-function compile(statement: SQL): Template {
+function compile(name: string | undefined, statement: SQL): Template {
   const { sql: text, params } = dialect.sqlToQuery(statement);
   const slots = params.map((param) => {
     if (param instanceof Placeholder) {
@@ -90,7 +103,7 @@ function compile(statement: SQL): Template {
     }
     return { constant: param };
   });
-  return { text, slots };
+  return { name, text, slots };
 }
 
 interface RawClient {
@@ -98,8 +111,8 @@ interface RawClient {
 }
 
 /** The driver's own client under Drizzle (pg Pool or PGlite): both take `query(text, params)`. */
-function clientOf(db: Database): RawClient {
-  const client = (db as unknown as { $client?: RawClient }).$client;
+function clientOf(db: Database): RawClient | Pool {
+  const client = (db as unknown as { $client?: RawClient | Pool }).$client;
   if (!client) throw new Error('The database handle exposes no client');
   return client;
 }

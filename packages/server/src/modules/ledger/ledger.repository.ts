@@ -253,7 +253,10 @@ export class LedgerRepository {
     const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     // With guards, a guard that yielded no row would lock (and move) nothing: the lines are written only when every
     // account was moved (never expected to fail; a 500 rather than an inconsistent ledger).
-    const movedCounts = [...(nc ? [sql.raw(`(select count(*) from c_moved) = ${nc}`)] : []), ...(np ? [sql.raw(`(select count(*) from p_moved) = ${np}`)] : [])];
+    const movedCounts = [
+      ...(nc ? [sql.raw(`(select count(*) from c_moved) = ${nc}`)] : []),
+      ...(np ? [sql.raw(`(select count(*) from p_moved) = ${np}`)] : []),
+    ];
     const movedCheck = sql` where cp_require(${sql.join(movedCounts.length ? movedCounts : [sql`true`], sql` and `)}, 'XX000', 'ledger: not every account of the movement was updated')`;
     const assemble = (bindOf: (part: number) => Bind) => {
       const bindLines = bindOf(lineCount);

@@ -134,7 +134,9 @@ export class TransactionsRepository {
     const statement = sqlPiece(
       'transaction',
       values,
-      (v) => sql`insert into "transactions" ("id", "seq", "user_id", "type", "token", "network", "address", "coin_amount", "usd_amount", "price", "status", "direction", "note", "details", "created_by", "created_at", "updated_at", "voided_at", "voided_by")
+      (
+        v,
+      ) => sql`insert into "transactions" ("id", "seq", "user_id", "type", "token", "network", "address", "coin_amount", "usd_amount", "price", "status", "direction", "note", "details", "created_by", "created_at", "updated_at", "voided_at", "voided_by")
         values (${v(0)}, default, ${v(1)}, ${v(2)}, ${v(3)}, ${v(4)}, ${v(5)}, ${v(6)}, ${v(7)}, ${v(8)}, ${v(9)}, ${v(10)}, ${v(11)}, ${v(12)}, ${v(13)}, ${v(14)}, ${v(15)}, default, default)`,
     );
     return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
