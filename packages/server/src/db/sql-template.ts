@@ -29,6 +29,18 @@ export function isSqlPiece(value: unknown): value is SqlPiece<never[]> {
   return typeof value === 'object' && value !== null && typeof (value as { build?: unknown }).build === 'function' && 'key' in value;
 }
 
+/**
+ * A constant in a piece's SQL, written as a literal: a template holds no parameter but its pieces' bound values, so a
+ * value interpolated by mistake fails loudly (see `compile`) instead of being cached with the text.
+ */
+export function literal(value: string | number): SQL {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
+    return sql.raw(String(value));
+  }
+  return sql.raw(`'${value.replace(/'/g, "''")}'`);
+}
+
 /** A statement or piece as SQL built for this one call. */
 export function toSql(statement: SQL | SqlPiece): SQL {
   return isSqlPiece(statement) ? statement.build(valuesOf(statement.values)) : statement;
@@ -39,12 +51,12 @@ export function valuesOf(values: readonly unknown[]): Bind {
   return (i) => sql.param(values[i]);
 }
 
-/** A compiled statement: its text and, per `$n`, the piece and value index it takes (or a constant). */
+/** A compiled statement: its text and, per `$n`, the piece and value index it takes. */
 interface Template {
   /** The prepared statement's name on PostgreSQL (each pooled connection parses and plans it once); unique per text. */
   name: string | undefined;
   text: string;
-  slots: Array<{ piece: number; index: number } | { constant: unknown }>;
+  slots: Array<{ piece: number; index: number }>;
 }
 
 const dialect = new PgDialect();
@@ -80,7 +92,7 @@ export class StatementTemplates {
     const params = new Array<unknown>(template.slots.length);
     for (let n = 0; n < params.length; n++) {
       const slot = template.slots[n];
-      params[n] = 'constant' in slot ? slot.constant : pieces[slot.piece].values[slot.index];
+      params[n] = pieces[slot.piece].values[slot.index];
     }
     const client = clientOf(db);
     // On PostgreSQL a named statement: parsed and planned once per connection, then only bound and executed (the
@@ -93,15 +105,11 @@ export class StatementTemplates {
 function compile(name: string | undefined, statement: SQL): Template {
   const { sql: text, params } = dialect.sqlToQuery(statement);
   const slots = params.map((param) => {
-    if (param instanceof Placeholder) {
-      const [piece, index] = param.name.split('.').map(Number);
-      return { piece, index };
-    }
-    if (typeof param === 'object' && param !== null) {
-      // A Param with an encoder or a value object: a piece interpolated a value instead of binding it.
-      throw new Error('A statement template may only hold scalar constants besides its placeholders');
-    }
-    return { constant: param };
+    // Anything but a placeholder is a value the piece interpolated instead of binding: it would be sent with every
+    // later call of this shape. Constants are written with `literal`.
+    if (!(param instanceof Placeholder)) throw new Error(`A statement template holds a value that is not bound: ${String(param).slice(0, 40)}`);
+    const [piece, index] = param.name.split('.').map(Number);
+    return { piece, index };
   });
   return { name, text, slots };
 }

@@ -26,7 +26,7 @@ import { DATABASE, type Database, type Executor, type Tx } from '../../db/databa
 import { idempotencyKeys } from '../../db/schema';
 import { sqlState } from './db-transaction';
 import type { MoneyGuard } from './ledger.repository';
-import { sqlPiece } from '../../db/sql-template';
+import { literal, sqlPiece } from '../../db/sql-template';
 
 /** SQLSTATE of a one-statement posting whose idempotency key was taken (raised by `cp_require`). */
 export const KEY_TAKEN_STATE = 'CPK01';
@@ -197,7 +197,7 @@ export class IdempotencyService {
         insert into idempotency_keys (scope, key, request_hash, state, response_status, response_body)
         select ${bind(0)}::text, ${bind(1)}::text, ${bind(2)}::text, 'done', ${bind(3)}::int, ${bind(4)}::text where ${after}
         on conflict do nothing returning 1 as claimed), ${sql.raw(name)} as materialized (
-        select cp_require(exists (select 1 from ${sql.raw(`${name}_claim`)}), ${KEY_TAKEN_STATE}, 'Idempotency-Key already taken') as ok)`,
+        select cp_require(exists (select 1 from ${sql.raw(`${name}_claim`)}), ${literal(KEY_TAKEN_STATE)}, 'Idempotency-Key already taken') as ok)`,
     );
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { type Bind, isSqlPiece, type SqlPiece, sqlPiece, StatementTemplates, valuesOf } from '../../db/sql-template';
+import { type Bind, isSqlPiece, literal, type SqlPiece, sqlPiece, StatementTemplates, valuesOf } from '../../db/sql-template';
 import { ledgerAccounts } from '../../db/schema';
 
 /** Platform accounts, one per token: the other side of every customer movement. */
@@ -335,7 +335,7 @@ export class LedgerRepository {
       'balance',
       [expected, accountId],
       (bind, after, name) => sql`${sql.raw(name)} as materialized (
-        select cp_require(coalesce(bool_and(locked.balance = ${bind(0)}::numeric), false), ${BALANCE_CHANGED_STATE}, 'balance changed') as ok
+        select cp_require(coalesce(bool_and(locked.balance = ${bind(0)}::numeric), false), ${literal(BALANCE_CHANGED_STATE)}, 'balance changed') as ok
         from (select balance from ledger_accounts where id = ${bind(1)}::uuid and ${after} for no key update) as locked)`,
     );
   }

@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Response } from 'express';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
-import { sqlPiece, type SqlPiece } from '../../db/sql-template';
+import { literal, sqlPiece, type SqlPiece } from '../../db/sql-template';
 
 /** The PostgreSQL channel every instance LISTENs on. */
 export const LIVE_CHANNEL = 'coinpurse_live';
@@ -92,7 +92,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
       payloads,
       (bind) =>
         sql`select ${sql.join(
-          payloads.map((_, i) => sql`pg_notify(${LIVE_CHANNEL}, ${bind(i)})`),
+          payloads.map((_, i) => sql`pg_notify(${literal(LIVE_CHANNEL)}, ${bind(i)})`),
           sql`, `,
         )}`,
     );

@@ -4,7 +4,7 @@ import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, supportedTokens } from '../../db/schema';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 import type { MoneyGuard } from '../ledger/ledger.repository';
-import { sqlPiece } from '../../db/sql-template';
+import { literal, sqlPiece } from '../../db/sql-template';
 
 /** SQLSTATEs of the one-statement money guards (raised by `cp_require`). */
 export const TOKEN_GONE_STATE = 'CPT01';
@@ -115,7 +115,7 @@ export class WalletTokensRepository {
         sql`, `,
       );
       return sql`${sql.raw(name)} as materialized (
-        select cp_require(count(*) = ${sql.raw(String(n))}, ${TOKEN_GONE_STATE}, coalesce(string_agg(live.coin_id, ','), '')) as ok
+        select cp_require(count(*) = ${literal(n)}, ${literal(TOKEN_GONE_STATE)}, coalesce(string_agg(live.coin_id, ','), '')) as ok
         from (select coin_id from supported_tokens where coin_id in (${ids}) and deleted_at is null and ${after} order by coin_id for share) as live)`;
     });
   }
@@ -132,11 +132,11 @@ export class WalletTokensRepository {
       const same = sql.join(
         quoted.map(
           (_, i) =>
-            sql`coalesce((select current_price = ${bind(2 * i)}::numeric or price_changed_at > now() - ${PRICE_CHANGE_GRACE_MS} * interval '1 millisecond' from coins where id = ${bind(2 * i + 1)}), false)`,
+            sql`coalesce((select current_price = ${bind(2 * i)}::numeric or price_changed_at > now() - ${literal(PRICE_CHANGE_GRACE_MS)} * interval '1 millisecond' from coins where id = ${bind(2 * i + 1)}), false)`,
         ),
         sql` and `,
       );
-      return sql`${sql.raw(name)} as materialized (select cp_require(${after} and ${same}, ${PRICE_MOVED_STATE}, 'price moved') as ok)`;
+      return sql`${sql.raw(name)} as materialized (select cp_require(${after} and ${same}, ${literal(PRICE_MOVED_STATE)}, 'price moved') as ok)`;
     });
   }
 
