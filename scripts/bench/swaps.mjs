@@ -3,9 +3,11 @@
 // and TPC-B (printed too). BENCH_ROUNDS (3) interleaved rounds of swaps, -N and TPC-B; medians shown. Figures only.
 // Run after `pnpm build`. Env: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_SECONDS (8 per run), BENCH_CLIENTS (32), BENCH_PGBENCH_SCALE (32: at least the client count, as pgbench's manual advises).
+// BENCH_INSTANCES (1): a bench-only evaluation of several server processes on the same database, the clients split
+// evenly between them (the figure then says so; the product starts one process).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
@@ -18,6 +20,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
 const CLIENTS = Number(process.env.BENCH_CLIENTS || 32);
 const SCALE = Number(process.env.BENCH_PGBENCH_SCALE || 32);
+const INSTANCES = Math.max(1, Number(process.env.BENCH_INSTANCES || 1));
 const ADMIN = { email: 'bench-admin@coinpurse.local', password: 'bench-admin-password-1' };
 
 const mainJs = join(serverDir, 'dist', 'main.js');
@@ -30,42 +33,81 @@ const suffix = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const appDb = `coinpurse_bench_${suffix}`;
 const pgbenchDb = `coinpurse_pgbench_${suffix}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-bench-'));
-let child;
+/** The server processes (one unless BENCH_INSTANCES says more). */
+const children = [];
+
+/** A process's CPU time so far (user + system, ms; Linux /proc, clock ticks of 10 ms), or NaN elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+const serverCpuMs = () => children.reduce((sum, child) => sum + cpuMsOf(child.pid), 0);
+
+/** CPU time so far of each PostgreSQL backend serving the app's database (their process title names it), by pid. */
+function backendCpuMs() {
+  const out = new Map();
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let title = '';
+      try {
+        title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (title.startsWith('postgres:') && title.includes(` ${appDb} `)) out.set(pid, cpuMsOf(pid));
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      r();
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      r();
+    });
+  });
+}
 
 async function cleanup() {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((r) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        r();
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        r();
-      });
-    });
-  }
+  await Promise.all(children.map(stop));
   for (const name of [appDb, pgbenchDb]) await admin(`drop database if exists ${name} with (force)`).catch(() => undefined);
   rmSync(dataDir, { recursive: true, force: true });
 }
 
 async function benchSwaps() {
   await admin(`create database ${appDb}`);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [mainJs], {
-    cwd: serverDir,
-    env: benchServerEnv(
-      { port, databaseUrl: dbUrl(appDb), dataDir, adminUser: ADMIN },
-      {
-        // The bench funds its customers with large admin credits: no four-eyes approval for them.
-        APPROVAL_THRESHOLD_USD: '0',
-      },
-    ),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitForHealth(url, child);
+  const ports = [];
+  for (let i = 0; i < INSTANCES; i++) ports.push(await freePort());
+  const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+  const url = urls[0];
+  // One environment (the same secrets) for every instance: a session from one is valid on the others.
+  const env = benchServerEnv(
+    { port: ports[0], databaseUrl: dbUrl(appDb), dataDir, adminUser: ADMIN },
+    {
+      // The bench funds its customers with large admin credits: no four-eyes approval for them.
+      APPROVAL_THRESHOLD_USD: '0',
+    },
+  );
+  for (let i = 0; i < INSTANCES; i++) {
+    const child = spawn(process.execPath, [mainJs], { cwd: serverDir, env: { ...env, PORT: String(ports[i]) }, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(child);
+    // One at a time: the first applies the migrations.
+    await waitForHealth(urls[i], child);
+  }
 
   // Prices: fresh and known (production refuses stale ones); the three default tokens supported.
   const db = new Client({ connectionString: dbUrl(appDb) });
@@ -111,12 +153,12 @@ async function benchSwaps() {
     ['tether', 'ethereum'],
   ];
   let nextUser = 0;
-  const run = (duration) =>
+  const runOne = (target, connections, duration) =>
     new Promise((resolve, reject) => {
       autocannon(
         {
-          url,
-          connections: CLIENTS,
+          url: target,
+          connections,
           duration,
           requests: [
             {
@@ -140,13 +182,32 @@ async function benchSwaps() {
         (error, result) => (error ? reject(error) : resolve(result)),
       );
     });
+  /** The clients split evenly over the instances; latencies: the slowest instance's. */
+  const run = async (duration) => {
+    const results = await Promise.all(urls.map((target, i) => runOne(target, Math.floor(CLIENTS / INSTANCES) + (i < CLIENTS % INSTANCES ? 1 : 0), duration)));
+    const sum = (pick) => results.reduce((total, r) => total + pick(r), 0);
+    return {
+      '2xx': sum((r) => r['2xx']),
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      latency: { p50: Math.max(...results.map((r) => r.latency.p50)), p99: Math.max(...results.map((r) => r.latency.p99)) },
+    };
+  };
   // One swap by hand first: a refusal shows its reason here instead of as a count of non-2xx answers.
   await api(url, 'POST', '/api/crypto/swap', users[0], { amount: '10.00', from: 'tether', to: 'bitcoin' });
   await run(2); // warm-up
   return {
     async round() {
+      const cpuBefore = serverCpuMs();
+      const backendsBefore = backendCpuMs();
       const result = await run(SECONDS);
+      const cpuMs = serverCpuMs() - cpuBefore;
+      let dbMs = 0;
+      for (const [pid, ms] of backendCpuMs()) dbMs += ms - (backendsBefore.get(pid) ?? 0);
       return {
+        cpuMsPerSwap: result['2xx'] ? cpuMs / result['2xx'] : NaN,
+        dbCpuMsPerSwap: result['2xx'] ? dbMs / result['2xx'] : NaN,
+        cpuCores: cpuMs / 1000 / SECONDS,
         swapsPerSecond: result['2xx'] / SECONDS,
         ok: result['2xx'],
         non2xx: result.non2xx,
@@ -157,8 +218,7 @@ async function benchSwaps() {
     },
     async finish() {
       const check = await api(url, 'GET', '/api/admin/ledger/check', adminSession.token);
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await Promise.all(children.map(stop));
       return check.ok;
     },
   };
@@ -183,7 +243,7 @@ try {
     process.exit(1);
   }
   console.log(
-    `Swaps over HTTP (PostgreSQL, ${CLIENTS} clients) vs pgbench at ${CLIENTS} clients (scale ${SCALE}), ${SECONDS} s per run, ${ROUNDS} interleaved round(s), median shown.`,
+    `Swaps over HTTP (PostgreSQL, ${CLIENTS} clients${INSTANCES > 1 ? `, BENCH-ONLY: ${INSTANCES} server processes` : ''}) vs pgbench at ${CLIENTS} clients (scale ${SCALE}), ${SECONDS} s per run, ${ROUNDS} interleaved round(s), median shown.`,
   );
   console.log(SHARED_CORES_NOTE);
   const swaps = await benchSwaps();
@@ -201,12 +261,12 @@ try {
   const tpcb = median(rounds.map((r) => r.tpcb));
   const bad = rounds.reduce((sum, r) => sum + r.swap.non2xx + r.swap.errors, 0);
   figure({
-    name: 'swaps/s over HTTP, PostgreSQL, 32 clients',
+    name: `swaps/s over HTTP, PostgreSQL, 32 clients${INSTANCES > 1 ? ` (bench-only: ${INSTANCES} server processes)` : ''}`,
     value: swapRate,
     anchor: { label: 'pgbench -N', value: simple, unit: 'tps' },
     target: '≥ 0.5 of anchor',
     met: swapRate / simple >= 0.5,
-    detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
+    detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; server CPU ${median(rounds.map((r) => r.swap.cpuMsPerSwap)).toFixed(2)} ms/swap (${median(rounds.map((r) => r.swap.cpuCores)).toFixed(2)} cores), PostgreSQL backends ${median(rounds.map((r) => r.swap.dbCpuMsPerSwap)).toFixed(2)} ms/swap; ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
   });
   figure({ name: 'swaps/s vs TPC-B', value: swapRate, anchor: { label: 'pgbench TPC-B', value: tpcb, unit: 'tps' }, target: 'none (printed for comparison)' });
   console.log(

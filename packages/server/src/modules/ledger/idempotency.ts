@@ -26,6 +26,7 @@ import { DATABASE, type Database, type Executor, type Tx } from '../../db/databa
 import { idempotencyKeys } from '../../db/schema';
 import { sqlState } from './db-transaction';
 import type { MoneyGuard } from './ledger.repository';
+import { literal, sqlPiece } from '../../db/sql-template';
 
 /** SQLSTATE of a one-statement posting whose idempotency key was taken (raised by `cp_require`). */
 export const KEY_TAKEN_STATE = 'CPK01';
@@ -189,14 +190,15 @@ export class IdempotencyService {
   claimGuard(context: IdempotencyContext, status: number, body: unknown): MoneyGuard {
     const bytes = JSON.stringify(body ?? null);
     context.storedBody = bytes;
-    return (after, name) => [
-      sql`${sql.raw(`${name}_claim`)} as (
+    return sqlPiece<[SQL, string]>(
+      'claim',
+      [context.scope, context.key, context.requestHash, status, bytes],
+      (bind, after, name) => sql`${sql.raw(`${name}_claim`)} as (
         insert into idempotency_keys (scope, key, request_hash, state, response_status, response_body)
-        select ${context.scope}::text, ${context.key}::text, ${context.requestHash}::text, 'done', ${status}::int, ${bytes}::text where ${after}
-        on conflict do nothing returning 1 as claimed)`,
-      sql`${sql.raw(name)} as materialized (
-        select cp_require(exists (select 1 from ${sql.raw(`${name}_claim`)}), ${KEY_TAKEN_STATE}, 'Idempotency-Key already taken') as ok)`,
-    ];
+        select ${bind(0)}::text, ${bind(1)}::text, ${bind(2)}::text, 'done', ${bind(3)}::int, ${bind(4)}::text where ${after}
+        on conflict do nothing returning 1 as claimed), ${sql.raw(name)} as materialized (
+        select cp_require(exists (select 1 from ${sql.raw(`${name}_claim`)}), ${literal(KEY_TAKEN_STATE)}, 'Idempotency-Key already taken') as ok)`,
+    );
   }
 
   /** Whether a one-statement posting aborted because its idempotency key was taken (see `claimGuard`). */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
+import { type Bind, isSqlPiece, literal, type SqlPiece, sqlPiece, StatementTemplates, valuesOf } from '../../db/sql-template';
 import { ledgerAccounts } from '../../db/schema';
 
 /** Platform accounts, one per token: the other side of every customer movement. */
@@ -61,9 +62,10 @@ export interface Delta {
  * A check run in a one-statement posting before any account is locked. Given `after` (a boolean SQL expression to put
  * in its conditions: it forces the check after the previous guard) and a CTE `name`, it returns CTE definitions
  * (`x as (...)`), the last one being `name`: one row whose `ok` is true, or the check raises through
- * `cp_require(condition, sqlstate, detail)` (migration 0002), which aborts the whole statement.
+ * `cp_require(condition, sqlstate, detail)` (migration 0002), which aborts the whole statement. As an `SqlPiece` (its
+ * values bound, its text fixed by its key) the posting's text is built once per shape.
  */
-export type MoneyGuard = (after: SQL, name: string) => SQL[];
+export type MoneyGuard = ((after: SQL, name: string) => SQL[]) | SqlPiece<[after: SQL, name: string]>;
 
 /** SQLSTATE of a one-statement posting whose account balance changed since it was read (see `balanceGuard`). */
 export const BALANCE_CHANGED_STATE = 'CPB01';
@@ -90,26 +92,47 @@ export interface EntryRow {
 /**
  * Two CTEs: `<name>_locked` locks the accounts FOR NO KEY UPDATE (the row lock an UPDATE takes) in id order, only once
  * `after` is true (a scalar subquery that forces an order between CTEs), and `<name>_moved` adds each delta to its
- * balance. A customer balance going below zero violates its CHECK: the caller maps that error.
+ * balance. A customer balance going below zero violates its CHECK: the caller maps that error. Its values: the `count`
+ * account ids, then their deltas (see `deltaValues`).
  */
-function lockAndAddCtes(name: string, deltas: Delta[], after?: SQL): SQL[] {
+function lockAndAddCtes(name: string, count: number, bind: Bind, after?: SQL): SQL {
   const locked = sql.raw(`${name}_locked`);
-  const ids = sql.join(
-    deltas.map((d) => sql`${d.id}::uuid`),
-    sql`, `,
-  );
-  const values = sql.join(
-    deltas.map((d) => sql`(${d.id}::uuid, ${d.delta}::numeric)`),
-    sql`, `,
-  );
-  return [
-    sql`${locked} as (select id from ledger_accounts where id in (${ids})${after ? sql` and ${after}` : sql``} order by id for no key update)`,
-    sql`${sql.raw(`${name}_moved`)} as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${values}) as v(id, delta), ${locked} where a.id = v.id and ${locked}.id = a.id returning a.id)`,
-  ];
+  const ids: SQL[] = [];
+  const values: SQL[] = [];
+  for (let i = 0; i < count; i++) {
+    ids.push(sql`${bind(i)}::uuid`);
+    values.push(sql`(${bind(i)}::uuid, ${bind(count + i)}::numeric)`);
+  }
+  return sql`${locked} as (select id from ledger_accounts where id in (${sql.join(ids, sql`, `)})${after ? sql` and ${after}` : sql``} order by id for no key update), ${sql.raw(`${name}_moved`)} as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${sql.join(values, sql`, `)}) as v(id, delta), ${locked} where a.id = v.id and ${locked}.id = a.id returning a.id)`;
+}
+
+function deltaValues(deltas: Delta[]): string[] {
+  return [...deltas.map((d) => d.id), ...deltas.map((d) => d.delta)];
+}
+
+/** A part of a one-statement posting: a piece (cacheable text) or SQL built for this call only. */
+interface Part {
+  key: string | undefined;
+  values: readonly unknown[];
+  build: (bind: Bind) => SQL;
+}
+
+const NO_VALUES: readonly unknown[] = [];
+
+function partOf(statement: SQL | SqlPiece): Part {
+  if (isSqlPiece(statement)) return { key: statement.key, values: statement.values, build: (bind) => statement.build(bind) };
+  return { key: undefined, values: NO_VALUES, build: () => statement };
+}
+
+function guardPart(guard: MoneyGuard, after: SQL, name: string): Part {
+  if (isSqlPiece(guard)) return { key: guard.key, values: guard.values, build: (bind) => guard.build(bind, after, name) };
+  return { key: undefined, values: NO_VALUES, build: () => sql.join(guard(after, name), sql`, `) };
 }
 
 @Injectable()
 export class LedgerRepository {
+  private readonly templates = new StatementTemplates();
+
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async findAccountIds(keys: AccountKey[], executor: Executor = this.db): Promise<Map<string, string>> {
@@ -170,7 +193,7 @@ export class LedgerRepository {
   /** Locks the accounts (FOR NO KEY UPDATE in account id order) and adds each delta to its balance, in one statement. */
   async lockAndAdd(deltas: Delta[], executor: Executor): Promise<void> {
     if (!deltas.length) return;
-    await executor.execute(sql`with ${sql.join(lockAndAddCtes('p', deltas), sql`, `)} select count(*) from p_moved`);
+    await executor.execute(sql`with ${lockAndAddCtes('p', deltas.length, valuesOf(deltaValues(deltas)))} select count(*) from p_moved`);
   }
 
   /**
@@ -186,45 +209,87 @@ export class LedgerRepository {
     platformDeltas: Delta[],
     entry: EntryRow,
     lines: LineInput[],
-    extra: SQL[],
+    extra: Array<SQL | SqlPiece>,
     executor: Executor = this.db,
-    selects: SQL[] = [],
+    selects: Array<SQL | SqlPiece> = [],
     guards: MoneyGuard[] = [],
     returning?: SQL,
   ): Promise<Record<string, unknown> | undefined> {
-    const ctes: SQL[] = [];
     // Guards first, each forced after the previous one; the customer locks only after the last one passed.
+    const parts: Part[] = [];
     let afterGuards: SQL | undefined;
     guards.forEach((guard, i) => {
-      ctes.push(...guard(afterGuards ?? sql`true`, `g_${i}`));
+      parts.push(guardPart(guard, afterGuards ?? sql`true`, `g_${i}`));
       afterGuards = sql.raw(`(select ok from g_${i})`);
     });
-    if (customerDeltas.length) ctes.push(...lockAndAddCtes('c', customerDeltas, afterGuards));
-    if (platformDeltas.length)
-      ctes.push(...lockAndAddCtes('p', platformDeltas, customerDeltas.length ? sql`(select count(*) from c_moved) >= 0` : afterGuards));
-    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
-    selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
-    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
-    ctes.push(sql`e as (
+    const nc = customerDeltas.length;
+    const np = platformDeltas.length;
+    const afterCustomers = afterGuards;
+    if (nc) parts.push({ key: `c${nc}`, values: deltaValues(customerDeltas), build: (bind) => lockAndAddCtes('c', nc, bind, afterCustomers) });
+    if (np) {
+      const after = nc ? sql`(select count(*) from c_moved) >= 0` : afterGuards;
+      parts.push({ key: `p${np}`, values: deltaValues(platformDeltas), build: (bind) => lockAndAddCtes('p', np, bind, after) });
+    }
+    extra.forEach((statement, i) => {
+      const part = partOf(statement);
+      parts.push({ ...part, build: (bind) => sql`${sql.raw(`extra_${i}`)} as (${part.build(bind)})` });
+    });
+    selects.forEach((statement, i) => {
+      const part = partOf(statement);
+      parts.push({ ...part, build: (bind) => sql`${sql.raw(`select_${i}`)} as materialized (${part.build(bind)})` });
+    });
+    parts.push({
+      key: 'e',
+      values: [entry.id, entry.kind, entry.transactionId, entry.reason, entry.createdBy],
+      build: (bind) => sql`e as (
         insert into journal_entries (id, kind, transaction_id, reason, created_by)
-        values (${entry.id}::uuid, ${entry.kind}, ${entry.transactionId}::uuid, ${entry.reason}, ${entry.createdBy}::uuid)
-        returning id)`);
+        values (${bind(0)}::uuid, ${bind(1)}, ${bind(2)}::uuid, ${bind(3)}, ${bind(4)}::uuid)
+        returning id)`,
+    });
+    const nl = lines.length;
+    const lineValues: unknown[] = [];
+    for (const line of lines) lineValues.push(line.accountId, line.token, line.amount);
+    const lineCount = parts.length;
+    parts.push({ key: `l${nl}`, values: lineValues, build: () => sql`` });
+    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     // With guards, a guard that yielded no row would lock (and move) nothing: the lines are written only when every
     // account was moved (never expected to fail; a 500 rather than an inconsistent ledger).
     const movedCounts = [
-      ...(customerDeltas.length ? [sql`(select count(*) from c_moved) = ${customerDeltas.length}`] : []),
-      ...(platformDeltas.length ? [sql`(select count(*) from p_moved) = ${platformDeltas.length}`] : []),
+      ...(nc ? [sql.raw(`(select count(*) from c_moved) = ${nc}`)] : []),
+      ...(np ? [sql.raw(`(select count(*) from p_moved) = ${np}`)] : []),
     ];
     const movedCheck = sql` where cp_require(${sql.join(movedCounts.length ? movedCounts : [sql`true`], sql` and `)}, 'XX000', 'ledger: not every account of the movement was updated')`;
-    const lineValues = sql.join(
-      lines.map((line) => sql`(${line.accountId}::uuid, ${line.token}, ${line.amount}::numeric)`),
-      sql`, `,
-    );
-    const result = await executor.execute(sql`with ${sql.join(ctes, sql`, `)}
+    const assemble = (bindOf: (part: number) => Bind) => {
+      const bindLines = bindOf(lineCount);
+      const rows: SQL[] = [];
+      for (let i = 0; i < nl; i++) rows.push(sql`(${bindLines(3 * i)}::uuid, ${bindLines(3 * i + 1)}, ${bindLines(3 * i + 2)}::numeric)`);
+      const ctes = parts.slice(0, lineCount).map((part, i) => part.build(bindOf(i)));
+      return sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
-      select e.id, v.account_id, v.token, v.amount from e cross join (values ${lineValues}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}${returning ? sql` returning ${returning}` : sql``}`);
-    // `returning`: one row per line; the caller asks for values of the statement (e.g. a guard's CTE), the same on each.
-    return (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
+      select e.id, v.account_id, v.token, v.amount from e cross join (values ${sql.join(rows, sql`, `)}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}${returning ? sql` returning ${returning}` : sql``}`;
+    };
+    // `returning` (SQL built for this call: not cached): one row per line; the caller asks for values of the statement
+    // (e.g. a guard's CTE), the same on each.
+    const rows = await this.run(parts, assemble, executor, `post|g${guards.length}|s${selects.length}`, !returning);
+    return rows[0];
+  }
+
+  /**
+   * Runs a statement made of `parts`: from its cached text when every part is a piece and it runs on its own (not in a
+   * transaction), else built for this call.
+   */
+  private async run(
+    parts: Part[],
+    assemble: (bindOf: (part: number) => Bind) => SQL,
+    executor: Executor,
+    kind: string,
+    cacheable = true,
+  ): Promise<Array<Record<string, unknown>>> {
+    if (cacheable && executor === this.db && parts.every((part) => part.key !== undefined)) {
+      return this.templates.run(this.db, `${kind}|${parts.map((part) => part.key).join('|')}`, parts, assemble);
+    }
+    const result = await executor.execute(StatementTemplates.inline(parts, assemble));
+    return (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
   }
 
   /**
@@ -232,21 +297,35 @@ export class LedgerRepository {
    * `extra` rows and the `selects` (e.g. live events, sent on commit), in one autocommit statement. A failed guard
    * aborts it all. The final select references the last guard, so the whole chain runs.
    */
-  async guardedWrite(extra: SQL[], selects: SQL[], guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
-    const ctes: SQL[] = [];
+  async guardedWrite(extra: Array<SQL | SqlPiece>, selects: Array<SQL | SqlPiece>, guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
+    const parts: Part[] = [];
     let afterGuards: SQL | undefined;
     guards.forEach((guard, i) => {
-      ctes.push(...guard(afterGuards ?? sql`true`, `g_${i}`));
+      parts.push(guardPart(guard, afterGuards ?? sql`true`, `g_${i}`));
       afterGuards = sql.raw(`(select ok from g_${i})`);
     });
-    extra.forEach((statement, i) => ctes.push(sql`${sql.raw(`extra_${i}`)} as (${statement})`));
-    selects.forEach((statement, i) => ctes.push(sql`${sql.raw(`select_${i}`)} as materialized (${statement})`));
-    if (!ctes.length) return;
+    extra.forEach((statement, i) => {
+      const part = partOf(statement);
+      parts.push({ ...part, build: (bind) => sql`${sql.raw(`extra_${i}`)} as (${part.build(bind)})` });
+    });
+    selects.forEach((statement, i) => {
+      const part = partOf(statement);
+      parts.push({ ...part, build: (bind) => sql`${sql.raw(`select_${i}`)} as materialized (${part.build(bind)})` });
+    });
+    if (!parts.length) return;
     const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     // The guard's value must be used by the outer query (here: aggregated): an output column nobody reads is pruned by
     // the planner, and with it the reference to the last guard, which would then never run.
-    await executor.execute(
-      sql`with ${sql.join(ctes, sql`, `)} select bool_and(guarded.ok) from (select ${afterGuards ?? sql`true`} as ok) as guarded${selected}`,
+    const last = afterGuards ?? sql`true`;
+    await this.run(
+      parts,
+      (bindOf) =>
+        sql`with ${sql.join(
+          parts.map((part, i) => part.build(bindOf(i))),
+          sql`, `,
+        )} select bool_and(guarded.ok) from (select ${last} as ok) as guarded${selected}`,
+      executor,
+      `guarded|g${guards.length}|s${selects.length}`,
     );
   }
 
@@ -262,11 +341,13 @@ export class LedgerRepository {
    * still `expected`.
    */
   balanceGuard(accountId: string, expected: string): MoneyGuard {
-    return (after, name) => [
-      sql`${sql.raw(name)} as materialized (
-        select cp_require(coalesce(bool_and(locked.balance = ${expected}::numeric), false), ${BALANCE_CHANGED_STATE}, 'balance changed') as ok
-        from (select balance from ledger_accounts where id = ${accountId}::uuid and ${after} for no key update) as locked)`,
-    ];
+    return sqlPiece<[SQL, string]>(
+      'balance',
+      [expected, accountId],
+      (bind, after, name) => sql`${sql.raw(name)} as materialized (
+        select cp_require(coalesce(bool_and(locked.balance = ${bind(0)}::numeric), false), ${literal(BALANCE_CHANGED_STATE)}, 'balance changed') as ok
+        from (select balance from ledger_accounts where id = ${bind(1)}::uuid and ${after} for no key update) as locked)`,
+    );
   }
 
   /**

@@ -4,6 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
+import { type SqlPiece, toSql } from '../../db/sql-template';
 import { type LiveEvent, LiveEventsService } from '../notifications/live-events.service';
 import { inTransaction, sqlState } from './db-transaction';
 import {
@@ -16,6 +17,9 @@ import {
   type MoneyGuard,
   type PlatformCode,
 } from './ledger.repository';
+
+/** A statement run inside a posting: built per call, or a piece whose text is cached per shape. */
+type Statement = SQL | SqlPiece;
 
 /** Serialization failure, deadlock: PostgreSQL aborted the statement; running it again is safe. */
 const RETRYABLE_STATES = new Set(['40001', '40P01']);
@@ -165,10 +169,10 @@ export class LedgerService {
    * written then; the caller's transaction rolls back). `extra` are insert statements run in the same statement as the
    * customer movements (saves round trips). Call it last in the transaction: it takes the platform locks.
    */
-  async post(entry: EntryInput, tx: Tx, onShort: (token: string) => DomainError, extra: SQL[] = []): Promise<void> {
+  async post(entry: EntryInput, tx: Tx, onShort: (token: string) => DomainError, extra: Statement[] = []): Promise<void> {
     const moves = movesOf(entry);
     if (!moves.length) {
-      for (const statement of extra) await tx.execute(statement);
+      for (const statement of extra) await tx.execute(toSql(statement));
       return;
     }
     const posting = await this.prepare(entry, moves, tx);
@@ -188,7 +192,7 @@ export class LedgerService {
    * re-checking the tokens), which locks no account; the customers' balance events are sent by the same statement
    * (delivered on commit). A deadlock is retried.
    */
-  async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: SQL[] = [], before?: (tx: Tx) => Promise<void>): Promise<void> {
+  async postAtomically(entry: EntryInput, onShort: (token: string) => DomainError, extra: Statement[] = [], before?: (tx: Tx) => Promise<void>): Promise<void> {
     const moves = movesOf(entry);
     if (!moves.length) throw new Error(`Empty entry ${entry.kind}`);
     const posting = await this.prepare(entry, moves, this.db);
@@ -213,8 +217,8 @@ export class LedgerService {
     entry: EntryInput,
     onShort: (token: string) => DomainError,
     options: {
-      extra?: SQL[];
-      selects?: SQL[];
+      extra?: Statement[];
+      selects?: Statement[];
       guards?: MoneyGuard[];
       onGuard?: (code: string, detail: string) => Error | undefined;
       /** Values the statement returns (a movement only), e.g. a guard's CTE: `sql\`(select x from cte) as x\``. */
@@ -256,7 +260,7 @@ export class LedgerService {
     const platforms = deltasOf('platform');
     const row = { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy };
     const lines = moves.map((m) => ({ accountId: ids.get(accountKeyString(m.key))!, token: m.key.token, amount: plain(m.amount) }));
-    const write = async (platformDeltas: Delta[], extra: SQL[], onShort: (token: string) => DomainError, tx: Tx, selects: SQL[] = []) => {
+    const write = async (platformDeltas: Delta[], extra: Statement[], onShort: (token: string) => DomainError, tx: Tx, selects: Statement[] = []) => {
       try {
         await this.repository.postInOneStatement(customers, platformDeltas, row, lines, extra, tx, selects);
       } catch (error) {
@@ -265,7 +269,7 @@ export class LedgerService {
       }
     };
     /** Everything in one autocommit statement (no BEGIN/COMMIT trips). */
-    const writeOnce = async (extra: SQL[], onShort: (token: string) => DomainError, selects: SQL[], guards: MoneyGuard[], returning?: SQL) => {
+    const writeOnce = async (extra: Statement[], onShort: (token: string) => DomainError, selects: Statement[], guards: MoneyGuard[], returning?: SQL) => {
       try {
         return await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, selects, guards, returning);
       } catch (error) {

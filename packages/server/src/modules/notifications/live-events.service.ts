@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Response } from 'express';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
+import { literal, sqlPiece, type SqlPiece } from '../../db/sql-template';
 
 /** The PostgreSQL channel every instance LISTENs on. */
 export const LIVE_CHANNEL = 'coinpurse_live';
@@ -83,9 +84,18 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
    * The same as `publishMany`, as a one-row `select` to run inside a single-statement posting (saves its round trip).
    * Undefined when there is nothing to send.
    */
-  publishManyStatement(events: Array<{ userId: string; event: LiveEvent }>): SQL | undefined {
+  publishManyStatement(events: Array<{ userId: string; event: LiveEvent }>): SqlPiece | undefined {
     if (!events.length) return undefined;
-    return notifySelect(events.map(({ userId, event }) => ({ u: userId, e: event.type, d: event.data ?? {} })));
+    const payloads = events.map(({ userId, event }) => payloadOf({ u: userId, e: event.type, d: event.data ?? {} }));
+    return sqlPiece(
+      `notify${payloads.length}`,
+      payloads,
+      (bind) =>
+        sql`select ${sql.join(
+          payloads.map((_, i) => sql`pg_notify(${literal(LIVE_CHANNEL)}, ${bind(i)})`),
+          sql`, `,
+        )}`,
+    );
   }
 
   /** Sends `event` to every connected customer. */

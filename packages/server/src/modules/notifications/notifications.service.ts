@@ -3,6 +3,7 @@ import type { NotificationDto } from '@coinpurse/contract';
 import { NotFoundError } from '../../common/errors';
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
+import { toSql } from '../../db/sql-template';
 import { LiveEventsService } from './live-events.service';
 import { type NewNotification, type NotificationRecord, NotificationsRepository } from './notifications.repository';
 
@@ -37,7 +38,7 @@ export class NotificationsService {
   notifyStatements(input: NewNotification): { extra: SQL[]; selects: SQL[] } {
     const { statement, record } = this.repository.insertStatement(input);
     const event = this.live.publishManyStatement([{ userId: record.userId, event: { type: 'notification', data: toNotificationDto(record) } }]);
-    return { extra: [statement], selects: event ? [event] : [] };
+    return { extra: [statement], selects: event ? [toSql(event)] : [] };
   }
 
   /** One notification for every active customer; returns how many got it. */

@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
 import type { MoneyGuard } from '../ledger/ledger.repository';
+import { sqlPiece, type SqlPiece } from '../../db/sql-template';
 
 /** SQLSTATE of a one-statement change whose transaction was changed (or voided) since it was read (`cp_require`). */
 export const TRANSACTION_CHANGED_STATE = 'CPX01';
@@ -138,6 +139,42 @@ export class TransactionsRepository {
       .insert(transactions)
       .values({ ...input, createdAt, updatedAt: createdAt })
       .getSQL();
+    return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
+  }
+
+  /**
+   * `insertStatement` as a piece (hot paths: its text is built once; the columns and values are the same, encoded as
+   * Drizzle does: details as JSON, timestamps as ISO strings).
+   */
+  insertPiece(input: NewTransaction): { statement: SqlPiece; record: TransactionRecord } {
+    const createdAt = new Date();
+    const at = createdAt.toISOString();
+    const values = [
+      input.id,
+      input.userId,
+      input.type,
+      input.token,
+      input.network,
+      input.address,
+      input.coinAmount,
+      input.usdAmount,
+      input.price,
+      input.status,
+      input.direction,
+      input.note,
+      input.details === null ? null : JSON.stringify(input.details),
+      input.createdBy,
+      at,
+      at,
+    ];
+    const statement = sqlPiece(
+      'transaction',
+      values,
+      (
+        v,
+      ) => sql`insert into "transactions" ("id", "seq", "user_id", "type", "token", "network", "address", "coin_amount", "usd_amount", "price", "status", "direction", "note", "details", "created_by", "created_at", "updated_at", "voided_at", "voided_by")
+        values (${v(0)}, default, ${v(1)}, ${v(2)}, ${v(3)}, ${v(4)}, ${v(5)}, ${v(6)}, ${v(7)}, ${v(8)}, ${v(9)}, ${v(10)}, ${v(11)}, ${v(12)}, ${v(13)}, ${v(14)}, ${v(15)}, default, default)`,
+    );
     return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
   }
 

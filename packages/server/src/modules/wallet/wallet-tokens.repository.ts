@@ -4,6 +4,7 @@ import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, supportedTokens } from '../../db/schema';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 import type { MoneyGuard } from '../ledger/ledger.repository';
+import { literal, sqlPiece } from '../../db/sql-template';
 
 /** SQLSTATEs of the one-statement money guards (raised by `cp_require`). */
 export const TOKEN_GONE_STATE = 'CPT01';
@@ -107,15 +108,16 @@ export class WalletTokensRepository {
    * TOKEN_GONE_STATE (message: the ids still live, comma-separated) when one is gone.
    */
   liveGuard(coinIds: string[]): MoneyGuard {
-    const ids = sql.join(
-      coinIds.map((id) => sql`${id}`),
-      sql`, `,
-    );
-    return (after, name) => [
-      sql`${sql.raw(name)} as materialized (
-        select cp_require(count(*) = ${coinIds.length}, ${TOKEN_GONE_STATE}, coalesce(string_agg(live.coin_id, ','), '')) as ok
-        from (select coin_id from supported_tokens where coin_id in (${ids}) and deleted_at is null and ${after} order by coin_id for share) as live)`,
-    ];
+    const n = coinIds.length;
+    return sqlPiece<[SQL, string]>(`live${n}`, coinIds, (bind, after, name) => {
+      const ids = sql.join(
+        coinIds.map((_, i) => sql`${bind(i)}`),
+        sql`, `,
+      );
+      return sql`${sql.raw(name)} as materialized (
+        select cp_require(count(*) = ${literal(n)}, ${literal(TOKEN_GONE_STATE)}, coalesce(string_agg(live.coin_id, ','), '')) as ok
+        from (select coin_id from supported_tokens where coin_id in (${ids}) and deleted_at is null and ${after} order by coin_id for share) as live)`;
+    });
   }
 
   /**
@@ -124,14 +126,18 @@ export class WalletTokensRepository {
    * quote, as it always did; a stale quote (e.g. a cache that missed a change) never executes past that moment.
    */
   priceGuard(quoted: Array<{ coinId: string; price: string }>): MoneyGuard {
-    const same = sql.join(
-      quoted.map(
-        (q) =>
-          sql`coalesce((select current_price = ${q.price}::numeric or price_changed_at > now() - ${PRICE_CHANGE_GRACE_MS} * interval '1 millisecond' from coins where id = ${q.coinId}), false)`,
-      ),
-      sql` and `,
-    );
-    return (after, name) => [sql`${sql.raw(name)} as materialized (select cp_require(${after} and ${same}, ${PRICE_MOVED_STATE}, 'price moved') as ok)`];
+    const values: string[] = [];
+    for (const q of quoted) values.push(q.price, q.coinId);
+    return sqlPiece<[SQL, string]>(`price${quoted.length}`, values, (bind, after, name) => {
+      const same = sql.join(
+        quoted.map(
+          (_, i) =>
+            sql`coalesce((select current_price = ${bind(2 * i)}::numeric or price_changed_at > now() - ${literal(PRICE_CHANGE_GRACE_MS)} * interval '1 millisecond' from coins where id = ${bind(2 * i + 1)}), false)`,
+        ),
+        sql` and `,
+      );
+      return sql`${sql.raw(name)} as materialized (select cp_require(${after} and ${same}, ${literal(PRICE_MOVED_STATE)}, 'price moved') as ok)`;
+    });
   }
 
   /** Market data of any coin (also tokens no longer supported that someone still holds). */

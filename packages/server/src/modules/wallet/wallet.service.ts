@@ -24,7 +24,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { SecurityMailService } from '../security/security-mail.service';
 import { StepUpService } from '../security/step-up.service';
 import { TransactionsRepository } from './transactions.repository';
-import { auditStatement } from './audit-statement';
+import { auditPiece, auditStatement } from './audit-statement';
 import { csvCell, describe, parseLimit, parseSeqCursor, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
 import { PRICE_MOVED_STATE, TOKEN_GONE_STATE, WalletTokensRepository } from './wallet-tokens.repository';
 import { AddressBookService } from '../address-book/address-book.service';
@@ -288,7 +288,7 @@ export class WalletService {
       fromPrice: plain(fromQuote.price),
       priceSource: fromQuote.source,
     };
-    const { statement, record: row } = this.transactions.insertStatement({
+    const { statement, record: row } = this.transactions.insertPiece({
       id,
       userId: principal.id,
       type: 'swap',
@@ -311,7 +311,7 @@ export class WalletService {
       to: { token: to.id, symbol: to.symbol, coinAmount: formatQuantity(toQty, to.id), price: plain(toQuote.price) },
       transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: from.symbol }),
     };
-    const audit = auditStatement(actor, {
+    const audit = auditPiece(actor, {
       action: 'wallet.swap',
       targetType: 'transaction',
       targetId: id,
