@@ -8,7 +8,6 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from './app.module';
-import { requestIdMiddleware } from './common/request-id.middleware';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { openDatabase } from './db/database';
@@ -50,6 +49,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // Every `new Logger('X')` of the app now writes through pino, with the request id of the request it serves.
   app.useLogger(app.get(AppLogger));
   const accessLog = createAccessLogger(config, rootLogger);
+  // First middleware: gives every request its id (echoed back), req.log and its request line.
   app.use(httpLogger(rootLogger, accessLog));
   configureApp(app, config);
   await app.init();
@@ -82,7 +82,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // Which X-Forwarded-For entries are believed for req.ip (rate limits, audit): none unless TRUST_PROXY says so.
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.use(requestIdMiddleware);
   // Helmet's document headers for pages, the API set for JSON answers, and no-store on everything under /api.
   app.use(securityHeadersMiddleware());
   app.setGlobalPrefix(API_PREFIX);
