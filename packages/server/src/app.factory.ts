@@ -5,11 +5,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { API_PREFIX } from '@coinpurse/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from './app.module';
-import { requestIdMiddleware } from './common/request-id.middleware';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { openDatabase } from './db/database';
@@ -20,7 +18,8 @@ import { precompressedAssets } from './common/precompressed-assets';
 import { AppLogger, createAccessLogger, createRootLogger, effectiveLogLevel, httpLogger } from './modules/observability/logging';
 import { MetricsService } from './modules/observability/metrics.service';
 import { MarketCacheService } from './modules/market/market-cache.service';
-import { capturedHeaders, type FastPath, marketListFastPath } from './modules/market/market-fast-path';
+import { type FastPath, marketListFastPath } from './modules/market/market-fast-path';
+import { API_SECURITY_HEADERS, securityHeadersMiddleware } from './common/security-headers';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 
@@ -49,17 +48,18 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   }
   // Every `new Logger('X')` of the app now writes through pino, with the request id of the request it serves.
   app.useLogger(app.get(AppLogger));
-  app.use(httpLogger(rootLogger));
-  const securityHeaders = securityHeadersMiddleware();
-  configureApp(app, config, securityHeaders);
+  const accessLog = createAccessLogger(config, rootLogger);
+  // First middleware: gives every request its id (echoed back), req.log and its request line.
+  app.use(httpLogger(rootLogger, accessLog));
+  configureApp(app, config);
   await app.init();
   mountFastPath(
     app,
     marketListFastPath({
       cache: app.get(MarketCacheService),
       metrics: app.get(MetricsService),
-      accessLog: createAccessLogger(config, rootLogger),
-      securityHeaders: capturedHeaders(securityHeaders),
+      accessLog,
+      securityHeaders: API_SECURITY_HEADERS,
     }),
   );
   return app;
@@ -76,37 +76,14 @@ function mountFastPath(app: NestExpressApplication, fastPath: FastPath): void {
   }
 }
 
-function securityHeadersMiddleware() {
-  return helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
-}
-
-export function configureApp(app: NestExpressApplication, config: AppConfig, securityHeaders = securityHeadersMiddleware()): void {
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.enableShutdownHooks();
   app.disable('x-powered-by');
   // Which X-Forwarded-For entries are believed for req.ip (rate limits, audit): none unless TRUST_PROXY says so.
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.use(requestIdMiddleware);
-  app.use(securityHeaders);
-  // API answers carry sessions and personal data: no cache (browser, proxy, back button) may keep them. A route that
-  // serves public data may set its own Cache-Control.
-  app.use(`/${API_PREFIX}`, (_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
+  // Helmet's document headers for pages, the API set for JSON answers, and no-store on everything under /api.
+  app.use(securityHeadersMiddleware());
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
 

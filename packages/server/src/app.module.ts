@@ -3,8 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AllExceptionsFilter } from './common/http-exception.filter';
-import { JsonShapeInterceptor } from './common/json-shape.interceptor';
-import { RejectNulBytesInterceptor } from './common/nul-bytes.interceptor';
+import { RequestInputInterceptor } from './common/json-shape.interceptor';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import type { DatabaseHandle } from './db/database';
@@ -44,9 +43,8 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Before anything walks the body (the NUL check, idempotency hashing, the validation pipe).
-        { provide: APP_INTERCEPTOR, useClass: JsonShapeInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: RejectNulBytesInterceptor },
+        // Before anything walks the body (idempotency hashing, uploads, the validation pipe): its shape, then NUL bytes.
+        { provide: APP_INTERCEPTOR, useClass: RequestInputInterceptor },
       ],
     };
   }

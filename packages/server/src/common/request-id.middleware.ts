@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { NextFunction, Response } from 'express';
+import type { Response } from 'express';
 import type { AuthedRequest } from './principal';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -13,14 +13,12 @@ export function assignRequestId(request: AuthedRequest, response: Response): str
   return request.requestId;
 }
 
-/** The caller's X-Request-Id when it is sane, else a new UUID. */
+/**
+ * The caller's X-Request-Id when it is sane, else a new random UUID. Not a process prefix plus a counter, though that
+ * is cheaper: a sequential id would tell every client how many requests the instance serves. randomUUID draws from
+ * Node's batched entropy cache, about 0.15 µs, under 1% of even the cached market read.
+ */
 export function requestIdOf(request: { headers: IncomingHttpHeaders }): string {
   const incoming = request.headers['x-request-id'];
   return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
-}
-
-/** Gives every request an id, echoed back, bound to its log lines and written to audit rows. */
-export function requestIdMiddleware(request: AuthedRequest, response: Response, next: NextFunction): void {
-  assignRequestId(request, response);
-  next();
 }

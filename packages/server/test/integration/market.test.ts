@@ -223,7 +223,12 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
     const varying = new Set(['date', 'x-request-id']);
     const headers = (response: { headers: Record<string, string> }) => Object.entries(response.headers).filter(([name]) => !varying.has(name));
     expect(headers(plain).sort()).toEqual(headers(viaController).sort());
-    expect(plain.headers['content-security-policy']).toContain("default-src 'self'");
+    // A JSON answer's security headers (common/security-headers.ts), not the client pages' CSP.
+    expect(plain.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(plain.headers['x-content-type-options']).toBe('nosniff');
+    expect(plain.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(plain.headers['strict-transport-security']).toContain('max-age=');
+    expect(plain.headers).not.toHaveProperty('origin-agent-cluster');
 
     const notModified = await t.http
       .get('/api/crypto/get-crypto')

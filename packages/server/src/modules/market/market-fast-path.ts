@@ -3,8 +3,8 @@ import type { Logger as PinoInstance } from 'pino';
 import { requestIdOf } from '../../common/request-id.middleware';
 import type { AuthedRequest } from '../../common/principal';
 import type { MetricsService } from '../observability/metrics.service';
-import type { MarketCacheService } from './market-cache.service';
-import { writeMarketList } from './market-list.response';
+import type { CachedBody, MarketCacheService } from './market-cache.service';
+import { type MarketListHeaders, marketListHeaders, writeMarketList } from './market-list.response';
 
 /** The public, cached market list: the most requested read of the app (every visitor, every few seconds). */
 export const MARKET_LIST_PATH = '/api/crypto/get-crypto';
@@ -13,12 +13,20 @@ export const MARKET_LIST_PATH = '/api/crypto/get-crypto';
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /**
+ * One info line per this many fast-path answers (the others at debug). Each answer is counted in the metrics; a line
+ * per 304 of a public, cached, anonymous read would be most of the log volume and of its cost, and holds nothing an
+ * investigation needs (no user, no money, no error).
+ */
+export const FAST_PATH_LOG_SAMPLE = 1000;
+
+/**
  * `GET|HEAD /api/crypto/get-crypto` without a query, answered before Express and Nest: the route is public, has no
  * body, params or guard, and its answer is a prebuilt buffer with a precomputed ETag, so the framework's per-request
  * work (router, middleware chain, guard, interceptors, validation pipe, rxjs) would be all of its cost. It does what
- * the chain would do for it: the request id, the same security headers (`securityHeaders`, captured from helmet), the
- * HTTP metrics sample, and the request's log line. Anything else (a query such as `?limit=8`, another method, a list
- * still being built) goes the normal way, through MarketController, which writes the same bytes.
+ * the chain would do for it: the request id, the API security headers (`securityHeaders`, the ones every JSON answer
+ * gets), the HTTP metrics sample and the request's log line (sampled, see FAST_PATH_LOG_SAMPLE). The header lists are
+ * built once per cached body. Anything else (a query such as `?limit=8`, another method, a list still being built)
+ * goes the normal way, through MarketController, which writes the same bytes.
  */
 export function marketListFastPath(deps: {
   cache: MarketCacheService;
@@ -28,7 +36,9 @@ export function marketListFastPath(deps: {
 }): FastPath {
   const { cache, metrics, accessLog } = deps;
   const securityHeaders = deps.securityHeaders.flat();
-  const logInfo = () => accessLog.isLevelEnabled('info');
+  let headersFor: CachedBody | undefined;
+  let headers: MarketListHeaders | undefined;
+  let answered = 0;
   return (request, response) => {
     if (request.url !== MARKET_LIST_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
     const entry = cache.ready();
@@ -36,30 +46,31 @@ export function marketListFastPath(deps: {
     const started = performance.now();
     const requestId = requestIdOf(request);
     (request as unknown as AuthedRequest).requestId = requestId;
-    const status = writeMarketList(request, response, entry, ['X-Request-Id', requestId, ...securityHeaders]);
+    if (headersFor !== entry || !headers) {
+      headers = marketListHeaders(entry, securityHeaders);
+      headersFor = entry;
+    }
+    const status = writeMarketList(request, response, entry, headers, requestId);
     const elapsedMs = performance.now() - started;
-    const durationMs = Math.round(elapsedMs);
-    metrics.recordResponse(request.method, MARKET_LIST_PATH, status, elapsedMs / 1000, false);
-    if (logInfo()) {
-      accessLog.info(
-        { requestId, method: request.method, route: MARKET_LIST_PATH, path: MARKET_LIST_PATH, status, durationMs, userId: null },
+    metrics.recordCachedRead(request.method, MARKET_LIST_PATH, status, elapsedMs / 1000);
+    answered = (answered + 1) % FAST_PATH_LOG_SAMPLE;
+    const level = answered === 1 ? 'info' : 'debug';
+    if (accessLog.isLevelEnabled(level)) {
+      const durationMs = Math.round(elapsedMs);
+      accessLog[level](
+        {
+          requestId,
+          method: request.method,
+          route: MARKET_LIST_PATH,
+          path: MARKET_LIST_PATH,
+          status,
+          durationMs,
+          userId: null,
+          ...(level === 'info' ? { sampled: FAST_PATH_LOG_SAMPLE } : {}),
+        },
         `${request.method} ${MARKET_LIST_PATH} ${status} ${durationMs}ms`,
       );
     }
     return true;
   };
-}
-
-/** The headers a (static) helmet middleware sets, captured once by running it against a recording response. */
-export function capturedHeaders(middleware: (req: never, res: never, next: (error?: unknown) => void) => void): Array<[string, string]> {
-  const headers = new Map<string, [string, string]>();
-  const recorder = {
-    setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), [name, String(value)]),
-    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
-    getHeader: (name: string) => headers.get(name.toLowerCase())?.[1],
-  };
-  let done = false;
-  middleware({ headers: {}, method: 'GET', url: '/' } as never, recorder as never, () => (done = true));
-  if (!done) throw new Error('The security header middleware did not finish synchronously.');
-  return [...headers.values()];
 }

@@ -1,26 +1,49 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CachedBody } from './market-cache.service';
 
+/** The response headers of one cached body, per answer, as flat name, value lists ready for writeHead. */
+export interface MarketListHeaders {
+  notModified: readonly string[];
+  identity: readonly string[];
+  gzip: readonly string[];
+}
+
+/**
+ * The header lists of a cached get-crypto body, built once per body: `leading` (the fast path's security headers)
+ * first, then the entity and cache headers; the 200s add type, encoding and length.
+ */
+export function marketListHeaders(entry: CachedBody, leading: readonly string[] = []): MarketListHeaders {
+  const notModified = [...leading, 'ETag', entry.etag, 'Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
+  const json = [...notModified, 'Content-Type', 'application/json; charset=utf-8'];
+  return {
+    notModified,
+    identity: [...json, 'Content-Length', String(entry.body.length)],
+    gzip: [...json, 'Content-Encoding', 'gzip', 'Content-Length', String(entry.gzip.length)],
+  };
+}
+
 /**
  * Writes a cached get-crypto body (or a 304 when the client holds it) with plain node:http calls, so the controller
- * and the fast path (market-fast-path.ts) answer byte for byte alike. `leading`: more headers as a flat name, value
- * list (the fast path's request id and security headers). One writeHead call: no per-header bookkeeping when nothing
- * was set before. Returns the status sent.
+ * and the fast path (market-fast-path.ts) answer byte for byte alike. One writeHead call with the whole header list:
+ * no per-header bookkeeping when nothing was set before. `requestId`: sent first as X-Request-Id (the fast path's;
+ * behind Express the request id middleware has set it already). Returns the status sent.
  */
-export function writeMarketList(request: IncomingMessage, response: ServerResponse, entry: CachedBody, leading: readonly string[] = []): number {
-  const headers = [...leading, 'ETag', entry.etag, 'Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
+export function writeMarketList(
+  request: IncomingMessage,
+  response: ServerResponse,
+  entry: CachedBody,
+  headers: MarketListHeaders = marketListHeaders(entry),
+  requestId?: string,
+): 200 | 304 {
+  const withId = (list: readonly string[]) => (requestId === undefined ? (list as string[]) : ['X-Request-Id', requestId, ...list]);
   if (etagMatches(request.headers['if-none-match'], entry.etag)) {
-    response.writeHead(304, headers);
+    response.writeHead(304, withId(headers.notModified));
     response.end();
     return 304;
   }
   const gzip = acceptsGzip(request.headers['accept-encoding']);
-  const body = gzip ? entry.gzip : entry.body;
-  headers.push('Content-Type', 'application/json; charset=utf-8');
-  if (gzip) headers.push('Content-Encoding', 'gzip');
-  headers.push('Content-Length', String(body.length));
-  response.writeHead(200, headers);
-  response.end(request.method === 'HEAD' ? undefined : body);
+  response.writeHead(200, withId(gzip ? headers.gzip : headers.identity));
+  response.end(request.method === 'HEAD' ? undefined : gzip ? entry.gzip : entry.body);
   return 200;
 }
 

@@ -1,8 +1,7 @@
 import { Injectable, type LoggerService, type LogLevel } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { Logger as PinoNestLogger, LoggerModule, type Params } from 'nestjs-pino';
 import pino, { type DestinationStream, type Logger as PinoInstance } from 'pino';
-import { pinoHttp } from 'pino-http';
 import pretty from 'pino-pretty';
 import { assignRequestId } from '../../common/request-id.middleware';
 import type { AuthedRequest } from '../../common/principal';
@@ -109,41 +108,58 @@ function pathOf(request: Request): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/**
- * The request logger of one app (pino-http): one line per request when it ends, and `req.log` bound to its request
- * id. Mounted by createApp as the first middleware. It is built per app rather than left to nestjs-pino, which keeps
- * one pino-http instance per process: tests and replica checks boot several apps in one process, each with its own
- * destination and level.
- */
-export function httpLogger(root: PinoInstance) {
-  return pinoHttp({
-    logger: root,
-    genReqId: (req, res) => assignRequestId(req as unknown as AuthedRequest, res as unknown as Response),
-    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-    quietReqLogger: true,
-    quietResLogger: true,
-    // API requests only; health probes and scrapes every few seconds would drown the rest.
-    autoLogging: { ignore: (req) => !isLoggedPath(pathOf(req as Request)) },
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode === 429 || res.statusCode === 401 || res.statusCode === 403 ? 'warn' : 'info',
-    customSuccessMessage: (req, res, responseTime) => `${req.method} ${pathOf(req as Request)} ${res.statusCode} ${responseTime}ms`,
-    customErrorMessage: (req, res) => `${req.method} ${pathOf(req as Request)} ${res.statusCode} failed`,
-    customSuccessObject: (req, res, value) => requestLine(req as Request, res as Response, value),
-    // A 5xx answered normally reaches pino-http without an error, and it invents one ("failed with status code 503",
-    // with its own stack): noise. The real cause is logged by the exception filter under the same request id.
-    customErrorObject: (req, res, error, value) => ({
-      ...requestLine(req as Request, res as Response, value),
-      ...(isSyntheticStatusError(error, res.statusCode) ? {} : { err: error }),
-    }),
-  });
-}
-
-function isSyntheticStatusError(error: Error | undefined, status: number): boolean {
-  return !error || error.message === `failed with status code ${status}`;
+/** The level of a request line: errors for 5xx, warnings for refused access and rate limits, else info. */
+function requestLevel(status: number, failed: boolean): 'error' | 'warn' | 'info' {
+  return failed || status >= 500 ? 'error' : status === 429 || status === 401 || status === 403 ? 'warn' : 'info';
 }
 
 function isLoggedPath(path: string): boolean {
   return path.startsWith('/api/') && !/^\/api\/(health\/(live|ready)|metrics)$/.test(path);
+}
+
+type LoggedRequest = Request & AuthedRequest & { log?: PinoInstance };
+
+/**
+ * The request logger of one app: `req.log` bound to the request id (nestjs-pino binds every line logged while serving
+ * the request to it), and one line per API request when it ends. Mounted by createApp as the first middleware, and
+ * built per app: tests and replica checks boot several apps in one process, each with its own destination and level.
+ *
+ * It replaces pino-http, which also built a second child logger per request bound to the whole serialized request
+ * (headers included, run through redaction) and never used it with our quiet settings: that, and redacting the line
+ * itself, were most of the logging cost of a request. The request line holds only fields that never carry a secret
+ * (method, route pattern, path without query, status, duration, ids), so it is written by `access` (same stream and
+ * level, no redaction); a failure's line carries the error and goes through the redacting `root`.
+ */
+export function httpLogger(root: PinoInstance, access: PinoInstance) {
+  return (request: LoggedRequest, response: Response, next: NextFunction): void => {
+    const requestId = assignRequestId(request, response);
+    request.log = root.child({ requestId });
+    // API requests only; health probes and scrapes every few seconds would drown the rest.
+    if (isLoggedPath(pathOf(request))) {
+      const started = Date.now();
+      const done = (error?: Error) => {
+        response.removeListener('close', done);
+        response.removeListener('finish', done);
+        response.removeListener('error', done);
+        writeRequestLine(request, response, error, Date.now() - started, access);
+      };
+      response.on('close', done);
+      response.on('finish', done);
+      response.on('error', done);
+    }
+    next();
+  };
+}
+
+function writeRequestLine(request: LoggedRequest, response: Response, error: Error | undefined, durationMs: number, access: PinoInstance): void {
+  const status = response.statusCode;
+  const level = requestLevel(status, error !== undefined);
+  const line = requestLine(request, response, durationMs);
+  const message = level === 'error' ? `${request.method} ${line.path} ${status} failed` : `${request.method} ${line.path} ${status} ${durationMs}ms`;
+  // A real error object (a stream error) may hold anything: it goes through the redacting request logger. A 5xx
+  // answered normally has none here; its cause is logged by the exception filter under the same request id.
+  if (error && request.log) request.log.error({ err: error, ...line }, message);
+  else access[level]({ requestId: request.requestId, ...line }, message);
 }
 
 /**
@@ -155,13 +171,13 @@ export function loggingModule(root: PinoInstance) {
   return LoggerModule.forRoot(params);
 }
 
-function requestLine(request: Request, response: Response, value: object): Record<string, unknown> {
+function requestLine(request: LoggedRequest, response: Response, durationMs: number) {
   return {
     method: request.method,
     route: routePattern(request) ?? null,
     path: pathOf(request),
     status: response.statusCode,
-    durationMs: (value as { durationMs?: number }).durationMs,
-    userId: (request as AuthedRequest).principal?.id ?? null,
+    durationMs,
+    userId: request.principal?.id ?? null,
   };
 }

@@ -120,6 +120,11 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
+  /** A cached public read answered before the framework (never a money route, a replay or a 429): its sample only. */
+  recordCachedRead(method: string, route: string, status: 200 | 304, seconds: number): void {
+    this.httpDuration.observe({ method, route, status: status === 200 ? '200' : '304' }, seconds);
+  }
+
   metrics(): Promise<string> {
     return this.registry.metrics();
   }
