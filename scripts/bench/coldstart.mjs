@@ -10,22 +10,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
-import { dbUrl, freePort } from './harness.mjs';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const serverDir = join(root, 'packages', 'server');
-const requireFromServer = createRequire(join(serverDir, 'package.json'));
-const { Client } = requireFromServer('pg');
+import { admin, BASE_URL, dbUrl, freePort, serverDir } from './harness.mjs';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 3) * 1000;
-const BASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const TARGETS = { fresh: 3000, reopened: 1500, postgres: 1000, rss: 150 };
 
 const mainJs = process.env.BENCH_MAIN || join(serverDir, 'dist', 'main.js');
@@ -39,15 +31,6 @@ if (process.env.BENCH_BASELINE_MAIN) builds.push({ label: ' [baseline]', main: p
 const work = mkdtempSync(join(tmpdir(), 'coinpurse-bench-coldstart-'));
 const children = new Set();
 const databases = [];
-async function admin(sql) {
-  const client = new Client({ connectionString: BASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 async function cleanup() {
   for (const child of children) child.kill('SIGKILL');
   for (const name of databases) await admin(`drop database if exists ${name} with (force)`).catch(() => undefined);

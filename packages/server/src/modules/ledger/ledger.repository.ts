@@ -129,6 +129,26 @@ function guardPart(guard: MoneyGuard, after: SQL, name: string): Part {
   return { key: undefined, values: NO_VALUES, build: () => sql.join(guard(after, name), sql`, `) };
 }
 
+/** The guards' parts, each forced after the previous one; `after` is the last one's value (undefined: no guard). */
+function guardParts(guards: MoneyGuard[]): { parts: Part[]; after: SQL | undefined } {
+  const parts: Part[] = [];
+  let after: SQL | undefined;
+  guards.forEach((guard, i) => {
+    parts.push(guardPart(guard, after ?? sql`true`, `g_${i}`));
+    after = sql.raw(`(select ok from g_${i})`);
+  });
+  return { parts, after };
+}
+
+/** The `extra` statements as CTEs `extra_<i>`, and the `selects` as materialized CTEs `select_<i>` (see below). */
+function rowParts(extra: Array<SQL | SqlPiece>, selects: Array<SQL | SqlPiece>): Part[] {
+  const named = (statement: SQL | SqlPiece, name: string, materialized: boolean): Part => {
+    const part = partOf(statement);
+    return { ...part, build: (bind) => sql`${sql.raw(name)} as ${sql.raw(materialized ? 'materialized ' : '')}(${part.build(bind)})` };
+  };
+  return [...extra.map((statement, i) => named(statement, `extra_${i}`, false)), ...selects.map((statement, i) => named(statement, `select_${i}`, true))];
+}
+
 @Injectable()
 export class LedgerRepository {
   private readonly templates = new StatementTemplates();
@@ -216,12 +236,7 @@ export class LedgerRepository {
     returning?: SQL,
   ): Promise<Record<string, unknown> | undefined> {
     // Guards first, each forced after the previous one; the customer locks only after the last one passed.
-    const parts: Part[] = [];
-    let afterGuards: SQL | undefined;
-    guards.forEach((guard, i) => {
-      parts.push(guardPart(guard, afterGuards ?? sql`true`, `g_${i}`));
-      afterGuards = sql.raw(`(select ok from g_${i})`);
-    });
+    const { parts, after: afterGuards } = guardParts(guards);
     const nc = customerDeltas.length;
     const np = platformDeltas.length;
     const afterCustomers = afterGuards;
@@ -230,14 +245,7 @@ export class LedgerRepository {
       const after = nc ? sql`(select count(*) from c_moved) >= 0` : afterGuards;
       parts.push({ key: `p${np}`, values: deltaValues(platformDeltas), build: (bind) => lockAndAddCtes('p', np, bind, after) });
     }
-    extra.forEach((statement, i) => {
-      const part = partOf(statement);
-      parts.push({ ...part, build: (bind) => sql`${sql.raw(`extra_${i}`)} as (${part.build(bind)})` });
-    });
-    selects.forEach((statement, i) => {
-      const part = partOf(statement);
-      parts.push({ ...part, build: (bind) => sql`${sql.raw(`select_${i}`)} as materialized (${part.build(bind)})` });
-    });
+    parts.push(...rowParts(extra, selects));
     parts.push({
       key: 'e',
       values: [entry.id, entry.kind, entry.transactionId, entry.reason, entry.createdBy],
@@ -298,20 +306,8 @@ export class LedgerRepository {
    * aborts it all. The final select references the last guard, so the whole chain runs.
    */
   async guardedWrite(extra: Array<SQL | SqlPiece>, selects: Array<SQL | SqlPiece>, guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
-    const parts: Part[] = [];
-    let afterGuards: SQL | undefined;
-    guards.forEach((guard, i) => {
-      parts.push(guardPart(guard, afterGuards ?? sql`true`, `g_${i}`));
-      afterGuards = sql.raw(`(select ok from g_${i})`);
-    });
-    extra.forEach((statement, i) => {
-      const part = partOf(statement);
-      parts.push({ ...part, build: (bind) => sql`${sql.raw(`extra_${i}`)} as (${part.build(bind)})` });
-    });
-    selects.forEach((statement, i) => {
-      const part = partOf(statement);
-      parts.push({ ...part, build: (bind) => sql`${sql.raw(`select_${i}`)} as materialized (${part.build(bind)})` });
-    });
+    const { parts, after: afterGuards } = guardParts(guards);
+    parts.push(...rowParts(extra, selects));
     if (!parts.length) return;
     const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     // The guard's value must be used by the outer query (here: aggregated): an output column nobody reads is pruned by
