@@ -10,6 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
+import { Announcer, type NotifySender } from './announcer';
 import { lockDataDir } from './data-dir-lock';
 import { PGLITE_START_PARAMS, seedFor } from './pglite-seed';
 import * as schema from './schema';
@@ -59,6 +60,8 @@ export interface DatabaseHandle {
    * then (notifications sent while it was down are lost: caches start over). Returns an unlisten function.
    */
   listen(channel: string, handler: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
+  /** NOTIFYs of changes already committed, sent together outside their transactions (see Announcer). */
+  announcer: Announcer;
 }
 
 export interface ListenOptions {
@@ -131,11 +134,14 @@ export async function openDatabase(options: {
     });
     pool.on('error', (error) => logger.warn(`PostgreSQL pool: ${error.message}`));
     const listener = new PgListener(options.databaseUrl, logger);
+    const announcer = announcerOf((text, params) => pool.query(text, params), logger);
     return {
       db: drizzlePg(pool, { schema }) as unknown as Database,
       driver: 'postgres',
       queries,
+      announcer,
       close: async () => {
+        await announcer.flush();
         await listener.close();
         // A connection whose peer never acknowledges the goodbye (a half-dead proxy or network) must not hold the
         // shutdown forever: wait a bounded time for the pool to drain, then let the process go.
@@ -168,11 +174,14 @@ export async function openDatabase(options: {
   }
   const queries = countPgliteQueries(pglite);
   const db = drizzlePglite(pglite, { schema });
+  const announcer = announcerOf((text, params) => pglite.query(text, params), logger);
   return {
     db: db as unknown as Database,
     driver: 'pglite',
     queries,
+    announcer,
     close: async () => {
+      await announcer.flush();
       try {
         await pglite.close();
       } finally {
@@ -185,6 +194,15 @@ export async function openDatabase(options: {
       return () => unlisten();
     },
   };
+}
+
+/** An Announcer sending its NOTIFYs as one `select pg_notify($1, $2), ...` through `query`. */
+function announcerOf(query: (text: string, params: unknown[]) => Promise<unknown>, logger: Logger): Announcer {
+  const send: NotifySender = async (notifies) => {
+    const calls = notifies.map((_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`);
+    await query(`select ${calls.join(', ')}`, notifies.flat());
+  };
+  return new Announcer(send, (error) => logger.warn(`Could not announce committed changes: ${error.message}`));
 }
 
 /** Counts PGlite's statements: query/exec calls, and a transaction's own ones plus its BEGIN and COMMIT. */

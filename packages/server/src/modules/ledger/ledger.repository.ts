@@ -12,9 +12,12 @@ export type PlatformCode = 'deposits' | 'withdrawals_pending' | 'withdrawals_set
  * balance; together they are the platform account. Sharding spreads the row locks of hot accounts (every swap touches
  * the swap pool) so concurrent movements do not queue on one row.
  */
-export type AccountKey = { kind: 'customer'; userId: string; token: string } | { kind: 'platform'; code: PlatformCode; token: string; shard?: number };
+export type AccountKey =
+  | { kind: 'customer'; userId: string; token: string }
+  /** `shard: 'leased'`: the shard the ledger leases to the posting (replaced by its number before any lookup). */
+  | { kind: 'platform'; code: PlatformCode; token: string; shard?: number | 'leased' };
 
-export function platformCodeOf(key: { code: PlatformCode; shard?: number }): string {
+export function platformCodeOf(key: { code: PlatformCode; shard?: number | 'leased' }): string {
   return key.shard ? `${key.code}#${key.shard}` : key.code;
 }
 
@@ -140,13 +143,12 @@ function guardParts(guards: MoneyGuard[]): { parts: Part[]; after: SQL | undefin
   return { parts, after };
 }
 
-/** The `extra` statements as CTEs `extra_<i>`, and the `selects` as materialized CTEs `select_<i>` (see below). */
-function rowParts(extra: Array<SQL | SqlPiece>, selects: Array<SQL | SqlPiece>): Part[] {
-  const named = (statement: SQL | SqlPiece, name: string, materialized: boolean): Part => {
+/** The `extra` statements as CTEs `extra_<i>`. */
+function rowParts(extra: Array<SQL | SqlPiece>): Part[] {
+  return extra.map((statement, i) => {
     const part = partOf(statement);
-    return { ...part, build: (bind) => sql`${sql.raw(name)} as ${sql.raw(materialized ? 'materialized ' : '')}(${part.build(bind)})` };
-  };
-  return [...extra.map((statement, i) => named(statement, `extra_${i}`, false)), ...selects.map((statement, i) => named(statement, `select_${i}`, true))];
+    return { ...part, build: (bind: Bind) => sql`${sql.raw(`extra_${i}`)} as (${part.build(bind)})` };
+  });
 }
 
 @Injectable()
@@ -221,8 +223,6 @@ export class LedgerRepository {
    * locked FOR NO KEY UPDATE in id order and updated (the CHECK refuses an overdraft), then — forced after them by the
    * scalar subquery — the platform accounts, in id order; the caller's extra inserts (e.g. the transaction row); the
    * entry and its lines (insert-only). Same global lock order everywhere: customer accounts, then platform accounts.
-   * `selects` are one-row selects with side effects (e.g. `pg_notify`): each runs exactly once, as a materialized CTE
-   * cross-joined into the final insert (an unreferenced plain select CTE would not run at all).
    */
   async postInOneStatement(
     customerDeltas: Delta[],
@@ -231,7 +231,6 @@ export class LedgerRepository {
     lines: LineInput[],
     extra: Array<SQL | SqlPiece>,
     executor: Executor = this.db,
-    selects: Array<SQL | SqlPiece> = [],
     guards: MoneyGuard[] = [],
     returning?: SQL,
   ): Promise<Record<string, unknown> | undefined> {
@@ -245,7 +244,7 @@ export class LedgerRepository {
       const after = nc ? sql`(select count(*) from c_moved) >= 0` : afterGuards;
       parts.push({ key: `p${np}`, values: deltaValues(platformDeltas), build: (bind) => lockAndAddCtes('p', np, bind, after) });
     }
-    parts.push(...rowParts(extra, selects));
+    parts.push(...rowParts(extra));
     parts.push({
       key: 'e',
       values: [entry.id, entry.kind, entry.transactionId, entry.reason, entry.createdBy],
@@ -259,7 +258,6 @@ export class LedgerRepository {
     for (const line of lines) lineValues.push(line.accountId, line.token, line.amount);
     const lineCount = parts.length;
     parts.push({ key: `l${nl}`, values: lineValues, build: () => sql`` });
-    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     // With guards, a guard that yielded no row would lock (and move) nothing: the lines are written only when every
     // account was moved (never expected to fail; a 500 rather than an inconsistent ledger).
     const movedCounts = [
@@ -274,11 +272,11 @@ export class LedgerRepository {
       const ctes = parts.slice(0, lineCount).map((part, i) => part.build(bindOf(i)));
       return sql`with ${sql.join(ctes, sql`, `)}
       insert into journal_lines (entry_id, account_id, token, amount)
-      select e.id, v.account_id, v.token, v.amount from e cross join (values ${sql.join(rows, sql`, `)}) as v(account_id, token, amount)${selected}${guards.length ? movedCheck : sql``}${returning ? sql` returning ${returning}` : sql``}`;
+      select e.id, v.account_id, v.token, v.amount from e cross join (values ${sql.join(rows, sql`, `)}) as v(account_id, token, amount)${guards.length ? movedCheck : sql``}${returning ? sql` returning ${returning}` : sql``}`;
     };
     // `returning` (SQL built for this call: not cached): one row per line; the caller asks for values of the statement
     // (e.g. a guard's CTE), the same on each.
-    const rows = await this.run(parts, assemble, executor, `post|g${guards.length}|s${selects.length}`, !returning);
+    const rows = await this.run(parts, assemble, executor, `post|g${guards.length}`, !returning);
     return rows[0];
   }
 
@@ -302,14 +300,13 @@ export class LedgerRepository {
 
   /**
    * A one-statement write that moves no money (e.g. a pending deposit, the void of one): the `guards` in order, then the
-   * `extra` rows and the `selects` (e.g. live events, sent on commit), in one autocommit statement. A failed guard
-   * aborts it all. The final select references the last guard, so the whole chain runs.
+   * `extra` rows, in one autocommit statement. A failed guard aborts it all. The final select references the last
+   * guard, so the whole chain runs.
    */
-  async guardedWrite(extra: Array<SQL | SqlPiece>, selects: Array<SQL | SqlPiece>, guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
+  async guardedWrite(extra: Array<SQL | SqlPiece>, guards: MoneyGuard[], executor: Executor = this.db): Promise<void> {
     const { parts, after: afterGuards } = guardParts(guards);
-    parts.push(...rowParts(extra, selects));
+    parts.push(...rowParts(extra));
     if (!parts.length) return;
-    const selected = sql.join(selects.map((_, i) => sql.raw(` cross join select_${i}`)));
     // The guard's value must be used by the outer query (here: aggregated): an output column nobody reads is pruned by
     // the planner, and with it the reference to the last guard, which would then never run.
     const last = afterGuards ?? sql`true`;
@@ -319,9 +316,9 @@ export class LedgerRepository {
         sql`with ${sql.join(
           parts.map((part, i) => part.build(bindOf(i))),
           sql`, `,
-        )} select bool_and(guarded.ok) from (select ${last} as ok) as guarded${selected}`,
+        )} select bool_and(guarded.ok) from (select ${last} as ok) as guarded`,
       executor,
-      `guarded|g${guards.length}|s${selects.length}`,
+      `guarded|g${guards.length}`,
     );
   }
 

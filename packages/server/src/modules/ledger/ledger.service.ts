@@ -39,11 +39,50 @@ export interface EntryInput {
 }
 
 export const customer = (userId: string, token: string): AccountKey => ({ kind: 'customer', userId, token });
-export const platform = (code: PlatformCode, token: string, shard?: number): AccountKey => ({ kind: 'platform', code, token, shard });
+export const platform = (code: PlatformCode, token: string, shard?: number | typeof LEASED_SHARD): AccountKey => ({ kind: 'platform', code, token, shard });
 
-/** Shards of the swap pool per token (see AccountKey). */
-export const SWAP_POOL_SHARDS = 8;
-export const swapPoolShard = (): number => 1 + Math.floor(Math.random() * SWAP_POOL_SHARDS);
+/**
+ * Shards of the swap pool per token (see AccountKey). A posting takes the shard leased to it (LEASED_SHARD): more
+ * shards than one instance's postings in flight, so concurrent swaps of an instance never wait for each other's pool
+ * rows.
+ */
+export const SWAP_POOL_SHARDS = 64;
+/** The shard of a platform account that the ledger leases to the posting (see ShardLeases). */
+export const LEASED_SHARD = 'leased';
+
+/**
+ * Shard numbers 1..count, one leased to each posting in flight: this instance's concurrent postings never update the
+ * same sharded platform row, so none waits for another's row lock, and PostgreSQL never re-checks a row updated
+ * meanwhile (an EvalPlanQual pass re-initialises the whole statement's plan: most of a contended swap's cost). Each
+ * instance hands the numbers out in its own random order, so two instances seldom share one; past `count` postings in
+ * flight, a random shard is shared (a lock wait, never a wrong balance: locks are taken in id order).
+ */
+export class ShardLeases {
+  private readonly free: number[];
+
+  constructor(private readonly count: number) {
+    this.free = Array.from({ length: count }, (_, i) => i + 1);
+    for (let i = count - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [this.free[i], this.free[j]] = [this.free[j], this.free[i]];
+    }
+  }
+
+  /** A shard for one posting; `release` it when the posting has committed or failed. */
+  lease(): { shard: number; release: () => void } {
+    const shard = this.free.pop();
+    if (shard === undefined) return { shard: 1 + Math.floor(Math.random() * this.count), release: () => undefined };
+    let released = false;
+    return {
+      shard,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.free.push(shard);
+      },
+    };
+  }
+}
 
 /** Moves `amount` of `token` from one account to another: the two legs of a simple entry. */
 export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[] {
@@ -95,6 +134,7 @@ export class LedgerService {
    */
   private readonly ids = new Map<string, string>();
   private readonly createdIn = new WeakMap<object, Map<string, string>>();
+  private readonly shards = new ShardLeases(SWAP_POOL_SHARDS);
 
   constructor(
     private readonly repository: LedgerRepository,
@@ -176,13 +216,18 @@ export class LedgerService {
       return;
     }
     const posting = await this.prepare(entry, moves, tx);
-    // Balance events first (delivered on commit only; no account lock is held yet). Then the customer accounts: locked
-    // in id order and updated in the same statement as the entry and its lines; the CHECK (balance >= 0) refuses an
-    // overdraft atomically, under the lock.
-    await this.publishBalances(posting.customers, tx);
-    await posting.write([], extra, onShort, tx);
-    // Platform accounts last (the hottest rows are held only until the commit), also in id order.
-    await this.repository.lockAndAdd(posting.platforms, tx);
+    try {
+      // Balance events first (delivered on commit only; no account lock is held yet). Then the customer accounts: locked
+      // in id order and updated in the same statement as the entry and its lines; the CHECK (balance >= 0) refuses an
+      // overdraft atomically, under the lock.
+      await this.publishBalances(posting.customers, tx);
+      await posting.write([], extra, onShort, tx);
+      // Platform accounts last (the hottest rows are held only until the commit), also in id order.
+      await this.repository.lockAndAdd(posting.platforms, tx);
+    } finally {
+      // The shard's row stays locked until the caller's commit: a posting leasing it meanwhile waits for that.
+      posting.release();
+    }
   }
 
   /**
@@ -196,29 +241,33 @@ export class LedgerService {
     const moves = movesOf(entry);
     if (!moves.length) throw new Error(`Empty entry ${entry.kind}`);
     const posting = await this.prepare(entry, moves, this.db);
-    // The balance events go out with the movement statement (a round trip less); still sent only on commit.
-    const events = this.live.publishManyStatement(balanceEvents(posting.customers));
-    await inTransaction(this.db, async (tx) => {
-      await before?.(tx);
-      await posting.write(posting.platforms, extra, onShort, tx, events ? [events] : []);
-    });
+    try {
+      await inTransaction(this.db, async (tx) => {
+        await before?.(tx);
+        await posting.write(posting.platforms, extra, onShort, tx);
+      });
+    } finally {
+      posting.release();
+    }
+    this.live.announce(balanceEvents(posting.customers));
   }
 
   /**
    * Posts one entry in ONE round trip (steady state): a single autocommit statement runs the `guards` in order (e.g. the
    * idempotency claim, the tokens' share locks, price and allowlist checks), then locks and moves the customer accounts
    * (the CHECK refuses an overdraft), then the platform accounts, and writes `extra` (transaction, audit, notification,
-   * outbox rows), the entry and its lines and the customers' balance events (`selects`, sent on commit). A guard that
+   * outbox rows), the entry and its lines. Once it committed, the customers' balance events and the `announce`
+   * callbacks (e.g. a notification's live event, a mail job's wake-up) are announced (see Announcer). A guard that
    * fails aborts everything: `onGuard(code, detail)` gives the error to throw (undefined: rethrown as is). An entry whose
-   * legs move nothing writes no journal entry, only the guards, `extra` and `selects`. Only a new
-   * account costs more trips (created first, then cached). A deadlock or serialization failure is retried.
+   * legs move nothing writes no journal entry, only the guards and `extra`. Only a new account costs more trips
+   * (created first, then cached). A deadlock or serialization failure is retried.
    */
   async postInOneRoundTrip(
     entry: EntryInput,
     onShort: (token: string) => DomainError,
     options: {
       extra?: Statement[];
-      selects?: Statement[];
+      announce?: Array<() => void>;
       guards?: MoneyGuard[];
       onGuard?: (code: string, detail: string) => Error | undefined;
       /** Values the statement returns (a movement only), e.g. a guard's CTE: `sql\`(select x from cte) as x\``. */
@@ -229,13 +278,31 @@ export class LedgerService {
     const moves = movesOf(entry);
     // No money moves (e.g. a pending deposit): only the guards and the rows, and no journal entry (as `post`).
     const posting = moves.length ? await this.prepare(entry, moves, this.db) : undefined;
-    const events = posting ? this.live.publishManyStatement(balanceEvents(posting.customers)) : undefined;
-    const selects = [...(events ? [events] : []), ...(options.selects ?? [])];
+    let returned: Record<string, unknown> | undefined;
+    try {
+      returned = await this.writeWithRetries(attempts, options, async () => {
+        if (posting) return posting.writeOnce(options.extra ?? [], onShort, options.guards ?? [], options.returning);
+        await this.repository.guardedWrite(options.extra ?? [], options.guards ?? []);
+        return undefined;
+      });
+    } finally {
+      posting?.release();
+    }
+    // Committed (an autocommit statement that answered): announce it.
+    if (posting) this.live.announce(balanceEvents(posting.customers));
+    for (const announce of options.announce ?? []) announce();
+    return returned;
+  }
+
+  /** Runs `write`, again after a deadlock or serialization failure; a failed guard throws `onGuard`'s error. */
+  private async writeWithRetries<T>(
+    attempts: number,
+    options: { onGuard?: (code: string, detail: string) => Error | undefined },
+    write: () => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        if (posting) return await posting.writeOnce(options.extra ?? [], onShort, selects, options.guards ?? [], options.returning);
-        await this.repository.guardedWrite(options.extra ?? [], selects, options.guards ?? []);
-        return undefined;
+        return await write();
       } catch (error) {
         const failed = guardFailureOf(error);
         if (failed) throw options.onGuard?.(failed.code, failed.detail) ?? error;
@@ -250,34 +317,45 @@ export class LedgerService {
    * platform ones — with the entry, its lines and `extra` in one statement, mapping an overdraft to `onShort`.
    */
   private async prepare(entry: EntryInput, moves: Move[], executor: Executor) {
-    const ids = await this.accountIds(
-      moves.map((m) => m.key),
-      executor,
-    );
+    // A leased shard for the accounts that take one (the same for every such account of this posting).
+    const lease = moves.some((m) => m.key.kind === 'platform' && m.key.shard === LEASED_SHARD) ? this.shards.lease() : undefined;
+    if (lease) {
+      moves = moves.map((m) => (m.key.kind === 'platform' && m.key.shard === LEASED_SHARD ? { ...m, key: { ...m.key, shard: lease.shard } } : m));
+    }
+    let ids: Map<string, string>;
+    try {
+      ids = await this.accountIds(
+        moves.map((m) => m.key),
+        executor,
+      );
+    } catch (error) {
+      lease?.release();
+      throw error;
+    }
     const deltasOf = (kind: AccountKey['kind']) =>
       moves.filter((m) => m.key.kind === kind).map((m) => ({ key: m.key, id: ids.get(accountKeyString(m.key))!, delta: plain(m.amount), amount: m.amount }));
     const customers = deltasOf('customer');
     const platforms = deltasOf('platform');
     const row = { id: randomUUID(), kind: entry.kind, transactionId: entry.transactionId, reason: entry.reason, createdBy: entry.createdBy };
     const lines = moves.map((m) => ({ accountId: ids.get(accountKeyString(m.key))!, token: m.key.token, amount: plain(m.amount) }));
-    const write = async (platformDeltas: Delta[], extra: Statement[], onShort: (token: string) => DomainError, tx: Tx, selects: Statement[] = []) => {
+    const write = async (platformDeltas: Delta[], extra: Statement[], onShort: (token: string) => DomainError, tx: Tx) => {
       try {
-        await this.repository.postInOneStatement(customers, platformDeltas, row, lines, extra, tx, selects);
+        await this.repository.postInOneStatement(customers, platformDeltas, row, lines, extra, tx);
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
         throw error;
       }
     };
     /** Everything in one autocommit statement (no BEGIN/COMMIT trips). */
-    const writeOnce = async (extra: Statement[], onShort: (token: string) => DomainError, selects: Statement[], guards: MoneyGuard[], returning?: SQL) => {
+    const writeOnce = async (extra: Statement[], onShort: (token: string) => DomainError, guards: MoneyGuard[], returning?: SQL) => {
       try {
-        return await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, selects, guards, returning);
+        return await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, guards, returning);
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
         throw error;
       }
     };
-    return { customers, platforms, write, writeOnce };
+    return { customers, platforms, write, writeOnce, release: () => lease?.release() };
   }
 
   /** A `balance` live event to each customer account of the movement (sent when `tx` commits; clients refetch). */

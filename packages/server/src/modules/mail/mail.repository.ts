@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type SQL } from 'drizzle-orm';
-import { DATABASE, type Database, type Executor } from '../../db/database';
+import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
+import { DATABASE_HANDLE } from '../../db/database.module';
 import { mailOutbox } from '../../db/schema';
 import { rowsOf } from '../market/app-state.repository';
 
@@ -19,18 +20,21 @@ export interface QueuedMail {
 
 @Injectable()
 export class MailRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DATABASE_HANDLE) private readonly handle: DatabaseHandle,
+  ) {}
 
   /**
-   * `enqueue` as statements to run inside a one-statement posting: the outbox row (`extra`) and the wake-up (`selects`,
-   * delivered on commit).
+   * `enqueue` as a statement to run inside a one-statement posting (`extra`: the outbox row) and the delivery job's
+   * wake-up (`announce`: call it once the posting committed; the job also polls).
    */
-  enqueueStatements(mail: { to: string; subject: string; text: string; html?: string | null }): { extra: SQL[]; selects: SQL[] } {
+  enqueueStatements(mail: { to: string; subject: string; text: string; html?: string | null }): { extra: SQL[]; announce: () => void } {
     const insert = this.db
       .insert(mailOutbox)
       .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null })
       .getSQL();
-    return { extra: [insert], selects: [sql`select pg_notify(${MAIL_CHANNEL}, '')`] };
+    return { extra: [insert], announce: () => this.handle.announcer.wake(MAIL_CHANNEL) };
   }
 
   /** Queues a mail and wakes the delivery job (on commit, when `executor` is a transaction). */

@@ -34,7 +34,7 @@ export class MailService {
   constructor(private readonly outbox: MailRepository) {}
 
   /** `send` as statements to run inside a one-statement posting (see `MailRepository.enqueueStatements`). */
-  sendStatements(mail: OutgoingMail): { extra: SQL[]; selects: SQL[] } {
+  sendStatements(mail: OutgoingMail): { extra: SQL[]; announce: () => void } {
     return this.outbox.enqueueStatements(mail);
   }
 

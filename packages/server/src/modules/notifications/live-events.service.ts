@@ -3,12 +3,12 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Response } from 'express';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
-import { literal, sqlPiece, type SqlPiece } from '../../db/sql-template';
+import { MAX_NOTIFY_PAYLOAD_BYTES, unpackAnnouncements } from '../../db/announcer';
 
 /** The PostgreSQL channel every instance LISTENs on. */
 export const LIVE_CHANNEL = 'coinpurse_live';
-/** NOTIFY payloads must stay under 8000 bytes. */
-const MAX_PAYLOAD_BYTES = 7_500;
+/** One event's payload at most (an announcement packs several in an array: room for its brackets). */
+const MAX_PAYLOAD_BYTES = MAX_NOTIFY_PAYLOAD_BYTES - 2;
 export const HEARTBEAT_MS = 25_000;
 const MAX_STREAMS_PER_USER = 10;
 
@@ -39,7 +39,8 @@ interface Stream {
  * published by any instance reaches the customer's stream on whichever instance holds it.
  *
  * `publish(userId, { type, data }, tx)` runs `pg_notify` on the caller's executor: inside a transaction it is
- * delivered only when (and if) that transaction commits.
+ * delivered only when (and if) that transaction commits. `announce(events)` is for changes already committed (the
+ * one-statement money writes): sent soon after, together with other commits' events (see Announcer).
  */
 @Injectable()
 export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -80,22 +81,9 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     );
   }
 
-  /**
-   * The same as `publishMany`, as a one-row `select` to run inside a single-statement posting (saves its round trip).
-   * Undefined when there is nothing to send.
-   */
-  publishManyStatement(events: Array<{ userId: string; event: LiveEvent }>): SqlPiece | undefined {
-    if (!events.length) return undefined;
-    const payloads = events.map(({ userId, event }) => payloadOf({ u: userId, e: event.type, d: event.data ?? {} }));
-    return sqlPiece(
-      `notify${payloads.length}`,
-      payloads,
-      (bind) =>
-        sql`select ${sql.join(
-          payloads.map((_, i) => sql`pg_notify(${literal(LIVE_CHANNEL)}, ${bind(i)})`),
-          sql`, `,
-        )}`,
-    );
+  /** Sends these events to the customers' open streams (on every instance); for changes that have committed. */
+  announce(events: Array<{ userId: string; event: LiveEvent }>): void {
+    for (const { userId, event } of events) this.handle.announcer.announceJson(LIVE_CHANNEL, payloadOf({ u: userId, e: event.type, d: event.data ?? {} }));
   }
 
   /** Sends `event` to every connected customer. */
@@ -163,19 +151,22 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     await executor.execute(notifySelect(envelopes));
   }
 
+  /** A NOTIFY payload: one envelope (`publish`) or an array of them (`announce`). */
   private dispatch(payload: string): void {
-    let envelope: Envelope;
+    let envelopes: Envelope[];
     try {
-      envelope = JSON.parse(payload) as Envelope;
+      envelopes = unpackAnnouncements(payload) as Envelope[];
     } catch {
       this.logger.warn('Ignored a malformed live event');
       return;
     }
-    if (envelope.u === '*') {
-      for (const set of this.streams.values()) for (const stream of set) this.write(stream, envelope.e, envelope.d);
-      return;
+    for (const envelope of envelopes) {
+      if (envelope.u === '*') {
+        for (const set of this.streams.values()) for (const stream of set) this.write(stream, envelope.e, envelope.d);
+        continue;
+      }
+      for (const stream of this.streams.get(envelope.u) ?? []) this.write(stream, envelope.e, envelope.d);
     }
-    for (const stream of this.streams.get(envelope.u) ?? []) this.write(stream, envelope.e, envelope.d);
   }
 
   private write(stream: Stream, event: string, data: unknown): void {

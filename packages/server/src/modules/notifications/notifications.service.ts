@@ -3,7 +3,6 @@ import type { NotificationDto } from '@coinpurse/contract';
 import { NotFoundError } from '../../common/errors';
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
-import { toSql } from '../../db/sql-template';
 import { LiveEventsService } from './live-events.service';
 import { type NewNotification, type NotificationRecord, NotificationsRepository } from './notifications.repository';
 
@@ -32,13 +31,13 @@ export class NotificationsService {
   }
 
   /**
-   * `notify` as statements to run inside a one-statement posting: the row (`extra`) and its live event (`selects`, sent
-   * on commit).
+   * `notify` as a statement to run inside a one-statement posting (`extra`: the row) and its live event (`announce`:
+   * call it once the posting committed).
    */
-  notifyStatements(input: NewNotification): { extra: SQL[]; selects: SQL[] } {
+  notifyStatements(input: NewNotification): { extra: SQL[]; announce: () => void } {
     const { statement, record } = this.repository.insertStatement(input);
-    const event = this.live.publishManyStatement([{ userId: record.userId, event: { type: 'notification', data: toNotificationDto(record) } }]);
-    return { extra: [statement], selects: event ? [toSql(event)] : [] };
+    const events = [{ userId: record.userId, event: { type: 'notification' as const, data: toNotificationDto(record) } }];
+    return { extra: [statement], announce: () => this.live.announce(events) };
   }
 
   /** One notification for every active customer; returns how many got it. */

@@ -91,7 +91,7 @@ export class SecurityMailService {
   withdrawalRequestedStatements(
     user: SecurityRecipient,
     withdrawal: { amount: string; address: string; network?: string | null },
-  ): { extra: SQL[]; selects: SQL[] } {
+  ): { extra: SQL[]; announce: () => void } {
     return this.mail.sendStatements(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
   }
 

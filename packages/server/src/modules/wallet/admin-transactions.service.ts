@@ -23,7 +23,7 @@ import { inTransaction, sqlState } from '../ledger/db-transaction';
 import { is, SQL, sql } from 'drizzle-orm';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { type AccountKey, BALANCE_CHANGED_STATE, type MoneyGuard } from '../ledger/ledger.repository';
-import { customer, type EntryInput, type Leg, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
+import { customer, type EntryInput, type Leg, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -226,8 +226,8 @@ export class AdminTransactionsService {
   /**
    * A deposit in ONE statement, one round trip: the idempotency claim (stored done with the response), the customer
    * still active with the name and email the response shows, the token's share lock, then (approved) the customer's and
-   * the deposits account, the transaction, notification and audit rows, the entry and its lines, and the live events
-   * (sent on commit). Undefined (nothing written): the key is taken by a concurrent duplicate (the caller then claims it
+   * the deposits account, the transaction, notification and audit rows, the entry and its lines; the live events are
+   * announced after the commit. Undefined (nothing written): the key is taken by a concurrent duplicate (the caller then claims it
    * the multi-statement way, which replays or refuses as usual), or the customer changed.
    */
   private async depositInOneStatement(
@@ -253,7 +253,7 @@ export class AdminTransactionsService {
       // Not approved: no money moves (only the rows are written).
       await this.ledger.postInOneRoundTrip(deposit.entry, () => new ConflictError('The deposit could not be credited.'), {
         extra: [statement, ...notified.extra, audit],
-        selects: notified.selects,
+        announce: [notified.announce],
         guards: [
           ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
           this.customers.unchangedGuard(user),
@@ -368,7 +368,7 @@ export class AdminTransactionsService {
         ...(change.exposesToken ? [this.tokens.liveGuard([record.token])] : []),
       ],
       [...notified.extra, auditStatement(actor, change.audit)],
-      notified.selects,
+      [notified.announce],
       () => removedToken(symbol),
     );
     if (!changed) return undefined;
@@ -389,13 +389,13 @@ export class AdminTransactionsService {
     onShort: (token: string) => ConflictError,
     guards: MoneyGuard[],
     extra: SQL[],
-    selects: SQL[],
+    announce: Array<() => void>,
     removed: (detail: string) => ConflictError,
   ): Promise<boolean> {
     try {
       await this.ledger.postInOneRoundTrip(entry, onShort, {
         extra,
-        selects,
+        announce,
         guards,
         onGuard: (code, detail) => (code === TOKEN_GONE_STATE ? removed(detail) : undefined),
       });
@@ -468,7 +468,7 @@ export class AdminTransactionsService {
       reversal.onShort,
       [this.transactions.voidGuard(record.id, record.status, actor.id, record), ...(credited.length ? [this.tokens.liveGuard(credited)] : [])],
       [...notified.extra, auditStatement(actor, reversal.audit)],
-      notified.selects,
+      [notified.announce],
       (detail) => {
         const live = new Set(detail.split(','));
         return removedToken(symbolOf(credited.find((token) => !live.has(token)) ?? credited[0]));
@@ -600,7 +600,7 @@ export class AdminTransactionsService {
     try {
       returned = await this.ledger.postInOneRoundTrip(adjustment.entry, adjustment.onShort, {
         extra: [statement, ...notified.extra, audit],
-        selects: notified.selects,
+        announce: [notified.announce],
         guards: [this.customers.unchangedGuard(user), this.tokens.liveGuard([token.id]), this.ledger.lockedBalanceGuard(accountId, 'locked_balance')],
         onGuard: (code) =>
           code === TOKEN_GONE_STATE
@@ -665,7 +665,7 @@ export class AdminTransactionsService {
         adjustment?.onShort ?? (() => new ConflictError(`Insufficient ${symbol} balance`)),
         {
           extra: adjustment ? [inserted!.statement, ...notified!.extra, auditStatement(actor, adjustment.audit(plain(current), plain(after)))] : [],
-          selects: notified?.selects ?? [],
+          announce: notified ? [notified.announce] : [],
           guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 200, body)] : []), this.tokens.liveGuard([token.id]), balanceGuard],
           onGuard: (code) =>
             code === TOKEN_GONE_STATE
@@ -750,8 +750,8 @@ function voidLegs(record: Omit<TransactionRecord, 'seq'>): Leg[] {
     const toToken = String(record.details?.toToken);
     const toQty = toMoney(String(record.details?.toCoinAmount));
     return [
-      ...transfer(customer(record.userId, toToken), platform('swap_pool', toToken, swapPoolShard()), toQty),
-      ...transfer(platform('swap_pool', record.token, swapPoolShard()), customer(record.userId, record.token), quantity),
+      ...transfer(customer(record.userId, toToken), platform('swap_pool', toToken, LEASED_SHARD), toQty),
+      ...transfer(platform('swap_pool', record.token, LEASED_SHARD), customer(record.userId, record.token), quantity),
     ];
   }
   return record.direction === 'in'

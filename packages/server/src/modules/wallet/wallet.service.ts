@@ -17,7 +17,7 @@ import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import { customer, LedgerService, platform, swapPoolShard, transfer } from '../ledger/ledger.service';
+import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
 import { formatQuantity, parseAmount, plain, toMoney, tokenDecimals, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService, type Quote } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -200,13 +200,13 @@ export class WalletService {
       // ONE statement, one round trip: the idempotency claim (stored done with this response), the step-up check, the
       // token's share lock, the address-book allowlist, the price still as quoted, then the customer account (the CHECK
       // refuses an overdraft), the pending-withdrawals account, the transaction, notification, audit and mail outbox
-      // rows, the entry and its lines, and the live events (sent on commit).
+      // rows, the entry and its lines. The live events and the mail job's wake-up are announced after the commit.
       const notified = this.notifications.notifyStatements(notification);
       const mailed = this.securityMails.withdrawalRequestedStatements(principal, mail);
       try {
         await this.ledger.postInOneRoundTrip(entry, onShort, {
           extra: [statement, ...notified.extra, auditStatement(actor, auditEntry), ...mailed.extra],
-          selects: [...notified.selects, ...mailed.selects],
+          announce: [notified.announce, mailed.announce],
           guards: [
             ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
             ...(secondFactor ? [secondFactor] : []),
@@ -323,8 +323,8 @@ export class WalletService {
       reason: `swap ${from.id} to ${to.id}`,
       createdBy: principal.id,
       legs: [
-        ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, swapPoolShard()), fromQty),
-        ...transfer(platform('swap_pool', to.id, swapPoolShard()), customer(principal.id, to.id), toQty),
+        ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, LEASED_SHARD), fromQty),
+        ...transfer(platform('swap_pool', to.id, LEASED_SHARD), customer(principal.id, to.id), toQty),
       ],
     };
     const onShort = () => new InvalidInputError(`Insufficient ${fromSymbol} balance`);
