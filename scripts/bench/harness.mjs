@@ -57,13 +57,23 @@ export async function waitForHealth(url, child, timeoutMs = 60_000) {
   throw new Error('server did not become healthy');
 }
 
-/** One JSON call to the app; throws with the status and body on anything but 2xx. */
-export async function api(url, method, path, token, body) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+/**
+ * One JSON call to the app; throws with the status and body on anything but 2xx. A GET is sent again once when the
+ * server had closed the kept-alive connection it went out on (idle since the last call: the server's keep-alive
+ * timeout and the client's are a race on an idle socket).
+ */
+export async function api(url, method, path, token, body, retried = false) {
+  let response;
+  try {
+    response = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (method !== 'GET' || retried || error?.cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return api(url, method, path, token, body, true);
+  }
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
   return text ? JSON.parse(text) : undefined;

@@ -12,8 +12,9 @@ const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Left to Node at run time: PGlite finds its .wasm and .data files beside its own module; pg-native is an optional
- * native addon of pg; Nest's optional packages (microservices, websockets, @fastify/static) are not installed and are
- * only loaded when used; `class-transformer/storage` is mapped-types' fallback for class-transformer < 0.5 (0.5's
+ * native addon of pg; Nest's optional packages (microservices, websockets, @fastify/view) are not installed and are
+ * only loaded when used; @fastify/static and @fastify/multipart are loaded with import() by Nest and Swagger as well as
+ * imported by our code: one copy, from node_modules; `class-transformer/storage` is mapped-types' fallback for class-transformer < 0.5 (0.5's
  * `cjs/storage` is bundled); swagger-ui-dist and cryptocurrency-icons are read as files from their own folders (so both
  * are dependencies of this package: Node resolves them from the bundle's folder).
  */
@@ -23,6 +24,8 @@ export const EXTERNAL = [
   '@nestjs/microservices',
   '@nestjs/websockets',
   '@fastify/static',
+  '@fastify/multipart',
+  '@fastify/view',
   'class-transformer/storage',
   'swagger-ui-dist',
   'cryptocurrency-icons',
@@ -65,6 +68,9 @@ const result = await build({
   target: 'node20.19',
   format: 'cjs',
   external: EXTERNAL,
+  // import() of an external package (Nest and Swagger load @fastify/static and @fastify/multipart that way) becomes
+  // a require() in a promise: the bundle runs in a vm.Script, where a real import() has no module to resolve from.
+  supported: { 'dynamic-import': false },
   plugins: [createRequireToRequire],
   // `import.meta.url` of bundled ESM code: the bundle's own URL (a CommonJS output has no import.meta).
   banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },

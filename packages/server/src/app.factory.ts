@@ -1,27 +1,28 @@
 import 'reflect-metadata';
-import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
+import { type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { API_PREFIX } from '@coinpurse/contract';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { registerClientAssets } from './common/client-assets';
+import { registerJsonBodies } from './common/json-body';
+import { API_SECURITY_HEADERS, registerSecurityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { openDatabase } from './db/database';
-import { buildOpenApiDocument } from './openapi';
-import { IMAGE_DIRECTORIES } from './static-assets';
-import { StoredImagesService } from './modules/stored-images/stored-images.service';
-import { precompressedAssets } from './common/precompressed-assets';
-import { AppLogger, createAccessLogger, createRootLogger, effectiveLogLevel, httpLogger } from './modules/observability/logging';
-import { MetricsService } from './modules/observability/metrics.service';
 import { MarketCacheService } from './modules/market/market-cache.service';
 import { type FastPath, marketListFastPath } from './modules/market/market-fast-path';
-import { API_SECURITY_HEADERS, securityHeadersMiddleware } from './common/security-headers';
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import type { DestinationStream } from 'pino';
+import { registerHttpMetrics } from './modules/observability/http-metrics';
+import { AppLogger, createAccessLogger, createRootLogger, effectiveLogLevel, registerRequestLogging } from './modules/observability/logging';
+import { MetricsService } from './modules/observability/metrics.service';
+import { registerImageRoutes } from './modules/stored-images/image-routes';
+import { StoredImagesService } from './modules/stored-images/stored-images.service';
+import { buildOpenApiDocument } from './openapi';
+import { IMAGE_DIRECTORIES } from './static-assets';
 
 export interface CreateAppOptions {
   /** Nest-style levels (tests pass `['error']`) or false; the default is LOG_LEVEL. */
@@ -30,8 +31,25 @@ export interface CreateAppOptions {
   logDestination?: DestinationStream;
 }
 
+/** JSON and form bodies up to this size (Express's body-parser default, kept); uploads have their own limits. */
+export const BODY_LIMIT_BYTES = 100 * 1024;
+
+/**
+ * The HTTP server's options. Routes match as Express's did: case-insensitively, with or without a trailing slash.
+ * TRUST_PROXY: a hop count trusts that many proxies in front (Express's rule, `hop < n`), addresses and ranges the
+ * ones listed.
+ */
+export function serverOptions(config: Pick<AppConfig, 'trustProxy'>): FastifyServerOptions {
+  const { trustProxy } = config;
+  return {
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+  };
+}
+
 /** Builds the whole app (database opened and migrated, API under /api, docs, built client at /). Used by main and tests. */
-export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -39,20 +57,30 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     timeouts: config.databaseTimeouts,
   });
   const rootLogger = createRootLogger(config, effectiveLogLevel(config, options.logger), options.logDestination);
-  let app: NestExpressApplication;
+  let app: NestFastifyApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database, rootLogger), { bufferLogs: true, bodyParser: true });
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, database, rootLogger), new FastifyAdapter(serverOptions(config)), {
+      bufferLogs: true,
+      // The bodies are read as registerJsonBodies says (configureApp), not by Nest's default parsers.
+      bodyParser: false,
+    });
   } catch (error) {
     await database.close();
     throw error;
   }
   // Every `new Logger('X')` of the app now writes through pino, with the request id of the request it serves.
   app.useLogger(app.get(AppLogger));
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const accessLog = createAccessLogger(config, rootLogger);
-  // First middleware: gives every request its id (echoed back), req.log and its request line.
-  app.use(httpLogger(rootLogger, accessLog));
-  configureApp(app, config);
+  // Hooks before any route: every request gets its id, log line, security headers and metrics sample.
+  registerRequestLogging(fastify, rootLogger, accessLog);
+  registerSecurityHeaders(fastify);
+  registerHttpMetrics(fastify, app.get(MetricsService));
+  await configureApp(app, config);
   await app.init();
+  // Plugins loaded and every route's hooks in place before the first request (listen() would do it; tests use the
+  // server without listening).
+  await fastify.ready();
   mountFastPath(
     app,
     marketListFastPath({
@@ -65,9 +93,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   return app;
 }
 
-/** Puts `fastPath` in front of Express on the app's HTTP server: what it does not answer goes on to Express as before. */
-function mountFastPath(app: NestExpressApplication, fastPath: FastPath): void {
-  const server = app.getHttpServer() as Server;
+/** Puts `fastPath` in front of the framework on the app's HTTP server: what it does not answer goes on as before. */
+function mountFastPath(app: NestFastifyApplication, fastPath: FastPath): void {
+  const server = app.getHttpServer();
   for (const listener of server.listeners('request') as RequestListener[]) {
     server.removeListener('request', listener);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -76,46 +104,17 @@ function mountFastPath(app: NestExpressApplication, fastPath: FastPath): void {
   }
 }
 
-export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.enableShutdownHooks();
-  app.disable('x-powered-by');
-  // Which X-Forwarded-For entries are believed for req.ip (rate limits, audit): none unless TRUST_PROXY says so.
-  app.set('trust proxy', config.trustProxy);
-  app.set('query parser', 'simple');
-  // Helmet's document headers for pages, the API set for JSON answers, and no-store on everything under /api.
-  app.use(securityHeadersMiddleware());
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  registerJsonBodies(fastify, BODY_LIMIT_BYTES);
 
   // Built on the first request for the docs (then kept), not at start: scanning every route costs start-up time.
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, () => buildOpenApiDocument(app), { jsonDocumentUrl: `${API_PREFIX}/openapi.json` });
 
-  // Uploaded images (from the database, any instance) and coin icons. Names are server-made; nosniff comes from helmet.
-  app.use('/images', app.get(StoredImagesService).middleware());
-  const imageDirectories = IMAGE_DIRECTORIES(config);
-  for (const dir of imageDirectories) app.use('/images', express.static(dir, { index: false, dotfiles: 'deny', fallthrough: true, maxAge: '1d' }));
-  app.use('/images', (_req: Request, res: Response) => res.status(404).json({ statusCode: 404, error: 'Image not found.' }));
-
-  if (existsSync(join(config.clientDir, 'index.html'))) {
-    const isApi = (req: Request) => req.path === `/${API_PREFIX}` || req.path.startsWith(`/${API_PREFIX}/`);
-    // API requests skip the client's static handlers entirely (no file lookup on the hot path).
-    const clientOnly = (handler: (req: Request, res: Response, next: NextFunction) => void) => (req: Request, res: Response, next: NextFunction) =>
-      isApi(req) ? next() : handler(req, res, next);
-    app.use(clientOnly(precompressedAssets(config.clientDir)));
-    app.use(clientOnly(express.static(config.clientDir, { index: false, maxAge: '1h', setHeaders: immutableAssets })));
-    // SPA fallback: every non-API GET gets the app shell; the client router takes it from there.
-    app.use(
-      clientOnly((req: Request, res: Response, next: NextFunction) => {
-        if (req.method !== 'GET') return next();
-        res.setHeader('Cache-Control', 'no-cache');
-        res.sendFile(join(config.clientDir, 'index.html'));
-      }),
-    );
-  } else {
-    new Logger('Static').warn(`No built client at ${config.clientDir}: only the API is served (run pnpm build).`);
-  }
-}
-
-function immutableAssets(res: Response, path: string): void {
-  if (path.includes(`${join('dist', 'assets')}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  // The built client (its files, and the app shell for the client's routes); then uploaded images and coin icons.
+  await registerClientAssets(fastify, config.clientDir);
+  registerImageRoutes(fastify, app.get(StoredImagesService), IMAGE_DIRECTORIES(config));
 }

@@ -15,7 +15,7 @@ import { HealthModule } from './modules/health/health.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { DatabaseThrottlerStorage } from './modules/rate-limit/rate-limit.storage';
 import { FEATURE_MODULES } from './modules/feature-modules';
-import { loggingModule } from './modules/observability/logging';
+import { LoggingModule } from './modules/observability/logging';
 import { ObservabilityModule } from './modules/observability/observability.module';
 import pino, { type Logger as PinoInstance } from 'pino';
 
@@ -26,7 +26,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        loggingModule(rootLogger ?? pino({ level: 'silent' })),
+        LoggingModule.register(rootLogger ?? pino({ level: 'silent' })),
         ObservabilityModule,
         ConfigModule.register(config),
         DatabaseModule.register(database),

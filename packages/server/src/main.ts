@@ -19,7 +19,11 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await createApp(config);
-  await app.listen(config.port);
+  // Every interface, IPv6 and IPv4 (as Node's own default); IPv4 only where IPv6 is off.
+  await app.listen(config.port, '::').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EAFNOSUPPORT' && error.code !== 'EADDRNOTAVAIL') throw error;
+    return app.listen(config.port, '0.0.0.0');
+  });
   // The bundle's loader (scripts/main-loader.cjs) writes V8's code cache once the startup path has run.
   (process as NodeJS.EventEmitter).emit('coinpurse:listening');
   const url = `http://localhost:${config.port}`;

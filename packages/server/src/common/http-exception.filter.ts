@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { databaseFaultOf } from '../db/database-errors';
 import { DomainError, ReplayedResponseError, TwoFactorRequiredError } from './errors';
 
@@ -32,20 +32,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const response = ctx.getResponse<Response>();
-    const request = ctx.getRequest<Request>();
+    const reply = ctx.getResponse<FastifyReply>();
+    const request = ctx.getRequest<FastifyRequest>();
     if (exception instanceof ReplayedResponseError) {
-      if (!response.headersSent) response.status(exception.statusCode).type('application/json').send(exception.rawBody);
+      if (!reply.sent) reply.status(exception.statusCode).type('application/json; charset=utf-8').send(exception.rawBody);
       return;
     }
     const body = this.toBody(exception, request);
-    if (response.headersSent) return;
+    if (reply.sent || reply.raw.headersSent) return;
     // Database faults and timeouts are retryable.
-    if (body.statusCode === 503) response.setHeader('Retry-After', '1');
-    response.status(body.statusCode).json(body);
+    if (body.statusCode === 503) reply.header('Retry-After', '1');
+    reply.status(body.statusCode).send(body);
   }
 
-  toBody(exception: unknown, request?: Request): ErrorBody {
+  toBody(exception: unknown, request?: FastifyRequest): ErrorBody {
     if (exception instanceof DomainError) {
       return {
         statusCode: exception.statusCode,
@@ -62,7 +62,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const response = exception.getResponse();
       return { statusCode, error: messageOf(response) ?? DEFAULT_MESSAGES[statusCode] ?? 'The request could not be completed.', ...detailsOf(response) };
     }
-    // body-parser and multer errors carry a status of their own (bad JSON, too large, ...).
+    // Fastify's own errors (body parsing, media type, ...) carry a status of their own.
     const status = (exception as { status?: unknown; statusCode?: unknown })?.status ?? (exception as { statusCode?: unknown })?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return { statusCode: status, error: bodyParserMessage(exception) ?? DEFAULT_MESSAGES[status] ?? 'The request could not be completed.' };
@@ -71,21 +71,21 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // for a connection lost during COMMIT, may have committed: money calls with an Idempotency-Key replay then).
     const fault = databaseFaultOf(exception);
     if (fault) {
-      this.logger.warn(`${request?.method ?? ''} ${request?.originalUrl ?? ''}: ${fault.constructor.name} (${describeCause(exception)})`);
+      this.logger.warn(`${request?.method ?? ''} ${request?.url ?? ''}: ${fault.constructor.name} (${describeCause(exception)})`);
       return { statusCode: fault.statusCode, error: fault.message };
     }
     // Safety net: a PostgreSQL "data exception" (class 22: value too long, out of range, bad text) is bad input
     // that validation should have caught; answer 400 rather than 500, and log it so the validation gets fixed.
     const sqlState = postgresErrorCode(exception);
     if (sqlState?.startsWith('22')) {
-      this.logger.warn(`${request?.method ?? ''} ${request?.originalUrl ?? ''}: database refused a value (SQLSTATE ${sqlState})`);
+      this.logger.warn(`${request?.method ?? ''} ${request?.url ?? ''}: database refused a value (SQLSTATE ${sqlState})`);
       return { statusCode: 400, error: 'The request contains a value that is not allowed.' };
     }
     return this.internal(exception, request);
   }
 
-  private internal(exception: unknown, request?: Request): ErrorBody {
-    this.logger.error(`${request?.method ?? ''} ${request?.originalUrl ?? ''} failed`, exception instanceof Error ? exception.stack : String(exception));
+  private internal(exception: unknown, request?: FastifyRequest): ErrorBody {
+    this.logger.error(`${request?.method ?? ''} ${request?.url ?? ''} failed`, exception instanceof Error ? exception.stack : String(exception));
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, error: 'Something went wrong on our side. Please try again.' };
   }
 }
@@ -105,13 +105,23 @@ function postgresErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Errors from body-parser and Express carry technical messages; people get these instead. */
+/** Fastify's errors about the request itself carry technical messages; people get these instead. */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON (Content-Type: application/json).',
+  FST_ERR_CTP_INVALID_TYPE: 'Send the request body as JSON (Content-Type: application/json).',
+  FST_ERR_BAD_URL: 'The address is not valid.',
+  FST_ERR_ASYNC_CONSTRAINT: 'The address is not valid.',
+};
+
 function bodyParserMessage(error: unknown): string | undefined {
   if (!error || typeof error !== 'object') return undefined;
-  const type = (error as { type?: string }).type;
-  if (type === 'entity.parse.failed' || error instanceof SyntaxError) return 'The request body is not valid JSON.';
-  if (type === 'entity.too.large') return 'The request body is too large.';
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return 'The request body encoding is not supported.';
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && FRAMEWORK_MESSAGES[code]) return FRAMEWORK_MESSAGES[code];
+  if (error instanceof SyntaxError) return 'The request body is not valid JSON.';
   if (error instanceof URIError) return 'The address is not valid.';
   return undefined;
 }

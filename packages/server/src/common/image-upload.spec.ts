@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkImage, detectImageKind, IMAGE_TYPE_REFUSED, imageKindOfName, isStoredImageName, MAX_IMAGE_BYTES, newImageName } from './image-upload';
+import {
+  checkImage,
+  detectImageKind,
+  IMAGE_TYPE_REFUSED,
+  imageKindOfName,
+  isStoredImageName,
+  MAX_IMAGE_BYTES,
+  newImageName,
+  type UploadedImageFile,
+} from './image-upload';
 import { InvalidInputError, PayloadTooLargeError, UnsupportedMediaError } from './errors';
 
 const bytes = (...parts: Array<number[] | string | Buffer>) =>
@@ -14,7 +23,7 @@ const SVG = bytes('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg">
 const HTML = bytes('<!doctype html><html><script>alert(1)</script></html>');
 
 const file = (buffer: Buffer, originalname = 'photo.png', mimetype = 'image/png') =>
-  ({ buffer, size: buffer.length, originalname, mimetype, fieldname: 'image', encoding: '7bit' }) as Express.Multer.File;
+  ({ buffer, size: buffer.length, originalname, mimetype, fieldname: 'image', encoding: '7bit' }) as UploadedImageFile;
 
 describe('detectImageKind', () => {
   it.each([

@@ -1,9 +1,11 @@
-import { type CallHandler, type ExecutionContext, Injectable, mixin, type NestInterceptor, type Type } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import multer, { MulterError } from 'multer';
+import { type CallHandler, type ExecutionContext, HttpException, Injectable, mixin, type NestInterceptor, type Type } from '@nestjs/common';
+import { FileInterceptor, type UploadedMultipartFile } from '@nestjs/platform-fastify/multipart';
 import { randomBytes } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import { InvalidInputError, PayloadTooLargeError, UnsupportedMediaError } from './errors';
+
+/** An uploaded file as the upload interceptor hands it to `@UploadedFile()` (multer's shape, in memory). */
+export type UploadedImageFile = UploadedMultipartFile;
 
 /** The largest accepted image. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -60,7 +62,7 @@ export function imageKindOfName(name: string): ImageKind | undefined {
  * each with a message for people. Nothing is stored here: the service stores the image in the same transaction as
  * the record that points to it.
  */
-export function checkImage(file: Express.Multer.File | undefined): CheckedImage | null {
+export function checkImage(file: UploadedImageFile | undefined): CheckedImage | null {
   // A form's empty file input arrives as a part with no file name and no bytes: that is "no image".
   if (!file || (file.size === 0 && !file.originalname)) return null;
   const bytes = file.buffer;
@@ -76,49 +78,46 @@ export function imagePath(name: string | null | undefined): string | null {
   return name ? `/images/${name}` : null;
 }
 
-/** Multer errors → typed errors with messages for people (never a 500). */
+/**
+ * The upload interceptor's errors (Nest's Fastify multipart parser reports them with multer's codes' messages) → typed
+ * errors with messages for people (never a 500).
+ */
 export function uploadError(error: unknown): Error {
-  if (error instanceof MulterError) {
-    switch (error.code) {
-      case 'LIMIT_FILE_SIZE':
-        return new PayloadTooLargeError(IMAGE_TOO_LARGE);
-      case 'LIMIT_FILE_COUNT':
-      case 'LIMIT_UNEXPECTED_FILE':
-        return new InvalidInputError(`Attach at most one image, in the "image" field.`);
-      case 'LIMIT_FIELD_VALUE':
-        return new PayloadTooLargeError('A form field is too long.');
-      case 'LIMIT_FIELD_KEY':
-      case 'LIMIT_FIELD_COUNT':
-      case 'LIMIT_PART_COUNT':
-        return new InvalidInputError('The form has too many or too long fields.');
-      default:
-        return new InvalidInputError('The upload could not be read.');
-    }
+  if (!(error instanceof HttpException)) return error instanceof Error ? error : new InvalidInputError('The upload could not be read.');
+  const message = error.message;
+  if (error.getStatus() === 413 || message.startsWith('File too large')) return new PayloadTooLargeError(IMAGE_TOO_LARGE);
+  if (message.startsWith('Too many files') || message.startsWith('Unexpected file field'))
+    return new InvalidInputError(`Attach at most one image, in the "image" field.`);
+  if (message.startsWith('Field value too long')) return new PayloadTooLargeError('A form field is too long.');
+  if (/^(Field name too long|Too many fields|Too many parts|Field name (nesting too deep|array index too large|missing)|Invalid field name)/.test(message)) {
+    return new InvalidInputError('The form has too many or too long fields.');
   }
-  // busboy: malformed multipart (no boundary, truncated body, ...).
-  return new InvalidInputError('The upload could not be read. Please send the form as multipart/form-data.');
+  if (message.startsWith('Multipart:')) return new InvalidInputError('The upload could not be read. Please send the form as multipart/form-data.');
+  return new InvalidInputError('The upload could not be read.');
 }
+
+/** The limits of one image upload form: one file of at most 5 MB, a few short text fields. */
+const IMAGE_FORM_LIMITS = { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 31, fieldNameSize: 100 };
 
 /**
  * `@UseInterceptors(ImageUploadInterceptor())`: parses a multipart body with at most one file in the `image` field,
- * kept in memory (≤ 5 MB), and the text fields into `req.body`. A JSON or urlencoded body passes through untouched.
- * The file arrives as `@UploadedFile() image?: Express.Multer.File`; hand it to `checkImage` in the service.
+ * kept in memory (≤ 5 MB), and the text fields into the request body (Nest's Fastify `FileInterceptor`, on
+ * `@fastify/multipart`). A JSON or urlencoded body passes through untouched. The file arrives as
+ * `@UploadedFile() image?: UploadedImageFile`; hand it to `checkImage` in the service.
  * For OpenAPI add `@ApiConsumes('multipart/form-data')` and an `@ApiBody` schema with `image: { type: 'string', format: 'binary' }`.
  */
 export function ImageUploadInterceptor(field = 'image'): Type<NestInterceptor> {
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 31, fieldNameSize: 100 },
-  }).single(field);
+  const Parse = FileInterceptor(field, { limits: IMAGE_FORM_LIMITS });
 
   @Injectable()
-  class MixinImageUploadInterceptor implements NestInterceptor {
-    async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-      const http = context.switchToHttp();
-      const request = http.getRequest<Request>();
-      const response = http.getResponse<Response>();
-      await new Promise<void>((resolve, reject) => upload(request, response, (error: unknown) => (error ? reject(uploadError(error)) : resolve())));
-      return next.handle();
+  class MixinImageUploadInterceptor extends Parse {
+    override async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+      try {
+        // Reading the form ends before the handler runs: the handler's own errors pass through untouched.
+        return await super.intercept(context, next);
+      } catch (error) {
+        throw uploadError(error);
+      }
     }
   }
   return mixin(MixinImageUploadInterceptor);

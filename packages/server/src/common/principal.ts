@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from './errors';
 
 /** The signed-in account behind a request, set by the access guard. */
@@ -12,7 +12,7 @@ export interface Principal {
   sessionId: string;
 }
 
-export type AuthedRequest = Request & { principal?: Principal; requestId?: string };
+export type AuthedRequest = FastifyRequest & { principal?: Principal; requestId?: string };
 
 /** `@CurrentPrincipal()`: the caller; on an `optional` route it may be undefined. */
 export const CurrentPrincipal = createParamDecorator((required: boolean | undefined, context: ExecutionContext): Principal | undefined => {
@@ -36,7 +36,7 @@ export const CurrentActor = createParamDecorator((_: unknown, context: Execution
   return { id: request.principal.id, role: request.principal.role, requestId: request.requestId };
 });
 
-/** Where a request comes from, as recorded on a session: the client address (Express `trust proxy` applies) and browser. */
+/** Where a request comes from, as recorded on a session: the client address (TRUST_PROXY applies) and browser. */
 export const CurrentClient = createParamDecorator((_: unknown, context: ExecutionContext): { ip: string | null; userAgent: string | null } => {
   const request = context.switchToHttp().getRequest<AuthedRequest>();
   const userAgent = request.headers['user-agent'];

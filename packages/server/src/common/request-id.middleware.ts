@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { AuthedRequest } from './principal';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The request's id (the caller's X-Request-Id when it is sane), set once and echoed back; safe to call again. */
-export function assignRequestId(request: AuthedRequest, response: Response): string {
+/**
+ * The request's id (the caller's X-Request-Id when it is sane), set once and echoed back; safe to call again. The header
+ * goes on the raw response, so answers written there directly (event streams) carry it too.
+ */
+export function assignRequestId(request: AuthedRequest, reply: FastifyReply): string {
   if (request.requestId) return request.requestId;
   request.requestId = requestIdOf(request);
-  response.setHeader('X-Request-Id', request.requestId);
+  reply.raw.setHeader('X-Request-Id', request.requestId);
   return request.requestId;
 }
 

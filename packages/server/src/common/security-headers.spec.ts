@@ -1,12 +1,15 @@
-import express from 'express';
+import Fastify from 'fastify';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
-import { API_SECURITY_HEADERS, isJsonApiPath, securityHeadersMiddleware } from './security-headers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_SECURITY_HEADERS, isJsonApiPath, registerSecurityHeaders } from './security-headers';
 
 describe('security headers', () => {
-  const app = express();
-  app.use(securityHeadersMiddleware());
-  app.use((_req, res) => res.json({ ok: true }));
+  const fastify = Fastify({ routerOptions: { caseSensitive: false } });
+  registerSecurityHeaders(fastify);
+  fastify.get('/*', (_request, reply) => reply.send({ ok: true }));
+  const app = fastify.server;
+  beforeAll(() => fastify.ready());
+  afterAll(() => fastify.close());
 
   it('gives JSON API answers the API set and no-store, without the document-only headers', async () => {
     for (const path of ['/api/user/me', '/API/user/me', '/api', '/api/openapi.json']) {

@@ -1,5 +1,5 @@
 import { API_PREFIX } from '@coinpurse/contract';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
 type Middleware = (req: never, res: never, next: (error?: unknown) => void) => void;
@@ -56,9 +56,14 @@ function apiHeaders() {
 /** The API answers' security headers as name, value pairs (captured once from helmet; they never vary). */
 export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = capturedHeaders(apiHeaders());
 
-// Case-insensitive, as Express routes are: /API/user/me reaches the same handler as /api/user/me.
+// Case-insensitive, as the routes are: /API/user/me reaches the same handler as /api/user/me.
 const UNDER_API = new RegExp(`^/${API_PREFIX}(?:/|$)`, 'i');
 const UNDER_DOCS = new RegExp(`^/${API_PREFIX}/docs(?:/|$)`, 'i');
+
+/** Paths under /api (any case, any query). */
+export function isApiPath(path: string): boolean {
+  return UNDER_API.test(path) || /^\/api\?/i.test(path);
+}
 
 /** JSON API paths: under /api except the docs UI, which is an HTML page with its scripts and styles. */
 export function isJsonApiPath(path: string): boolean {
@@ -69,21 +74,25 @@ export function isJsonApiPath(path: string): boolean {
  * Every answer's security headers, and `Cache-Control: no-store` for everything under /api: API answers carry
  * sessions and personal data, no cache (browser, proxy, back button) may keep them; a route serving public data sets
  * its own. JSON API answers get API_SECURITY_HEADERS, set from a precomputed list; the rest get helmet's document set.
+ * Set on the raw response when a request arrives, so every answer has them, those written there directly included.
  */
-export function securityHeadersMiddleware(): RequestHandler {
+export function registerSecurityHeaders(fastify: FastifyInstance): void {
   const documents = documentHeaders();
   const api = API_SECURITY_HEADERS;
-  return (request: Request, response: Response, next: NextFunction) => {
-    const path = request.path;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const url = request.url;
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const response = reply.raw;
     if (UNDER_API.test(path)) {
       response.setHeader('Cache-Control', 'no-store');
       if (!UNDER_DOCS.test(path)) {
         for (const [name, value] of api) response.setHeader(name, value);
-        return next();
+        return done();
       }
     }
-    documents(request, response, next);
-  };
+    documents(request.raw, response, (error?: unknown) => done(error as Error | undefined));
+  });
 }
 
 /** The headers a (static) helmet middleware sets, captured once by running it against a recording response. */

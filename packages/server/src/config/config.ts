@@ -29,7 +29,7 @@ export interface AppConfig {
   priceMaxAgeSeconds: number;
   authRateLimitPerMinute: number;
   /**
-   * Express `trust proxy`: false (default: X-Forwarded-For is ignored, the client is the socket's address), a hop
+   * Which proxies are trusted (Express's `trust proxy` values): false (default: X-Forwarded-For is ignored, the client is the socket's address), a hop
    * count, or the addresses/CIDR ranges of the proxies whose X-Forwarded-For is believed.
    */
   trustProxy: false | number | string[];

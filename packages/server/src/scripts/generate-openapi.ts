@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from '../app.module';
@@ -12,7 +12,7 @@ import { buildOpenApiDocument } from '../openapi';
 async function main(): Promise<void> {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', MARKET_REFRESH_SECONDS: '0' });
   const noDatabase = { db: undefined, driver: 'pglite', close: async () => undefined } as unknown as DatabaseHandle;
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, noDatabase), { preview: true, logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, noDatabase), new FastifyAdapter(), { preview: true, logger: false });
   app.setGlobalPrefix('api');
   const document = buildOpenApiDocument(app, { strict: true });
   const target = join(SERVER_ROOT, '..', 'contract', 'openapi.json');

@@ -213,8 +213,8 @@ describe.each(DATABASE_KINDS)('market data on %s', (kind) => {
   });
 
   it('answers the plain list before the framework exactly as the controller does (headers, 304, HEAD, request id, metrics)', async () => {
-    // `?limit=1000` (more than the list holds) goes through Express, Nest and MarketController; the plain path is
-    // served by the fast path in front of Express once the list is built.
+    // `?limit=1000` (more than the list holds) goes through Fastify, Nest and MarketController; the plain path is
+    // served by the fast path in front of Fastify once the list is built.
     const viaController = await t.http.get('/api/crypto/get-crypto?limit=1000').expect(200);
     const metricsBefore = (await t.http.get('/api/metrics').expect(200)).text;
     const plain = await t.http.get('/api/crypto/get-crypto').set('X-Request-Id', 'fast-path-check-1').expect(200);

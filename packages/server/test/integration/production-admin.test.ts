@@ -4,8 +4,7 @@ import type { DestinationStream } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/test-app';
 
-// Its own file (its own process): nestjs-pino sends lines logged outside a request to the first app of a process,
-// and the admin line is logged at start-up.
+// Its own file: the admin line is logged at start-up, before the test can tell one app's lines from another's.
 function captureLogs(): DestinationStream & { raw: string[]; lines: Array<Record<string, unknown>> } {
   const raw: string[] = [];
   const lines: Array<Record<string, unknown>> = [];

@@ -13,9 +13,8 @@ import {
   RejectApprovalDto,
   UserDetailDto,
 } from '@coinpurse/contract';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
 import { AdminsService } from './admins.service';
@@ -105,16 +104,13 @@ export class AdminUserDetailController {
 }
 
 /** Streams a CSV export to the response; the generator is pulled as the client reads (bounded memory). */
-async function sendCsv(response: Response, csv: CsvExport): Promise<void> {
-  response.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  response.setHeader('Content-Disposition', `attachment; filename="${csv.filename}"`);
-  response.setHeader('Cache-Control', 'no-store');
-  try {
-    await pipeline(Readable.from(csv.chunks), response);
-  } catch {
-    // The client went away, or a read failed after the headers were sent: the connection is closed either way.
-    response.destroy();
-  }
+/** Streams the export; a read that fails after the headers were sent closes the connection (Fastify's stream handling). */
+async function sendCsv(reply: FastifyReply, csv: CsvExport): Promise<void> {
+  await reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${csv.filename}"`)
+    .header('Cache-Control', 'no-store')
+    .send(Readable.from(csv.chunks));
 }
 
 @ApiTags('admin-exports')
@@ -126,7 +122,7 @@ export class AdminExportsController {
   @AdminAccess()
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'Every customer with a balance column per token held, streamed as CSV (audited).', schema: { type: 'string' } })
-  async exportUsers(@CurrentActor() actor: Actor, @Res() response: Response): Promise<void> {
+  async exportUsers(@CurrentActor() actor: Actor, @Res() response: FastifyReply): Promise<void> {
     await sendCsv(response, await this.exports.users(actor));
   }
 
@@ -137,7 +133,7 @@ export class AdminExportsController {
     description: 'Transactions with the list filters (type, status, token, userId, search; limit and cursor ignored), oldest first, streamed as CSV (audited).',
     schema: { type: 'string' },
   })
-  async exportAdminTransactions(@CurrentActor() actor: Actor, @Query() query: AdminTransactionQueryDto, @Res() response: Response): Promise<void> {
+  async exportAdminTransactions(@CurrentActor() actor: Actor, @Query() query: AdminTransactionQueryDto, @Res() response: FastifyReply): Promise<void> {
     await sendCsv(response, await this.exports.transactions(actor, query));
   }
 
@@ -148,7 +144,7 @@ export class AdminExportsController {
     description: 'The audit log with its filters (limit and cursor ignored), oldest first, streamed as CSV (audited).',
     schema: { type: 'string' },
   })
-  async exportAuditLog(@CurrentActor() actor: Actor, @Query() query: AuditQueryDto, @Res() response: Response): Promise<void> {
+  async exportAuditLog(@CurrentActor() actor: Actor, @Query() query: AuditQueryDto, @Res() response: FastifyReply): Promise<void> {
     await sendCsv(response, await this.exports.auditLog(actor, query));
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpStatus, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { HealthRoutes } from '@coinpurse/contract';
 import { PublicAccess } from '../../common/access.decorator';
 import { ReadinessService } from './readiness.service';
@@ -25,7 +25,7 @@ export class ProbesController {
   @Get(HealthRoutes.ready)
   @PublicAccess()
   @HealthCheck()
-  async ready(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult> {
+  async ready(@Res({ passthrough: true }) response: FastifyReply): Promise<HealthCheckResult> {
     try {
       return await this.health.check([() => this.readiness.database(), () => this.readiness.prices()]);
     } catch (error) {

@@ -16,6 +16,7 @@ import { Interval } from '@nestjs/schedule';
 import { ApiConflictResponse, ApiHeader, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_HEADER } from '@coinpurse/contract';
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { ConflictError, DomainError, InvalidInputError, ReplayedResponseError, UnprocessableError } from '../../common/errors';
@@ -39,6 +40,10 @@ export const IDEMPOTENCY_RETENTION_HOURS = 48;
  */
 const LEGACY_ABANDONED_AFTER_MS = 5 * 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** Node's name of the header (lower case). */
+const IDEMPOTENCY_KEY_HEADER_NAME = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+/** What a stored answer is sent as (Express's `type('application/json')` spelled out). */
+const JSON_TYPE = 'application/json; charset=utf-8';
 /** Deeper bodies are refused before they get here (JSON shape limits); this bounds the canonicaliser on its own too. */
 const MAX_CANONICAL_DEPTH = 64;
 const IN_FLIGHT_MESSAGE = 'A request with this Idempotency-Key is still being processed. Try again in a moment.';
@@ -248,8 +253,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async run(context: ExecutionContext, next: CallHandler): Promise<unknown> {
     const request = context.switchToHttp().getRequest<IdempotentRequest>();
-    const response = context.switchToHttp().getResponse<import('express').Response>();
-    const key = request.header(IDEMPOTENCY_KEY_HEADER);
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    // Node joins a header sent twice into one value (with ", "), which the pattern refuses.
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER_NAME] as string | undefined;
     if (key === undefined) return lastValueFrom(next.handle(), { defaultValue: undefined });
     if (!KEY_PATTERN.test(key)) throw new InvalidInputError('The Idempotency-Key header must be 1 to 255 visible characters.');
 
@@ -257,14 +263,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
     const status =
       (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
-    const route = `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`;
+    const route = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
     const scope = `${request.principal?.id ?? 'anonymous'} ${route}`;
     const requestHash = createHash('sha256')
       .update(JSON.stringify(canonical({ params: request.params ?? {}, body: request.body ?? null })))
       .digest('hex');
 
     const existing = await this.idempotency.find(scope, key);
-    if (existing?.state === 'done' || (existing && existing.requestHash !== requestHash)) return this.replay(existing, requestHash, response);
+    if (existing?.state === 'done' || (existing && existing.requestHash !== requestHash)) return this.replay(existing, requestHash, reply);
 
     const idempotency: IdempotencyContext = { scope, key, status, requestHash };
     request.idempotency = idempotency;
@@ -275,31 +281,31 @@ export class IdempotencyInterceptor implements NestInterceptor {
         // A handler that did not store its response in its own transaction: stored now (best effort, as before).
         bytes = JSON.stringify(body ?? null);
         const winner = await this.idempotency.storeOutcome(idempotency, status, bytes);
-        if (winner) return this.replay(winner, requestHash, response);
+        if (winner) return this.replay(winner, requestHash, reply);
       }
       // The stored bytes are what is sent, so a replay is byte-identical.
-      response.type('application/json');
+      reply.type(JSON_TYPE);
       return bytes;
     } catch (error) {
-      if (error instanceof KeyAlreadyUsed) return this.replay(error.stored, requestHash, response);
+      if (error instanceof KeyAlreadyUsed) return this.replay(error.stored, requestHash, reply);
       if (error instanceof DomainError && error.statusCode < 500 && !(error instanceof KeyInFlightError)) {
         // The same shape and key order as the exception filter sends.
         const bytes = JSON.stringify({ statusCode: error.statusCode, error: error.message, ...(error.details ? { details: error.details } : {}) });
         const winner = await this.idempotency.storeOutcome(idempotency, error.statusCode, bytes).catch(() => undefined);
-        if (winner) return this.replay(winner, requestHash, response);
+        if (winner) return this.replay(winner, requestHash, reply);
       }
       throw error;
     }
   }
 
-  private replay(stored: StoredKey, requestHash: string, response: import('express').Response): string {
+  private replay(stored: StoredKey, requestHash: string, reply: FastifyReply): string {
     if (stored.requestHash !== requestHash) throw new UnprocessableError(REUSED_MESSAGE);
     if (stored.state !== 'done') throw new KeyInFlightError(IN_FLIGHT_MESSAGE);
-    response.setHeader('Idempotent-Replayed', 'true');
+    reply.header('Idempotent-Replayed', 'true');
     const bytes = stored.body ?? 'null';
     const status = stored.status ?? 200;
     if (status >= 400) throw new ReplayedResponseError(status, bytes);
-    response.type('application/json');
+    reply.type(JSON_TYPE);
     return bytes;
   }
 }

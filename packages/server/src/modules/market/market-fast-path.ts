@@ -9,7 +9,7 @@ import { type MarketListHeaders, marketListHeaders, writeMarketList } from './ma
 /** The public, cached market list: the most requested read of the app (every visitor, every few seconds). */
 export const MARKET_LIST_PATH = '/api/crypto/get-crypto';
 
-/** A request handler at the node:http level: true when it answered, false to hand the request on to Express. */
+/** A request handler at the node:http level: true when it answered, false to hand the request on to the framework. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /**
@@ -20,7 +20,7 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
 export const FAST_PATH_LOG_SAMPLE = 1000;
 
 /**
- * `GET|HEAD /api/crypto/get-crypto` without a query, answered before Express and Nest: the route is public, has no
+ * `GET|HEAD /api/crypto/get-crypto` without a query, answered before Fastify and Nest: the route is public, has no
  * body, params or guard, and its answer is a prebuilt buffer with a precomputed ETag, so the framework's per-request
  * work (router, middleware chain, guard, interceptors, validation pipe, rxjs) would be all of its cost. It does what
  * the chain would do for it: the request id, the API security headers (`securityHeaders`, the ones every JSON answer

@@ -26,7 +26,7 @@ export function marketListHeaders(entry: CachedBody, leading: readonly string[] 
  * Writes a cached get-crypto body (or a 304 when the client holds it) with plain node:http calls, so the controller
  * and the fast path (market-fast-path.ts) answer byte for byte alike. One writeHead call with the whole header list:
  * no per-header bookkeeping when nothing was set before. `requestId`: sent first as X-Request-Id (the fast path's;
- * behind Express the request id middleware has set it already). Returns the status sent.
+ * behind the framework the request id hook has set it already). Returns the status sent.
  */
 export function writeMarketList(
   request: IncomingMessage,

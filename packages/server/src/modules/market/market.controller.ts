@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiNotFoundResponse, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { MarketCoinDto, MarketListQueryDto, MarketRoutes, MarketStatusDto, PriceHistoryDto, PriceHistoryQueryDto, WalletTokenDto } from '@coinpurse/contract';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicAccess, UserAccess } from '../../common/access.decorator';
 import { MarketCacheService } from './market-cache.service';
 import { etagMatches, writeMarketList } from './market-list.response';
@@ -27,9 +27,11 @@ export class MarketController {
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client holds' })
   @ApiOkResponse({ type: [MarketCoinDto] })
   @ApiNotModifiedResponse({ description: 'The list has not changed since the given ETag' })
-  async getCrypto(@Query() query: MarketListQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async getCrypto(@Query() query: MarketListQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const entry = await this.cache.get(query.limit ? Number(query.limit) : undefined);
-    writeMarketList(request, response, entry);
+    // The same writer as the fast path (prebuilt header lists and bodies), straight to the socket's response.
+    reply.hijack();
+    writeMarketList(request.raw, reply.raw, entry);
   }
 
   @Get(MarketRoutes.getWalletTokens)
@@ -57,17 +59,16 @@ export class MarketController {
   async getPriceHistory(
     @Param('coinId') coinId: string,
     @Query() query: PriceHistoryQueryDto,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     const entry = await this.priceHistory.history(coinId, query.range ?? '7d');
-    response.setHeader('ETag', entry.etag);
-    response.setHeader('Cache-Control', `public, max-age=${PRICE_HISTORY_CACHE_SECONDS}`);
+    reply.header('ETag', entry.etag);
+    reply.header('Cache-Control', `public, max-age=${PRICE_HISTORY_CACHE_SECONDS}`);
     if (etagMatches(request.headers['if-none-match'], entry.etag)) {
-      response.status(304).end();
+      await reply.status(304).send();
       return;
     }
-    response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.status(200).end(entry.body);
+    await reply.status(200).type('application/json; charset=utf-8').send(entry.body);
   }
 }

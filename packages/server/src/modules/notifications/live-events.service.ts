@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
 import { MAX_NOTIFY_PAYLOAD_BYTES, unpackAnnouncements } from '../../db/announcer';
@@ -28,7 +28,7 @@ interface Envelope {
 
 interface Stream {
   userId: string;
-  response: Response;
+  response: ServerResponse;
   heartbeat: NodeJS.Timeout;
   /** Re-checked at every heartbeat: a revoked or expired session ends the stream. */
   stillValid: () => Promise<boolean>;
@@ -100,13 +100,13 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /** Takes over an HTTP response as an event stream for the user until the client goes away. */
-  open(userId: string, response: Response, stillValid: () => Promise<boolean>): void {
+  open(userId: string, response: ServerResponse, stillValid: () => Promise<boolean>): void {
     let set = this.streams.get(userId);
     if (!set) this.streams.set(userId, (set = new Set()));
     // A runaway client (or many tabs) cannot hold unlimited connections: the oldest stream makes room.
     if (set.size >= MAX_STREAMS_PER_USER) this.close(set.values().next().value!);
 
-    response.status(200);
+    response.statusCode = 200;
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     response.setHeader('Cache-Control', 'no-cache, no-store, no-transform');
     response.setHeader('Connection', 'keep-alive');

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { NotificationDto, SupportRoutes } from '@coinpurse/contract';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { UserAccess } from '../../common/access.decorator';
 import { type AuthedRequest, CurrentPrincipal, type Principal } from '../../common/principal';
 import { AccessGuard, bearerToken } from '../auth/access.guard';
@@ -41,8 +41,10 @@ export class NotificationsController {
       '(data: NotificationDto; no `_id` for broadcasts) and `balance` (data: `{ token, ... }`): refetch on either. ' +
       'A comment heartbeat every 25 s; a `session` event and the end of the stream when the session is revoked or expires.',
   })
-  userEvents(@CurrentPrincipal() principal: Principal, @Req() request: AuthedRequest, @Res() response: Response): void {
+  userEvents(@CurrentPrincipal() principal: Principal, @Req() request: AuthedRequest, @Res() reply: FastifyReply): void {
     const token = bearerToken(request);
-    this.live.open(principal.id, response, async () => Boolean(token && (await this.guard.authenticate(token))?.id === principal.id));
+    // The stream is written to the socket's response for as long as it lasts: Fastify hands it over.
+    reply.hijack();
+    this.live.open(principal.id, reply.raw, async () => Boolean(token && (await this.guard.authenticate(token))?.id === principal.id));
   }
 }

@@ -1,6 +1,6 @@
-import { Injectable, type LoggerService, type LogLevel } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
-import { Logger as PinoNestLogger, LoggerModule, type Params } from 'nestjs-pino';
+import { type DynamicModule, Global, Inject, Injectable, type LoggerService, type LogLevel, Module } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger as PinoInstance } from 'pino';
 import pretty from 'pino-pretty';
 import { assignRequestId } from '../../common/request-id.middleware';
@@ -39,13 +39,83 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
 /** Nest contexts that announce every module and route at start; demoted to debug so a start is a few lines. */
 const STARTUP_NOISE = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 
-/** Nest's logger backed by pino; the framework's route-by-route start-up chatter goes to debug. */
+/** This app's pino logger (createApp's root). */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+
+/** The logger of the request being served (bound to its id), for every line logged while serving it. */
+const requestLogger = new AsyncLocalStorage<PinoInstance>();
+
+type PinoLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/**
+ * Nest's logger (every `new Logger('X')` of the app) written through pino: inside a request through that request's
+ * logger (its id on every line), else through the app's root logger. Nest's calling convention: the context is the last
+ * optional parameter; an error's stack may come as the one before it.
+ */
 @Injectable()
-export class AppLogger extends PinoNestLogger {
-  override log(message: unknown, ...optionalParams: unknown[]): void {
+export class AppLogger implements LoggerService {
+  constructor(@Inject(ROOT_LOGGER) private readonly root: PinoInstance) {}
+
+  verbose(message: unknown, ...optionalParams: unknown[]): void {
+    this.write('trace', message, optionalParams);
+  }
+
+  debug(message: unknown, ...optionalParams: unknown[]): void {
+    this.write('debug', message, optionalParams);
+  }
+
+  log(message: unknown, ...optionalParams: unknown[]): void {
     const context = optionalParams[optionalParams.length - 1];
-    if (typeof context === 'string' && STARTUP_NOISE.has(context)) return super.debug(message, ...optionalParams);
-    super.log(message, ...optionalParams);
+    this.write(typeof context === 'string' && STARTUP_NOISE.has(context) ? 'debug' : 'info', message, optionalParams);
+  }
+
+  warn(message: unknown, ...optionalParams: unknown[]): void {
+    this.write('warn', message, optionalParams);
+  }
+
+  error(message: unknown, ...optionalParams: unknown[]): void {
+    this.write('error', message, optionalParams);
+  }
+
+  fatal(message: unknown, ...optionalParams: unknown[]): void {
+    this.write('fatal', message, optionalParams);
+  }
+
+  private write(level: PinoLevel, message: unknown, optionalParams: unknown[]): void {
+    const logger = requestLogger.getStore() ?? this.root;
+    if (!logger.isLevelEnabled(level)) return;
+    const fields: Record<string, unknown> = {};
+    let rest = optionalParams;
+    if (rest.length) {
+      fields.context = rest[rest.length - 1];
+      rest = rest.slice(0, -1);
+    }
+    if (message instanceof Error) {
+      fields.err = message;
+      logger[level](fields, ...(rest as []));
+    } else if (typeof message === 'object' && message !== null) {
+      logger[level]({ ...fields, ...message }, ...(rest as []));
+    } else if (level === 'error' && rest.length === 1 && typeof rest[0] === 'string' && /\n\s*at /.test(rest[0])) {
+      // Nest's own exception handlers pass (message, stack, context).
+      const err = new Error(String(message));
+      err.stack = rest[0];
+      logger[level]({ ...fields, err });
+    } else {
+      logger[level](fields, String(message), ...(rest as []));
+    }
+  }
+}
+
+/** The app's root logger and the Nest logger over it (see AppLogger). */
+@Global()
+@Module({})
+export class LoggingModule {
+  static register(root: PinoInstance): DynamicModule {
+    return {
+      module: LoggingModule,
+      providers: [{ provide: ROOT_LOGGER, useValue: root }, AppLogger],
+      exports: [ROOT_LOGGER, AppLogger],
+    };
   }
 }
 
@@ -93,91 +163,74 @@ function loggerOptions(config: AppConfig, level: LogLevelName): pino.LoggerOptio
 }
 
 /**
- * The route pattern Express matched (`/api/crypto/send-crypto/:tokenId`), not the URL: bounded label sets, no ids in
- * logs. Undefined when no route matched (Nest's catch-all 404 route `*path` included).
+ * The route pattern that matched (`/api/crypto/send-crypto/:tokenId`), not the URL: bounded label sets, no ids in logs.
+ * Undefined when no route matched (the not-found handler, the client's catch-all).
  */
-export function routePattern(request: Request): string | undefined {
-  const path = (request as Request & { route?: { path?: unknown } }).route?.path;
-  return typeof path === 'string' && !path.startsWith('*') ? path : undefined;
+export function routePattern(request: FastifyRequest): string | undefined {
+  const url = request.routeOptions?.url;
+  return typeof url === 'string' && !url.includes('*') ? url : undefined;
 }
 
 /** The path without its query string (cursors, filters and any token-like value stay out of logs). */
-function pathOf(request: Request): string {
-  const url = request.originalUrl ?? request.url ?? '';
+function pathOf(request: FastifyRequest): string {
+  const url = request.url;
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
 }
 
 /** The level of a request line: errors for 5xx, warnings for refused access and rate limits, else info. */
-function requestLevel(status: number, failed: boolean): 'error' | 'warn' | 'info' {
-  return failed || status >= 500 ? 'error' : status === 429 || status === 401 || status === 403 ? 'warn' : 'info';
+function requestLevel(status: number): 'error' | 'warn' | 'info' {
+  return status >= 500 ? 'error' : status === 429 || status === 401 || status === 403 ? 'warn' : 'info';
 }
 
 function isLoggedPath(path: string): boolean {
   return path.startsWith('/api/') && !/^\/api\/(health\/(live|ready)|metrics)$/.test(path);
 }
 
-type LoggedRequest = Request & AuthedRequest & { log?: PinoInstance };
+type LoggedRequest = FastifyRequest & AuthedRequest;
 
 /**
- * The request logger of one app: `req.log` bound to the request id (nestjs-pino binds every line logged while serving
- * the request to it), and one line per API request when it ends. Mounted by createApp as the first middleware, and
- * built per app: tests and replica checks boot several apps in one process, each with its own destination and level.
+ * The request logging of one app, as hooks on its Fastify instance: every request gets its id (the caller's sane
+ * X-Request-Id or a new one, echoed back) when it arrives; from the handler on, every line logged while serving it goes
+ * through a child of `root` bound to that id (see AppLogger); and an API request writes one line when it ends. Built per
+ * app: tests and replica checks boot several apps in one process, each with its own destination and level.
  *
- * It replaces pino-http, which also built a second child logger per request bound to the whole serialized request
- * (headers included, run through redaction) and never used it with our quiet settings: that, and redacting the line
- * itself, were most of the logging cost of a request. The request line holds only fields that never carry a secret
- * (method, route pattern, path without query, status, duration, ids), so it is written by `access` (same stream and
- * level, no redaction); a failure's line carries the error and goes through the redacting `root`.
+ * The context is entered in `preHandler`, after the body is read: Fastify parses a body in the request stream's own
+ * events, outside any context entered before. The request line holds only fields that never carry a secret (method,
+ * route pattern, path without query, status, duration, ids), so it is written by `access` (same stream and level, no
+ * redaction pass).
  */
-export function httpLogger(root: PinoInstance, access: PinoInstance) {
-  return (request: LoggedRequest, response: Response, next: NextFunction): void => {
-    const requestId = assignRequestId(request, response);
-    request.log = root.child({ requestId });
+export function registerRequestLogging(fastify: FastifyInstance, root: PinoInstance, access: PinoInstance): void {
+  fastify.addHook('onRequest', (request: LoggedRequest, reply, done) => {
+    assignRequestId(request, reply);
+    done();
+  });
+  fastify.addHook('preHandler', (request: LoggedRequest, _reply, done) => {
+    requestLogger.run(root.child({ requestId: request.requestId }), done);
+  });
+  fastify.addHook('onResponse', (request: LoggedRequest, reply, done) => {
     // API requests only; health probes and scrapes every few seconds would drown the rest.
-    if (isLoggedPath(pathOf(request))) {
-      const started = Date.now();
-      const done = (error?: Error) => {
-        response.removeListener('close', done);
-        response.removeListener('finish', done);
-        response.removeListener('error', done);
-        writeRequestLine(request, response, error, Date.now() - started, access);
-      };
-      response.on('close', done);
-      response.on('finish', done);
-      response.on('error', done);
-    }
-    next();
-  };
+    if (isLoggedPath(pathOf(request))) writeRequestLine(request, reply, access);
+    done();
+  });
 }
 
-function writeRequestLine(request: LoggedRequest, response: Response, error: Error | undefined, durationMs: number, access: PinoInstance): void {
-  const status = response.statusCode;
-  const level = requestLevel(status, error !== undefined);
-  const line = requestLine(request, response, durationMs);
-  const message = level === 'error' ? `${request.method} ${line.path} ${status} failed` : `${request.method} ${line.path} ${status} ${durationMs}ms`;
-  // A real error object (a stream error) may hold anything: it goes through the redacting request logger. A 5xx
-  // answered normally has none here; its cause is logged by the exception filter under the same request id.
-  if (error && request.log) request.log.error({ err: error, ...line }, message);
-  else access[level]({ requestId: request.requestId, ...line }, message);
-}
-
-/**
- * nestjs-pino: Nest's logger backed by pino, and every line logged while serving a request bound to that request's
- * logger (its id). `useExisting`: the request logger is the one httpLogger() mounted.
- */
-export function loggingModule(root: PinoInstance) {
-  const params: Params = { pinoHttp: { logger: root }, useExisting: true };
-  return LoggerModule.forRoot(params);
-}
-
-function requestLine(request: LoggedRequest, response: Response, durationMs: number) {
-  return {
-    method: request.method,
-    route: routePattern(request) ?? null,
-    path: pathOf(request),
-    status: response.statusCode,
-    durationMs,
-    userId: request.principal?.id ?? null,
-  };
+function writeRequestLine(request: LoggedRequest, reply: FastifyReply, access: PinoInstance): void {
+  const status = reply.statusCode;
+  const durationMs = Math.round(reply.elapsedTime);
+  const path = pathOf(request);
+  const level = requestLevel(status);
+  // Only fields that never hold a secret. A 5xx's cause is logged by the exception filter under the same request id.
+  access[level](
+    {
+      requestId: request.requestId,
+      method: request.method,
+      route: routePattern(request) ?? null,
+      path,
+      status,
+      durationMs,
+      userId: request.principal?.id ?? null,
+    },
+    level === 'error' ? `${request.method} ${path} ${status} failed` : `${request.method} ${path} ${status} ${durationMs}ms`,
+  );
 }

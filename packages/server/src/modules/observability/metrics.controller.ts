@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { MetricsRoutes } from '@coinpurse/contract';
 import { PublicAccess } from '../../common/access.decorator';
@@ -28,13 +28,12 @@ export class MetricsController {
   })
   @ApiUnauthorizedResponse({ description: 'METRICS_TOKEN is set and the bearer token is missing or wrong.' })
   @ApiForbiddenResponse({ description: 'METRICS_TOKEN is not set and the caller is not on this machine.' })
-  async getMetrics(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async getMetrics(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.authorize(request);
-    response.setHeader('Content-Type', this.metrics.contentType);
-    response.send(await this.metrics.metrics());
+    await reply.type(this.metrics.contentType).send(await this.metrics.metrics());
   }
 
-  private authorize(request: Request): void {
+  private authorize(request: FastifyRequest): void {
     const expected = this.config.metricsToken;
     if (expected) {
       const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';

@@ -10,7 +10,7 @@ import { CoinsRepository } from '../market/coins.repository';
 import { MarketRefreshService } from '../market/market-refresh.service';
 import { LiveEventsService } from '../notifications/live-events.service';
 
-/** Money routes (method + Express route pattern) and the kind of operation each one is. */
+/** Money routes (method + route pattern) and the kind of operation each one is. */
 const MONEY_ROUTES: Record<string, string> = {
   [`POST /${API_PREFIX}/${WalletRoutes.sendCrypto}`]: 'send',
   [`POST /${API_PREFIX}/${WalletRoutes.swap}`]: 'swap',

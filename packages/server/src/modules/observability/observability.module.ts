@@ -1,17 +1,11 @@
-import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
-import { HttpMetricsMiddleware } from './http-metrics.middleware';
-import { AppLogger } from './logging';
+import { Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
-/** Prometheus metrics at GET /api/metrics and the HTTP metrics middleware; the logger Nest uses (see logging.ts). */
+/** Prometheus metrics at GET /api/metrics (the HTTP series are recorded by a hook: see http-metrics.ts). */
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService, HttpMetricsMiddleware, AppLogger],
-  exports: [MetricsService, AppLogger],
+  providers: [MetricsService],
+  exports: [MetricsService],
 })
-export class ObservabilityModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
-  }
-}
+export class ObservabilityModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 
 /**
  * The throttler guard with standard answers: every throttled response carries the IETF `RateLimit-Policy` and
@@ -13,7 +13,7 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
     const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = request;
     const name = throttler.name ?? 'default';
-    const { req, res } = this.getRequestResponse(context) as { req: Record<string, any>; res: Response };
+    const { req, res } = this.getRequestResponse(context) as { req: Record<string, any>; res: FastifyReply };
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, name);
     const record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
@@ -21,8 +21,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     appendListItem(res, 'RateLimit-Policy', `"${name}";q=${limit};w=${Math.ceil(ttl / 1000)}`);
     if (record.isBlocked) {
       appendListItem(res, 'RateLimit', `"${name}";r=0;t=${record.timeToBlockExpire}`);
-      res.setHeader('Retry-After', String(record.timeToBlockExpire));
-      res.setHeader(`Retry-After-${name}`, String(record.timeToBlockExpire));
+      res.header('Retry-After', String(record.timeToBlockExpire));
+      res.header(`Retry-After-${name}`, String(record.timeToBlockExpire));
       await this.throwThrottlingException(context, { limit, ttl, key, tracker, ...record });
     }
     appendListItem(res, 'RateLimit', `"${name}";r=${Math.max(0, limit - record.totalHits)};t=${record.timeToExpire}`);
@@ -31,7 +31,7 @@ export class RateLimitGuard extends ThrottlerGuard {
 }
 
 /** Structured-field lists may be joined with commas: one field, one item per limit. */
-function appendListItem(res: Response, field: string, item: string): void {
+function appendListItem(res: FastifyReply, field: string, item: string): void {
   const current = res.getHeader(field);
-  res.setHeader(field, current ? `${String(current)}, ${item}` : item);
+  res.header(field, current ? `${String(current)}, ${item}` : item);
 }

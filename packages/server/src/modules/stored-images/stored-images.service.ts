@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fresh from 'fresh';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -45,28 +46,30 @@ export class StoredImagesService implements OnApplicationBootstrap {
     return name;
   }
 
-  /** Express handler for `/images/<name>`: stored images with their content type, ETag and caching; others pass on. */
-  middleware(): (req: Request, res: Response, next: NextFunction) => void {
-    return (req, res, next) => {
-      const name = req.path.slice(1);
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || !isStoredImageName(name)) return next();
-      this.lookup(name).then(
-        (image) => {
-          if (!image) return next();
-          res.setHeader('Content-Type', image.contentType);
-          res.setHeader('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);
-          res.setHeader('ETag', `"${image.sha256}"`);
-          res.setHeader('Last-Modified', image.createdAt.toUTCString());
-          if (req.fresh) {
-            res.status(304).end();
-            return;
-          }
-          res.setHeader('Content-Length', String(image.size));
-          res.status(200).end(req.method === 'HEAD' ? undefined : image.data);
-        },
-        (error: unknown) => next(error),
-      );
+  /**
+   * Answers `GET|HEAD /images/<name>` when `name` is a stored image: its content type, ETag, caching and 304 on a fresh
+   * copy. False (nothing sent): no such stored image (the bundled icons may have it).
+   */
+  async serve(name: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (!isStoredImageName(name)) return false;
+    const image = await this.lookup(name);
+    if (!image) return false;
+    const headers = {
+      'Content-Type': image.contentType,
+      'Cache-Control': `public, max-age=${MAX_AGE_SECONDS}`,
+      ETag: `"${image.sha256}"`,
+      'Last-Modified': image.createdAt.toUTCString(),
     };
+    reply.headers(headers);
+    if (fresh(request.headers, { etag: headers.ETag, 'last-modified': headers['Last-Modified'] })) {
+      await reply.status(304).send();
+      return true;
+    }
+    await reply
+      .status(200)
+      .header('Content-Length', String(image.size))
+      .send(request.method === 'HEAD' ? undefined : image.data);
+    return true;
   }
 
   private async lookup(name: string): Promise<StoredImage | undefined> {

@@ -11,7 +11,7 @@ import {
   TicketsQueryDto,
 } from '@coinpurse/contract';
 import { AdminAccess, OptionalUserAccess } from '../../common/access.decorator';
-import { ImageUploadInterceptor } from '../../common/image-upload';
+import { ImageUploadInterceptor, type UploadedImageFile } from '../../common/image-upload';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
 import { TicketsService } from './tickets.service';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
@@ -34,7 +34,7 @@ export class TicketsController {
   createTicket(
     @CurrentPrincipal(false) principal: Principal | undefined,
     @Body() body: CreateTicketDto,
-    @UploadedFile() image: Express.Multer.File | undefined,
+    @UploadedFile() image: UploadedImageFile | undefined,
   ): Promise<TicketCreatedDto> {
     return this.tickets.createTicket(principal, body, image);
   }

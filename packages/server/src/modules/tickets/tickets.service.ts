@@ -8,7 +8,7 @@ import {
   type TicketSummaryDto,
 } from '@coinpurse/contract';
 import { ConflictError, NotFoundError } from '../../common/errors';
-import { checkImage, imagePath } from '../../common/image-upload';
+import { checkImage, imagePath, type UploadedImageFile } from '../../common/image-upload';
 import type { Actor, Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -36,7 +36,7 @@ export class TicketsService {
   ) {}
 
   /** Signed in: the ticket is linked to the account. Signed out: only the email given. The image is checked by its bytes. */
-  async createTicket(principal: Principal | undefined, input: CreateTicketDto, file: Express.Multer.File | undefined): Promise<TicketCreatedDto> {
+  async createTicket(principal: Principal | undefined, input: CreateTicketDto, file: UploadedImageFile | undefined): Promise<TicketCreatedDto> {
     const image = checkImage(file);
     // The image and the ticket commit together: no image without its ticket, on any instance.
     const ticket = await this.db.transaction(async (tx) =>

@@ -13,7 +13,7 @@ import {
   TokenRoutes,
 } from '@coinpurse/contract';
 import { AdminAccess } from '../../common/access.decorator';
-import { ImageUploadInterceptor } from '../../common/image-upload';
+import { ImageUploadInterceptor, type UploadedImageFile } from '../../common/image-upload';
 import { type Actor, CurrentActor } from '../../common/principal';
 import { TokensService } from './tokens.service';
 
@@ -87,7 +87,7 @@ export class TokensController {
   addCustomToken(
     @CurrentActor() actor: Actor,
     @Body() body: AddCustomTokenDto,
-    @UploadedFile() image?: Express.Multer.File,
+    @UploadedFile() image?: UploadedImageFile,
   ): Promise<CustomTokenMutationResponseDto> {
     return this.tokens.addCustomToken(actor, body, image);
   }

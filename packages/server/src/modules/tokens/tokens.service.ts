@@ -16,7 +16,7 @@ import { validateAddress } from '../../common/address-validation';
 import { allowedNetworks, findNetwork, type NetworkDefinition, NETWORKS } from '../../common/networks';
 import { type TokenNetworkWithToken, TokenNetworksRepository } from '../networks/token-networks.repository';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
-import { checkImage } from '../../common/image-upload';
+import { checkImage, type UploadedImageFile } from '../../common/image-upload';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
@@ -213,7 +213,7 @@ export class TokensService {
     return rows.map((row) => customView(row, row.coin));
   }
 
-  async addCustomToken(actor: Actor, body: AddCustomTokenDto, file: Express.Multer.File | undefined): Promise<CustomTokenMutationResponseDto> {
+  async addCustomToken(actor: Actor, body: AddCustomTokenDto, file: UploadedImageFile | undefined): Promise<CustomTokenMutationResponseDto> {
     const address = body.address ?? body.coinAddress;
     if (!address) throw new InvalidInputError('Wallet address is required.');
     if (body.address && body.coinAddress && body.address !== body.coinAddress)

@@ -32,7 +32,7 @@ import {
   UsersQueryDto,
   WalletRoutes,
 } from '@coinpurse/contract';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { AdminAccess, UserAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
 import { isPendingApproval } from '../admin/approval-gate.service';
@@ -53,15 +53,15 @@ const sentForApproval = ApiAcceptedResponse({
 });
 
 /** A four-eyes hold answers 202 Accepted instead of the route's usual status. */
-async function answer<T>(response: Response, result: Promise<T>): Promise<T> {
+async function answer<T>(reply: FastifyReply, result: Promise<T>): Promise<T> {
   const body = await result;
-  if (isPendingApproval(body)) response.status(202);
+  if (isPendingApproval(body)) reply.status(202);
   return body;
 }
 
-function setCursor(response: Response, cursor: string | undefined): void {
-  response.setHeader('Access-Control-Expose-Headers', NEXT_CURSOR_HEADER);
-  if (cursor) response.setHeader(NEXT_CURSOR_HEADER, cursor);
+function setCursor(reply: FastifyReply, cursor: string | undefined): void {
+  reply.header('Access-Control-Expose-Headers', NEXT_CURSOR_HEADER);
+  if (cursor) reply.header(NEXT_CURSOR_HEADER, cursor);
 }
 
 @ApiTags('wallet')
@@ -87,7 +87,7 @@ export class WalletController {
   async getTransaction(
     @CurrentActor() actor: Actor,
     @Query() query: TransactionQueryDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<TransactionDto[]> {
     const page = await this.wallet.history(actor.id, query);
     setCursor(response, page.nextCursor);
@@ -98,11 +98,11 @@ export class WalletController {
   @UserAccess()
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'Own history as CSV (oldest first) with the USD amount and price at the time.', schema: { type: 'string' } })
-  async exportTransactions(@CurrentActor() actor: Actor, @Res({ passthrough: true }) response: Response): Promise<string> {
+  async exportTransactions(@CurrentActor() actor: Actor, @Res({ passthrough: true }) response: FastifyReply): Promise<string> {
     const csv = await this.wallet.exportCsv(actor.id);
-    response.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    response.setHeader('Content-Disposition', 'attachment; filename="coinpurse-transactions.csv"');
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Content-Type', 'text/csv; charset=utf-8');
+    response.header('Content-Disposition', 'attachment; filename="coinpurse-transactions.csv"');
+    response.header('Cache-Control', 'no-store');
     return csv;
   }
 
@@ -167,7 +167,7 @@ export class AdminTransactionsController {
     @CurrentActor() actor: Actor,
     @Param('userId') userId: string,
     @Body() body: DepositDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
     @IdempotencyCtx() idem?: IdempotencyContext,
   ): Promise<TransactionDto | PendingApprovalDto> {
     return answer(response, this.admin.deposit(actor, userId, body, idem));
@@ -187,7 +187,7 @@ export class AdminTransactionsController {
   modifyTransaction(
     @CurrentActor() actor: Actor,
     @Body() body: ModifyTransactionDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<TransactionChangeDto | PendingApprovalDto> {
     return answer(response, this.admin.modify(actor, body));
   }
@@ -204,7 +204,7 @@ export class AdminTransactionsController {
   deleteTrx(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
     return answer(response, this.admin.void(actor, id));
   }
@@ -224,7 +224,7 @@ export class AdminTransactionsController {
     @CurrentActor() actor: Actor,
     @Param('userId') userId: string,
     @Body() body: UpdateBalanceDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
     @IdempotencyCtx() idem?: IdempotencyContext,
   ): Promise<UpdateBalanceResponseDto | PendingApprovalDto> {
     return answer(response, this.admin.updateBalance(actor, userId, body, idem));
@@ -237,7 +237,7 @@ export class AdminTransactionsController {
     description: 'All customers, newest first; voided ones hidden.',
     headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
   })
-  async getAdminTransactions(@Query() query: AdminTransactionQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionDto[]> {
+  async getAdminTransactions(@Query() query: AdminTransactionQueryDto, @Res({ passthrough: true }) response: FastifyReply): Promise<TransactionDto[]> {
     const page = await this.wallet.history(undefined, query);
     setCursor(response, page.nextCursor);
     return page.items;
@@ -273,7 +273,7 @@ export class AdminUserBalancesController {
     description: 'Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name.',
     headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
   })
-  async getUsers(@Query() query: UsersQueryDto, @Res({ passthrough: true }) response: Response): Promise<AdminUserDto[]> {
+  async getUsers(@Query() query: UsersQueryDto, @Res({ passthrough: true }) response: FastifyReply): Promise<AdminUserDto[]> {
     const page = await this.admin.listUsers(query);
     setCursor(response, page.nextCursor);
     return page.items;
