@@ -42,8 +42,22 @@ const STARTUP_NOISE = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplor
 /** This app's pino logger (createApp's root). */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
-/** The logger of the request being served (bound to its id), for every line logged while serving it. */
-const requestLogger = new AsyncLocalStorage<PinoInstance>();
+/** The request being served: its id, and the logger bound to it once a line is logged (most requests log none). */
+interface RequestLogContext {
+  root: PinoInstance;
+  requestId: string | undefined;
+  logger?: PinoInstance;
+}
+const requestContext = new AsyncLocalStorage<RequestLogContext>();
+
+/** The logger of the request being served (a child of its app's root, bound to the request id), if any. */
+function requestLogger(): PinoInstance | undefined {
+  const context = requestContext.getStore();
+  if (!context) return undefined;
+  // Made on first use: a child of the redacting root redacts its bindings when it is made.
+  context.logger ??= context.root.child({ requestId: context.requestId });
+  return context.logger;
+}
 
 type PinoLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
@@ -82,8 +96,9 @@ export class AppLogger implements LoggerService {
   }
 
   private write(level: PinoLevel, message: unknown, optionalParams: unknown[]): void {
-    const logger = requestLogger.getStore() ?? this.root;
-    if (!logger.isLevelEnabled(level)) return;
+    // The level is the root's (a child has its parent's): no child is made for a line that is not written.
+    if (!(requestContext.getStore()?.root ?? this.root).isLevelEnabled(level)) return;
+    const logger = requestLogger() ?? this.root;
     const fields: Record<string, unknown> = {};
     let rest = optionalParams;
     if (rest.length) {
@@ -206,7 +221,7 @@ export function registerRequestLogging(fastify: FastifyInstance, root: PinoInsta
     done();
   });
   fastify.addHook('preHandler', (request: LoggedRequest, _reply, done) => {
-    requestLogger.run(root.child({ requestId: request.requestId }), done);
+    requestContext.run({ root, requestId: request.requestId }, done);
   });
   fastify.addHook('onResponse', (request: LoggedRequest, reply, done) => {
     // API requests only; health probes and scrapes every few seconds would drown the rest.
