@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { API_SECURITY_HEADERS } from '../../common/security-headers';
 import type { CachedBody } from './market-cache.service';
 
 /** The response headers of one cached body, per answer, as flat name, value lists ready for writeHead. */
@@ -9,12 +10,15 @@ export interface MarketListHeaders {
 }
 
 /**
- * The header lists of a cached get-crypto body, built once per body: `leading` (the fast path's security headers)
- * first, then the entity and cache headers; the 200s add type, encoding and length.
+ * The header lists of a cached get-crypto body, built once per body. A 304 carries what RFC 9110 (15.4.5) asks of it
+ * (ETag, Cache-Control, Vary) and nothing else: the copy it revalidates keeps the headers it came with, security
+ * headers included. The 200s: `leading` (the fast path's security headers) first, then the same cache headers, type,
+ * encoding and length.
  */
 export function marketListHeaders(entry: CachedBody, leading: readonly string[] = []): MarketListHeaders {
-  const notModified = [...leading, 'ETag', entry.etag, 'Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
-  const json = [...notModified, 'Content-Type', 'application/json; charset=utf-8'];
+  const cache = ['ETag', entry.etag, 'Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
+  const notModified = cache;
+  const json = [...leading, ...cache, 'Content-Type', 'application/json; charset=utf-8'];
   return {
     notModified,
     identity: [...json, 'Content-Length', String(entry.body.length)],
@@ -37,6 +41,8 @@ export function writeMarketList(
 ): 200 | 304 {
   const withId = (list: readonly string[]) => (requestId === undefined ? (list as string[]) : ['X-Request-Id', requestId, ...list]);
   if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+    // Behind the framework (no `requestId` given) every API answer has the security headers already: not this one.
+    if (requestId === undefined) for (const [name] of API_SECURITY_HEADERS) response.removeHeader(name);
     response.writeHead(304, withId(headers.notModified));
     response.end();
     return 304;
