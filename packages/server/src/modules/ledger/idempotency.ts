@@ -248,15 +248,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(private readonly idempotency: IdempotencyService) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return from(this.run(context, next));
+    // Node joins a header sent twice into one value (with ", "), which the pattern refuses.
+    const key = context.switchToHttp().getRequest<IdempotentRequest>().headers[IDEMPOTENCY_KEY_HEADER_NAME] as string | undefined;
+    // Without a key the handler's answer passes as it is (no detour through a promise).
+    if (key === undefined) return next.handle();
+    return from(this.run(context, next, key));
   }
 
-  private async run(context: ExecutionContext, next: CallHandler): Promise<unknown> {
+  private async run(context: ExecutionContext, next: CallHandler, key: string): Promise<unknown> {
     const request = context.switchToHttp().getRequest<IdempotentRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    // Node joins a header sent twice into one value (with ", "), which the pattern refuses.
-    const key = request.headers[IDEMPOTENCY_KEY_HEADER_NAME] as string | undefined;
-    if (key === undefined) return lastValueFrom(next.handle(), { defaultValue: undefined });
     if (!KEY_PATTERN.test(key)) throw new InvalidInputError('The Idempotency-Key header must be 1 to 255 visible characters.');
 
     const handler = context.getHandler();
