@@ -3,7 +3,7 @@
 //
 // - Coinpurse: the built server (`node packages/server/dist/main.js`), PGlite in a temp DATA_DIR, market from the
 //   committed offline snapshot (no provider calls: MARKET_REFRESH_SECONDS=0), NODE_ENV=production.
-// - Trivial Nest: a separate Nest (Express) app with one route answering the same bytes.
+// - Trivial Nest: a separate Nest app (Fastify platform, like the server) with one route answering the same bytes.
 // - Bare node:http: a server answering the same bytes.
 // - The 304 path: each of them again with a matching If-None-Match (the bare server answers 304 on its ETag).
 // Each target runs in its own process; autocannon (in this process) uses 50 connections for 5 s per run after a 1 s
@@ -124,7 +124,7 @@ const coins = JSON.parse(body.toString()).length;
 const bodyFile = join(work, 'body.json');
 writeFileSync(bodyFile, body);
 
-// 2. A trivial Nest app (Express platform, like the server) with one route answering the same bytes.
+// 2. A trivial Nest app (Fastify platform, like the server) with one route answering the same bytes.
 const nestPort = await freePort();
 const nestScript = join(work, 'trivial-nest.cjs');
 writeFileSync(
@@ -133,12 +133,11 @@ writeFileSync(
 const { readFileSync } = require('node:fs');
 const { Controller, Get, Module, Res } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
+const { FastifyAdapter } = require('@nestjs/platform-fastify');
 const body = readFileSync(${JSON.stringify(bodyFile)});
 class TrivialController {
-  get(res) {
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', body.length);
-    res.status(200).end(body);
+  get(reply) {
+    reply.header('Content-Type', 'application/json; charset=utf-8').send(body);
   }
 }
 Res()(TrivialController.prototype, 'get', 0);
@@ -146,7 +145,7 @@ Reflect.decorate([Get('trivial')], TrivialController.prototype, 'get', Object.ge
 Reflect.decorate([Controller()], TrivialController);
 class TrivialModule {}
 Reflect.decorate([Module({ controllers: [TrivialController] })], TrivialModule);
-NestFactory.create(TrivialModule, { logger: false }).then((app) => app.listen(${nestPort}, '127.0.0.1')).then(() => console.log('ready'));
+NestFactory.create(TrivialModule, new FastifyAdapter(), { logger: false }).then((app) => app.listen(${nestPort}, '127.0.0.1')).then(() => console.log('ready'));
 `,
 );
 start('trivial nest', [nestScript], { NODE_ENV: 'production', NODE_PATH: join(serverDir, 'node_modules') }, serverDir);
