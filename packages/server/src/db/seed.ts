@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../modules/auth/password-hasher';
-import { SWAP_POOL_SHARDS } from '../modules/ledger/ledger.service';
+import { PLATFORM_SHARDS } from '../modules/ledger/ledger.service';
 import { tokenDecimals } from '../modules/ledger/money';
 import type { Database, Executor } from './database';
 
@@ -135,7 +135,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
       'deposits',
       'withdrawals_pending',
       'withdrawals_settled',
-      ...Array.from({ length: SWAP_POOL_SHARDS }, (_, i) => `swap_pool#${i + 1}`),
+      ...Array.from({ length: PLATFORM_SHARDS }, (_, i) => `swap_pool#${i + 1}`),
     ];
     await tx.execute(sql`insert into ledger_accounts (kind, platform_code, token)
       select 'platform', code, t.id from unnest(${textArray(platformCodes)}) as code cross join seed_token t
@@ -181,7 +181,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
       select t.i, t.r, t.n, t.type, t.status, t.token, t.to_token,
              md5(${runId} || ':tx:' || t.i)::uuid as tx_id,
              md5(${runId} || ':user:' || t.n)::uuid as user_id,
-             1 + t.i % ${SWAP_POOL_SHARDS}::int as shard,
+             1 + t.i % ${PLATFORM_SHARDS}::int as shard,
              f.price, f.symbol as from_symbol, f.network, f.address,
              trunc(t.usd_asked / f.price, f.decimals) as qty,
              tt.price as to_price, tt.symbol as to_symbol,

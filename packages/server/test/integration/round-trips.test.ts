@@ -5,9 +5,9 @@ import type { Principal } from '../../src/common/principal';
 import { DATABASE_HANDLE } from '../../src/db/database.module';
 import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/database';
 import type { IdempotencyContext } from '../../src/modules/ledger/idempotency';
-import { customer, LedgerService, platform, SWAP_POOL_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
+import { customer, LedgerService, platform, PLATFORM_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
 import { toMoney } from '../../src/modules/ledger/money';
-import { BALANCE_CHANGED_STATE } from '../../src/modules/ledger/ledger.repository';
+import { BALANCE_CHANGED_STATE, type PlatformCode } from '../../src/modules/ledger/ledger.repository';
 import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
@@ -24,6 +24,10 @@ import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletA
 const head = (statement: string) => statement.replace(/\s+/g, ' ').slice(0, 160);
 
 const CACHED_READ = /^\s*select\b[\s\S]*\bfrom "(supported_tokens|coins)"/i;
+
+/** Every shard of a platform account in these tokens: a posting leases one of them (steady state: all exist). */
+const shardsOf = (code: PlatformCode, tokens: string[]) =>
+  tokens.flatMap((token) => Array.from({ length: PLATFORM_SHARDS }, (_, i) => platform(code, token, i + 1)));
 
 describe.each(DATABASE_KINDS)('database round trips per money operation on %s', (kind) => {
   let t: WalletApp;
@@ -55,8 +59,8 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     const wallet = t.app.get(WalletService);
     const user = await customerPrincipal();
     // Steady state: the accounts exist and their ids are cached (a first use of an account — the customer's ethereum
-    // one, each of the swap pool's shards, picked at random — costs extra trips once).
-    const pools = ['bitcoin', 'ethereum'].flatMap((token) => Array.from({ length: SWAP_POOL_SHARDS }, (_, i) => platform('swap_pool', token, i + 1)));
+    // one, each of the swap pool's shards, leased per posting — costs extra trips once).
+    const pools = shardsOf('swap_pool', ['bitcoin', 'ethereum']);
     await t.app.get(LedgerService).accountIds([...pools, customer(user.id, 'bitcoin'), customer(user.id, 'ethereum')], t.app.get<Database>(DATABASE));
 
     const plain = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'bitcoin', to: 'ethereum' }));
@@ -136,7 +140,13 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     await t.app
       .get(LedgerService)
       .accountIds(
-        [customer(user.id, 'bitcoin'), platform('deposits', 'bitcoin'), platform('withdrawals_pending', 'bitcoin'), platform('withdrawals_settled', 'bitcoin')],
+        [
+          customer(user.id, 'bitcoin'),
+          ...shardsOf('deposits', ['bitcoin']),
+          ...shardsOf('withdrawals_pending', ['bitcoin']),
+          ...shardsOf('withdrawals_settled', ['bitcoin']),
+          ...shardsOf('adjustments', ['bitcoin']),
+        ],
         db,
       );
     return { actor: { id: rows[0].id, role: 'admin' }, user };

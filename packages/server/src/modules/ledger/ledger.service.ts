@@ -42,11 +42,11 @@ export const customer = (userId: string, token: string): AccountKey => ({ kind: 
 export const platform = (code: PlatformCode, token: string, shard?: number | typeof LEASED_SHARD): AccountKey => ({ kind: 'platform', code, token, shard });
 
 /**
- * Shards of the swap pool per token (see AccountKey). A posting takes the shard leased to it (LEASED_SHARD): more
- * shards than one instance's postings in flight, so concurrent swaps of an instance never wait for each other's pool
- * rows.
+ * Shards of each platform account per token (see AccountKey). A posting takes the shard leased to it (LEASED_SHARD):
+ * more shards than one instance's postings in flight, so concurrent movements of an instance never wait for each
+ * other's platform rows (every swap touches the pool, every send the pending withdrawals of its token).
  */
-export const SWAP_POOL_SHARDS = 64;
+export const PLATFORM_SHARDS = 64;
 /** The shard of a platform account that the ledger leases to the posting (see ShardLeases). */
 export const LEASED_SHARD = 'leased';
 
@@ -134,7 +134,7 @@ export class LedgerService {
    */
   private readonly ids = new Map<string, string>();
   private readonly createdIn = new WeakMap<object, Map<string, string>>();
-  private readonly shards = new ShardLeases(SWAP_POOL_SHARDS);
+  private readonly shards = new ShardLeases(PLATFORM_SHARDS);
 
   constructor(
     private readonly repository: LedgerRepository,
@@ -144,6 +144,8 @@ export class LedgerService {
 
   /** The ids of these accounts, creating the missing ones. */
   async accountIds(keys: AccountKey[], tx: Executor): Promise<Map<string, string>> {
+    // A leased shard is chosen by a posting (prepare): never an account of its own.
+    if (keys.some((key) => key.kind === 'platform' && key.shard === LEASED_SHARD)) throw new Error('A leased platform shard is only known within a posting');
     // Outside a transaction every insert commits at once: what it creates can be remembered for good.
     const local = tx === this.db ? this.ids : (this.createdIn.get(tx) ?? new Map<string, string>());
     const lookup = (k: string) => this.ids.get(k) ?? local.get(k);

@@ -42,9 +42,9 @@ export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.'
 
 /** Where a transaction's quantity sits for a given status (the customer's account, or a platform account). */
 function location(record: Pick<TransactionRecord, 'type' | 'userId' | 'token'>, status: TransactionStatus): AccountKey {
-  if (record.type === 'deposit') return status === 'approved' ? customer(record.userId, record.token) : platform('deposits', record.token);
-  if (status === 'pending') return platform('withdrawals_pending', record.token);
-  if (status === 'approved') return platform('withdrawals_settled', record.token);
+  if (record.type === 'deposit') return status === 'approved' ? customer(record.userId, record.token) : platform('deposits', record.token, LEASED_SHARD);
+  if (status === 'pending') return platform('withdrawals_pending', record.token, LEASED_SHARD);
+  if (status === 'approved') return platform('withdrawals_settled', record.token, LEASED_SHARD);
   return customer(record.userId, record.token);
 }
 
@@ -740,7 +740,7 @@ function voidLegs(record: Omit<TransactionRecord, 'seq'>): Leg[] {
   const quantity = toMoney(record.coinAmount);
   if (record.type === 'deposit') {
     const at = location(record, record.status);
-    return at.kind === 'customer' ? transfer(at, platform('deposits', record.token), quantity) : [];
+    return at.kind === 'customer' ? transfer(at, platform('deposits', record.token, LEASED_SHARD), quantity) : [];
   }
   if (record.type === 'withdrawal') {
     const at = location(record, record.status);
@@ -755,8 +755,8 @@ function voidLegs(record: Omit<TransactionRecord, 'seq'>): Leg[] {
     ];
   }
   return record.direction === 'in'
-    ? transfer(customer(record.userId, record.token), platform('adjustments', record.token), quantity)
-    : transfer(platform('adjustments', record.token), customer(record.userId, record.token), quantity);
+    ? transfer(customer(record.userId, record.token), platform('adjustments', record.token, LEASED_SHARD), quantity)
+    : transfer(platform('adjustments', record.token, LEASED_SHARD), customer(record.userId, record.token), quantity);
 }
 
 /** The tokens a movement credits to a customer (they must still be supported). */
@@ -779,7 +779,7 @@ function depositRows(
   const { token, network, address } = target;
   const id = randomUUID();
   const usdAt = usdValue(quantity, price);
-  const legs = status === 'approved' ? transfer(platform('deposits', token.id), customer(user.id, token.id), quantity) : [];
+  const legs = status === 'approved' ? transfer(platform('deposits', token.id, LEASED_SHARD), customer(user.id, token.id), quantity) : [];
   return {
     record: {
       id,
@@ -909,8 +909,8 @@ function adjustmentRows(
   const direction = delta.isPositive() ? ('in' as const) : ('out' as const);
   const legs =
     direction === 'in'
-      ? transfer(platform('adjustments', token.id), customer(user.id, token.id), magnitude)
-      : transfer(customer(user.id, token.id), platform('adjustments', token.id), magnitude);
+      ? transfer(platform('adjustments', token.id, LEASED_SHARD), customer(user.id, token.id), magnitude)
+      : transfer(customer(user.id, token.id), platform('adjustments', token.id, LEASED_SHARD), magnitude);
   const balanceOf = (balance: string | SQL, rest: Record<string, unknown>) =>
     is(balance, SQL) ? jsonWith({ token: token.id, ...rest }, { balance }) : { token: token.id, balance, ...rest };
   return {

@@ -177,7 +177,7 @@ export class WalletService {
       transactionId: id,
       reason: 'withdrawal requested',
       createdBy: principal.id,
-      legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id), quantity),
+      legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id, LEASED_SHARD), quantity),
     };
     const onShort = () => new InvalidInputError(`Insufficient ${symbol} balance`);
     const body: SendCryptoResponseDto = {
