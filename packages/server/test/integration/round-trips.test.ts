@@ -267,9 +267,10 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
   });
 
-  it('a steady-state balance adjustment: "add" is ONE statement, "set" (and "add" with a key) reads customer and balance in one query first', async () => {
+  it('a steady-state balance adjustment is ONE statement: "add", and "set" and "add" with a key on the balance last seen', async () => {
     const admin = t.app.get(AdminTransactionsService);
     const ledger = t.app.get(LedgerService);
+    const wallet = t.app.get(WalletService);
     const db = t.app.get<Database>(DATABASE);
     const { actor, user } = await adminAndCustomer();
     const customerAndBalance = expect.stringMatching(/^select .*from "ledger_accounts".* from "users"/);
@@ -279,30 +280,52 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(add.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(add.trips[0]).toMatch(/for no key update/);
     expect(add.result).toMatchObject({ message: 'Balance updated successfully', balance: { coinAmount: '0.03000000' } });
-    const { rows: audits } = (await db.execute(
-      sql`select before, after from audit_log where action = 'balance.adjust' and target_id = ${user.id} order by created_at desc limit 1`,
-    )) as unknown as { rows: Array<{ before: Record<string, unknown>; after: Record<string, unknown> }> };
-    expect(audits[0].before).toEqual({ token: 'bitcoin', balance: '0.02' });
-    expect(audits[0].after).toMatchObject({
+    const lastAudit = async () => {
+      const { rows } = (await db.execute(
+        sql`select before, after from audit_log where action = 'balance.adjust' and target_id = ${user.id} order by created_at desc limit 1`,
+      )) as unknown as { rows: Array<{ before: Record<string, unknown>; after: Record<string, unknown> }> };
+      return rows[0];
+    };
+    const audit = await lastAudit();
+    expect(audit.before).toEqual({ token: 'bitcoin', balance: '0.02' });
+    expect(audit.after).toMatchObject({
       token: 'bitcoin',
       balance: '0.03',
       reason: 'Goodwill',
       transactionId: (add.result as { transaction: { _id: string } }).transaction._id,
     });
 
+    // "Set" decides from the balance: the one this instance last saw (here: the "add" above), checked under the lock.
     const set = await measure(() =>
       admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, { ...keyed(`set-${user.id}`), status: 200 }),
     );
-    expect(set.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
-    expect(set.trips[1]).toMatch(/insert into idempotency_keys/);
+    expect(set.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(set.trips[0]).toMatch(/insert into idempotency_keys/);
+    expect(set.trips[0]).toMatch(/from users/);
     expect(set.result).toMatchObject({ balance: { coinAmount: '0.00500000' }, transaction: { direction: 'out', coinAmount: '0.02500000' } });
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00500000');
 
     const addWithKey = await measure(() =>
       admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' }, { ...keyed(`add-${user.id}`), status: 200 }),
     );
-    expect(addWithKey.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
+    expect(addWithKey.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(addWithKey.result).toMatchObject({ balance: { coinAmount: '0.00600000' } });
+
+    // A balance moved by something else (the customer's swap): the guard aborts the first statement and names the
+    // balance it found; the second decides from that one. Nothing is read apart, nothing moves twice.
+    await wallet.swap({ ...user }, undefined, { amount: '100', from: 'bitcoin', to: 'ethereum' });
+    const stale = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 150, type: 'no', msg: 'Reset' }));
+    expect(stale.trips.map(head)).toEqual([...ONE_STATEMENT, ...ONE_STATEMENT]);
+    expect(stale.result).toMatchObject({ balance: { coinAmount: '0.00300000' }, transaction: { direction: 'out', coinAmount: '0.00100000' } });
+    expect((await lastAudit()).before).toEqual({ token: 'bitcoin', balance: '0.004' });
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00300000');
+
+    // No balance seen yet (an account this instance knows, never read): customer and balance in one query first.
+    const other = await newCustomer(t);
+    await ledger.accountIds([customer(other._id, 'bitcoin')], db);
+    const first = await measure(() => admin.updateBalance(actor, other._id, { token: 'bitcoin', amount: 100, type: 'no' }));
+    expect(first.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
+    expect(first.result).toMatchObject({ balance: { coinAmount: '0.00200000' }, transaction: { direction: 'in' } });
 
     // The guard: a balance that is no longer the one read aborts the statement (nothing moves).
     const { balance, guard } = await ledger.balanceWithGuard(user.id, 'bitcoin');
@@ -320,6 +343,6 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
         { guards: [guard], onGuard: (code) => new Error(`guard ${code}`) },
       ),
     ).rejects.toThrow(`guard ${BALANCE_CHANGED_STATE}`);
-    expect((await holdings(t, user.token)).bitcoin).toBe('0.00700000');
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00400000');
   });
 });

@@ -72,6 +72,15 @@ export type MoneyGuard = ((after: SQL, name: string) => SQL[]) | SqlPiece<[after
 
 /** SQLSTATE of a one-statement posting whose account balance changed since it was read (see `balanceGuard`). */
 export const BALANCE_CHANGED_STATE = 'CPB01';
+const BALANCE_CHANGED_PREFIX = 'balance changed: ';
+
+/** The balance a failed `balanceGuard` found under its lock (undefined: another error, or no account row). */
+export function changedBalanceOf(error: unknown): string | undefined {
+  const failure = guardFailureOf(error);
+  if (failure?.code !== BALANCE_CHANGED_STATE || !failure.detail.startsWith(BALANCE_CHANGED_PREFIX)) return undefined;
+  const balance = failure.detail.slice(BALANCE_CHANGED_PREFIX.length);
+  return /^-?\d+(\.\d+)?$/.test(balance) ? balance : undefined;
+}
 
 /** The SQLSTATE and message a guard raised with (`cp_require`), if the error is one. */
 export function guardFailureOf(error: unknown): { code: string; detail: string } | undefined {
@@ -331,14 +340,16 @@ export class LedgerRepository {
   /**
    * A guard of a one-statement posting that locks the account (FOR NO KEY UPDATE, as the movement will; it waits for a
    * concurrent writer and then sees its committed balance) and aborts with BALANCE_CHANGED_STATE unless the balance is
-   * still `expected`.
+   * still `expected`. The error's message then names the balance it found (see `changedBalanceOf`): a caller that
+   * decided from a stale balance can decide again without a read of its own.
    */
   balanceGuard(accountId: string, expected: string): MoneyGuard {
     return sqlPiece<[SQL, string]>(
       'balance',
       [expected, accountId],
       (bind, after, name) => sql`${sql.raw(name)} as materialized (
-        select cp_require(coalesce(bool_and(locked.balance = ${bind(0)}::numeric), false), ${literal(BALANCE_CHANGED_STATE)}, 'balance changed') as ok
+        select cp_require(coalesce(bool_and(locked.balance = ${bind(0)}::numeric), false), ${literal(BALANCE_CHANGED_STATE)},
+          ${literal(BALANCE_CHANGED_PREFIX)} || coalesce(max(locked.balance)::text, 'none')) as ok
         from (select balance from ledger_accounts where id = ${bind(1)}::uuid and ${after} for no key update) as locked)`,
     );
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { LedgerCheckDto } from '@coinpurse/contract';
 import type { SQL } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
@@ -135,6 +136,11 @@ export class LedgerService {
   private readonly ids = new Map<string, string>();
   private readonly createdIn = new WeakMap<object, Map<string, string>>();
   private readonly shards = new ShardLeases(PLATFORM_SHARDS);
+  /**
+   * Customer balances by account id as this instance last saw them: a hint only, never a figure shown or moved on its
+   * own — a posting that decides from one runs under `balanceGuard`, which aborts unless it is still the balance.
+   */
+  private readonly balanceHints = new LRUCache<string, string>({ max: 10_000 });
 
   constructor(
     private readonly repository: LedgerRepository,
@@ -185,15 +191,30 @@ export class LedgerService {
    * that one: an amount decided from the balance (e.g. "set the balance to") is then exactly as under a lock.
    */
   async balanceWithGuard(userId: string, token: string): Promise<{ balance: Money; guard: MoneyGuard }> {
+    const { accountId, balance } = await this.customerBalance(userId, token);
+    return { balance: toMoney(balance), guard: this.repository.balanceGuard(accountId, balance) };
+  }
+
+  /** A customer's account in `token` (created when missing) and its balance now (no lock; see `balanceWithGuard`). */
+  async customerBalance(userId: string, token: string): Promise<{ accountId: string; balance: string }> {
     const key = customer(userId, token);
-    const id = (await this.accountIds([key], this.db)).get(accountKeyString(key))!;
-    const balance = await this.repository.balanceOf(id);
-    return { balance: toMoney(balance), guard: this.repository.balanceGuard(id, plain(balance)) };
+    const accountId = (await this.accountIds([key], this.db)).get(accountKeyString(key))!;
+    return { accountId, balance: await this.repository.balanceOf(accountId) };
   }
 
   /** The id of a customer's account when this instance knows it (no trip; account ids never change). */
   knownAccountId(userId: string, token: string): string | undefined {
     return this.ids.get(accountKeyString(customer(userId, token)));
+  }
+
+  /** The balance of a customer account as this instance last saw it (no trip; may be stale: use with `balanceGuard`). */
+  balanceHint(accountId: string): string | undefined {
+    return this.balanceHints.get(accountId);
+  }
+
+  /** Notes a customer account's balance as just read, or as a committed posting left it. */
+  rememberBalance(accountId: string, balance: string): void {
+    this.balanceHints.set(accountId, balance);
   }
 
   /** The guard of `balanceWithGuard` for a balance read another way (e.g. with the customer, in one query). */
@@ -388,7 +409,15 @@ export class LedgerService {
     return this.repository.liabilities(executor);
   }
 
-  customerBalances(userIds: string[], executor?: Executor) {
-    return this.repository.customerBalances(userIds, executor);
+  async customerBalances(userIds: string[], executor?: Executor) {
+    const rows = await this.repository.customerBalances(userIds, executor);
+    // Read outside a transaction: committed balances, hints for a later adjustment (see balanceHint).
+    if (!executor || executor === this.db) {
+      for (const row of rows) {
+        const id = this.knownAccountId(row.userId, row.token);
+        if (id) this.balanceHints.set(id, row.balance);
+      }
+    }
+    return rows;
   }
 }

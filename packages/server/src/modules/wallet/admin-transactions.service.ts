@@ -22,7 +22,7 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction, sqlState } from '../ledger/db-transaction';
 import { is, SQL, sql } from 'drizzle-orm';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import { type AccountKey, BALANCE_CHANGED_STATE, type MoneyGuard } from '../ledger/ledger.repository';
+import { type AccountKey, BALANCE_CHANGED_STATE, changedBalanceOf, type MoneyGuard } from '../ledger/ledger.repository';
 import { customer, type EntryInput, type Leg, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
@@ -501,17 +501,28 @@ export class AdminTransactionsService {
       await this.customerOr404(userId, outer);
       throw error;
     });
-    // The customer and the balance in one query when the account is known (its first use: customer, then account).
     const accountId = oneStatement && UUID.test(userId) ? this.ledger.knownAccountId(userId, token.id) : undefined;
-    const read = accountId ? await this.customers.findActiveCustomerWithBalance(userId, accountId) : undefined;
-    if (accountId && !read) throw new NotFoundError('User not found.');
+    // Steady state ("set", "add" with a key): the customer and the balance as this instance last saw them, both checked
+    // by the statement's guards — nothing read first. A stale balance costs one more statement; a changed customer, the read.
+    const seen = accountId ? this.customers.known(userId) : undefined;
+    const hint = seen && accountId ? this.ledger.balanceHint(accountId) : undefined;
+    let tried: OneStatementOutcome | undefined;
+    if (seen && accountId && hint !== undefined && !(input.type === 'yes' && usd.isZero())) {
+      tried = await this.customerFirst(userId, seen, () =>
+        this.updateBalanceInOneStatement(actor, seen, token, input, usd, reason, idem, { accountId, balance: hint, customerGuarded: true }),
+      );
+      if (typeof tried === 'object') return tried;
+    }
+    // The customer and the balance in one query when the account is known (its first use: customer, then account).
+    const read = accountId && tried !== 'locked' ? await this.customers.findActiveCustomerWithBalance(userId, accountId) : undefined;
+    if (accountId && tried !== 'locked' && !read) throw new NotFoundError('User not found.');
     const user = read?.customer ?? (await this.customerOr404(userId, outer));
     if (input.type === 'yes' && usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const symbol = token.symbol.toUpperCase();
-    if (oneStatement) {
-      const balance = read && accountId ? { balance: toMoney(read.balance), guard: this.ledger.balanceGuard(accountId, read.balance) } : undefined;
+    if (oneStatement && tried !== 'locked') {
+      const balance = read && accountId ? { accountId, balance: read.balance, customerGuarded: false } : undefined;
       const done = await this.updateBalanceInOneStatement(actor, user, token, input, usd, reason, idem, balance);
-      if (done) return done;
+      if (typeof done === 'object') return done;
     }
     return this.within(outer, async (tx) => {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
@@ -614,6 +625,7 @@ export class AdminTransactionsService {
       return undefined;
     }
     const after = toMoney(String(returned!.balance)).add(quantity);
+    this.ledger.rememberBalance(accountId, plain(after));
     const view = { ...record, userName: user.name, userEmail: user.email, symbol: token.symbol };
     this.transactions.remember(view);
     return {
@@ -624,13 +636,14 @@ export class AdminTransactionsService {
   }
 
   /**
-   * An adjustment in ONE statement, one round trip after reading the balance (no lock; with the customer when `read` is
-   * given): the idempotency claim (stored done with the response), the token's share lock, the customer account locked
-   * with its balance still the one read (else the statement aborts), the movement, the transaction, notification and
-   * audit rows, the entry and its lines. Both modes decide from the balance read — "set" its delta, both the audit's
-   * before/after and the response — and the guard makes that exactly the locked balance. Undefined (nothing written):
-   * the balance changed meanwhile, the four-eyes gate holds the action, or the key is taken — then `updateBalance`
-   * decides under the lock as before.
+   * An adjustment in ONE statement, one round trip: the idempotency claim (stored done with the response), the token's
+   * share lock, the customer unchanged (when `known.customerGuarded`: the customer as this instance last saw it), the
+   * customer account locked with its balance still `known.balance` (else read now, no lock), the movement, the
+   * transaction, notification and audit rows, the entry and its lines. Both modes decide from that balance — "set" its
+   * delta, both the audit's before/after and the response — and the guard makes it exactly the locked balance; when it
+   * is not, the guard names the balance it found and the statement runs once more with that one. Returns the response,
+   * 'customer' (the customer changed: read it), or 'locked' (nothing written: the balance moved again, the four-eyes
+   * gate holds the action, or the key is taken — `updateBalance` then decides under the lock).
    */
   private async updateBalanceInOneStatement(
     actor: Actor,
@@ -640,45 +653,67 @@ export class AdminTransactionsService {
     usd: Money,
     reason: string,
     idem?: IdempotencyContext,
-    read?: { balance: Money; guard: MoneyGuard },
-  ): Promise<UpdateBalanceResponseDto | undefined> {
+    known?: { accountId: string; balance: string; customerGuarded: boolean },
+  ): Promise<OneStatementOutcome> {
     const symbol = token.symbol.toUpperCase();
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (input.type === 'yes' && quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
-    const { balance: current, guard: balanceGuard } = read ?? (await this.ledger.balanceWithGuard(user.id, token.id));
-    const delta = input.type === 'yes' ? quantity : quantity.sub(current);
-    const after = current.add(delta);
-    if (!delta.isZero()) {
-      const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
-      if (this.gate.requiresApproval(actor, moved)) return undefined;
+    let balance = known ?? { ...(await this.ledger.customerBalance(user.id, token.id)), customerGuarded: false };
+    for (let attempt = 0; ; attempt++) {
+      const current = toMoney(balance.balance);
+      const delta = input.type === 'yes' ? quantity : quantity.sub(current);
+      const after = current.add(delta);
+      if (!delta.isZero()) {
+        const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
+        if (this.gate.requiresApproval(actor, moved)) return 'locked';
+      }
+      const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
+      const adjustment = delta.isZero() ? undefined : adjustmentRows(actor, user, token, input.type, reason, usd, delta, quote.price);
+      const inserted = adjustment && this.transactions.insertStatement(adjustment.record);
+      const notified = adjustment && this.notifications.notifyStatements(adjustment.notice);
+      const view = inserted && { ...inserted.record, userName: user.name, userEmail: user.email, symbol: token.symbol };
+      const body: UpdateBalanceResponseDto = {
+        message: 'Balance updated successfully',
+        balance: balanceDto,
+        transaction: view ? toTransactionDto(view) : null,
+      };
+      try {
+        await this.ledger.postInOneRoundTrip(
+          adjustment?.entry ?? { kind: 'adjustment', transactionId: null, reason, createdBy: actor.id, legs: [] },
+          adjustment?.onShort ?? (() => new ConflictError(`Insufficient ${symbol} balance`)),
+          {
+            extra: adjustment ? [inserted!.statement, ...notified!.extra, auditStatement(actor, adjustment.audit(plain(current), plain(after)))] : [],
+            announce: notified ? [notified.announce] : [],
+            guards: [
+              ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 200, body)] : []),
+              ...(balance.customerGuarded ? [this.customers.unchangedGuard(user)] : []),
+              this.tokens.liveGuard([token.id]),
+              this.ledger.balanceGuard(balance.accountId, balance.balance),
+            ],
+            onGuard: (code) =>
+              code === TOKEN_GONE_STATE
+                ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
+                : undefined,
+          },
+        );
+      } catch (error) {
+        if (sqlState(error) === CUSTOMER_CHANGED_STATE) {
+          this.customers.forget(user.id);
+          return 'customer';
+        }
+        const found = changedBalanceOf(error);
+        if (found !== undefined && attempt === 0) {
+          balance = { ...balance, balance: found };
+          continue;
+        }
+        if (IdempotencyService.isKeyTaken(error) || sqlState(error) === BALANCE_CHANGED_STATE) return 'locked';
+        throw error;
+      }
+      this.ledger.rememberBalance(balance.accountId, plain(after));
+      if (view) this.transactions.remember(view);
+      return body;
     }
-    const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
-    const adjustment = delta.isZero() ? undefined : adjustmentRows(actor, user, token, input.type, reason, usd, delta, quote.price);
-    const inserted = adjustment && this.transactions.insertStatement(adjustment.record);
-    const notified = adjustment && this.notifications.notifyStatements(adjustment.notice);
-    const view = inserted && { ...inserted.record, userName: user.name, userEmail: user.email, symbol: token.symbol };
-    const body: UpdateBalanceResponseDto = { message: 'Balance updated successfully', balance: balanceDto, transaction: view ? toTransactionDto(view) : null };
-    try {
-      await this.ledger.postInOneRoundTrip(
-        adjustment?.entry ?? { kind: 'adjustment', transactionId: null, reason, createdBy: actor.id, legs: [] },
-        adjustment?.onShort ?? (() => new ConflictError(`Insufficient ${symbol} balance`)),
-        {
-          extra: adjustment ? [inserted!.statement, ...notified!.extra, auditStatement(actor, adjustment.audit(plain(current), plain(after)))] : [],
-          announce: notified ? [notified.announce] : [],
-          guards: [...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 200, body)] : []), this.tokens.liveGuard([token.id]), balanceGuard],
-          onGuard: (code) =>
-            code === TOKEN_GONE_STATE
-              ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
-              : undefined,
-        },
-      );
-    } catch (error) {
-      if (IdempotencyService.isKeyTaken(error) || sqlState(error) === BALANCE_CHANGED_STATE) return undefined;
-      throw error;
-    }
-    if (view) this.transactions.remember(view);
-    return body;
   }
 
   async listUsers(query: UsersQueryDto): Promise<{ items: AdminUserDto[]; nextCursor?: string }> {
@@ -728,6 +763,9 @@ export class AdminTransactionsService {
     return { totalUsd: usdNumber(total), tokens, asOf: new Date().toISOString() };
   }
 }
+
+/** What a one-statement adjustment came to: the response, or why `updateBalance` must go on (see updateBalanceInOneStatement). */
+type OneStatementOutcome = UpdateBalanceResponseDto | 'customer' | 'locked';
 
 /** " — https://explorer/tx/…" for a network in the registry, '' otherwise. */
 function explorerLine(network: string | null, hash: string): string {
