@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
-import { admin, BASE_URL, dbUrl, freePort, serverDir } from './harness.mjs';
+import { admin, BASE_URL, dbUrl, freePort, requireFromServer, serverDir } from './harness.mjs';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 3) * 1000;
@@ -101,6 +101,16 @@ const appEnv = {
 };
 const bareScript = join(work, 'bare.cjs');
 writeFileSync(bareScript, `require('node:http').createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');\n`);
+// The floor under "idle RSS, PGlite": PGlite alone (the app's start parameters, the app's data directory, one query)
+// behind a bare node:http server — what any process embedding this database holds before the app adds anything.
+const pgliteAloneScript = join(work, 'pglite-alone.cjs');
+writeFileSync(
+  pgliteAloneScript,
+  `const { PGlite } = require(${JSON.stringify(requireFromServer.resolve('@electric-sql/pglite'))});
+const db = new PGlite(require('node:path').join(process.env.DATA_DIR, 'pglite'), { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
+db.query('select 1').then(() => require('node:http').createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1'));
+`,
+);
 
 let postgres = true;
 try {
@@ -132,6 +142,7 @@ try {
       const pgliteEnv = { ...appEnv, DATABASE_URL: '', DATA_DIR: dataDir };
       add(`fresh${index}`, await coldStart([build.main], pgliteEnv, '/api/health'));
       add(`reopened${index}`, await coldStart([build.main], pgliteEnv, '/api/health'));
+      if (index === 0) add('pgliteAlone', await coldStart([pgliteAloneScript], { DATA_DIR: dataDir }, '/'));
       rmSync(dataDir, { recursive: true, force: true });
       if (postgres)
         add(
@@ -176,6 +187,10 @@ try {
       });
     };
     rssFigure('reopened', 'idle RSS, PGlite');
+    if (index === 0)
+      console.log(
+        `  floor under it: PGlite alone (same data directory and start parameters, one query, bare node:http) idles at ${med('pgliteAlone', 'rss').toFixed(0)} MB (runs ${each('pgliteAlone', 'rss')} MB); its WebAssembly memory cannot start below 128 MB`,
+      );
     if (postgres) rssFigure('postgres', 'idle RSS, PostgreSQL');
   }
 } catch (error) {

@@ -5,7 +5,8 @@
 //   committed offline snapshot (no provider calls: MARKET_REFRESH_SECONDS=0), NODE_ENV=production.
 // - Trivial Nest: a separate Nest app (Fastify platform, like the server) with one route answering the same bytes.
 // - Bare node:http: a server answering the same bytes.
-// - The 304 path: each of them again with a matching If-None-Match (the bare server answers 304 on its ETag).
+// - The 304 path: Coinpurse and bare node:http again with a matching If-None-Match (the bare server answers 304 on its
+//   ETag), and a bare Fastify server answering the same 304 (the framework's own share, for the cause).
 // Each target runs in its own process; autocannon (in this process) uses 50 connections for 5 s per run after a 1 s
 // warm-up, in BENCH_ROUNDS (default 3) interleaved rounds; the median is shown. Figures share the machine's cores
 // with the load generator: compare ratios, not absolutes. BENCH_BASELINE_MAIN: another build's main.js (e.g. of
@@ -173,6 +174,26 @@ require('node:http').createServer((req, res) => {
 start('bare node:http', [bareScript], {});
 const bareUrl = `http://127.0.0.1:${barePort}/`;
 
+// 4. Bare Fastify (the server's HTTP platform, no Nest, none of our hooks) answering the same 304. Ours is answered
+// before Fastify, at the node:http level (market-fast-path.ts): this shows what the framework alone would allow; the
+// gap between bare node:http and ours is the fast path's own work (request id, metrics sample, sampled log line).
+const fastifyPort = await freePort();
+const fastifyScript = join(work, 'bare-fastify.cjs');
+writeFileSync(
+  fastifyScript,
+  `const etag = ${JSON.stringify(etagOf)};
+const app = require('fastify')({ logger: false });
+app.get('/', (req, reply) => {
+  if (req.headers['if-none-match'] === etag) return reply.code(304).header('ETag', etag).send();
+  return reply.header('ETag', etag).send('ok');
+});
+app.listen({ port: ${fastifyPort}, host: '127.0.0.1' });
+`,
+);
+start('bare fastify', [fastifyScript], { NODE_PATH: join(serverDir, 'node_modules') }, serverDir);
+const fastifyUrl = `http://127.0.0.1:${fastifyPort}/`;
+await waitFor(fastifyUrl, 30_000);
+
 for (const [url, label] of [
   [nestUrl, 'trivial Nest'],
   [bareUrl, 'bare node:http'],
@@ -192,6 +213,7 @@ const targets = [
   ['bare node:http', bareUrl],
   ['get-crypto 304 (Coinpurse)', appUrl, etagOf],
   ...(baseline ? [['get-crypto 304 [baseline]', baseline.url, etagOf]] : []),
+  ['bare Fastify 304', fastifyUrl, etagOf],
   ['bare node:http 304', bareUrl, etagOf],
 ];
 const runs = targets.map(() => []);
@@ -240,7 +262,7 @@ for (const suffix of ['', ...(baseline ? [' [baseline]'] : [])]) {
     anchor: { label: 'bare node:http 304', value: bare304.rps },
     target: '≥ 0.8 of anchor',
     met: ratio304 >= 0.8,
-    detail: `runs ${ours304.all}; p99 ${ours304.p99} ms`,
+    detail: `runs ${ours304.all}; p99 ${ours304.p99} ms; bare Fastify 304 ${by('bare Fastify 304').rps.toFixed(0)} req/s (${(by('bare Fastify 304').rps / bare304.rps).toFixed(2)} of anchor, hence ours is answered before Fastify; the rest of the gap: request id, metrics sample, log sampling per answer)`,
   });
 }
 process.exit(results.some((r) => r.bad) ? 1 : 0);

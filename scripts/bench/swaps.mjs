@@ -67,6 +67,26 @@ function backendCpuMs() {
   return out;
 }
 
+/** The whole machine's CPU time so far, busy and in total (Linux /proc/stat, ms summed over cores), or NaN elsewhere. */
+function machineCpuMs() {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const ticks = fields.slice(0, 8).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    // idle and iowait are not busy
+    return { busy: (total - ticks[3] - ticks[4]) * 10, total: total * 10 };
+  } catch {
+    return { busy: NaN, total: NaN };
+  }
+}
+
+/** Busy machine CPU (ms, all processes: server, PostgreSQL, load generator) while `work` runs, and its result. */
+async function withMachineCpu(work) {
+  const before = machineCpuMs();
+  const result = await work();
+  return { result, busyMs: machineCpuMs().busy - before.busy };
+}
+
 async function stop(child) {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
@@ -252,8 +272,14 @@ try {
   const rounds = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Interleaved, so load from elsewhere on the machine hits each alike.
-    const swap = await swaps.round();
-    rounds.push({ swap, simple: pgbench(['-N']), tpcb: pgbench([]) });
+    const swap = await withMachineCpu(() => swaps.round());
+    const simple = await withMachineCpu(async () => pgbench(['-N']));
+    rounds.push({
+      swap: { ...swap.result, machineMsPerSwap: swap.busyMs / (swap.result.swapsPerSecond * SECONDS) },
+      simple: simple.result,
+      simpleMachineMs: simple.busyMs / (simple.result * SECONDS),
+      tpcb: pgbench([]),
+    });
   }
   const ledgerOk = await swaps.finish();
   const swapRate = median(rounds.map((r) => r.swap.swapsPerSecond));
@@ -271,6 +297,15 @@ try {
   figure({ name: 'swaps/s vs TPC-B', value: swapRate, anchor: { label: 'pgbench TPC-B', value: tpcb, unit: 'tps' }, target: 'none (printed for comparison)' });
   console.log(
     `  pgbench -N runs ${rounds.map((r) => r.simple.toFixed(0)).join(' / ')} tps; TPC-B runs ${rounds.map((r) => r.tpcb.toFixed(0)).join(' / ')} tps`,
+  );
+  // Why the ratio is what it is: the machine's busy CPU per swap against per -N transaction (both load generators
+  // included). At ≥ 0.5 of -N the whole machine may spend at most 2× a -N transaction's CPU on a swap.
+  const machinePerSwap = median(rounds.map((r) => r.swap.machineMsPerSwap));
+  const machinePerSimple = median(rounds.map((r) => r.simpleMachineMs));
+  const server = median(rounds.map((r) => r.swap.cpuMsPerSwap));
+  const database = median(rounds.map((r) => r.swap.dbCpuMsPerSwap));
+  console.log(
+    `  CPU per operation, whole machine: swap ${machinePerSwap.toFixed(2)} ms (server ${server.toFixed(2)}, PostgreSQL ${database.toFixed(2)}, load generator and the rest ${(machinePerSwap - server - database).toFixed(2)}) vs -N transaction ${machinePerSimple.toFixed(2)} ms; 0.5 of -N allows ${(2 * machinePerSimple).toFixed(2)} ms per swap; were the server and the load generator free, PostgreSQL's own ${database.toFixed(2)} ms per swap would still cap swaps at ${(machinePerSimple / database).toFixed(2)} of -N on these cores`,
   );
   if (!ledgerOk || bad) process.exitCode = 1;
 } catch (error) {
