@@ -60,6 +60,10 @@ function sameAccount(a: AccountKey, b: AccountKey): boolean {
 const removedToken = (symbol: string) =>
   new ConflictError(`${symbol} is no longer a supported token, so this would leave the customer holding it. Add the token again first.`);
 
+/** The `onGuard` of a one-statement write crediting `symbol`: the token was removed since it was looked up (400). */
+const tokenGoneMeanwhile = (symbol: string) => (code: string) =>
+  code === TOKEN_GONE_STATE ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`) : undefined;
+
 const TYPE_LABEL: Record<string, string> = { deposit: 'deposit', withdrawal: 'withdrawal', swap: 'swap', adjustment: 'balance adjustment' };
 
 @Injectable()
@@ -259,10 +263,7 @@ export class AdminTransactionsService {
           this.customers.unchangedGuard(user),
           this.tokens.liveGuard([token.id]),
         ],
-        onGuard: (code) =>
-          code === TOKEN_GONE_STATE
-            ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
-            : undefined,
+        onGuard: tokenGoneMeanwhile(symbol),
       });
     } catch (error) {
       if (sqlState(error) === CUSTOMER_CHANGED_STATE) {
@@ -613,10 +614,7 @@ export class AdminTransactionsService {
         extra: [statement, ...notified.extra, audit],
         announce: [notified.announce],
         guards: [this.customers.unchangedGuard(user), this.tokens.liveGuard([token.id]), this.ledger.lockedBalanceGuard(accountId, 'locked_balance')],
-        onGuard: (code) =>
-          code === TOKEN_GONE_STATE
-            ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
-            : undefined,
+        onGuard: tokenGoneMeanwhile(symbol),
         returning: sql`${before}::text as balance`,
       });
     } catch (error) {
@@ -691,10 +689,7 @@ export class AdminTransactionsService {
               this.tokens.liveGuard([token.id]),
               this.ledger.balanceGuard(balance.accountId, balance.balance),
             ],
-            onGuard: (code) =>
-              code === TOKEN_GONE_STATE
-                ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`)
-                : undefined,
+            onGuard: tokenGoneMeanwhile(symbol),
           },
         );
       } catch (error) {
