@@ -127,6 +127,36 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
     for (const r of results.filter((x) => x.body.transaction)) expect(afters).toContain(Number(r.body.balance.coinAmount));
   });
 
+  it('rounds of 20 concurrent "set the balance" calls, all decided from the same balance last seen: never a stale one', async () => {
+    // Every call of a round starts from the balance this instance last saw; one wins, the others must find the newer
+    // balance under the lock (a stale one would show as a 409 here, or as an adjustment whose result is not its target).
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const db = t.app.get<Database>(DATABASE);
+    for (let round = 0; round < 8; round++) {
+      const targets = Array.from({ length: 20 }, (_, i) => 10 * (i + 1) + round);
+      const results = await Promise.all(
+        targets.map((amount) =>
+          call(t, 'POST', `/api/admin/update-balance/${user._id}`, t.admin, { token: 'bitcoin', amount, type: 'no', msg: `Round ${round}` }),
+        ),
+      );
+      expect(results.filter((r) => r.status !== 200).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+    }
+    const { rows } = (await db.execute(
+      sql`select after ->> 'balance' as after, (select amount from journal_lines l join journal_entries e on e.id = l.entry_id
+            join ledger_accounts a on a.id = l.account_id where e.transaction_id = (audit_log.after ->> 'transactionId')::uuid and a.kind = 'customer') as moved,
+            before ->> 'balance' as before
+          from audit_log where action = 'balance.adjust' and target_id = ${user._id} and after ->> 'reason' like 'Round %'`,
+    )) as unknown as { rows: Array<{ before: string; after: string; moved: string }> };
+    // Each adjustment moved exactly from the balance it names to its target (the set's amount at 50,000 USD/BTC).
+    for (const row of rows) expect(Number(row.before) + Number(row.moved)).toBeCloseTo(Number(row.after), 12);
+    expect(
+      rows.every((row) =>
+        [...Array(20).keys()].some((i) => Array.from({ length: 8 }, (_, r) => (10 * (i + 1) + r) / 50000).some((q) => Math.abs(q - Number(row.after)) < 1e-12)),
+      ),
+    ).toBe(true);
+  });
+
   it('concurrent swaps in both directions while prices change: the ledger stays exact and matches the executed quantities', async () => {
     const users = await Promise.all(Array.from({ length: 6 }, () => newCustomer(t)));
     for (const u of users) {

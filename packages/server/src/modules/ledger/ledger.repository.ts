@@ -61,6 +61,12 @@ export interface Delta {
   delta: string;
 }
 
+/** A customer account's balance a one-statement posting was decided from (see `lockAndAddCtes`). */
+export interface ExpectedBalance {
+  accountId: string;
+  balance: string;
+}
+
 /**
  * A check run in a one-statement posting before any account is locked. Given `after` (a boolean SQL expression to put
  * in its conditions: it forces the check after the previous guard) and a CTE `name`, it returns CTE definitions
@@ -107,7 +113,13 @@ export interface EntryRow {
  * balance. A customer balance going below zero violates its CHECK: the caller maps that error. Its values: the `count`
  * account ids, then their deltas (see `deltaValues`).
  */
-function lockAndAddCtes(name: string, count: number, bind: Bind, after?: SQL): SQL {
+/**
+ * `<name>_locked` locks the accounts in id order; `<name>_moved` adds each delta and returns the account's new balance.
+ * `expect` (the values after the deltas: account id, balance): that account is updated only while its balance is still
+ * that one. The UPDATE re-checks its WHERE on the newest row version (EvalPlanQual), so this holds under any
+ * concurrency; a locking sub-select alone was measured to let a stale balance through now and then under contention.
+ */
+function lockAndAddCtes(name: string, count: number, bind: Bind, after?: SQL, expect = false): SQL {
   const locked = sql.raw(`${name}_locked`);
   const ids: SQL[] = [];
   const values: SQL[] = [];
@@ -115,7 +127,16 @@ function lockAndAddCtes(name: string, count: number, bind: Bind, after?: SQL): S
     ids.push(sql`${bind(i)}::uuid`);
     values.push(sql`(${bind(i)}::uuid, ${bind(count + i)}::numeric)`);
   }
-  return sql`${locked} as (select id from ledger_accounts where id in (${sql.join(ids, sql`, `)})${after ? sql` and ${after}` : sql``} order by id for no key update), ${sql.raw(`${name}_moved`)} as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${sql.join(values, sql`, `)}) as v(id, delta), ${locked} where a.id = v.id and ${locked}.id = a.id returning a.id)`;
+  const expected = expect ? sql` and (a.id <> ${bind(2 * count)}::uuid or a.balance = ${bind(2 * count + 1)}::numeric)` : sql``;
+  return sql`${locked} as (select id, balance from ledger_accounts where id in (${sql.join(ids, sql`, `)})${after ? sql` and ${after}` : sql``} order by id for no key update), ${sql.raw(`${name}_moved`)} as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${sql.join(values, sql`, `)}) as v(id, delta), ${locked} where a.id = v.id and ${locked}.id = a.id${expected} returning a.id, a.balance)`;
+}
+
+/**
+ * In a one-statement posting with one customer account: that account's balance just before the movement, from the
+ * movement's own UPDATE (the newest row version, whatever ran concurrently), given the delta applied to it.
+ */
+export function customerBalanceBefore(delta: string): SQL {
+  return sql`((select balance from c_moved) - ${delta}::numeric)`;
 }
 
 function deltaValues(deltas: Delta[]): string[] {
@@ -242,13 +263,20 @@ export class LedgerRepository {
     executor: Executor = this.db,
     guards: MoneyGuard[] = [],
     returning?: SQL,
+    expected?: ExpectedBalance,
   ): Promise<Record<string, unknown> | undefined> {
     // Guards first, each forced after the previous one; the customer locks only after the last one passed.
     const { parts, after: afterGuards } = guardParts(guards);
     const nc = customerDeltas.length;
     const np = platformDeltas.length;
     const afterCustomers = afterGuards;
-    if (nc) parts.push({ key: `c${nc}`, values: deltaValues(customerDeltas), build: (bind) => lockAndAddCtes('c', nc, bind, afterCustomers) });
+    if (expected && (nc !== 1 || customerDeltas[0].id !== expected.accountId || !guards.length)) {
+      throw new Error('An expected balance applies to the one customer account of a guarded movement');
+    }
+    if (nc) {
+      const values = expected ? [...deltaValues(customerDeltas), expected.accountId, expected.balance] : deltaValues(customerDeltas);
+      parts.push({ key: `c${nc}${expected ? 'x' : ''}`, values, build: (bind) => lockAndAddCtes('c', nc, bind, afterCustomers, !!expected) });
+    }
     if (np) {
       const after = nc ? sql`(select count(*) from c_moved) >= 0` : afterGuards;
       parts.push({ key: `p${np}`, values: deltaValues(platformDeltas), build: (bind) => lockAndAddCtes('p', np, bind, after) });
@@ -270,10 +298,14 @@ export class LedgerRepository {
     // With guards, a guard that yielded no row would lock (and move) nothing: the lines are written only when every
     // account was moved (never expected to fail; a 500 rather than an inconsistent ledger).
     const movedCounts = [
-      ...(nc ? [sql.raw(`(select count(*) from c_moved) = ${nc}`)] : []),
+      ...(nc && !expected ? [sql.raw(`(select count(*) from c_moved) = ${nc}`)] : []),
       ...(np ? [sql.raw(`(select count(*) from p_moved) = ${np}`)] : []),
     ];
-    const movedCheck = sql` where cp_require(${sql.join(movedCounts.length ? movedCounts : [sql`true`], sql` and `)}, 'XX000', 'ledger: not every account of the movement was updated')`;
+    // The customer account not updated with an expected balance: it changed (the message names the one found).
+    const expectedCheck = expected
+      ? sql`cp_require((select count(*) from c_moved) = 1, ${literal(BALANCE_CHANGED_STATE)}, ${literal(BALANCE_CHANGED_PREFIX)} || coalesce((select max(balance)::text from c_locked), 'none')) and `
+      : sql``;
+    const movedCheck = sql` where ${expectedCheck}cp_require(${sql.join(movedCounts.length ? movedCounts : [sql`true`], sql` and `)}, 'XX000', 'ledger: not every account of the movement was updated')`;
     const assemble = (bindOf: (part: number) => Bind) => {
       const bindLines = bindOf(lineCount);
       const rows: SQL[] = [];
@@ -352,17 +384,6 @@ export class LedgerRepository {
           ${literal(BALANCE_CHANGED_PREFIX)} || coalesce(max(locked.balance)::text, 'none')) as ok
         from (select balance from ledger_accounts where id = ${bind(1)}::uuid and ${after} for no key update) as locked)`,
     );
-  }
-
-  /**
-   * A guard of a one-statement posting that locks the account (FOR NO KEY UPDATE, as `balanceGuard`) and names its
-   * balance as the CTE `cte` (column `balance`) for the rest of the statement: the balance the movement then changes.
-   */
-  lockedBalanceGuard(accountId: string, cte: string): MoneyGuard {
-    return (after, name) => [
-      sql`${sql.raw(cte)} as materialized (select balance from ledger_accounts where id = ${accountId}::uuid and ${after} for no key update)`,
-      sql`${sql.raw(name)} as materialized (select cp_require(exists (select 1 from ${sql.raw(cte)}), 'XX000', 'ledger: account not found') as ok)`,
-    ];
   }
 
   async customerBalances(userIds: string[], executor: Executor = this.db): Promise<Array<{ userId: string; token: string; balance: string }>> {

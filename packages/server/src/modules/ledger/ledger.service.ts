@@ -12,6 +12,7 @@ import {
   type AccountKey,
   accountKeyString,
   type Delta,
+  type ExpectedBalance,
   guardFailureOf,
   isNegativeBalanceViolation,
   LedgerRepository,
@@ -222,11 +223,6 @@ export class LedgerService {
     return this.repository.balanceGuard(accountId, balance);
   }
 
-  /** A guard that locks the account and names its balance as the CTE `cte` (see LedgerRepository.lockedBalanceGuard). */
-  lockedBalanceGuard(accountId: string, cte: string): MoneyGuard {
-    return this.repository.lockedBalanceGuard(accountId, cte);
-  }
-
   /**
    * Posts one entry. `onShort(token)` builds the error thrown when a customer balance would go below zero (nothing is
    * written then; the caller's transaction rolls back). `extra` are insert statements run in the same statement as the
@@ -295,6 +291,13 @@ export class LedgerService {
       onGuard?: (code: string, detail: string) => Error | undefined;
       /** Values the statement returns (a movement only), e.g. a guard's CTE: `sql\`(select x from cte) as x\``. */
       returning?: SQL;
+      /**
+       * The balance the movement was decided from, of its one customer account: its UPDATE applies only while the
+       * balance is still that one, else the statement aborts with BALANCE_CHANGED_STATE (see `changedBalanceOf`).
+       * With `balanceGuard` for the same balance (the error then names the balance found, and a posting that moves
+       * nothing is checked too).
+       */
+      expectedBalance?: ExpectedBalance;
     } = {},
     attempts = 4,
   ): Promise<Record<string, unknown> | undefined> {
@@ -304,7 +307,7 @@ export class LedgerService {
     let returned: Record<string, unknown> | undefined;
     try {
       returned = await this.writeWithRetries(attempts, options, async () => {
-        if (posting) return posting.writeOnce(options.extra ?? [], onShort, options.guards ?? [], options.returning);
+        if (posting) return posting.writeOnce(options.extra ?? [], onShort, options.guards ?? [], options.returning, options.expectedBalance);
         await this.repository.guardedWrite(options.extra ?? [], options.guards ?? []);
         return undefined;
       });
@@ -370,9 +373,15 @@ export class LedgerService {
       }
     };
     /** Everything in one autocommit statement (no BEGIN/COMMIT trips). */
-    const writeOnce = async (extra: Statement[], onShort: (token: string) => DomainError, guards: MoneyGuard[], returning?: SQL) => {
+    const writeOnce = async (
+      extra: Statement[],
+      onShort: (token: string) => DomainError,
+      guards: MoneyGuard[],
+      returning?: SQL,
+      expected?: ExpectedBalance,
+    ) => {
       try {
-        return await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, guards, returning);
+        return await this.repository.postInOneStatement(customers, platforms, row, lines, extra, this.db, guards, returning, expected);
       } catch (error) {
         if (isNegativeBalanceViolation(error)) throw onShort((customers.find((m) => m.amount.isNegative()) ?? customers[0]).key.token);
         throw error;

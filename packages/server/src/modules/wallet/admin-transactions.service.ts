@@ -22,7 +22,7 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction, sqlState } from '../ledger/db-transaction';
 import { is, SQL, sql } from 'drizzle-orm';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import { type AccountKey, BALANCE_CHANGED_STATE, changedBalanceOf, type MoneyGuard } from '../ledger/ledger.repository';
+import { type AccountKey, BALANCE_CHANGED_STATE, changedBalanceOf, customerBalanceBefore, type MoneyGuard } from '../ledger/ledger.repository';
 import { customer, type EntryInput, type Leg, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
@@ -602,8 +602,8 @@ export class AdminTransactionsService {
     const adjustment = adjustmentRows(actor, user, token, input.type, reason, usd, quantity, quote.price);
     const { statement, record } = this.transactions.insertStatement(adjustment.record);
     const notified = this.notifications.notifyStatements(adjustment.notice);
-    // The balance the movement changes, locked by the last guard: `plain` in SQL is trim_scale (no trailing zeros).
-    const before = sql`(select balance from locked_balance)`;
+    // The balance the movement changed, from its own UPDATE: `plain` in SQL is trim_scale (no trailing zeros).
+    const before = customerBalanceBefore(plain(quantity));
     const audit = auditStatement(
       actor,
       adjustment.audit(sql`to_jsonb(trim_scale(${before})::text)`, sql`to_jsonb(trim_scale(${before} + ${plain(quantity)}::numeric)::text)`),
@@ -613,7 +613,7 @@ export class AdminTransactionsService {
       returned = await this.ledger.postInOneRoundTrip(adjustment.entry, adjustment.onShort, {
         extra: [statement, ...notified.extra, audit],
         announce: [notified.announce],
-        guards: [this.customers.unchangedGuard(user), this.tokens.liveGuard([token.id]), this.ledger.lockedBalanceGuard(accountId, 'locked_balance')],
+        guards: [this.customers.unchangedGuard(user), this.tokens.liveGuard([token.id])],
         onGuard: tokenGoneMeanwhile(symbol),
         returning: sql`${before}::text as balance`,
       });
@@ -689,6 +689,8 @@ export class AdminTransactionsService {
               this.tokens.liveGuard([token.id]),
               this.ledger.balanceGuard(balance.accountId, balance.balance),
             ],
+            // The guard locks and compares; the movement's own UPDATE re-checks (the one check no race gets past).
+            expectedBalance: adjustment ? { accountId: balance.accountId, balance: balance.balance } : undefined,
             onGuard: tokenGoneMeanwhile(symbol),
           },
         );
