@@ -103,6 +103,7 @@ const bareScript = join(work, 'bare.cjs');
 writeFileSync(bareScript, `require('node:http').createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');\n`);
 // The floor under "idle RSS, PGlite": PGlite alone (the app's start parameters, the app's data directory, one query)
 // behind a bare node:http server — what any process embedding this database holds before the app adds anything.
+// Its start parameters are PGLITE_START_PARAMS of packages/server/src/db/pglite-seed.ts (TypeScript: repeated here).
 const pgliteAloneScript = join(work, 'pglite-alone.cjs');
 writeFileSync(
   pgliteAloneScript,

@@ -7,7 +7,7 @@ import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/datab
 import type { IdempotencyContext } from '../../src/modules/ledger/idempotency';
 import { customer, LedgerService, platform, PLATFORM_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
 import { toMoney } from '../../src/modules/ledger/money';
-import { BALANCE_CHANGED_STATE, type PlatformCode } from '../../src/modules/ledger/ledger.repository';
+import { BALANCE_CHANGED_STATE, changedBalanceOf, guardFailureOf, type PlatformCode } from '../../src/modules/ledger/ledger.repository';
 import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
@@ -327,22 +327,33 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(first.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
     expect(first.result).toMatchObject({ balance: { coinAmount: '0.00200000' }, transaction: { direction: 'in' } });
 
-    // The guard: a balance that is no longer the one read aborts the statement (nothing moves).
-    const { balance, guard } = await ledger.balanceWithGuard(user.id, 'bitcoin');
+    // A balance that is no longer the one read: a movement stating it (`expectedBalance`) aborts, nothing moves, and
+    // the error names the balance found; so does `balanceGuard` (what a "set" that moves nothing states it with).
+    const read = await ledger.customerBalance(user.id, 'bitcoin');
     await t.app.get(AdminTransactionsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' });
-    await expect(
+    const postFromRead = (options: Parameters<LedgerService['postInOneRoundTrip']>[2]) =>
       ledger.postInOneRoundTrip(
         {
           kind: 'adjustment',
           transactionId: null,
           reason: 'balance guard test',
           createdBy: actor.id,
-          legs: transfer(customer(user.id, 'bitcoin'), platform('adjustments', 'bitcoin'), balance),
+          legs: transfer(customer(user.id, 'bitcoin'), platform('adjustments', 'bitcoin'), toMoney(read.balance)),
         },
         () => new InvalidInputError('short'),
-        { guards: [guard], onGuard: (code) => new Error(`guard ${code}`) },
-      ),
-    ).rejects.toThrow(`guard ${BALANCE_CHANGED_STATE}`);
+        options,
+      );
+    for (const options of [
+      { guards: [t.app.get(WalletTokensRepository).liveGuard(['bitcoin'])], expectedBalance: read },
+      { guards: [ledger.balanceGuard(read.accountId, read.balance)] },
+    ]) {
+      const error = await postFromRead(options).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(guardFailureOf(error)?.code).toBe(BALANCE_CHANGED_STATE);
+      expect(Number(changedBalanceOf(error))).toBe(0.004);
+    }
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00400000');
   });
 });

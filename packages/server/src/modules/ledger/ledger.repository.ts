@@ -110,16 +110,13 @@ export interface EntryRow {
 /**
  * Two CTEs: `<name>_locked` locks the accounts FOR NO KEY UPDATE (the row lock an UPDATE takes) in id order, only once
  * `after` is true (a scalar subquery that forces an order between CTEs), and `<name>_moved` adds each delta to its
- * balance. A customer balance going below zero violates its CHECK: the caller maps that error. Its values: the `count`
- * account ids, then their deltas (see `deltaValues`).
+ * balance and returns the new one. A customer balance going below zero violates its CHECK: the caller maps that error.
+ * Its values: the `count` account ids, then their deltas (see `deltaValues`), then with `expectBalance` (one account)
+ * the balance it must still have: the UPDATE applies only then, and re-checks that on the newest row version
+ * (EvalPlanQual) whatever ran concurrently — a locking sub-select alone was measured to let a stale balance through now
+ * and then under contention. `<name>_locked` then also names the balance it found.
  */
-/**
- * `<name>_locked` locks the accounts in id order; `<name>_moved` adds each delta and returns the account's new balance.
- * `expect` (the values after the deltas: account id, balance): that account is updated only while its balance is still
- * that one. The UPDATE re-checks its WHERE on the newest row version (EvalPlanQual), so this holds under any
- * concurrency; a locking sub-select alone was measured to let a stale balance through now and then under contention.
- */
-function lockAndAddCtes(name: string, count: number, bind: Bind, after?: SQL, expect = false): SQL {
+function lockAndAddCtes(name: string, count: number, bind: Bind, after?: SQL, expectBalance = false): SQL {
   const locked = sql.raw(`${name}_locked`);
   const ids: SQL[] = [];
   const values: SQL[] = [];
@@ -127,8 +124,8 @@ function lockAndAddCtes(name: string, count: number, bind: Bind, after?: SQL, ex
     ids.push(sql`${bind(i)}::uuid`);
     values.push(sql`(${bind(i)}::uuid, ${bind(count + i)}::numeric)`);
   }
-  const expected = expect ? sql` and (a.id <> ${bind(2 * count)}::uuid or a.balance = ${bind(2 * count + 1)}::numeric)` : sql``;
-  return sql`${locked} as (select id, balance from ledger_accounts where id in (${sql.join(ids, sql`, `)})${after ? sql` and ${after}` : sql``} order by id for no key update), ${sql.raw(`${name}_moved`)} as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${sql.join(values, sql`, `)}) as v(id, delta), ${locked} where a.id = v.id and ${locked}.id = a.id${expected} returning a.id, a.balance)`;
+  const expected = expectBalance ? sql` and a.balance = ${bind(2 * count)}::numeric` : sql``;
+  return sql`${locked} as (select id${expectBalance ? sql`, balance` : sql``} from ledger_accounts where id in (${sql.join(ids, sql`, `)})${after ? sql` and ${after}` : sql``} order by id for no key update), ${sql.raw(`${name}_moved`)} as (update ledger_accounts as a set balance = a.balance + v.delta from (values ${sql.join(values, sql`, `)}) as v(id, delta), ${locked} where a.id = v.id and ${locked}.id = a.id${expected} returning a.id, a.balance)`;
 }
 
 /**
@@ -274,7 +271,7 @@ export class LedgerRepository {
       throw new Error('An expected balance applies to the one customer account of a guarded movement');
     }
     if (nc) {
-      const values = expected ? [...deltaValues(customerDeltas), expected.accountId, expected.balance] : deltaValues(customerDeltas);
+      const values = expected ? [...deltaValues(customerDeltas), expected.balance] : deltaValues(customerDeltas);
       parts.push({ key: `c${nc}${expected ? 'x' : ''}`, values, build: (bind) => lockAndAddCtes('c', nc, bind, afterCustomers, !!expected) });
     }
     if (np) {

@@ -139,7 +139,8 @@ export class LedgerService {
   private readonly shards = new ShardLeases(PLATFORM_SHARDS);
   /**
    * Customer balances by account id as this instance last saw them: a hint only, never a figure shown or moved on its
-   * own — a posting that decides from one runs under `balanceGuard`, which aborts unless it is still the balance.
+   * own — a posting that decides from one states it (`expectedBalance`, or `balanceGuard` when nothing moves) and
+   * aborts unless it is still the balance.
    */
   private readonly balanceHints = new LRUCache<string, string>({ max: 10_000 });
 
@@ -187,16 +188,9 @@ export class LedgerService {
   }
 
   /**
-   * A customer's balance in `token` as it is now (no lock; the account is created when missing), and a guard for a
-   * one-statement posting that locks that account and aborts with BALANCE_CHANGED_STATE unless the balance is still
-   * that one: an amount decided from the balance (e.g. "set the balance to") is then exactly as under a lock.
+   * A customer's account in `token` (created when missing) and its balance now, no lock: an amount decided from it (e.g.
+   * "set the balance to") is then posted with it as `expectedBalance`, which makes it exactly as under a lock.
    */
-  async balanceWithGuard(userId: string, token: string): Promise<{ balance: Money; guard: MoneyGuard }> {
-    const { accountId, balance } = await this.customerBalance(userId, token);
-    return { balance: toMoney(balance), guard: this.repository.balanceGuard(accountId, balance) };
-  }
-
-  /** A customer's account in `token` (created when missing) and its balance now (no lock; see `balanceWithGuard`). */
   async customerBalance(userId: string, token: string): Promise<{ accountId: string; balance: string }> {
     const key = customer(userId, token);
     const accountId = (await this.accountIds([key], this.db)).get(accountKeyString(key))!;
@@ -218,7 +212,7 @@ export class LedgerService {
     this.balanceHints.set(accountId, balance);
   }
 
-  /** The guard of `balanceWithGuard` for a balance read another way (e.g. with the customer, in one query). */
+  /** A guard that locks the customer account and aborts with BALANCE_CHANGED_STATE unless its balance is `balance`. */
   balanceGuard(accountId: string, balance: string): MoneyGuard {
     return this.repository.balanceGuard(accountId, balance);
   }
@@ -293,9 +287,8 @@ export class LedgerService {
       returning?: SQL;
       /**
        * The balance the movement was decided from, of its one customer account: its UPDATE applies only while the
-       * balance is still that one, else the statement aborts with BALANCE_CHANGED_STATE (see `changedBalanceOf`).
-       * With `balanceGuard` for the same balance (the error then names the balance found, and a posting that moves
-       * nothing is checked too).
+       * balance is still that one, else the statement aborts with BALANCE_CHANGED_STATE naming the balance found (see
+       * `changedBalanceOf`). A posting that moves nothing states it with `balanceGuard` instead.
        */
       expectedBalance?: ExpectedBalance;
     } = {},

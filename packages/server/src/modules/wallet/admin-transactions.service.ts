@@ -638,8 +638,9 @@ export class AdminTransactionsService {
    * share lock, the customer unchanged (when `known.customerGuarded`: the customer as this instance last saw it), the
    * customer account locked with its balance still `known.balance` (else read now, no lock), the movement, the
    * transaction, notification and audit rows, the entry and its lines. Both modes decide from that balance — "set" its
-   * delta, both the audit's before/after and the response — and the guard makes it exactly the locked balance; when it
-   * is not, the guard names the balance it found and the statement runs once more with that one. Returns the response,
+   * delta, both the audit's before/after and the response — and the statement applies only while it is exactly the
+   * account's balance; when it is not, the error names the balance found and the statement runs once more with that
+   * one. Returns the response,
    * 'customer' (the customer changed: read it), or 'locked' (nothing written: the balance moved again, the four-eyes
    * gate holds the action, or the key is taken — `updateBalance` then decides under the lock).
    */
@@ -687,9 +688,10 @@ export class AdminTransactionsService {
               ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 200, body)] : []),
               ...(balance.customerGuarded ? [this.customers.unchangedGuard(user)] : []),
               this.tokens.liveGuard([token.id]),
-              this.ledger.balanceGuard(balance.accountId, balance.balance),
+              // Nothing moves ("set" to the balance it has): the guard alone states the balance decided from.
+              ...(adjustment ? [] : [this.ledger.balanceGuard(balance.accountId, balance.balance)]),
             ],
-            // The guard locks and compares; the movement's own UPDATE re-checks (the one check no race gets past).
+            // A movement states it in its own UPDATE (see LedgerService.postInOneRoundTrip).
             expectedBalance: adjustment ? { accountId: balance.accountId, balance: balance.balance } : undefined,
             onGuard: tokenGoneMeanwhile(symbol),
           },
