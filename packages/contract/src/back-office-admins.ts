@@ -70,7 +70,7 @@ export class AdminChangedDto {
 
 // ---- Four-eyes approvals ----
 
-export const APPROVAL_ACTIONS = ['update-balance', 'deposit', 'modify-transaction', 'delete-trx'] as const;
+export const APPROVAL_ACTIONS = ['update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -85,6 +85,27 @@ export class PendingApprovalDto {
 
   @ApiProperty({ example: SENT_FOR_APPROVAL_MESSAGE })
   message: string;
+}
+
+/** Why an action waits for a second admin. */
+export const GATE_REASONS = ['threshold', 'velocity', 'settled-refund', 'admin-change'] as const;
+export type GateReason = (typeof GATE_REASONS)[number];
+
+export const POSTING_ACCOUNTS = ['customer', 'deposits', 'withdrawals_pending', 'withdrawals_settled', 'swap_pool', 'adjustments'] as const;
+
+/** One ledger line an approval applies, exactly. */
+export class ApprovalPostingLineDto {
+  @ApiProperty({ enum: POSTING_ACCOUNTS, description: "The customer's account, or a platform account." })
+  account: (typeof POSTING_ACCOUNTS)[number];
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The customer (customer lines only).' })
+  userId?: string;
+
+  @ApiProperty({ description: 'Token (coin id).' })
+  token: string;
+
+  @ApiProperty({ description: 'Signed quantity of the token (exact decimal string): positive credits the account.' })
+  amount: string;
 }
 
 export class ApprovalAdminDto {
@@ -117,8 +138,39 @@ export class ApprovalDto {
   @ApiProperty({ description: 'USD value at the prices of the request (exact decimal string).' })
   usdValue: string;
 
-  @ApiProperty({ description: 'The request body as sent (applied as is on approval).' })
+  @ApiProperty({ description: 'The request body as sent, for people; what is applied is `posting`.' })
   payload: Record<string, unknown>;
+
+  @ApiProperty({
+    enum: GATE_REASONS,
+    isArray: true,
+    description:
+      'Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), ' +
+      'settled-refund (money back from a settled withdrawal), admin-change (adding an administrator).',
+  })
+  gatedBecause: GateReason[];
+
+  @ApiProperty({
+    type: [ApprovalPostingLineDto],
+    description: 'Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change).',
+  })
+  posting: ApprovalPostingLineDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'USD price per coin at the request (the value shown and the price recorded).' })
+  price: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '"Set balance": the balance it was decided from; approval applies only from this balance (else 409).',
+  })
+  balanceBefore: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: '"Set balance": the balance it sets.' })
+  balanceAfter: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Status changes and deletions: the status the transaction had at the request.' })
+  fromStatus: string | null;
 
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   userId: string | null;

@@ -45,6 +45,8 @@ export interface AppConfig {
   testPauseAfterIdempotencyClaimMs: number;
   /** Admin money actions worth this many USD or more wait for a second admin; 0 turns four-eyes approval off. */
   approvalThresholdUsd: string;
+  /** The rolling window (hours) over which one admin's direct money actions are summed against the threshold. */
+  approvalWindowHours: number;
   /** pino level of the logs (`LOG_LEVEL`). */
   logLevel: LogLevelName;
   /** `json`: one JSON object per line (production, files, log shippers); `pretty`: coloured lines for a terminal. */
@@ -212,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     testPauseAfterIdempotencyClaimMs: nodeEnv === 'test' ? int('TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS', 0, 0, 600_000) : 0,
     approvalThresholdUsd: /^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw) ? approvalThresholdRaw : '10000',
+    approvalWindowHours: int('APPROVAL_WINDOW_HOURS', 24, 1, 24 * 365),
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
     logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
     metricsToken,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
+import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADMIN_EMAIL, bearer, loginAdmin } from '../support/test-app';
 import { ADDRESSES, call, expectLedgerClean, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -23,8 +24,8 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
     t = await startWalletApp(kind, { APPROVAL_THRESHOLD_USD: '10000' }, { listen: true });
     db = t.app.get(DATABASE);
     adminA = await loginAdmin(t.http);
-    const created = await t.http.post('/api/admin/admins').set(bearer(adminA.token)).send(secondAdmin).expect(201);
-    expect(created.body).toMatchObject({ ok: true, admin: { email: secondAdmin.email, name: secondAdmin.name, active: true } });
+    // With four-eyes on, the second admin is added on the server (pnpm admin:add), not over HTTP.
+    await addAdministrator(db, secondAdmin);
     adminB = (await t.http.post('/api/admin/login-admin').send({ email: secondAdmin.email, password: secondAdmin.password }).expect(200)).body;
   }, 180_000);
   afterAll(async () => {
@@ -46,11 +47,10 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
     expect(Number((await holdings(t, ada.token)).tether)).toBe(9999.99);
     expect(await txCount(ada._id)).toBe(1);
 
-    await deposit(adminA.token, ada._id, { amount: '9999.99', status: 'approved', network: 'tether' }).expect(201);
     expect((await deposit(adminA.token, ada._id, { amount: 10000, status: 'approved', network: 'tether' }).expect(202)).body).toEqual(SENT);
     // A pending deposit credits nothing: it is not gated.
     await deposit(adminA.token, ada._id, { amount: 50000, status: 'pending', network: 'tether' }).expect(201);
-    expect(Number((await holdings(t, ada.token)).tether)).toBe(19999.98);
+    expect(Number((await holdings(t, ada.token)).tether)).toBe(9999.99);
 
     const pending = (await t.http.get('/api/admin/approvals?status=pending').set(bearer(adminB.token)).expect(200)).body;
     const mine = pending.find((a: { _id: string }) => a._id === held.body.approvalId);
@@ -62,6 +62,12 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
       userId: ada._id,
       userEmail: ada.email,
       payload: { token: 'tether', amount: '10000', type: 'yes', msg: 'Big correction' },
+      gatedBecause: ['threshold'],
+      posting: [
+        { account: 'adjustments', token: 'tether', amount: '-10000' },
+        { account: 'customer', userId: ada._id, token: 'tether', amount: '10000' },
+      ],
+      price: '1',
       requestedBy: { _id: adminA._id, email: ADMIN_EMAIL },
       decidedBy: null,
     });
@@ -116,8 +122,8 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
 
   it('a request whose preconditions no longer hold fails with 409 and stays pending with the reason', async () => {
     const dee = await newCustomer(t);
-    await updateBalance(adminA.token, dee._id, { token: 'bitcoin', amount: '9000', type: 'yes' }).expect(200);
-    await updateBalance(adminA.token, dee._id, { token: 'bitcoin', amount: '9000', type: 'yes' }).expect(200);
+    const funding = await updateBalance(adminA.token, dee._id, { token: 'bitcoin', amount: '18000', type: 'yes' }).expect(202);
+    await approve(adminB.token, funding.body.approvalId).expect(200);
     const sent = await t.http
       .post('/api/crypto/send-crypto/bitcoin')
       .set(bearer(dee.token))
@@ -199,7 +205,7 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
     await t.http.delete(`/api/admin/admins/${adminA._id}`).set(bearer(adminB.token)).expect(200);
     await t.http.get('/api/admin/admins').set(bearer(adminA.token)).expect(401);
     const third = { name: 'Third', email: 'third.admin@test.local', password: 'third-admin-password' };
-    await t.http.post('/api/admin/admins').set(bearer(adminB.token)).send(third).expect(201);
+    await addAdministrator(db, third);
     const adminC = (await t.http.post('/api/admin/login-admin').send({ email: third.email, password: third.password }).expect(200)).body;
     // B and C deactivate each other at the same time: one wins, the other is refused (the last active admin, or its own
     // session revoked); an active admin always remains.

@@ -495,6 +495,36 @@ describe.each(DATABASE_KINDS)('account security on %s', (kind) => {
       await second.close();
     }
   });
+
+  it('a right password with a wrong code tells the owner once per window, without the code or the address', async () => {
+    const user = await enrolledCustomer();
+    for (const code of ['000000', '111111']) {
+      await t.http.post('/api/user/login-user').set('X-Forwarded-For', '203.0.113.9').send({ email: user.email, password: user.password, code }).expect(401);
+    }
+    const mail = await mailTo(user.email, 'Someone knows your Coinpurse password');
+    expect(mail.text).toContain('Someone signed in with your password but not your code; change your password.');
+    for (const secret of ['000000', '111111', '203.0.113.9', '127.0.0.1', user.secret]) expect(mail.text).not.toContain(secret);
+    const sent = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from mail_outbox where "to" = ${user.email} and subject = 'Someone knows your Coinpurse password'`,
+    );
+    expect(sent[0].n).toBe(1);
+    const notes = (await t.http.get('/api/user/get-notifications').set(bearer(user.token)).expect(200)).body as Array<{ title: string }>;
+    expect(notes.filter((n) => n.title === 'Someone knows your Coinpurse password')).toHaveLength(1);
+
+    // A wrong password never gets that far, and a right code is no alert.
+    const other = await enrolledCustomer();
+    await t.http.post('/api/user/login-user').send({ email: other.email, password: 'wrong-password-1', code: '000000' }).expect(401);
+    await t.http
+      .post('/api/user/login-user')
+      .send({ email: other.email, password: other.password, code: await totp(other.secret, 1) })
+      .expect(200);
+    const none = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from mail_outbox where "to" = ${other.email} and subject = 'Someone knows your Coinpurse password'`,
+    );
+    expect(none[0].n).toBe(0);
+  });
 });
 
 describe('wrong second-factor codes are throttled like passwords', () => {

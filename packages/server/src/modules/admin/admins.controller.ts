@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   AdminAccountDto,
   AdminChangedDto,
@@ -10,6 +19,7 @@ import {
   AuditQueryDto,
   BackOfficeAdminRoutes,
   CreateAdminDto,
+  PendingApprovalDto,
   RejectApprovalDto,
   UserDetailDto,
 } from '@coinpurse/contract';
@@ -17,6 +27,7 @@ import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
+import { answer } from './approval-gate.service';
 import { AdminsService } from './admins.service';
 import { ApprovalsService } from './approvals.service';
 import { type CsvExport, ExportsService } from './exports.service';
@@ -35,10 +46,23 @@ export class AdminAdminsController {
 
   @Post(BackOfficeAdminRoutes.admins)
   @AdminAccess()
-  @ApiCreatedResponse({ type: AdminChangedDto, description: 'Adds an administrator (audited). It signs in at /login-admin.' })
-  @ApiConflictResponse({ description: 'An account with this email already exists.' })
-  createAdmin(@CurrentActor() actor: Actor, @Body() body: CreateAdminDto): Promise<AdminChangedDto> {
-    return this.admins.create(actor, body);
+  @ApiCreatedResponse({
+    type: AdminChangedDto,
+    description: 'Four-eyes off (APPROVAL_THRESHOLD_USD=0): adds an administrator (audited). It signs in at /login-admin.',
+  })
+  @ApiAcceptedResponse({
+    type: PendingApprovalDto,
+    description:
+      'Four-eyes on: nothing is created yet; another active administrator approves the request in /api/admin/approvals (an admin added ' +
+      'after a request cannot approve it). With one active administrator, the second one is added on the server (pnpm admin:add, or ADMIN_EMAIL).',
+  })
+  @ApiConflictResponse({ description: 'An account with this email already exists, or no other active administrator could approve the request.' })
+  createAdmin(
+    @CurrentActor() actor: Actor,
+    @Body() body: CreateAdminDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminChangedDto | PendingApprovalDto> {
+    return answer(reply, this.admins.create(actor, body));
   }
 
   @Delete(BackOfficeAdminRoutes.admin)

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdminAccountDto, AdminChangedDto, CreateAdminDto, UserDetailDto } from '@coinpurse/contract';
+import type { AdminAccountDto, AdminChangedDto, CreateAdminDto, PendingApprovalDto, UserDetailDto } from '@coinpurse/contract';
 import { ConflictError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
@@ -11,6 +11,7 @@ import { toMoney, usdNumber } from '../ledger/money';
 import { WalletService } from '../wallet/wallet.service';
 import { type AdminAccountRow, AdminsRepository } from './admins.repository';
 import { AdminRepository } from './admin.repository';
+import { ApprovalGate } from './approval-gate.service';
 import { ApprovalsRepository } from './approvals.repository';
 import { toApprovalDto } from './approvals.service';
 import { UUID_TEXT } from './page-cursor';
@@ -40,15 +41,21 @@ export class AdminsService {
     private readonly wallet: WalletService,
     private readonly audit: AuditService,
     private readonly sessions: SessionsService,
+    private readonly gate: ApprovalGate,
   ) {}
 
   async list(): Promise<AdminAccountDto[]> {
     return (await this.admins.listAdmins()).map(toAdminDto);
   }
 
-  /** A new admin signs in at /login-admin; the account-security rules (2FA enrolment) apply to it like to any admin. */
-  async create(actor: Actor, input: CreateAdminDto): Promise<AdminChangedDto> {
+  /**
+   * A new admin signs in at /login-admin; the account-security rules (2FA enrolment) apply to it like to any admin.
+   * While four-eyes is on, adding an admin is itself a request another active admin approves (else one admin could make
+   * the second pair of eyes); with one active admin, the second is added on the server (`pnpm admin:add`, ADMIN_EMAIL).
+   */
+  async create(actor: Actor, input: CreateAdminDto): Promise<AdminChangedDto | PendingApprovalDto> {
     const passwordHash = await hashPassword(input.password);
+    if (this.gate.enabled) return this.requestCreate(actor, input, passwordHash);
     return this.db.transaction(async (tx) => {
       const created = await this.users.insert({ name: input.name, email: input.email, passwordHash, country: '-', role: 'admin' }, tx);
       if (!created) throw new ConflictError('An account with this email already exists.');
@@ -62,6 +69,30 @@ export class AdminsService {
         message: 'Administrator added',
         admin: toAdminDto({ id: created.id, name: created.name, email: created.email, createdAt: created.createdAt, deactivatedAt: null }),
       };
+    });
+  }
+
+  private requestCreate(actor: Actor, input: CreateAdminDto, passwordHash: string): Promise<PendingApprovalDto> {
+    return this.db.transaction(async (tx) => {
+      const active = await this.admins.lockActiveAdmins(tx);
+      if (active.length <= 1)
+        throw new ConflictError(
+          'No other active administrator can approve this. Add the second administrator on the server: pnpm admin:add (or ADMIN_EMAIL and ADMIN_PASSWORD).',
+        );
+      if (await this.users.findByEmail(input.email, tx)) throw new ConflictError('An account with this email already exists.');
+      const email = input.email.trim();
+      return this.gate.requestAdminChange(
+        actor,
+        {
+          action: 'create-admin',
+          userId: null,
+          transactionId: null,
+          payload: { name: input.name, email },
+          effect: { name: input.name, email, passwordHash },
+          summary: `Add the administrator ${input.name} <${email}>`,
+        },
+        tx,
+      );
     });
   }
 

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
+import type { BoundEffect, GateReason } from '../ledger/four-eyes-policy';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { type Money, plain, toMoney } from '../ledger/money';
 import { ApprovalsRepository } from './approvals.repository';
@@ -13,25 +14,40 @@ export interface GatedAction {
   action: ApprovalAction;
   userId: string | null;
   transactionId: string | null;
-  /** The request body as sent; the approval applies exactly this. */
+  /** The request body as sent (for people). */
   payload: Record<string, unknown>;
+  /** What an approval applies, exactly (see BoundEffect). */
+  effect: BoundEffect;
   /** USD value at current prices. */
   usd: Money;
   summary: string;
   reason?: string | null;
+  /** What kind of movement it is, besides its value (e.g. a refund of a settled withdrawal), for the approver. */
+  kinds?: GateReason[];
 }
 
 export function isPendingApproval(body: unknown): body is PendingApprovalDto {
   return typeof body === 'object' && body !== null && (body as { pendingApproval?: unknown }).pendingApproval === true;
 }
 
+/** A four-eyes hold answers 202 Accepted instead of the route's usual status. */
+export async function answer<T>(reply: { status(code: number): unknown }, result: Promise<T>): Promise<T> {
+  const body = await result;
+  if (isPendingApproval(body)) reply.status(202);
+  return body;
+}
+
 /**
- * Four-eyes policy for admin money actions: at or above APPROVAL_THRESHOLD_USD the action is stored as an approval
- * request (in the caller's transaction, so nothing else of it happens) and the route answers 202.
+ * Four-eyes policy for admin money actions (which movements: see four-eyes-policy.ts). A direct action waits for a
+ * second admin when its USD value reaches APPROVAL_THRESHOLD_USD, or when it would take the sum of direct actions over
+ * the last APPROVAL_WINDOW_HOURS — this admin's, or any admin's on this customer — to the threshold (no structuring into
+ * smaller actions). A held action is stored with its bound effect in the caller's transaction (so nothing else of it
+ * happens) and the route answers 202; an action that goes ahead is counted in the window in the same transaction.
  */
 @Injectable()
 export class ApprovalGate {
   private readonly threshold: Money;
+  private readonly windowMs: number;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -40,20 +56,49 @@ export class ApprovalGate {
     private readonly idempotency: IdempotencyService,
   ) {
     this.threshold = toMoney(config.approvalThresholdUsd);
+    this.windowMs = config.approvalWindowHours * 3_600_000;
   }
 
   get enabled(): boolean {
     return this.threshold.gt(0);
   }
 
-  /** Whether an action of this USD value needs a second admin (never while one is applying an approval). */
-  requiresApproval(actor: Actor, usd: Money): boolean {
-    return this.enabled && !actor.approval && usd.gte(this.threshold);
+  /**
+   * Whether this actor's gated actions are decided by the gate (under its locks, in a transaction): every direct admin
+   * action while four-eyes is on, since the window's sums decide too. Never while a second admin applies an approval.
+   */
+  decides(actor: Actor): boolean {
+    return this.enabled && !actor.approval;
   }
 
-  /** Undefined: go ahead. Otherwise the request is stored and its 202 body returned; the caller must stop there. */
+  /** Undefined: go ahead (counted in the window). Otherwise the request is stored and its 202 body returned; the caller must stop there. */
   async hold(actor: Actor, action: GatedAction, tx: Tx, idem?: IdempotencyContext): Promise<PendingApprovalDto | undefined> {
-    if (!this.requiresApproval(actor, action.usd)) return undefined;
+    if (!this.decides(actor)) return undefined;
+    const reasons = await this.reasonsToHold(actor.id, action.userId, action.usd, tx);
+    if (!reasons.length) {
+      await this.approvals.recordDirect(actor.id, action.userId, plain(action.usd.toDecimalPlaces(8)), tx);
+      return undefined;
+    }
+    return this.store(actor, { ...action, kinds: [...reasons, ...(action.kinds ?? [])] }, tx, idem);
+  }
+
+  /** An administrator change: always a request another active admin approves (not a money action, no value). */
+  requestAdminChange(
+    actor: Actor,
+    action: Omit<GatedAction, 'usd' | 'effect' | 'kinds'> & { effect: Record<string, unknown> },
+    tx: Tx,
+  ): Promise<PendingApprovalDto> {
+    return this.store(actor, { ...action, effect: action.effect as unknown as BoundEffect, usd: toMoney(0), kinds: ['admin-change'] }, tx);
+  }
+
+  private async reasonsToHold(adminId: string, userId: string | null, usd: Money, tx: Tx): Promise<GateReason[]> {
+    if (usd.gte(this.threshold)) return ['threshold'];
+    await this.approvals.lockVelocity(adminId, userId, tx);
+    const sums = await this.approvals.directSums(adminId, userId, new Date(Date.now() - this.windowMs), tx);
+    return usd.add(sums.admin).gte(this.threshold) || usd.add(sums.customer).gte(this.threshold) ? ['velocity'] : [];
+  }
+
+  private async store(actor: Actor, action: GatedAction, tx: Tx, idem?: IdempotencyContext): Promise<PendingApprovalDto> {
     const row = await this.approvals.insert(
       {
         action: action.action,
@@ -61,6 +106,8 @@ export class ApprovalGate {
         userId: action.userId,
         transactionId: action.transactionId,
         payload: action.payload,
+        effect: action.effect as unknown as Record<string, unknown>,
+        gateReasons: action.kinds ?? [],
         usdValue: plain(action.usd.toDecimalPlaces(8)),
         summary: action.summary,
         reason: action.reason ?? null,
@@ -73,7 +120,14 @@ export class ApprovalGate {
         action: 'approval.request',
         targetType: 'approval',
         targetId: row.id,
-        after: { action: action.action, userId: action.userId, transactionId: action.transactionId, usd: row.usdValue, payload: action.payload },
+        after: {
+          action: action.action,
+          userId: action.userId,
+          transactionId: action.transactionId,
+          usd: row.usdValue,
+          payload: action.payload,
+          gatedBecause: row.gateReasons,
+        },
       },
       tx,
     );

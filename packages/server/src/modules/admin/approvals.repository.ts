@@ -3,7 +3,7 @@ import type { ApprovalAction, ApprovalStatus } from '@coinpurse/contract';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { adminApprovals, users } from '../../db/schema';
+import { adminApprovals, adminDirectActions, users } from '../../db/schema';
 
 export interface NewApproval {
   action: ApprovalAction;
@@ -14,6 +14,9 @@ export interface NewApproval {
   usdValue: string;
   summary: string;
   reason: string | null;
+  /** What the approval applies, exactly (BoundEffect; the new admin's account for create-admin). */
+  effect: Record<string, unknown> | null;
+  gateReasons: string[];
 }
 
 export interface ApprovalRecord extends NewApproval {
@@ -42,6 +45,8 @@ const columns = {
   userId: adminApprovals.userId,
   transactionId: adminApprovals.transactionId,
   payload: adminApprovals.payload,
+  effect: adminApprovals.effect,
+  gateReasons: adminApprovals.gateReasons,
   usdValue: adminApprovals.usdValue,
   summary: adminApprovals.summary,
   reason: adminApprovals.reason,
@@ -90,6 +95,36 @@ export class ApprovalsRepository {
       .update(adminApprovals)
       .set({ lastError: message.slice(0, 1000) })
       .where(and(eq(adminApprovals.id, id), eq(adminApprovals.status, 'pending')));
+  }
+
+  /**
+   * Serializes the four-eyes velocity decisions of one admin and of one customer (transaction-scoped advisory locks,
+   * always the admin's first): two concurrent actions cannot both pass on the same sums.
+   */
+  async lockVelocity(adminId: string, userId: string | null, executor: Executor): Promise<void> {
+    await executor.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`four-eyes:admin:${adminId}`}, 0))`);
+    if (userId) await executor.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`four-eyes:customer:${userId}`}, 0))`);
+  }
+
+  /** USD of the direct (not approved) admin money actions since `since`: by this admin, and on this customer by any admin. */
+  async directSums(adminId: string, userId: string | null, since: Date, executor: Executor): Promise<{ admin: string; customer: string }> {
+    const [row] = await executor
+      .select({
+        admin: sql<string>`coalesce(sum(${adminDirectActions.usdValue}) filter (where ${adminDirectActions.adminId} = ${adminId}), 0)::text`,
+        customer: sql<string>`coalesce(sum(${adminDirectActions.usdValue}) filter (where ${adminDirectActions.userId} = ${userId}), 0)::text`,
+      })
+      .from(adminDirectActions)
+      .where(
+        and(
+          sql`${adminDirectActions.createdAt} > ${since.toISOString()}::timestamptz`,
+          userId ? sql`(${adminDirectActions.adminId} = ${adminId} or ${adminDirectActions.userId} = ${userId})` : eq(adminDirectActions.adminId, adminId),
+        ),
+      );
+    return row;
+  }
+
+  async recordDirect(adminId: string, userId: string | null, usdValue: string, executor: Executor): Promise<void> {
+    await executor.insert(adminDirectActions).values({ adminId, userId, usdValue });
   }
 
   async countPending(executor: Executor = this.db): Promise<number> {

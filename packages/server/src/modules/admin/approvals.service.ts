@@ -1,22 +1,35 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApprovalDecisionDto, ApprovalDto, ApprovalsQueryDto, DepositDto, ModifyTransactionDto, UpdateBalanceDto } from '@coinpurse/contract';
 import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '../../common/errors';
+import { UsersRepository } from '../auth/users.repository';
+import { type BoundEffect, type BoundLine, StaleApprovalError } from '../ledger/four-eyes-policy';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { plain } from '../ledger/money';
-import { AdminTransactionsService } from '../wallet/admin-transactions.service';
+import { type Applying, AdminTransactionsService } from '../wallet/admin-transactions.service';
 import { AdminsRepository } from './admins.repository';
 import { type ApprovalRecord, type ApprovalView, ApprovalsRepository } from './approvals.repository';
 import { UUID_TEXT } from './page-cursor';
 
 const APPROVAL_NOT_FOUND = 'Approval request not found.';
 
-/** The action could not be applied as requested any more: 409, and the request stays pending with the reason. */
-class StaleApprovalError extends ConflictError {}
+/** The new administrator a create-admin request binds (the password hash never leaves the server). */
+interface NewAdminEffect {
+  name: string;
+  email: string;
+  passwordHash: string;
+}
+
+/** The bound ledger lines as the approver reads them (none for an administrator change or an old request). */
+function postingOf(row: ApprovalView): BoundLine[] {
+  if (row.action === 'create-admin' || !row.effect) return [];
+  return ((row.effect as unknown as BoundEffect).lines ?? []).map((line) => ({ ...line }));
+}
 
 export function toApprovalDto(row: ApprovalView): ApprovalDto {
+  const effect = row.action === 'create-admin' ? null : (row.effect as unknown as BoundEffect | null);
   return {
     _id: row.id,
     action: row.action,
@@ -34,6 +47,12 @@ export function toApprovalDto(row: ApprovalView): ApprovalDto {
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decisionReason: row.decisionReason,
     lastError: row.lastError,
+    gatedBecause: row.gateReasons as ApprovalDto['gatedBecause'],
+    posting: postingOf(row),
+    price: effect?.price ?? null,
+    balanceBefore: effect?.balanceBefore ?? null,
+    balanceAfter: effect?.balanceAfter ?? null,
+    fromStatus: effect?.status ?? null,
   };
 }
 
@@ -44,6 +63,7 @@ export class ApprovalsService {
     @Inject(DATABASE) private readonly db: Database,
     private readonly approvals: ApprovalsRepository,
     private readonly admins: AdminsRepository,
+    private readonly users: UsersRepository,
     private readonly transactions: AdminTransactionsService,
     private readonly audit: AuditService,
   ) {}
@@ -72,6 +92,9 @@ export class ApprovalsService {
       return await inTransaction(this.db, async (tx) => {
         const row = await this.lockPending(id, tx);
         if (row.requestedBy === actor.id) throw new ForbiddenError('You cannot approve your own request: another admin must approve it.');
+        // An admin added after the request (perhaps by its requester, to approve it) is no second pair of eyes for it.
+        const approver = await this.users.findById(actor.id, tx);
+        if (!approver || approver.createdAt >= row.createdAt) throw new ForbiddenError('An administrator added after this request was made cannot approve it.');
         await this.apply(row, { ...actor, approval: { id: row.id, requestedBy: row.requestedBy } }, tx);
         if (!(await this.approvals.decide(row.id, 'approved', actor.id, null, tx))) throw new ConflictError('This request was already decided.');
         await this.audit.record(
@@ -112,33 +135,59 @@ export class ApprovalsService {
     });
   }
 
-  /** Runs the same service method the admin route runs, in this transaction; what no longer holds becomes a 409. */
+  /**
+   * Runs the same service method the admin route runs, in this transaction, bound to the request's effect: the same
+   * ledger lines from the same balance or status, or a 409 and nothing moves.
+   */
   private async apply(row: ApprovalRecord, actor: Actor, tx: Tx): Promise<void> {
     try {
       const payload = row.payload;
+      const applying: Applying = { tx, effect: row.effect as unknown as BoundEffect | null };
       switch (row.action) {
         case 'deposit':
-          await this.transactions.deposit(actor, row.userId!, payload as unknown as DepositDto, undefined, tx);
+          await this.transactions.deposit(actor, row.userId!, payload as unknown as DepositDto, undefined, applying);
           return;
         case 'update-balance':
-          await this.transactions.updateBalance(actor, row.userId!, payload as unknown as UpdateBalanceDto, undefined, tx);
+          await this.transactions.updateBalance(actor, row.userId!, payload as unknown as UpdateBalanceDto, undefined, applying);
           return;
         case 'modify-transaction':
-          await this.transactions.modify(actor, payload as unknown as ModifyTransactionDto, tx);
+          await this.transactions.modify(actor, payload as unknown as ModifyTransactionDto, applying);
           return;
         case 'delete-trx': {
           const state = await this.admins.lockTransactionState(row.transactionId!, tx);
-          if (!state || state.voided || state.status !== 'approved')
-            throw new StaleApprovalError('This transaction changed since the request (deleted or no longer approved), so it was not applied.');
-          await this.transactions.void(actor, row.transactionId!, tx);
+          const expected = applying.effect?.status ?? 'approved';
+          if (!state || state.voided || state.status !== expected)
+            throw new StaleApprovalError(`This transaction changed since the request (deleted or no longer ${expected}), so it was not applied.`);
+          await this.transactions.void(actor, row.transactionId!, applying);
           return;
         }
+        case 'create-admin':
+          await this.createAdmin(actor, row.effect as unknown as NewAdminEffect, tx);
+          return;
       }
     } catch (error) {
       if (error instanceof StaleApprovalError) throw error;
+      if (error instanceof ForbiddenError) throw error;
       if (error instanceof ConflictError || error instanceof NotFoundError || error instanceof InvalidInputError)
         throw new StaleApprovalError(`It can no longer be applied as requested: ${(error as DomainError).message}`);
       throw error;
     }
+  }
+
+  /** The approved new administrator: created now (so it cannot approve anything requested before), audited with both admins. */
+  private async createAdmin(actor: Actor, admin: NewAdminEffect, tx: Tx): Promise<void> {
+    const created = await this.users.insert({ name: admin.name, email: admin.email, passwordHash: admin.passwordHash, country: '-', role: 'admin' }, tx);
+    if (!created) throw new StaleApprovalError('An account with this email was created since the request, so it was not applied.');
+    await this.audit.record(
+      actor,
+      {
+        action: 'admin.create',
+        targetType: 'user',
+        targetId: created.id,
+        // AuditService adds the approval (requested by, approved by) from the actor.
+        after: { name: created.name, email: created.email, role: 'admin' },
+      },
+      tx,
+    );
   }
 }

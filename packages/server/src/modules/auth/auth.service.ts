@@ -174,7 +174,7 @@ export class AuthService {
   /** Password first (same answer as before for a wrong one), then the second factor, then a new session. */
   private async login(input: LoginDto, role: 'user' | 'admin', client: ClientInfo): Promise<SessionDto> {
     const user = await this.checkCredentials(input, role);
-    await this.stepUp.verify(user, input.code);
+    await this.stepUp.verifySignIn(user, input.code);
     // The session and its new-device mail commit together: a crash cannot leave a sign-in the customer was not told of.
     return this.db.transaction(async (tx) => {
       const { session, newDevice } = await this.startSession(user, client, tx);

@@ -21,6 +21,7 @@ export const SECURITY_SUBJECTS = {
   withdrawalRequested: 'Withdrawal requested from your Coinpurse account',
   addressAdded: 'A withdrawal address was added to your Coinpurse account',
   emailChanged: 'The sign-in email of your Coinpurse account was changed',
+  passwordKnown: 'Someone knows your Coinpurse password',
 } as const;
 
 const NOT_YOU = 'If this was not you, change your password now and contact support.';
@@ -77,6 +78,11 @@ export class SecurityMailService {
       `A recovery code was used on your account at ${stamp()}. ${codesLeft} unused ${codesLeft === 1 ? 'code is' : 'codes are'} left.`,
       { tx },
     );
+  }
+
+  /** A right password with a wrong second-factor code: the password is known to someone else. */
+  passwordKnown(user: SecurityRecipient): Promise<void> {
+    return this.deliver(user, SECURITY_SUBJECTS.passwordKnown, `Someone signed in with your password but not your code; change your password. (${stamp()})`);
   }
 
   /** The amount as the customer reads it (e.g. "0.01 BTC ($650.00)"); the network once the send path carries it. */

@@ -16,6 +16,11 @@ export class StepUpService {
     return this.twoFactor.requireCode(principal, code);
   }
 
+  /** `verify` at sign-in, after the right password (a wrong code there alerts the owner; see TwoFactorService). */
+  verifySignIn(principal: TwoFactorAccount, code: string | undefined): Promise<void> {
+    return this.twoFactor.requireSignInCode(principal, code);
+  }
+
   /** `verify` for a one-statement money operation: a code is checked now; without one, a guard (see TwoFactorService). */
   verifyOrGuard(principal: TwoFactorAccount, code: string | undefined): Promise<MoneyGuard | undefined> {
     return this.twoFactor.requireCodeOrGuard(principal, code);

@@ -20,6 +20,8 @@ export const RECOVERY_CODE_COUNT = 10;
 /** ±30 s: the code of the previous and of the next 30-second step are accepted too (clock drift, typing time). */
 const EPOCH_TOLERANCE_SECONDS = 30;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+/** At most one "someone knows your password" alert per account in this window. */
+export const PASSWORD_KNOWN_ALERT_WINDOW_MS = 24 * 3_600_000;
 export const INVALID_SETUP_CODE = 'That code is not valid. Check the time on your device and try again.';
 
 /** The account a second factor belongs to (the principal has these fields). */
@@ -159,6 +161,24 @@ export class TwoFactorService {
     });
     if (used) return;
     throw new TwoFactorRequiredError(TWO_FACTOR_REQUIRED_MESSAGE);
+  }
+
+  /**
+   * `requireCode` at sign-in, after the right password: a wrong code there means someone knows the password. The owner
+   * is told once per window (mail, and a notification for customers) — without the guessed code or the guesser's address.
+   */
+  async requireSignInCode(account: TwoFactorAccount, code: string | undefined): Promise<void> {
+    try {
+      await this.requireCode(account, code);
+    } catch (error) {
+      if (code && error instanceof TwoFactorRequiredError) await this.tellPasswordKnown(account);
+      throw error;
+    }
+  }
+
+  private async tellPasswordKnown(account: TwoFactorAccount): Promise<void> {
+    const first = await this.throttler.increment(`password-known:${account.id}`, PASSWORD_KNOWN_ALERT_WINDOW_MS, 1, 0, 'password-known');
+    if (first.totalHits === 1) await this.mails.passwordKnown(account);
   }
 
   /** The time step the code belongs to, when it is valid and later than the last one accepted. */

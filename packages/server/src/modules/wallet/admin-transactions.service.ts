@@ -21,6 +21,18 @@ import { ApprovalGate } from '../admin/approval-gate.service';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction, sqlState } from '../ledger/db-transaction';
 import { is, SQL, sql } from 'drizzle-orm';
+import {
+  BALANCE_CHANGED_SINCE_REQUEST,
+  type BoundEffect,
+  boundCustomerAmount,
+  boundLines,
+  isGated,
+  location,
+  MOVEMENT_CHANGED_SINCE_REQUEST,
+  refundsSettledWithdrawal,
+  sameLines,
+  StaleApprovalError,
+} from '../ledger/four-eyes-policy';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { type AccountKey, BALANCE_CHANGED_STATE, changedBalanceOf, customerBalanceBefore, type MoneyGuard } from '../ledger/ledger.repository';
 import { customer, type EntryInput, type Leg, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
@@ -40,14 +52,6 @@ import { TokenNetworksRepository } from '../networks/token-networks.repository';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.';
 
-/** Where a transaction's quantity sits for a given status (the customer's account, or a platform account). */
-function location(record: Pick<TransactionRecord, 'type' | 'userId' | 'token'>, status: TransactionStatus): AccountKey {
-  if (record.type === 'deposit') return status === 'approved' ? customer(record.userId, record.token) : platform('deposits', record.token, LEASED_SHARD);
-  if (status === 'pending') return platform('withdrawals_pending', record.token, LEASED_SHARD);
-  if (status === 'approved') return platform('withdrawals_settled', record.token, LEASED_SHARD);
-  return customer(record.userId, record.token);
-}
-
 function sameAccount(a: AccountKey, b: AccountKey): boolean {
   return (
     a.kind === b.kind &&
@@ -65,6 +69,17 @@ const tokenGoneMeanwhile = (symbol: string) => (code: string) =>
   code === TOKEN_GONE_STATE ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`) : undefined;
 
 const TYPE_LABEL: Record<string, string> = { deposit: 'deposit', withdrawal: 'withdrawal', swap: 'swap', adjustment: 'balance adjustment' };
+
+/** A four-eyes approval being applied by the second admin: in its transaction, with the effect it binds (null: a request from before effects were bound). */
+export interface Applying {
+  tx: Tx;
+  effect: BoundEffect | null;
+}
+
+/** Nothing of an approval is applied when the movement decided now is not the one it bound. */
+function requireBoundLines(applying: Applying | undefined, legs: Leg[]): void {
+  if (applying?.effect && !sameLines(applying.effect.lines, legs)) throw new StaleApprovalError(MOVEMENT_CHANGED_SINCE_REQUEST);
+}
 
 @Injectable()
 export class AdminTransactionsService {
@@ -174,10 +189,11 @@ export class AdminTransactionsService {
     return (await this.tokens.coinsByIds([token])).get(token)?.symbol ?? null;
   }
 
-  async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext, outer?: Tx): Promise<TransactionDto | PendingApprovalDto> {
+  async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext, applying?: Applying): Promise<TransactionDto | PendingApprovalDto> {
+    const outer = applying?.tx;
     const usd = parseAmount(input.amount);
-    // A direct call below the four-eyes threshold: ONE statement (see depositInOneStatement).
-    const gated = input.status === 'approved' && this.gate.requiresApproval(actor, usd);
+    // A call the four-eyes gate does not decide: ONE statement (see depositInOneStatement).
+    const gated = input.status === 'approved' && this.gate.decides(actor);
     const oneStatement = !outer && !gated && (!idem || this.idempotency.claimsInStatement);
     // Steady state: the customer as this instance last read it (the statement's guard re-checks it), no read first.
     const known = oneStatement ? this.customers.known(userId) : undefined;
@@ -195,10 +211,15 @@ export class AdminTransactionsService {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
-      const quote = await this.prices.quote(token.id, tx);
-      const quantity = usdToQuantity(usd, quote.price, token.id);
+      // An approval credits exactly the quantity it bound, at the request's price (not one recomputed now).
+      const bound = applying?.effect;
+      const price = bound?.price ? toMoney(bound.price) : (await this.prices.quote(token.id, tx)).price;
+      const boundQuantity = bound && boundCustomerAmount(bound);
+      const quantity = boundQuantity ? toMoney(boundQuantity) : usdToQuantity(usd, price, token.id);
       if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
-      if (input.status === 'approved') {
+      const deposit = depositRows(actor, user, target, input.status, quantity, price);
+      requireBoundLines(applying, deposit.legs);
+      if (isGated(deposit.legs)) {
         const held = await this.gate.hold(
           actor,
           {
@@ -206,15 +227,15 @@ export class AdminTransactionsService {
             userId: user.id,
             transactionId: null,
             payload: { ...input },
+            effect: { lines: boundLines(deposit.legs), price: plain(price) },
             usd,
-            summary: `Approved deposit of ${usdText(plain(usd))} in ${symbol} for ${user.email}`,
+            summary: `Approved deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usd))}) for ${user.email}`,
           },
           tx,
           idem,
         );
         if (held) return held;
       }
-      const deposit = depositRows(actor, user, target, input.status, quantity, quote.price);
       const row = await this.transactions.insert(deposit.record, tx);
       await this.notifications.notify(deposit.notice, tx);
       await this.audit.record(actor, deposit.audit, tx);
@@ -285,7 +306,8 @@ export class AdminTransactionsService {
   }
 
   /** Any status to any status on deposits and withdrawals; each change posts its ledger effect. Concurrent changes serialize on the row lock. */
-  async modify(actor: Actor, input: ModifyTransactionDto, outer?: Tx): Promise<TransactionChangeDto | PendingApprovalDto> {
+  async modify(actor: Actor, input: ModifyTransactionDto, applying?: Applying): Promise<TransactionChangeDto | PendingApprovalDto> {
+    const outer = applying?.tx;
     if (!outer) {
       const done = await this.modifyInOneStatement(actor, input);
       if (done) return done;
@@ -310,8 +332,10 @@ export class AdminTransactionsService {
       const change = statusChangeRows(actor, record, symbol, input.modification, txHash);
       // Crediting the customer or making it pending again exposes the token: it must still be supported (share lock).
       if (change.exposesToken) await requireLiveTokens(this.tokens, [{ id: record.token, symbol }], tx, removedToken);
-      // Four-eyes: crediting a deposit or settling a withdrawal; the approval re-checks the status it was asked from.
-      if (input.modification === 'approved') {
+      // Four-eyes: a change that moves money across what is owed to customers (see four-eyes-policy.ts); the approval
+      // re-checks the status it was asked from and applies only the same movement.
+      requireBoundLines(applying, change.entry.legs);
+      if (isGated(change.entry.legs)) {
         const held = await this.gate.hold(
           actor,
           {
@@ -319,8 +343,10 @@ export class AdminTransactionsService {
             userId: record.userId,
             transactionId: record.id,
             payload: { ...input, expectedStatus: input.expectedStatus ?? record.status },
+            effect: { lines: boundLines(change.entry.legs), price: record.price ?? undefined, status: record.status },
             usd: await this.currentUsd(record, tx),
-            summary: `Approve the ${record.status} ${TYPE_LABEL[record.type]} of ${change.amountText}`,
+            summary: `Change the ${TYPE_LABEL[record.type]} of ${change.amountText} from ${record.status} to ${input.modification}`,
+            kinds: refundsSettledWithdrawal(change.entry.legs) ? ['settled-refund'] : [],
           },
           tx,
         );
@@ -354,7 +380,8 @@ export class AdminTransactionsService {
       if (!checked.ok) return undefined;
       txHash = checked.hash;
     }
-    if (input.modification === 'approved' && this.gate.requiresApproval(actor, await this.currentUsd(record))) return undefined;
+    // The gate decides a gated movement under its locks (the window's sums), in `modify`.
+    if (this.gate.decides(actor) && isGated(statusChangeLegs(record, input.modification))) return undefined;
 
     const coinSymbol = await this.coinSymbol(record.token);
     const symbol = (coinSymbol ?? record.token).toUpperCase();
@@ -409,14 +436,19 @@ export class AdminTransactionsService {
   }
 
   /** Voids: reverses the ledger effect (409 when the customer no longer holds what must come back), hides it from lists, keeps it in the ledger and the audit. */
-  async void(actor: Actor, id: string, outer?: Tx): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
+  async void(actor: Actor, id: string, applying?: Applying): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
+    const outer = applying?.tx;
     if (!outer) {
       const done = await this.voidInOneStatement(actor, id);
       if (done) return done;
     }
     return this.within(outer, async (tx) => {
       const record = await this.lockTransaction(id, tx);
-      if (record.status === 'approved') {
+      if (applying?.effect?.status && applying.effect.status !== record.status) throw new StaleApprovalError(MOVEMENT_CHANGED_SINCE_REQUEST);
+      const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)], tx);
+      const reversal = voidRows(actor, record, (token) => (symbols.get(token)?.symbol ?? token).toUpperCase());
+      requireBoundLines(applying, reversal.entry.legs);
+      if (isGated(reversal.entry.legs)) {
         const held = await this.gate.hold(
           actor,
           {
@@ -424,15 +456,15 @@ export class AdminTransactionsService {
             userId: record.userId,
             transactionId: record.id,
             payload: { id: record.id },
+            effect: { lines: boundLines(reversal.entry.legs), price: record.price ?? undefined, status: record.status },
             usd: await this.currentUsd(record, tx),
-            summary: `Delete (reverse) the approved ${TYPE_LABEL[record.type]} of ${record.coinAmount} ${record.token}`,
+            summary: `Delete (reverse) the ${record.status} ${TYPE_LABEL[record.type]} of ${describe(record.coinAmount, record.token, reversal.symbolOf(record.token))}`,
+            kinds: refundsSettledWithdrawal(reversal.entry.legs) ? ['settled-refund'] : [],
           },
           tx,
         );
         if (held) return held;
       }
-      const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)], tx);
-      const reversal = voidRows(actor, record, (token) => (symbols.get(token)?.symbol ?? token).toUpperCase());
       await requireLiveTokens(
         this.tokens,
         reversal.credited.map((token) => ({ id: token, symbol: reversal.symbolOf(token) })),
@@ -458,7 +490,8 @@ export class AdminTransactionsService {
   private async voidInOneStatement(actor: Actor, id: string): Promise<DeleteTransactionResponseDto | undefined> {
     const record = UUID.test(id) ? (this.transactions.known(id) ?? (await this.transactions.findView(id))) : undefined;
     if (!record || record.voidedAt) return undefined;
-    if (record.status === 'approved' && this.gate.requiresApproval(actor, await this.currentUsd(record))) return undefined;
+    // The gate decides a gated movement under its locks (the window's sums), in `void`.
+    if (this.gate.decides(actor) && isGated(voidLegs(record))) return undefined;
     const symbols = await this.tokens.coinsByIds([record.token, String(record.details?.toToken ?? record.token)]);
     const reversal = voidRows(actor, record, (token) => (symbols.get(token)?.symbol ?? token).toUpperCase());
     const { credited, symbolOf } = reversal;
@@ -486,11 +519,13 @@ export class AdminTransactionsService {
     userId: string,
     input: UpdateBalanceDto,
     idem?: IdempotencyContext,
-    outer?: Tx,
+    applying?: Applying,
   ): Promise<UpdateBalanceResponseDto | PendingApprovalDto> {
+    const outer = applying?.tx;
     const usd = parseAmount(input.amount);
     const reason = input.msg?.trim() || DEFAULT_ADJUSTMENT_REASON;
-    const oneStatement = !outer && (!idem || this.idempotency.claimsInStatement);
+    // Every adjustment moves money across what is owed to customers: while four-eyes is on, the gate decides it (locked path).
+    const oneStatement = !outer && !this.gate.decides(actor) && (!idem || this.idempotency.claimsInStatement);
     // Steady state of "add" without a key: nothing read first (see addInOneStatement).
     const known = oneStatement && input.type === 'yes' && !idem ? this.customers.known(userId) : undefined;
     if (known) {
@@ -529,20 +564,28 @@ export class AdminTransactionsService {
       // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
       await this.idempotency.claim(idem, tx);
       await requireLiveTokens(this.tokens, [token], tx);
-      const quote = await this.prices.quote(token.id, tx);
-      const quantity = usdToQuantity(usd, quote.price, token.id);
+      // An approval applies exactly the delta it bound, at the request's price, and only from the balance it was decided from.
+      const bound = applying?.effect;
+      const price = bound?.price ? toMoney(bound.price) : (await this.prices.quote(token.id, tx)).price;
+      const quantity = usdToQuantity(usd, price, token.id);
       const current = (await this.ledger.lockCustomer(user.id, [token.id], tx)).get(token.id)!;
+      if (bound?.balanceBefore !== undefined && !current.eq(bound.balanceBefore)) throw new StaleApprovalError(BALANCE_CHANGED_SINCE_REQUEST);
+      const boundDelta = bound ? (boundCustomerAmount(bound) ?? '0') : undefined;
       let delta: Money;
-      if (input.type === 'yes') {
+      if (boundDelta !== undefined) {
+        delta = toMoney(boundDelta);
+      } else if (input.type === 'yes') {
         if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit.`);
         delta = quantity;
       } else {
         delta = quantity.sub(current);
       }
       const after = current.add(delta);
-      if (!delta.isZero()) {
+      const adjustment = delta.isZero() ? undefined : adjustmentRows(actor, user, token, input.type, reason, usd, delta, price);
+      if (adjustment) {
+        requireBoundLines(applying, adjustment.entry.legs);
         // The value moved: what is added, or how far the new balance is from the current one.
-        const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
+        const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, price)).abs();
         const held = await this.gate.hold(
           actor,
           {
@@ -550,8 +593,16 @@ export class AdminTransactionsService {
             userId: user.id,
             transactionId: null,
             payload: { token: input.token, amount: input.amount, type: input.type, ...(input.msg !== undefined ? { msg: input.msg } : {}) },
+            effect: {
+              lines: boundLines(adjustment.entry.legs),
+              price: plain(price),
+              ...(input.type === 'no' ? { balanceBefore: plain(current), balanceAfter: plain(after) } : {}),
+            },
             usd: moved,
-            summary: `${input.type === 'yes' ? 'Add' : 'Set the balance to'} ${usdText(plain(usd))} in ${symbol} for ${user.email}`,
+            summary:
+              input.type === 'yes'
+                ? `Add ${describe(plain(delta), token.id, symbol)} (${usdText(plain(usd))}) to ${user.email}`
+                : `Set the ${symbol} balance of ${user.email} from ${describe(plain(current), token.id, symbol)} to ${describe(plain(after), token.id, symbol)} (${usdText(plain(usd))})`,
             reason,
           },
           tx,
@@ -559,10 +610,9 @@ export class AdminTransactionsService {
         );
         if (held) return held;
       }
-      const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
+      const balanceDto = tokenBalance({ ...token, currentPrice: plain(price) }, plain(after));
       let transaction: TransactionDto | null = null;
-      if (!delta.isZero()) {
-        const adjustment = adjustmentRows(actor, user, token, input.type, reason, usd, delta, quote.price);
+      if (adjustment) {
         const row = await this.transactions.insert(adjustment.record, tx);
         await this.notifications.notify(adjustment.notice, tx);
         await this.audit.record(actor, adjustment.audit(plain(current), plain(after)), tx);
@@ -594,7 +644,7 @@ export class AdminTransactionsService {
     const token = await this.resolveToken(input.token, 'token');
     if (usd.isZero()) throw new InvalidInputError('Amount must be greater than 0.');
     const accountId = this.ledger.knownAccountId(user.id, token.id);
-    if (!accountId || this.gate.requiresApproval(actor, usd)) return undefined;
+    if (!accountId || this.gate.decides(actor)) return undefined;
     const symbol = token.symbol.toUpperCase();
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
@@ -663,10 +713,7 @@ export class AdminTransactionsService {
       const current = toMoney(balance.balance);
       const delta = input.type === 'yes' ? quantity : quantity.sub(current);
       const after = current.add(delta);
-      if (!delta.isZero()) {
-        const moved = input.type === 'yes' ? usd : usd.sub(usdValue(current, quote.price)).abs();
-        if (this.gate.requiresApproval(actor, moved)) return 'locked';
-      }
+      if (!delta.isZero() && this.gate.decides(actor)) return 'locked';
       const balanceDto = tokenBalance({ ...token, currentPrice: plain(quote.price) }, plain(after));
       const adjustment = delta.isZero() ? undefined : adjustmentRows(actor, user, token, input.type, reason, usd, delta, quote.price);
       const inserted = adjustment && this.transactions.insertStatement(adjustment.record);
@@ -857,9 +904,15 @@ function depositRows(
  * and the movement from where the quantity sits now to where the new status puts it (no legs: it stays), with the
  * error when the customer no longer holds it.
  */
+/** The movement of a status change: from where the quantity sits now to where the new status puts it (none: it stays). */
+function statusChangeLegs(record: Omit<TransactionRecord, 'seq'>, to: TransactionStatus): Leg[] {
+  const from = location(record, record.status);
+  const target = location(record, to);
+  return sameAccount(from, target) ? [] : transfer(from, target, toMoney(record.coinAmount));
+}
+
 function statusChangeRows(actor: Actor, record: Omit<TransactionRecord, 'seq'>, symbol: string, to: TransactionStatus, txHash: string | undefined) {
   const amountText = describe(record.coinAmount, record.token, symbol);
-  const from = location(record, record.status);
   const target = location(record, to);
   return {
     amountText,
@@ -884,7 +937,7 @@ function statusChangeRows(actor: Actor, record: Omit<TransactionRecord, 'seq'>, 
       transactionId: record.id,
       reason: `status ${record.status} → ${to}`,
       createdBy: actor.id,
-      legs: sameAccount(from, target) ? [] : transfer(from, target, toMoney(record.coinAmount)),
+      legs: statusChangeLegs(record, to),
     },
     onShort: () =>
       new ConflictError(

@@ -35,7 +35,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { AdminAccess, UserAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
-import { isPendingApproval } from '../admin/approval-gate.service';
+import { answer } from '../admin/approval-gate.service';
 import { type IdempotencyContext, IdempotencyCtx, Idempotent } from '../ledger/idempotency';
 import { LedgerService } from '../ledger/ledger.service';
 import { AdminTransactionsService } from './admin-transactions.service';
@@ -49,15 +49,13 @@ const nextCursorHeader = {
 
 const sentForApproval = ApiAcceptedResponse({
   type: PendingApprovalDto,
-  description: 'At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it.',
+  description:
+    'Four-eyes: nothing is applied yet and a second admin must approve it, when the movement crosses what is owed to customers ' +
+    '(a credit, a debit, settling a withdrawal or refunding a settled one; not a pending withdrawal given back) and either its USD value at ' +
+    'current prices is at or above APPROVAL_THRESHOLD_USD, or it would take a rolling sum to the threshold: the direct (not approved) money ' +
+    'actions of this admin, or of any admin on this customer, over the last APPROVAL_WINDOW_HOURS (default 24). The approval applies exactly ' +
+    'the ledger lines bound to the request, from the balance or status it was decided from, or answers 409 and moves nothing.',
 });
-
-/** A four-eyes hold answers 202 Accepted instead of the route's usual status. */
-async function answer<T>(reply: FastifyReply, result: Promise<T>): Promise<T> {
-  const body = await result;
-  if (isPendingApproval(body)) reply.status(202);
-  return body;
-}
 
 function setCursor(reply: FastifyReply, cursor: string | undefined): void {
   reply.header('Access-Control-Expose-Headers', NEXT_CURSOR_HEADER);
