@@ -3,8 +3,10 @@
 // works from the per-user page.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE } from '../../src/db/database';
+import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import { launchBrowser, newPage } from '../support/browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, loginAdmin, signUp } from '../support/test-app';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, signUp } from '../support/test-app';
 import { startWalletApp, type WalletApp } from '../support/wallet';
 
 const SECOND = { name: 'Checker Admin', email: 'checker@test.local', password: 'checker-password-1' };
@@ -33,8 +35,8 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
   beforeAll(async () => {
     t = await startWalletApp('pglite', { APPROVAL_THRESHOLD_USD: '10000' }, { listen: true });
     customer = await signUp(t.http, { name: 'Katherine Johnson', email: 'katherine.johnson@nasa.example' });
-    const admin = await loginAdmin(t.http);
-    await t.http.post('/api/admin/admins').set(bearer(admin.token)).send(SECOND).expect(201);
+    // With four-eyes on, the second admin is added on the server (pnpm admin:add).
+    await addAdministrator(t.app.get(DATABASE), SECOND);
     browser = await launchBrowser();
     pageA = (await newPage(browser, t.url!)).page;
     pageB = (await newPage(browser, t.url!)).page;
@@ -64,7 +66,7 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
 
     // The requester sees it waiting, with no Approve button of their own.
     await sidebar(pageA, /^Approvals/);
-    const row = pageA.getByRole('row').filter({ hasText: 'Approved deposit of $50,000.00 in BTC for katherine.johnson@nasa.example' });
+    const row = pageA.getByRole('row').filter({ hasText: '($50,000.00) for katherine.johnson@nasa.example' });
     await row.getByText('Waiting for another admin').waitFor();
     expect(await row.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
     await pageA.getByRole('navigation', { name: 'Admin' }).locator('.admin-badge').filter({ hasText: '1' }).waitFor();
@@ -75,6 +77,13 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
     await sidebar(pageB, /^Approvals/);
     const row = pageB.getByRole('row').filter({ hasText: 'katherine.johnson@nasa.example' });
     await row.getByRole('cell', { name: '$50,000.00', exact: true }).waitFor();
+    // The approver sees why it waits and exactly what approving moves.
+    await row.getByText('Why: Its value is at or above the approval threshold.').waitFor();
+    const lines = row.getByRole('list', { name: 'Ledger lines this approval applies' }).getByRole('listitem');
+    expect(await lines.allInnerTexts()).toEqual([
+      expect.stringMatching(/^Platform deposits: −1\.0+ bitcoin \(\$50,000\.00\)$/),
+      expect.stringMatching(/^Customer \(katherine\.johnson@nasa\.example\): \+1\.0+ bitcoin \(\$50,000\.00\)$/),
+    ]);
     await row.getByRole('button', { name: /^Approve/ }).click();
     await toast(pageB, 'Approved and applied.');
     await pageB.getByText('Nothing is waiting for approval').waitFor();

@@ -24,7 +24,9 @@ const injectedRtkApi = api
 export { injectedRtkApi as enhancedApi };
 export type GetAdminsApiResponse = /** status 200 Every administrator, active or deactivated, oldest first. */ AdminAccountDto[];
 export type GetAdminsApiArg = void;
-export type CreateAdminApiResponse = /** status 201 Adds an administrator (audited). It signs in at /login-admin. */ AdminChangedDto;
+export type CreateAdminApiResponse =
+  | /** status 201 Four-eyes off (APPROVAL_THRESHOLD_USD=0): adds an administrator (audited). It signs in at /login-admin. */ AdminChangedDto
+  | /** status 202 Four-eyes on: nothing is created yet; another active administrator approves the request in /api/admin/approvals (an admin added after a request cannot approve it). With one active administrator, the second one is added on the server (pnpm admin:add, or ADMIN_EMAIL). */ PendingApprovalDto;
 export type CreateAdminApiArg = {
   createAdminDto: CreateAdminDto;
 };
@@ -53,6 +55,11 @@ export type AdminChangedDto = {
   ok: boolean;
   message: string;
   admin: AdminAccountDto;
+};
+export type PendingApprovalDto = {
+  pendingApproval: boolean;
+  approvalId: string;
+  message: string;
 };
 export type CreateAdminDto = {
   name: string;

@@ -65,7 +65,7 @@ const injectedRtkApi = api
 export { injectedRtkApi as enhancedApi };
 export type DepositCryptoApiResponse =
   | /** status 201 Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved. */ TransactionDto
-  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
+  | /** status 202 Four-eyes: nothing is applied yet and a second admin must approve it, when the movement crosses what is owed to customers (a credit, a debit, settling a withdrawal or refunding a settled one; not a pending withdrawal given back) and either its USD value at current prices is at or above APPROVAL_THRESHOLD_USD, or it would take a rolling sum to the threshold: the direct (not approved) money actions of this admin, or of any admin on this customer, over the last APPROVAL_WINDOW_HOURS (default 24). The approval applies exactly the ledger lines bound to the request, from the balance or status it was decided from, or answers 409 and moves nothing. */ PendingApprovalDto;
 export type DepositCryptoApiArg = {
   userId: string;
   /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
@@ -74,19 +74,19 @@ export type DepositCryptoApiArg = {
 };
 export type ModifyTransactionApiResponse =
   | /** status 200 Sets pending, approved or rejected on a deposit or withdrawal, posting the ledger effect (deposit approved credits, leaving approved reverses; withdrawal pending holds, rejected releases, approved settles). The customer is notified and an audit row written. Concurrent changes serialize: each applies to the state left by the previous one. */ TransactionChangeDto
-  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
+  | /** status 202 Four-eyes: nothing is applied yet and a second admin must approve it, when the movement crosses what is owed to customers (a credit, a debit, settling a withdrawal or refunding a settled one; not a pending withdrawal given back) and either its USD value at current prices is at or above APPROVAL_THRESHOLD_USD, or it would take a rolling sum to the threshold: the direct (not approved) money actions of this admin, or of any admin on this customer, over the last APPROVAL_WINDOW_HOURS (default 24). The approval applies exactly the ledger lines bound to the request, from the balance or status it was decided from, or answers 409 and moves nothing. */ PendingApprovalDto;
 export type ModifyTransactionApiArg = {
   modifyTransactionDto: ModifyTransactionDto;
 };
 export type DeleteTrxApiResponse =
   | /** status 200 Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log. */ DeleteTransactionResponseDto
-  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
+  | /** status 202 Four-eyes: nothing is applied yet and a second admin must approve it, when the movement crosses what is owed to customers (a credit, a debit, settling a withdrawal or refunding a settled one; not a pending withdrawal given back) and either its USD value at current prices is at or above APPROVAL_THRESHOLD_USD, or it would take a rolling sum to the threshold: the direct (not approved) money actions of this admin, or of any admin on this customer, over the last APPROVAL_WINDOW_HOURS (default 24). The approval applies exactly the ledger lines bound to the request, from the balance or status it was decided from, or answers 409 and moves nothing. */ PendingApprovalDto;
 export type DeleteTrxApiArg = {
   id: string;
 };
 export type UpdateBalanceApiResponse =
   | /** status 200 type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.' */ UpdateBalanceResponseDto
-  | /** status 202 At or above APPROVAL_THRESHOLD_USD (USD value at current prices): nothing is applied yet; a second admin must approve it. */ PendingApprovalDto;
+  | /** status 202 Four-eyes: nothing is applied yet and a second admin must approve it, when the movement crosses what is owed to customers (a credit, a debit, settling a withdrawal or refunding a settled one; not a pending withdrawal given back) and either its USD value at current prices is at or above APPROVAL_THRESHOLD_USD, or it would take a rolling sum to the threshold: the direct (not approved) money actions of this admin, or of any admin on this customer, over the last APPROVAL_WINDOW_HOURS (default 24). The approval applies exactly the ledger lines bound to the request, from the balance or status it was decided from, or answers 409 and moves nothing. */ PendingApprovalDto;
 export type UpdateBalanceApiArg = {
   userId: string;
   /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */

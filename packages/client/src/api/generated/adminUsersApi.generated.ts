@@ -98,6 +98,16 @@ export type UserDetailAuditDto = {
   after: object | null;
   createdAt: string;
 };
+export type ApprovalPostingLineDto = {
+  /** The customer's account, or a platform account. */
+  account: 'customer' | 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments';
+  /** The customer (customer lines only). */
+  userId?: string;
+  /** Token (coin id). */
+  token: string;
+  /** Signed quantity of the token (exact decimal string): positive credits the account. */
+  amount: string;
+};
 export type ApprovalAdminDto = {
   _id: string;
   name: string;
@@ -105,7 +115,7 @@ export type ApprovalAdminDto = {
 };
 export type ApprovalDto = {
   _id: string;
-  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx';
+  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx' | 'create-admin';
   status: 'pending' | 'approved' | 'rejected';
   /** What it does, for people. */
   summary: string;
@@ -113,8 +123,20 @@ export type ApprovalDto = {
   reason: string | null;
   /** USD value at the prices of the request (exact decimal string). */
   usdValue: string;
-  /** The request body as sent (applied as is on approval). */
+  /** The request body as sent, for people; what is applied is `posting`. */
   payload: object;
+  /** Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator). */
+  gatedBecause: ('threshold' | 'velocity' | 'settled-refund' | 'admin-change')[];
+  /** Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change). */
+  posting: ApprovalPostingLineDto[];
+  /** USD price per coin at the request (the value shown and the price recorded). */
+  price: string | null;
+  /** "Set balance": the balance it was decided from; approval applies only from this balance (else 409). */
+  balanceBefore: string | null;
+  /** "Set balance": the balance it sets. */
+  balanceAfter: string | null;
+  /** Status changes and deletions: the status the transaction had at the request. */
+  fromStatus: string | null;
   userId: string | null;
   userEmail: string | null;
   transactionId: string | null;

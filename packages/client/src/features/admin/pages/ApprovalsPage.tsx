@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { formatDateTime, formatUsd } from '../../../lib/format';
+import { formatCoinAmount, formatDateTime, formatUsd } from '../../../lib/format';
+import { usdValue } from '../../../lib/money';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
@@ -12,6 +13,53 @@ import { useAppSelector } from '../../../app/hooks';
 
 const STATUSES = ['pending', 'approved', 'rejected'] as const;
 type ApprovalStatus = (typeof STATUSES)[number];
+
+/** Why an action waits for a second admin, for people. */
+const GATE_REASON_TEXT: Record<Approval['gatedBecause'][number], string> = {
+  threshold: 'Its value is at or above the approval threshold',
+  velocity: 'With the direct actions of the last window (this admin, or on this customer) it reaches the threshold',
+  'settled-refund': 'It gives back money from a settled withdrawal',
+  'admin-change': 'It adds an administrator',
+};
+
+const ACCOUNT_TEXT: Record<Approval['posting'][number]['account'], string> = {
+  customer: 'Customer',
+  deposits: 'Platform deposits',
+  withdrawals_pending: 'Held withdrawals',
+  withdrawals_settled: 'Settled withdrawals',
+  swap_pool: 'Swap pool',
+  adjustments: 'Platform adjustments',
+};
+
+/** Exactly what approving moves: each ledger line (account, signed amount, USD at the request's price), and a set balance's from → to. */
+function BoundPosting({ approval }: { approval: Approval }) {
+  if (!approval.posting.length) return null;
+  const token = approval.posting[0].token;
+  return (
+    <div className="bound-posting">
+      <span className="muted">Approving moves exactly:</span>
+      <ul aria-label="Ledger lines this approval applies">
+        {approval.posting.map((line, index) => (
+          <li key={index}>
+            {ACCOUNT_TEXT[line.account]}
+            {line.account === 'customer' && approval.userEmail ? ` (${approval.userEmail})` : ''}:{' '}
+            <strong>
+              {Number(line.amount) > 0 ? '+' : '−'}
+              {formatCoinAmount(line.amount.replace(/^-/, ''), line.token)} {line.token}
+            </strong>
+            {approval.price ? ` (${formatUsd(usdValue(line.amount.replace(/^-/, ''), approval.price))})` : ''}
+          </li>
+        ))}
+      </ul>
+      {approval.balanceBefore !== null && approval.balanceAfter !== null ? (
+        <span className="muted">
+          Balance {formatCoinAmount(approval.balanceBefore, token)} → {formatCoinAmount(approval.balanceAfter, token)} {token}; applied only from that balance.
+        </span>
+      ) : null}
+      {approval.fromStatus ? <span className="muted">Applied only while the transaction is still {approval.fromStatus}.</span> : null}
+    </div>
+  );
+}
 
 function RejectModal({ approval, onClose, onDone }: { approval: Approval; onClose: () => void; onDone: () => void }) {
   const [reject, { isLoading }] = useRejectRequestMutation();
@@ -49,7 +97,10 @@ export default function ApprovalsPage() {
   return (
     <>
       <PageToolbar title="Approvals" />
-      <p className="muted">Money actions at or above the approval threshold wait here until a second admin approves or rejects them.</p>
+      <p className="muted">
+        Money actions at or above the approval threshold (alone, or summed over the window), refunds of settled withdrawals and new administrators wait here
+        until a second admin approves or rejects them. Approving applies exactly the lines shown.
+      </p>
       <div className="admin-filters">
         <ChoiceSelect label="Status filter" none="All statuses" values={STATUSES} value={status} onChange={setStatus} />
       </div>
@@ -67,6 +118,13 @@ export default function ApprovalsPage() {
             <td className="nowrap">{formatDateTime(approval.createdAt)}</td>
             <td>
               {approval.summary}
+              {approval.gatedBecause.length ? (
+                <>
+                  <br />
+                  <span className="muted">Why: {approval.gatedBecause.map((reason) => GATE_REASON_TEXT[reason]).join('; ')}.</span>
+                </>
+              ) : null}
+              <BoundPosting approval={approval} />
               {approval.reason ? (
                 <>
                   <br />
