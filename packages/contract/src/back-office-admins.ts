@@ -104,6 +104,9 @@ export class ApprovalPostingLineDto {
   @ApiProperty({ description: 'Token (coin id).' })
   token: string;
 
+  @ApiProperty({ description: 'Token symbol, for people (e.g. BTC).' })
+  symbol: string;
+
   @ApiProperty({ description: 'Signed quantity of the token (exact decimal string): positive credits the account.' })
   amount: string;
 }

@@ -81,8 +81,8 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
     await row.getByText('Why: Its value is at or above the approval threshold.').waitFor();
     const lines = row.getByRole('list', { name: 'Ledger lines this approval applies' }).getByRole('listitem');
     expect(await lines.allInnerTexts()).toEqual([
-      expect.stringMatching(/^Platform deposits: −1\.0+ bitcoin \(\$50,000\.00\)$/),
-      expect.stringMatching(/^Customer \(katherine\.johnson@nasa\.example\): \+1\.0+ bitcoin \(\$50,000\.00\)$/),
+      expect.stringMatching(/^Platform deposits: −1\.0+ BTC \(\$50,000\.00\)$/),
+      expect.stringMatching(/^Customer \(katherine\.johnson@nasa\.example\): \+1\.0+ BTC \(\$50,000\.00\)$/),
     ]);
     await row.getByRole('button', { name: /^Approve/ }).click();
     await toast(pageB, 'Approved and applied.');

@@ -105,6 +105,8 @@ export type ApprovalPostingLineDto = {
   userId?: string;
   /** Token (coin id). */
   token: string;
+  /** Token symbol, for people (e.g. BTC). */
+  symbol: string;
   /** Signed quantity of the token (exact decimal string): positive credits the account. */
   amount: string;
 };

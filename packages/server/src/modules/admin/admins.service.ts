@@ -13,7 +13,8 @@ import { type AdminAccountRow, AdminsRepository } from './admins.repository';
 import { AdminRepository } from './admin.repository';
 import { ApprovalGate } from './approval-gate.service';
 import { ApprovalsRepository } from './approvals.repository';
-import { toApprovalDto } from './approvals.service';
+import { postingTokens, toApprovalDto } from './approvals.service';
+import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { UUID_TEXT } from './page-cursor';
 
 const ADMIN_NOT_FOUND = 'Administrator not found.';
@@ -42,6 +43,7 @@ export class AdminsService {
     private readonly audit: AuditService,
     private readonly sessions: SessionsService,
     private readonly gate: ApprovalGate,
+    private readonly tokens: WalletTokensRepository,
   ) {}
 
   async list(): Promise<AdminAccountDto[]> {
@@ -133,6 +135,7 @@ export class AdminsService {
       this.approvals.list({ userId: profile.id, limit: 20 }),
       this.sessions.list(profile.id, ''),
     ]);
+    const symbols = await this.tokens.coinsByIds(postingTokens(approvals));
     const list = (balances.get(profile.id) ?? []).sort((a, b) => b.balance - a.balance);
     const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmount).mul(b.price)), toMoney(0));
     return {
@@ -156,7 +159,7 @@ export class AdminsService {
         after: a.after ?? null,
         createdAt: a.createdAt.toISOString(),
       })),
-      approvals: approvals.map(toApprovalDto),
+      approvals: approvals.map((row) => toApprovalDto(row, symbols)),
       sessions,
     };
   }

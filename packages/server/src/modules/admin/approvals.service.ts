@@ -9,6 +9,7 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { plain } from '../ledger/money';
 import { type Applying, AdminTransactionsService } from '../wallet/admin-transactions.service';
+import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminsRepository } from './admins.repository';
 import { type ApprovalRecord, type ApprovalView, ApprovalsRepository } from './approvals.repository';
 import { UUID_TEXT } from './page-cursor';
@@ -22,13 +23,26 @@ interface NewAdminEffect {
   passwordHash: string;
 }
 
-/** The bound ledger lines as the approver reads them (none for an administrator change or an old request). */
-function postingOf(row: ApprovalView): BoundLine[] {
-  if (row.action === 'create-admin' || !row.effect) return [];
-  return ((row.effect as unknown as BoundEffect).lines ?? []).map((line) => ({ ...line }));
+/** Symbols by coin id (the reference data cache: no trip). */
+export type SymbolsOf = ReadonlyMap<string, { symbol: string }>;
+
+/** The coin ids an approval's bound lines name. */
+export function postingTokens(rows: ApprovalView[]): string[] {
+  return [
+    ...new Set(rows.flatMap((row) => (row.action === 'create-admin' ? [] : ((row.effect as unknown as BoundEffect | null)?.lines ?? []).map((l) => l.token)))),
+  ];
 }
 
-export function toApprovalDto(row: ApprovalView): ApprovalDto {
+/** The bound ledger lines as the approver reads them (none for an administrator change or an old request). */
+function postingOf(row: ApprovalView, symbols: SymbolsOf): Array<BoundLine & { symbol: string }> {
+  if (row.action === 'create-admin' || !row.effect) return [];
+  return ((row.effect as unknown as BoundEffect).lines ?? []).map((line) => ({
+    ...line,
+    symbol: (symbols.get(line.token)?.symbol ?? line.token).toUpperCase(),
+  }));
+}
+
+export function toApprovalDto(row: ApprovalView, symbols: SymbolsOf = new Map()): ApprovalDto {
   const effect = row.action === 'create-admin' ? null : (row.effect as unknown as BoundEffect | null);
   return {
     _id: row.id,
@@ -48,7 +62,7 @@ export function toApprovalDto(row: ApprovalView): ApprovalDto {
     decisionReason: row.decisionReason,
     lastError: row.lastError,
     gatedBecause: row.gateReasons as ApprovalDto['gatedBecause'],
-    posting: postingOf(row),
+    posting: postingOf(row, symbols),
     price: effect?.price ?? null,
     balanceBefore: effect?.balanceBefore ?? null,
     balanceAfter: effect?.balanceAfter ?? null,
@@ -64,17 +78,20 @@ export class ApprovalsService {
     private readonly approvals: ApprovalsRepository,
     private readonly admins: AdminsRepository,
     private readonly users: UsersRepository,
+    private readonly tokens: WalletTokensRepository,
     private readonly transactions: AdminTransactionsService,
     private readonly audit: AuditService,
   ) {}
 
   async list(query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
-    return (await this.approvals.list({ status: query.status, limit: 200 })).map(toApprovalDto);
+    const rows = await this.approvals.list({ status: query.status, limit: 200 });
+    const symbols = await this.tokens.coinsByIds(postingTokens(rows));
+    return rows.map((row) => toApprovalDto(row, symbols));
   }
 
   private async view(id: string, executor: Database | Tx = this.db): Promise<ApprovalDto> {
     const [row] = await this.approvals.list({ id, limit: 1 }, executor);
-    return toApprovalDto(row);
+    return toApprovalDto(row, await this.tokens.coinsByIds(postingTokens([row]), executor));
   }
 
   /** The pending request, locked; otherwise 404 (unknown) or 409 (already decided). */

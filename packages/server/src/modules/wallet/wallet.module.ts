@@ -13,6 +13,6 @@ import { WalletService } from './wallet.service';
   imports: [LedgerModule, ApprovalGateModule],
   controllers: [WalletController, AdminTransactionsController, AdminUserBalancesController],
   providers: [WalletService, AdminTransactionsService, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
-  exports: [WalletService, AdminTransactionsService],
+  exports: [WalletService, AdminTransactionsService, WalletTokensRepository],
 })
 export class WalletModule {}

@@ -34,7 +34,7 @@ const ACCOUNT_TEXT: Record<Approval['posting'][number]['account'], string> = {
 /** Exactly what approving moves: each ledger line (account, signed amount, USD at the request's price), and a set balance's from → to. */
 function BoundPosting({ approval }: { approval: Approval }) {
   if (!approval.posting.length) return null;
-  const token = approval.posting[0].token;
+  const { token, symbol } = approval.posting[0];
   return (
     <div className="bound-posting">
       <span className="muted">Approving moves exactly:</span>
@@ -45,18 +45,18 @@ function BoundPosting({ approval }: { approval: Approval }) {
             {line.account === 'customer' && approval.userEmail ? ` (${approval.userEmail})` : ''}:{' '}
             <strong>
               {Number(line.amount) > 0 ? '+' : '−'}
-              {formatCoinAmount(line.amount.replace(/^-/, ''), line.token)} {line.token}
+              {formatCoinAmount(line.amount.replace(/^-/, ''), line.token)} {line.symbol}
             </strong>
             {approval.price ? ` (${formatUsd(usdValue(line.amount.replace(/^-/, ''), approval.price))})` : ''}
           </li>
         ))}
       </ul>
       {approval.balanceBefore !== null && approval.balanceAfter !== null ? (
-        <span className="muted">
-          Balance {formatCoinAmount(approval.balanceBefore, token)} → {formatCoinAmount(approval.balanceAfter, token)} {token}; applied only from that balance.
-        </span>
+        <p className="muted">
+          Balance {formatCoinAmount(approval.balanceBefore, token)} → {formatCoinAmount(approval.balanceAfter, token)} {symbol}; applied only from that balance.
+        </p>
       ) : null}
-      {approval.fromStatus ? <span className="muted">Applied only while the transaction is still {approval.fromStatus}.</span> : null}
+      {approval.fromStatus ? <p className="muted">Applied only while the transaction is still {approval.fromStatus}.</p> : null}
     </div>
   );
 }
@@ -138,7 +138,7 @@ export default function ApprovalsPage() {
                 </>
               ) : null}
             </td>
-            <td className="nowrap">{formatUsd(approval.usdValue)}</td>
+            <td className="nowrap">{approval.action === 'create-admin' ? '—' : formatUsd(approval.usdValue)}</td>
             <td>
               {approval.requestedBy.name}
               <br />
