@@ -64,8 +64,8 @@ describe.each(DATABASE_KINDS)('four-eyes approvals and admins on %s', (kind) => 
       payload: { token: 'tether', amount: '10000', type: 'yes', msg: 'Big correction' },
       gatedBecause: ['threshold'],
       posting: [
-        { account: 'adjustments', token: 'tether', amount: '-10000' },
-        { account: 'customer', userId: ada._id, token: 'tether', amount: '10000' },
+        { account: 'adjustments', token: 'tether', amount: '-10000', symbol: 'USDT' },
+        { account: 'customer', userId: ada._id, token: 'tether', amount: '10000', symbol: 'USDT' },
       ],
       price: '1',
       requestedBy: { _id: adminA._id, email: ADMIN_EMAIL },

@@ -127,8 +127,8 @@ describe.each(DATABASE_KINDS)('four-eyes cannot be bypassed on %s', (kind) => {
       balanceAfter: '19500',
       price: '1',
       posting: [
-        { account: 'adjustments', token: 'tether', amount: '-10500' },
-        { account: 'customer', userId: customer._id, token: 'tether', amount: '10500' },
+        { account: 'adjustments', token: 'tether', amount: '-10500', symbol: 'USDT' },
+        { account: 'customer', userId: customer._id, token: 'tether', amount: '10500', symbol: 'USDT' },
       ],
     });
     await send(customer, 9000);
@@ -147,8 +147,8 @@ describe.each(DATABASE_KINDS)('four-eyes cannot be bypassed on %s', (kind) => {
     const customer = await newCustomer(t);
     const held = await deposit(a, customer._id, { amount: 20000, status: 'approved', network: 'bitcoin' }).expect(202);
     expect((await approval(b, held.body.approvalId)).posting).toEqual([
-      { account: 'deposits', token: 'bitcoin', amount: '-0.4' },
-      { account: 'customer', userId: customer._id, token: 'bitcoin', amount: '0.4' },
+      { account: 'deposits', token: 'bitcoin', amount: '-0.4', symbol: 'BTC' },
+      { account: 'customer', userId: customer._id, token: 'bitcoin', amount: '0.4', symbol: 'BTC' },
     ]);
     // Bitcoin halves before the approval: the bound 0.4 BTC is credited, not 0.8.
     await db.execute(sql`update coins set current_price = '25000' where id = 'bitcoin'`);
@@ -218,7 +218,7 @@ describe.each(DATABASE_KINDS)('four-eyes cannot be bypassed on %s', (kind) => {
 
   describe('the transition table, row by row, below and at the threshold', () => {
     type Row = {
-      subject: 'deposit' | 'withdrawal';
+      subject: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
       from: 'pending' | 'approved' | 'rejected';
       to: 'pending' | 'approved' | 'rejected' | 'void';
       gated: boolean;
@@ -241,6 +241,8 @@ describe.each(DATABASE_KINDS)('four-eyes cannot be bypassed on %s', (kind) => {
       { subject: 'withdrawal', from: 'pending', to: 'void', gated: false },
       { subject: 'withdrawal', from: 'approved', to: 'void', gated: true },
       { subject: 'withdrawal', from: 'rejected', to: 'void', gated: false },
+      { subject: 'swap', from: 'approved', to: 'void', gated: true },
+      { subject: 'adjustment', from: 'approved', to: 'void', gated: true },
     ];
 
     /** A transaction of `subject` in status `from`, worth `usd`, made by a setup pair of admins. */
@@ -250,12 +252,23 @@ describe.each(DATABASE_KINDS)('four-eyes cannot be bypassed on %s', (kind) => {
       if (subject === 'deposit') {
         const created = await deposit(setup.a, customer._id, { amount: usd, status: 'pending', network: 'tether' }).expect(201);
         id = created.body._id;
+      } else if (subject === 'adjustment') {
+        await done(() => updateBalance(setup.a, customer._id, { token: 'tether', amount: String(usd), type: 'yes' }), setup.b);
+        id = (await rows<{ id: string }>(db, sql`select id from transactions where user_id = ${customer._id} and type = 'adjustment'`))[0].id;
+      } else if (subject === 'swap') {
+        await done(() => updateBalance(setup.a, customer._id, { token: 'tether', amount: String(usd), type: 'yes' }), setup.b);
+        const swapped = await t.http
+          .post('/api/crypto/swap')
+          .set(bearer(customer.token))
+          .send({ from: 'tether', to: 'ethereum', amount: String(usd) })
+          .expect(201);
+        id = swapped.body.transaction._id;
       } else {
         // Extra funds, so a withdrawal rejected and held again always has its quantity.
         await done(() => updateBalance(setup.a, customer._id, { token: 'tether', amount: String(usd), type: 'yes' }), setup.b);
         id = await send(customer, usd);
       }
-      if (from !== 'pending') await done(() => modify(setup.a, id, from), setup.b);
+      if ((subject === 'deposit' || subject === 'withdrawal') && from !== 'pending') await done(() => modify(setup.a, id, from), setup.b);
       return { customer, id };
     }
 
@@ -298,8 +311,8 @@ describe.each(DATABASE_KINDS)('four-eyes cannot be bypassed on %s', (kind) => {
       // Set down by 20,000: a debit at the threshold.
       const down = await updateBalance(b, other._id, { token: 'tether', amount: '10000', type: 'no' }).expect(202);
       expect((await approval(a, down.body.approvalId)).posting).toEqual([
-        { account: 'customer', userId: other._id, token: 'tether', amount: '-20000' },
-        { account: 'adjustments', token: 'tether', amount: '20000' },
+        { account: 'customer', userId: other._id, token: 'tether', amount: '-20000', symbol: 'USDT' },
+        { account: 'adjustments', token: 'tether', amount: '20000', symbol: 'USDT' },
       ]);
       expect(await tether(other)).toBe(30000);
     });
