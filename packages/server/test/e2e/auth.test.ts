@@ -30,8 +30,12 @@ describe('foundation flow in Chromium', () => {
     await expect(page.getByLabel('Password', { exact: true }).getAttribute('placeholder')).resolves.toBe('Minimum of 8 Characters');
     await page.getByLabel('Password', { exact: true }).fill(password);
     expect(await submit.isDisabled()).toBe(true); // country still empty
-    const options = await page.locator('#signup-country option').count();
-    expect(options).toBeGreaterThan(185);
+    // Every ISO 3166-1 country (i18n-iso-countries), by code, named in the browser's language (English here).
+    const options = await page.locator('#signup-country option').evaluateAll((list) => list.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toHaveLength(251);
+    expect(options[0]).toEqual(['', 'Select a country']);
+    expect(options).toEqual(expect.arrayContaining([['DE', 'Germany'], ['US', 'United States'], ['CI', 'Côte d’Ivoire']]));
+    expect(options.slice(1).every(([code]) => /^[A-Z]{2}$/.test(code!))).toBe(true);
     await page.getByLabel('Country of Residence').selectOption('Germany');
     expect(await submit.isEnabled()).toBe(true);
     await submit.click();
@@ -40,6 +44,33 @@ describe('foundation flow in Chromium', () => {
     const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? 'null');
     expect(stored).toMatchObject({ email, name: 'Ada Lovelace', country: 'Germany', role: 'user' });
     expect(typeof stored.token).toBe('string');
+  });
+
+  it('offers the countries in the browser language and signs up with the one picked', async () => {
+    const context = await browser.newContext({ baseURL: t.url!, locale: 'de-DE' });
+    try {
+      const german = await context.newPage();
+      await german.goto('/signup');
+      const select = german.getByLabel('Country of Residence');
+      await german.locator('#signup-country option[value="AT"]').waitFor({ state: 'attached' });
+      const labels = await german.locator('#signup-country option').allTextContents();
+      expect(labels).toEqual(expect.arrayContaining(['Deutschland', 'Österreich', 'Vereinigte Staaten']));
+      // Sorted for German readers: Österreich among the O's.
+      expect(labels.indexOf('Oman')).toBeLessThan(labels.indexOf('Österreich'));
+      expect(labels.indexOf('Österreich')).toBeLessThan(labels.indexOf('Pakistan'));
+      await german.getByLabel('Name').fill('Lise Meitner');
+      const austrian = uniqueEmail('e2e.at');
+      await german.getByLabel('Email').fill(austrian);
+      await german.getByLabel('Password', { exact: true }).fill(password);
+      await select.selectOption('Österreich');
+      expect(await select.inputValue()).toBe('AT');
+      await german.getByRole('button', { name: 'Sign Up', exact: true }).last().click();
+      await german.waitForURL('**/wallet');
+      const stored = JSON.parse((await german.evaluate(() => localStorage.getItem('user'))) ?? 'null');
+      expect(stored).toMatchObject({ email: austrian, country: 'Austria' });
+    } finally {
+      await context.close();
+    }
   });
 
   it('a signed-in user opening /login sees the wallet', async () => {
