@@ -18,7 +18,14 @@ describe('country names (i18n-iso-countries codes, Intl.DisplayNames names)', ()
   });
 
   it('reads the English names the API answers (and codes) back to codes', () => {
-    expect(['Germany', 'United States', 'Russia', 'Republic of the Congo', 'de', 'DE'].map((v) => countryCodeOf(v))).toEqual(['DE', 'US', 'RU', 'CG', 'DE', 'DE']);
+    expect(['Germany', 'United States', 'Russia', 'Republic of the Congo', 'de', 'DE'].map((v) => countryCodeOf(v))).toEqual([
+      'DE',
+      'US',
+      'RU',
+      'CG',
+      'DE',
+      'DE',
+    ]);
     expect(countryCodeOf('Atlantis')).toBeUndefined();
   });
 

@@ -8,7 +8,15 @@ describe('countries (ISO 3166-1 from i18n-iso-countries)', () => {
     expect(['United States', 'United States of America', 'USA', 'us'].map(countryCode)).toEqual(['US', 'US', 'US', 'US']);
     expect(['Côte d’Ivoire', "Cote d'Ivoire", 'Ivory Coast'].map(countryCode)).toEqual(['CI', 'CI', 'CI']);
     // Names of the earlier sign-up list that the package spells otherwise.
-    expect(['Brunei', 'Cabo Verde', 'Laos', 'Micronesia', 'Moldova', 'Syria', 'Vatican City'].map(countryCode)).toEqual(['BN', 'CV', 'LA', 'FM', 'MD', 'SY', 'VA']);
+    expect(['Brunei', 'Cabo Verde', 'Laos', 'Micronesia', 'Moldova', 'Syria', 'Vatican City'].map(countryCode)).toEqual([
+      'BN',
+      'CV',
+      'LA',
+      'FM',
+      'MD',
+      'SY',
+      'VA',
+    ]);
   });
 
   it('refuses what is not a country', () => {

@@ -219,7 +219,8 @@ export function reportingNotices(pglite: PGlite, report: (message: string) => vo
       get(object, property) {
         const value: unknown = Reflect.get(object, property, object);
         if (typeof value !== 'function') return value;
-        if (property === 'query') return (text: string, params?: unknown[], queryOptions?: object) => value.call(object, text, params, { ...queryOptions, onNotice });
+        if (property === 'query')
+          return (text: string, params?: unknown[], queryOptions?: object) => value.call(object, text, params, { ...queryOptions, onNotice });
         if (property === 'exec') return (text: string, queryOptions?: object) => value.call(object, text, { ...queryOptions, onNotice });
         if (property === 'transaction') return (work: (tx: object) => unknown) => value.call(object, (tx: object) => work(view(tx)));
         return value.bind(object);

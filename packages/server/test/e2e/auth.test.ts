@@ -34,7 +34,13 @@ describe('foundation flow in Chromium', () => {
     const options = await page.locator('#signup-country option').evaluateAll((list) => list.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
     expect(options).toHaveLength(251);
     expect(options[0]).toEqual(['', 'Select a country']);
-    expect(options).toEqual(expect.arrayContaining([['DE', 'Germany'], ['US', 'United States'], ['CI', 'Côte d’Ivoire']]));
+    expect(options).toEqual(
+      expect.arrayContaining([
+        ['DE', 'Germany'],
+        ['US', 'United States'],
+        ['CI', 'Côte d’Ivoire'],
+      ]),
+    );
     expect(options.slice(1).every(([code]) => /^[A-Z]{2}$/.test(code!))).toBe(true);
     await page.getByLabel('Country of Residence').selectOption('Germany');
     expect(await submit.isEnabled()).toBe(true);

@@ -190,7 +190,12 @@ describe.each(DATABASE_KINDS)('accounts and guards on %s', (kind) => {
     expect((await t.http.post('/api/user/login-user').send({ email, password: 'password-123' }).expect(200)).body.country).toBe(name);
     // The back office: the user list (and its search) and the user's page.
     const admin = await loginAdmin(t.http);
-    const listed = (await t.http.get(`/api/user/get-users?search=${encodeURIComponent(email)}`).set(bearer(admin.token)).expect(200)).body;
+    const listed = (
+      await t.http
+        .get(`/api/user/get-users?search=${encodeURIComponent(email)}`)
+        .set(bearer(admin.token))
+        .expect(200)
+    ).body;
     expect(listed.map((u: { email: string; country: string }) => [u.email, u.country])).toEqual([[email, name]]);
     expect((await t.http.get(`/api/admin/users/${session._id}`).set(bearer(admin.token)).expect(200)).body.profile.country).toBe(name);
   });

@@ -37,7 +37,10 @@ describe.each(DATABASE_KINDS)('countries migration (0008) on %s', (kind) => {
   it('stores codes for the names and codes it knows, keeps the rest as they are and lists them', async () => {
     const before = migrationsBefore(COUNTRY_MIGRATION);
     const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-countries-'));
-    cleanups.push(() => rmSync(before, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.push(
+      () => rmSync(before, { recursive: true, force: true }),
+      () => rmSync(dataDir, { recursive: true, force: true }),
+    );
     const postgres = kind === 'postgres' ? await createPostgresDatabase() : undefined;
     if (postgres) cleanups.push(() => postgres.drop());
     const target = { databaseUrl: postgres?.url, dataDir };
@@ -65,7 +68,9 @@ describe.each(DATABASE_KINDS)('countries migration (0008) on %s', (kind) => {
         });
         await first.db.execute(sql`insert into users (name, email, email_normalized, password_hash, country, role) values ${sql.join(chunk, sql`, `)}`);
       }
-      await first.db.execute(sql`insert into users (name, email, email_normalized, password_hash, country, role) values ('Admin', 'a@countries.test', 'a@countries.test', 'x', '-', 'admin')`);
+      await first.db.execute(
+        sql`insert into users (name, email, email_normalized, password_hash, country, role) values ('Admin', 'a@countries.test', 'a@countries.test', 'x', '-', 'admin')`,
+      );
       expect(await rows(first.db, sql`select 1 from users where country = 'DE'`)).toHaveLength(1); // only the row stored as "DE"
     } finally {
       await first.close();
@@ -86,7 +91,9 @@ describe.each(DATABASE_KINDS)('countries migration (0008) on %s', (kind) => {
     expect(await rows(migrated.db, sql`select country from users where role = 'admin'`)).toEqual([{ country: '-' }]);
 
     // The migration's output lists what it kept, with the number of accounts; the admins' "-" is no country to list.
-    expect(warnings.filter((line) => line.startsWith('Migration:'))).toEqual([`Migration: Countries kept as stored (not a country of ISO 3166-1, value and accounts): "" (1), "Atlantis" (2), "Narnia" (1), "XX" (1)`]);
+    expect(warnings.filter((line) => line.startsWith('Migration:'))).toEqual([
+      `Migration: Countries kept as stored (not a country of ISO 3166-1, value and accounts): "" (1), "Atlantis" (2), "Narnia" (1), "XX" (1)`,
+    ]);
 
     // Run again (by hand, statement by statement), it changes nothing.
     const statements = readFileSync(join(MIGRATIONS, `${COUNTRY_MIGRATION}.sql`), 'utf8').split('--> statement-breakpoint');
