@@ -210,7 +210,7 @@ function raisedByMigration(notice: { code?: string }): boolean {
  * PGlite hands a NOTICE only to the query that asked for it (`onNotice`): this view of the database (and of each of its
  * transactions) asks on every query, so what the migrations report reaches `report`.
  */
-export function reportingNotices(pglite: PGlite, report: (message: string) => void): PGlite {
+function reportingNotices(pglite: PGlite, report: (message: string) => void): PGlite {
   const onNotice = (notice: { message: string; code?: string }) => {
     if (raisedByMigration(notice)) report(notice.message);
   };

@@ -1,7 +1,9 @@
 // Browser end-to-end (issue 2 §6): sign up → /wallet, log out, log in, admin login → /admin, customer on /admin → /login-admin.
 import { get } from 'node:http';
+import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
 import { launchBrowser, newPage } from '../support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
 
@@ -52,7 +54,7 @@ describe('foundation flow in Chromium', () => {
     expect(typeof stored.token).toBe('string');
   });
 
-  it('offers the countries in the browser language and signs up with the one picked', async () => {
+  it('offers the countries in the browser language, signs up with the one picked, and the profile keeps a country from before', async () => {
     const context = await browser.newContext({ baseURL: t.url!, locale: 'de-DE' });
     try {
       const german = await context.newPage();
@@ -74,6 +76,21 @@ describe('foundation flow in Chromium', () => {
       await german.waitForURL('**/wallet');
       const stored = JSON.parse((await german.evaluate(() => localStorage.getItem('user'))) ?? 'null');
       expect(stored).toMatchObject({ email: austrian, country: 'Austria' });
+
+      // Profile Settings, same list: a country kept from before (no country of the list) stays shown and is not sent
+      // back with a change of name; another one picked is saved.
+      await t.app.get<Database>(DATABASE).execute(sql`update users set country = 'Atlantis' where email_normalized = ${austrian.toLowerCase()}`);
+      await german.goto('/profile-setting');
+      const profileCountry = german.getByLabel('Country of Residence');
+      await german.locator('#profile-country option[value="Atlantis"]').waitFor({ state: 'attached' });
+      expect(await profileCountry.inputValue()).toBe('Atlantis');
+      await german.getByLabel('Name').fill('Lise Meitner-Frisch');
+      await german.getByRole('button', { name: 'Save changes' }).click();
+      await german.getByText('Profile updated successfully').waitFor();
+      await profileCountry.selectOption('Schweiz');
+      await german.getByRole('button', { name: 'Save changes' }).click();
+      await expect.poll(async () => JSON.parse((await german.evaluate(() => localStorage.getItem('user'))) ?? 'null')?.country).toBe('Switzerland');
+      expect(JSON.parse((await german.evaluate(() => localStorage.getItem('user')))!).name).toBe('Lise Meitner-Frisch');
     } finally {
       await context.close();
     }
