@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { SecondFactorCode } from './security';
-import { EmailAddress, RequiredText } from './text';
+import { COUNTRY_IN, COUNTRY_OUT, EmailAddress, RequiredText } from './text';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'Ada Lovelace', maxLength: 100 })
@@ -18,7 +18,7 @@ export class CreateUserDto {
   @MaxLength(128, { message: 'Password must be at most 128 characters.' })
   password: string;
 
-  @ApiProperty({ example: 'United Kingdom', maxLength: 100 })
+  @ApiProperty({ example: 'United Kingdom', maxLength: 100, description: COUNTRY_IN })
   @RequiredText('Country is required.', 100, 'Country must be at most 100 characters.')
   country: string;
 }
@@ -52,7 +52,7 @@ export class SessionDto {
   @ApiProperty()
   email: string;
 
-  @ApiProperty()
+  @ApiProperty({ example: 'United Kingdom', description: COUNTRY_OUT })
   country: string;
 
   @ApiProperty({ enum: ['user', 'admin'] })
@@ -69,7 +69,7 @@ export class ProfileDto {
   @ApiProperty()
   email: string;
 
-  @ApiProperty()
+  @ApiProperty({ example: 'United Kingdom', description: COUNTRY_OUT })
   country: string;
 
   @ApiProperty({ enum: ['user', 'admin'] })
@@ -85,7 +85,7 @@ export class UpdateProfileDto {
   @RequiredText('Name is required.', 100, 'Name must be at most 100 characters.')
   name?: string;
 
-  @ApiProperty({ required: false, maxLength: 100 })
+  @ApiProperty({ required: false, maxLength: 100, example: 'United Kingdom', description: COUNTRY_IN })
   @IsOptional()
   @RequiredText('Country is required.', 100, 'Country must be at most 100 characters.')
   country?: string;

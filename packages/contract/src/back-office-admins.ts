@@ -1,7 +1,7 @@
 import { SessionInfoDto } from './security';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { EmailAddress, RequiredText } from './text';
+import { COUNTRY_OUT, EmailAddress, RequiredText } from './text';
 
 /** Several admins, four-eyes approvals and the per-user page of the back office (issue 12). */
 export const BackOfficeAdminRoutes = {
@@ -236,7 +236,7 @@ export class UserDetailProfileDto {
   @ApiProperty()
   email: string;
 
-  @ApiProperty()
+  @ApiProperty({ example: 'United Kingdom', description: COUNTRY_OUT })
   country: string;
 
   @ApiProperty({ enum: ['user', 'admin'] })

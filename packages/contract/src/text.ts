@@ -26,3 +26,8 @@ export function EmailAddress(): PropertyDecorator {
     Transform(trim),
   );
 }
+
+/** How a country is sent (sign-up, profile) and answered. */
+export const COUNTRY_IN =
+  'A country of ISO 3166-1: its alpha-2 code (`GB`) or its English name (`United Kingdom`), as the sign-up list sends it. Stored as the code; anything else is refused with "Select a country from the list."';
+export const COUNTRY_OUT = 'The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored.';

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SecondFactorCode } from './security';
-import { RequiredText } from './text';
+import { COUNTRY_OUT, RequiredText } from './text';
 import { Transform, Type } from 'class-transformer';
 import {
   IsDefined,
@@ -514,6 +514,9 @@ export class AdminUserDto {
 
   @ApiProperty()
   email: string;
+
+  @ApiProperty({ example: 'United Kingdom', description: COUNTRY_OUT })
+  country: string;
 
   @ApiProperty({ type: [AdminUserBalanceDto] })
   balances: AdminUserBalanceDto[];

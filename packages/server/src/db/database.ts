@@ -98,6 +98,10 @@ export async function openDatabase(options: {
     // instance's migration lock is expected there).
     const migrator = new Client({ connectionString: options.databaseUrl });
     migrator.on('error', (error) => logger.warn(`PostgreSQL migration connection: ${error.message}`));
+    // What a migration reports with RAISE NOTICE (e.g. 0008's countries kept as stored) goes to the start log.
+    migrator.on('notice', (notice) => {
+      if (raisedByMigration(notice)) logger.warn(`Migration: ${notice.message}`);
+    });
     await migrator.connect();
     try {
       // Several instances may start at once: one migrates, the others wait.
@@ -166,7 +170,8 @@ export async function openDatabase(options: {
   }
   try {
     await pglite.waitReady;
-    await migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder: options.migrationsDir });
+    const reporting = reportingNotices(pglite, (message) => logger.warn(`Migration: ${message}`));
+    await migratePglite(drizzlePglite(reporting, { schema }), { migrationsFolder: options.migrationsDir });
   } catch (error) {
     await pglite.close().catch(() => undefined);
     unlock();
@@ -194,6 +199,34 @@ export async function openDatabase(options: {
       return () => unlisten();
     },
   };
+}
+
+/** A migration's own RAISE NOTICE (SQLSTATE 00000), not the server's "already exists, skipping" of IF NOT EXISTS. */
+function raisedByMigration(notice: { code?: string }): boolean {
+  return notice.code === '00000';
+}
+
+/**
+ * PGlite hands a NOTICE only to the query that asked for it (`onNotice`): this view of the database (and of each of its
+ * transactions) asks on every query, so what the migrations report reaches `report`.
+ */
+function reportingNotices(pglite: PGlite, report: (message: string) => void): PGlite {
+  const onNotice = (notice: { message: string; code?: string }) => {
+    if (raisedByMigration(notice)) report(notice.message);
+  };
+  const view = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, property) {
+        const value: unknown = Reflect.get(object, property, object);
+        if (typeof value !== 'function') return value;
+        if (property === 'query')
+          return (text: string, params?: unknown[], queryOptions?: object) => value.call(object, text, params, { ...queryOptions, onNotice });
+        if (property === 'exec') return (text: string, queryOptions?: object) => value.call(object, text, { ...queryOptions, onNotice });
+        if (property === 'transaction') return (work: (tx: object) => unknown) => value.call(object, (tx: object) => work(view(tx)));
+        return value.bind(object);
+      },
+    });
+  return view(pglite);
 }
 
 /** An Announcer sending its NOTIFYs as one `select pg_notify($1, $2), ...` through `query`. */

@@ -65,7 +65,8 @@ const LAST_NAMES = [
   'Mensah', 'Horvat', 'Ali', 'Fernandes', 'Kovacs', 'Yilmaz', 'Bauer', 'Reyes', 'Nakamura', 'Olsen', 'Popescu', 'Varga',
   'Khan', 'Lindqvist', 'Mendes',
 ];
-const COUNTRIES = ['Germany', 'France', 'Spain', 'Italy', 'Poland', 'Netherlands', 'Sweden', 'Portugal', 'Ireland', 'Austria'];
+/** ISO 3166-1 alpha-2 codes, as countries are stored. */
+const COUNTRIES = ['DE', 'FR', 'ES', 'IT', 'PL', 'NL', 'SE', 'PT', 'IE', 'AT'];
 
 async function rows<T>(executor: Executor, query: SQL): Promise<T[]> {
   return ((await executor.execute(query)) as unknown as { rows: T[] }).rows;

@@ -173,6 +173,7 @@ describe('admin back office in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
     const row = page.getByRole('row').filter({ hasText: customer.email });
     await row.getByText('$100.00').waitFor();
+    await row.getByRole('cell', { name: 'Germany', exact: true }).waitFor(); // the Country column (stored as DE)
 
     const balance = await customerGet('/api/user/get-user-balance');
     expect(balance.totalBalance).toBe(100);

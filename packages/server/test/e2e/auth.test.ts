@@ -1,7 +1,9 @@
 // Browser end-to-end (issue 2 §6): sign up → /wallet, log out, log in, admin login → /admin, customer on /admin → /login-admin.
 import { get } from 'node:http';
+import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
 import { launchBrowser, newPage } from '../support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
 
@@ -30,8 +32,18 @@ describe('foundation flow in Chromium', () => {
     await expect(page.getByLabel('Password', { exact: true }).getAttribute('placeholder')).resolves.toBe('Minimum of 8 Characters');
     await page.getByLabel('Password', { exact: true }).fill(password);
     expect(await submit.isDisabled()).toBe(true); // country still empty
-    const options = await page.locator('#signup-country option').count();
-    expect(options).toBeGreaterThan(185);
+    // Every ISO 3166-1 country (i18n-iso-countries), by code, named in the browser's language (English here).
+    const options = await page.locator('#signup-country option').evaluateAll((list) => list.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toHaveLength(251);
+    expect(options[0]).toEqual(['', 'Select a country']);
+    expect(options).toEqual(
+      expect.arrayContaining([
+        ['DE', 'Germany'],
+        ['US', 'United States'],
+        ['CI', 'Côte d’Ivoire'],
+      ]),
+    );
+    expect(options.slice(1).every(([code]) => /^[A-Z]{2}$/.test(code!))).toBe(true);
     await page.getByLabel('Country of Residence').selectOption('Germany');
     expect(await submit.isEnabled()).toBe(true);
     await submit.click();
@@ -40,6 +52,48 @@ describe('foundation flow in Chromium', () => {
     const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? 'null');
     expect(stored).toMatchObject({ email, name: 'Ada Lovelace', country: 'Germany', role: 'user' });
     expect(typeof stored.token).toBe('string');
+  });
+
+  it('offers the countries in the browser language, signs up with the one picked, and the profile keeps a country from before', async () => {
+    const context = await browser.newContext({ baseURL: t.url!, locale: 'de-DE' });
+    try {
+      const german = await context.newPage();
+      await german.goto('/signup');
+      const select = german.getByLabel('Country of Residence');
+      await german.locator('#signup-country option[value="AT"]').waitFor({ state: 'attached' });
+      const labels = await german.locator('#signup-country option').allTextContents();
+      expect(labels).toEqual(expect.arrayContaining(['Deutschland', 'Österreich', 'Vereinigte Staaten']));
+      // Sorted for German readers: Österreich among the O's.
+      expect(labels.indexOf('Oman')).toBeLessThan(labels.indexOf('Österreich'));
+      expect(labels.indexOf('Österreich')).toBeLessThan(labels.indexOf('Pakistan'));
+      await german.getByLabel('Name').fill('Lise Meitner');
+      const austrian = uniqueEmail('e2e.at');
+      await german.getByLabel('Email').fill(austrian);
+      await german.getByLabel('Password', { exact: true }).fill(password);
+      await select.selectOption('Österreich');
+      expect(await select.inputValue()).toBe('AT');
+      await german.getByRole('button', { name: 'Sign Up', exact: true }).last().click();
+      await german.waitForURL('**/wallet');
+      const stored = JSON.parse((await german.evaluate(() => localStorage.getItem('user'))) ?? 'null');
+      expect(stored).toMatchObject({ email: austrian, country: 'Austria' });
+
+      // Profile Settings, same list: a country kept from before (no country of the list) stays shown and is not sent
+      // back with a change of name; another one picked is saved.
+      await t.app.get<Database>(DATABASE).execute(sql`update users set country = 'Atlantis' where email_normalized = ${austrian.toLowerCase()}`);
+      await german.goto('/profile-setting');
+      const profileCountry = german.getByLabel('Country of Residence');
+      await german.locator('#profile-country option[value="Atlantis"]').waitFor({ state: 'attached' });
+      expect(await profileCountry.inputValue()).toBe('Atlantis');
+      await german.getByLabel('Name').fill('Lise Meitner-Frisch');
+      await german.getByRole('button', { name: 'Save changes' }).click();
+      await german.getByText('Profile updated successfully').waitFor();
+      await profileCountry.selectOption('Schweiz');
+      await german.getByRole('button', { name: 'Save changes' }).click();
+      await expect.poll(async () => JSON.parse((await german.evaluate(() => localStorage.getItem('user'))) ?? 'null')?.country).toBe('Switzerland');
+      expect(JSON.parse((await german.evaluate(() => localStorage.getItem('user')))!).name).toBe('Lise Meitner-Frisch');
+    } finally {
+      await context.close();
+    }
   });
 
   it('a signed-in user opening /login sees the wallet', async () => {

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
 import { DATABASE_KINDS } from '../support/databases';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, signUp, startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, loginAdmin, signUp, startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
 
 function forgeToken(header: object, payload: object, secret?: string): string {
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -166,6 +168,74 @@ describe.each(DATABASE_KINDS)('accounts and guards on %s', (kind) => {
     const response = await t.http.patch('/api/user/profile').set(bearer(user.token)).send({ name: 'New Name', country: 'Italy' }).expect(200);
     expect(response.body).toMatchObject({ name: 'New Name', country: 'Italy', email: user.email });
     await t.http.patch('/api/user/profile').set(bearer(user.token)).send({ email: 'x@y.z' }).expect(400);
+  });
+
+  /** The country as stored (an alpha-2 code, or a value kept from before countries were checked). */
+  async function storedCountry(userId: string): Promise<string> {
+    const result = await t.app.get<Database>(DATABASE).execute(sql`select country from users where id = ${userId}`);
+    const rows = ((result as { rows?: unknown[] }).rows ?? result) as Array<{ country: string }>;
+    return rows[0].country;
+  }
+
+  it.each([
+    ['an English name', 'Germany', 'DE', 'Germany'],
+    ['an alpha-2 code', 'de', 'DE', 'Germany'],
+    ['a longer English name', 'United States of America', 'US', 'United States'],
+  ])('signs up with a country given as %s: stores the code, answers the English name everywhere', async (_how, country, code, name) => {
+    const email = uniqueEmail('country');
+    const session = (await t.http.post('/api/user/create-user').send({ name: 'Country Test', email, password: 'password-123', country }).expect(201)).body;
+    expect(session.country).toBe(name);
+    expect(await storedCountry(session._id)).toBe(code);
+    expect((await t.http.get('/api/user/me').set(bearer(session.token)).expect(200)).body.country).toBe(name);
+    expect((await t.http.post('/api/user/login-user').send({ email, password: 'password-123' }).expect(200)).body.country).toBe(name);
+    // The back office: the user list (and its search) and the user's page.
+    const admin = await loginAdmin(t.http);
+    const listed = (
+      await t.http
+        .get(`/api/user/get-users?search=${encodeURIComponent(email)}`)
+        .set(bearer(admin.token))
+        .expect(200)
+    ).body;
+    expect(listed.map((u: { email: string; country: string }) => [u.email, u.country])).toEqual([[email, name]]);
+    expect((await t.http.get(`/api/admin/users/${session._id}`).set(bearer(admin.token)).expect(200)).body.profile.country).toBe(name);
+  });
+
+  it.each([
+    ['Atlantis', 'Select a country from the list.'],
+    ['XX', 'Select a country from the list.'],
+    ['Germanyy', 'Select a country from the list.'],
+    ['', 'Country is required.'],
+    ['   ', 'Country is required.'],
+  ])('refuses sign-up with the country %j (400, no account)', async (country, message) => {
+    const email = uniqueEmail('country');
+    const response = await t.http.post('/api/user/create-user').send({ name: 'Country Test', email, password: 'password-123', country }).expect(400);
+    expect(response.body).toMatchObject({ statusCode: 400, error: message });
+    await t.http.post('/api/user/login-user').send({ email, password: 'password-123' }).expect(401);
+  });
+
+  it('changes the country on the profile by name or code; refuses "Atlantis" and an empty value, changing nothing', async () => {
+    const user = await signUp(t.http, { country: 'Germany' });
+    const patch = (body: object) => t.http.patch('/api/user/profile').set(bearer(user.token)).send(body);
+    expect((await patch({ country: 'FR' }).expect(200)).body.country).toBe('France');
+    expect(await storedCountry(user._id)).toBe('FR');
+    expect((await patch({ country: 'Spain' }).expect(200)).body.country).toBe('Spain');
+    expect(await storedCountry(user._id)).toBe('ES');
+    expect((await patch({ name: 'Renamed', country: 'Atlantis' }).expect(400)).body).toMatchObject({ error: 'Select a country from the list.' });
+    expect((await patch({ country: '' }).expect(400)).body).toMatchObject({ error: 'Country is required.' });
+    // Nothing changed, the name sent with the refused country included.
+    expect((await t.http.get('/api/user/me').set(bearer(user.token)).expect(200)).body).toMatchObject({ name: 'Test User', country: 'Spain' });
+    // Country is optional on the profile: a change of name alone keeps it.
+    expect((await patch({ name: 'Renamed' }).expect(200)).body).toMatchObject({ name: 'Renamed', country: 'Spain' });
+  });
+
+  it('answers a country kept from before countries were checked as stored, until the customer picks one', async () => {
+    const user = await signUp(t.http);
+    await t.app.get<Database>(DATABASE).execute(sql`update users set country = 'Atlantis' where id = ${user._id}`);
+    expect((await t.http.post('/api/user/login-user').send({ email: user.email, password: user.password }).expect(200)).body.country).toBe('Atlantis');
+    const patch = (body: object) => t.http.patch('/api/user/profile').set(bearer(user.token)).send(body);
+    expect((await patch({ name: 'Still Atlantean' }).expect(200)).body).toMatchObject({ name: 'Still Atlantean', country: 'Atlantis' });
+    await patch({ country: 'Atlantis' }).expect(400); // kept, but not accepted anew
+    expect((await patch({ country: 'PT' }).expect(200)).body.country).toBe('Portugal');
   });
 
   it('returns JSON 404 for unknown API routes', async () => {

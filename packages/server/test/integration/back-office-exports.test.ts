@@ -47,6 +47,7 @@ describe.each(DATABASE_KINDS)('CSV exports on %s', (kind) => {
     expect(users.head[0]).toBe('"User id","Name","Email","Country","Created","Deactivated","Balance bitcoin","Balance tether"');
     const row = users.head.find((line) => line.includes('mallory@evil.example'))!;
     expect(row).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(row).toContain('"mallory@evil.example","Germany",'); // the country's name (stored as its code, DE)
     expect(row).toMatch(/"0\.01","20"$/);
 
     const all = await readStream(`${t.url}/api/admin/export/transactions`, t.admin, 10);

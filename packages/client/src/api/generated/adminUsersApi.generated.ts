@@ -65,6 +65,7 @@ export type UserDetailProfileDto = {
   _id: string;
   name: string;
   email: string;
+  /** The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
   country: string;
   role: 'user' | 'admin';
   createdAt: string;
@@ -188,6 +189,8 @@ export type AdminUserDto = {
   _id: string;
   name: string;
   email: string;
+  /** The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
+  country: string;
   balances: AdminUserBalanceDto[];
 };
 export const { useDeleteUserMutation, useGetUserDetailQuery, useLazyGetUserDetailQuery, useGetUsersQuery, useLazyGetUsersQuery } = injectedRtkApi;

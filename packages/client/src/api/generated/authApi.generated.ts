@@ -87,6 +87,7 @@ export type SessionDto = {
   _id: string;
   name: string;
   email: string;
+  /** The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
   country: string;
   role: 'user' | 'admin';
 };
@@ -102,6 +103,7 @@ export type CreateUserDto = {
   name: string;
   email: string;
   password: string;
+  /** A country of ISO 3166-1: its alpha-2 code (`GB`) or its English name (`United Kingdom`), as the sign-up list sends it. Stored as the code; anything else is refused with "Select a country from the list." */
   country: string;
 };
 export type LoginDto = {
@@ -118,12 +120,14 @@ export type ProfileDto = {
   _id: string;
   name: string;
   email: string;
+  /** The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
   country: string;
   role: 'user' | 'admin';
   createdAt: string;
 };
 export type UpdateProfileDto = {
   name?: string;
+  /** A country of ISO 3166-1: its alpha-2 code (`GB`) or its English name (`United Kingdom`), as the sign-up list sends it. Stored as the code; anything else is refused with "Select a country from the list." */
   country?: string;
   /** A new sign-in email; needs the two-factor code when two-factor sign-in is on. */
   email?: string;

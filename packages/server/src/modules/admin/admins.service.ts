@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AdminAccountDto, AdminChangedDto, CreateAdminDto, PendingApprovalDto, UserDetailDto } from '@coinpurse/contract';
+import { countryName } from '../../common/countries';
 import { ConflictError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
@@ -143,7 +144,7 @@ export class AdminsService {
         _id: profile.id,
         name: profile.name,
         email: profile.email,
-        country: profile.country,
+        country: countryName(profile.country),
         role: profile.role,
         createdAt: profile.createdAt.toISOString(),
         deactivatedAt: profile.deactivatedAt?.toISOString() ?? null,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminTransactionQueryDto, AuditQueryDto } from '@coinpurse/contract';
+import { countryName } from '../../common/countries';
 import { NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { AuditService } from '../audit/audit.service';
@@ -55,7 +56,7 @@ export class ExportsService {
             user.id,
             user.name,
             user.email,
-            user.country,
+            countryName(user.country),
             user.createdAt.toISOString(),
             user.deactivatedAt?.toISOString() ?? '',
             ...tokens.map((token) => plain(held?.get(token) ?? '0')),

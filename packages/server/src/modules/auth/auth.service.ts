@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor } from '../../db/database';
+import { countryName, requireCountryCode } from '../../common/countries';
 import { ConflictError, InvalidInputError, NotFoundError, UnauthenticatedError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { AuditService } from '../audit/audit.service';
@@ -34,7 +35,8 @@ export class AuthService {
   ) {}
 
   async createUser(input: CreateUserDto, client: ClientInfo): Promise<SessionDto> {
-    const user = await this.users.insert({ ...input, passwordHash: await hashPassword(input.password), role: 'user' });
+    const country = requireCountryCode(input.country);
+    const user = await this.users.insert({ ...input, country, passwordHash: await hashPassword(input.password), role: 'user' });
     if (!user) throw new ConflictError('An account with this email already exists.');
     await this.audit.record(
       { id: user.id, role: 'user' },
@@ -74,6 +76,7 @@ export class AuthService {
   /** A new email is a step-up action: it needs the two-factor code when two-factor sign-in is on. */
   async updateProfile(principal: Principal, actor: Actor, input: UpdateProfileDto): Promise<ProfileDto> {
     if (input.name === undefined && input.country === undefined && input.email === undefined) throw new InvalidInputError('Nothing to change.');
+    const country = input.country === undefined ? undefined : requireCountryCode(input.country);
     const before = await this.users.findById(actor.id);
     if (!before) throw new NotFoundError('Account not found.');
     const emailChanges = input.email !== undefined && normalizeEmail(input.email) !== normalizeEmail(before.email);
@@ -81,7 +84,7 @@ export class AuthService {
     // One transaction: the change, its audit row, the sessions' re-check and (for a new email) the security mails.
     const user = await this.db.transaction(async (tx) => {
       const updated = await this.users
-        .updateProfile(actor.id, { name: input.name, country: input.country, email: emailChanges ? input.email : undefined }, tx)
+        .updateProfile(actor.id, { name: input.name, country, email: emailChanges ? input.email : undefined }, tx)
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw new ConflictError('An account with this email already exists.');
           throw error;
@@ -189,12 +192,12 @@ export class AuthService {
   }
 
   private session(user: UserRecord, sessionId: string): SessionDto {
-    return { token: this.tokens.issue(user, sessionId), _id: user.id, name: user.name, email: user.email, country: user.country, role: user.role };
+    return { token: this.tokens.issue(user, sessionId), _id: user.id, name: user.name, email: user.email, country: countryName(user.country), role: user.role };
   }
 }
 
 function toProfile(user: UserRecord): ProfileDto {
-  return { _id: user.id, name: user.name, email: user.email, country: user.country, role: user.role, createdAt: user.createdAt.toISOString() };
+  return { _id: user.id, name: user.name, email: user.email, country: countryName(user.country), role: user.role, createdAt: user.createdAt.toISOString() };
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -14,6 +14,7 @@ import type {
   UsersQueryDto,
 } from '@coinpurse/contract';
 import { randomUUID } from 'node:crypto';
+import { countryName } from '../../common/countries';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
@@ -777,6 +778,7 @@ export class AdminTransactionsService {
         _id: u.id,
         name: u.name,
         email: u.email,
+        country: countryName(u.country),
         balances: (balances.get(u.id) ?? []).map((b) => ({ token: b.name, balance: b.balance, tokenId: b.token, symbol: b.symbol, coinAmount: b.coinAmount })),
       })),
       nextCursor: rows.length > limit ? Buffer.from(page[page.length - 1].emailNormalized, 'utf8').toString('base64url') : undefined,

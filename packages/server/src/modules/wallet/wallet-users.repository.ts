@@ -87,12 +87,17 @@ export class WalletUsersRepository {
   }
 
   /** Active customers by email, keyset on the normalized email; `search`: part of the email or name. */
-  async listActiveCustomers(limit: number, afterEmail: string | undefined, executor: Executor = this.db, search?: string): Promise<CustomerRecord[]> {
+  async listActiveCustomers(
+    limit: number,
+    afterEmail: string | undefined,
+    executor: Executor = this.db,
+    search?: string,
+  ): Promise<Array<CustomerRecord & { country: string }>> {
     const conditions: SQL[] = [eq(users.role, 'user'), isNull(users.deactivatedAt)];
     if (search?.trim()) conditions.push(userMatches(search));
     if (afterEmail !== undefined) conditions.push(gt(users.emailNormalized, afterEmail));
     const rows = await executor
-      .select(columns)
+      .select({ ...columns, country: users.country })
       .from(users)
       .where(and(...conditions))
       .orderBy(asc(users.emailNormalized))

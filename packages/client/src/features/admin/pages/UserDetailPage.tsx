@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Spinner } from '../../../components/Spinner';
 import { formatDate, formatDateTime, formatQuantity, formatUsd } from '../../../lib/format';
+import { countryDisplayName } from '../../../lib/countryNames';
 import { serverMessage } from '../components/adminToast';
 import { CreateDepositModal } from '../components/CreateDepositModal';
 import { Table } from '../components/DataTable';
@@ -60,6 +61,7 @@ export default function UserDetailPage() {
     _id: profile._id,
     name: profile.name,
     email: profile.email,
+    country: profile.country,
     balances: balances.map((b) => ({ token: b.name, balance: b.balance, tokenId: b.tokenId, symbol: b.symbol, coinAmount: b.coinAmount })),
   };
   const held = balances.filter((b) => Number(b.coinAmount) !== 0);
@@ -75,7 +77,7 @@ export default function UserDetailPage() {
       <section className="admin-section" aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
         <p>
-          <strong>{profile.email}</strong> · {profile.country} · customer since {formatDate(profile.createdAt)}
+          <strong>{profile.email}</strong> · {countryDisplayName(profile.country)} · customer since {formatDate(profile.createdAt)}
           {profile.deactivatedAt ? <span className="status rejected"> deactivated {formatDate(profile.deactivatedAt)}</span> : null}
         </p>
         {profile.deactivatedAt ? null : (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { countryDisplayName } from '../../../lib/countryNames';
 import { formatQuantity, formatUsd } from '../../../lib/format';
 import { DataTable } from '../components/DataTable';
 import { EditBalanceModal } from '../components/EditBalanceModal';
@@ -34,7 +35,7 @@ export default function UsersPage() {
         error={error}
         pager={pager}
         nextCursor={users.data?.nextCursor}
-        columns={['Name', 'Email', 'Balances', 'Action']}
+        columns={['Name', 'Email', 'Country', 'Balances', 'Action']}
         rows={users.data?.items ?? []}
         empty={search ? 'No user matches this search' : 'No Users'}
       >
@@ -44,6 +45,7 @@ export default function UsersPage() {
               <Link to={`/admin/users/${user._id}`}>{user.name}</Link>
             </td>
             <td>{user.email}</td>
+            <td>{countryDisplayName(user.country)}</td>
             <td>
               {user.balances.every((row) => Number(row.balance) === 0 && Number(row.coinAmount ?? 0) === 0) ? (
                 <span className="muted">None</span>

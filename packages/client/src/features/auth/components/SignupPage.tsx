@@ -4,9 +4,9 @@ import toast from 'react-hot-toast';
 import { errorMessage } from '../../../app/api/baseApi';
 import { useAppDispatch } from '../../../app/hooks';
 import { signedIn } from '../../../app/session/sessionSlice';
+import { CountrySelect } from '../../../components/CountrySelect';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SiteLayout } from '../../../components/SiteLayout';
-import { COUNTRIES } from '../../../lib/countries';
 import { useCreateUserMutation } from '../../../api/generated/authApi.generated';
 
 export default function SignupPage() {
@@ -55,14 +55,7 @@ export default function SignupPage() {
         />
         <div className="field">
           <label htmlFor="signup-country">Country of Residence</label>
-          <select id="signup-country" name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
-            <option value="">Select a country</option>
-            {COUNTRIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
+          <CountrySelect id="signup-country" name="country" value={country} onChange={setCountry} />
         </div>
         <button type="submit" className="button block" disabled={!complete || isLoading}>
           {isLoading ? 'Processing...' : 'Sign Up'}

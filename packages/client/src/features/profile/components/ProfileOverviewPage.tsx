@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { Spinner } from '../../../components/Spinner';
+import { countryDisplayName } from '../../../lib/countryNames';
 import { formatDate } from '../../../lib/text';
 import { useMeQuery } from '../../../app/api/endpoints';
 
@@ -19,7 +20,7 @@ export default function ProfileOverviewPage() {
             <dt>Email</dt>
             <dd>{me.email}</dd>
             <dt>Country</dt>
-            <dd>{me.country}</dd>
+            <dd>{countryDisplayName(me.country)}</dd>
             <dt>Member since</dt>
             <dd>{formatDate(me.createdAt)}</dd>
           </dl>

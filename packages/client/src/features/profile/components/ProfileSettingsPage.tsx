@@ -5,11 +5,12 @@ import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
 import { useChangePasswordMutation, useMeQuery, useTwoFactorStatusQuery, useUpdateProfileMutation } from '../../../app/api/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { signedIn } from '../../../app/session/sessionSlice';
+import { CountrySelect } from '../../../components/CountrySelect';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { Spinner } from '../../../components/Spinner';
-import { COUNTRIES } from '../../../lib/countries';
+import { countryCodeOf } from '../../../lib/countryNames';
 
 /** `security`: the Security section (two-factor sign-in, sessions), composed in by the router. */
 export default function ProfileSettingsPage({ security }: { security?: ReactNode }) {
@@ -34,23 +35,27 @@ export default function ProfileSettingsPage({ security }: { security?: ReactNode
   );
 }
 
+/** `country` as the API answers it: an English name, or a value kept from before countries were checked. */
 function DetailsForm(props: { name: string; country: string }) {
+  // The select holds codes; a kept value that is no country stays as it is (and is not sent back unless changed).
+  const storedCountry = countryCodeOf(props.country) ?? props.country;
   const [name, setName] = useState(props.name);
-  const [country, setCountry] = useState(props.country);
+  const [country, setCountry] = useState(storedCountry);
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
   const session = useAppSelector((state) => state.session.user);
   const dispatch = useAppDispatch();
   useEffect(() => {
     setName(props.name);
-    setCountry(props.country);
-  }, [props.name, props.country]);
-  const changed = name.trim() !== props.name || country !== props.country;
+    setCountry(storedCountry);
+  }, [props.name, storedCountry]);
+  const countryChanged = country !== storedCountry;
+  const changed = name.trim() !== props.name || countryChanged;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!name.trim() || !country || !changed || isLoading) return;
     try {
-      const profile = await updateProfile({ updateProfileDto: { name: name.trim(), country } }).unwrap();
+      const profile = await updateProfile({ updateProfileDto: { name: name.trim(), ...(countryChanged ? { country } : {}) } }).unwrap();
       // Keep the stored session's copy of the name and country current.
       if (session) dispatch(signedIn({ ...session, name: profile.name, country: profile.country }));
       toast.success('Profile updated successfully');
@@ -68,15 +73,7 @@ function DetailsForm(props: { name: string; country: string }) {
       </div>
       <div className="field">
         <label htmlFor="profile-country">Country of Residence</label>
-        <select id="profile-country" value={country} onChange={(e) => setCountry(e.target.value)}>
-          <option value="">Select a country</option>
-          {!COUNTRIES.includes(props.country) && props.country && <option value={props.country}>{props.country}</option>}
-          {COUNTRIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+        <CountrySelect id="profile-country" value={country} onChange={setCountry} />
       </div>
       <button type="submit" className="button" disabled={!name.trim() || !country || !changed || isLoading}>
         {isLoading ? 'Processing...' : 'Save changes'}
