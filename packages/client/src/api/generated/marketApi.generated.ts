@@ -102,6 +102,8 @@ export type TokenNetworkDto = {
   name: string;
   /** Deposit address on this network */
   address: string | null;
+  /** What to tell a customer while deposits on this network are not possible (no deposit address yet); null once they are */
+  depositNote: string | null;
 };
 export type WalletTokenDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */

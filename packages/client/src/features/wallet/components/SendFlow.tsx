@@ -123,7 +123,9 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         )}
         <dl className="summary">
           <dt>Asset</dt>
-          <dd>{token.id}</dd>
+          <dd>
+            {token.name} ({token.symbol.toUpperCase()})
+          </dd>
           <dt>From</dt>
           <dd>{chosen?.address || token.address || '—'}</dd>
           <dt>To</dt>
