@@ -3,6 +3,7 @@ import type { IChartApi, ISeriesApi, MouseEventParams, Time, UTCTimestamp } from
 import { useGetMarketStatusQuery, useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../app/api/endpoints';
 import { changeDirection } from '../../../lib/money';
 import { lateHistoryStart, spanName } from '../lib/chart';
+import { useEffectiveTheme } from '../../../lib/theme';
 import { formatChange, formatDate, formatDateTime, formatLocale, formatPrice, formatUsd } from '../../../lib/format';
 
 const DAY = 86_400_000;
@@ -32,6 +33,7 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
   const chart = useRef<{ chart: IChartApi; series: ISeriesApi<'Area'> } | null>(null);
   const [hover, setHover] = useState<{ price: number; time: number } | null>(null);
   const [ready, setReady] = useState(false);
+  const theme = useEffectiveTheme();
   const points = useMemo(() => (data?.coinId === coinId ? data.points : []), [data, coinId]);
 
   useEffect(() => {
@@ -44,13 +46,10 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
     let created: IChartApi | undefined;
     void import('lightweight-charts').then(({ createChart, AreaSeries, CrosshairMode }) => {
       if (disposed || !container.current) return;
-      const styles = getComputedStyle(container.current);
-      const text = styles.getPropertyValue('--muted').trim() || '#526078';
-      const grid = styles.getPropertyValue('--border').trim() || '#dde3ec';
       created = createChart(container.current, {
         autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: text, attributionLogo: false, fontFamily: 'system-ui, sans-serif' },
-        grid: { vertLines: { visible: false }, horzLines: { color: grid } },
+        layout: { background: { color: 'transparent' }, attributionLogo: false, fontFamily: 'system-ui, sans-serif' },
+        grid: { vertLines: { visible: false } },
         rightPriceScale: { borderVisible: false },
         timeScale: { borderVisible: false },
         crosshair: { mode: CrosshairMode.Magnet },
@@ -82,6 +81,17 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
   const change = first && last ? ((last - first) / first) * 100 : 0;
   const direction = changeDirection(change);
 
+  // The palette is read from the page's CSS variables, again whenever the theme changes (the canvas keeps its colours).
+  useEffect(() => {
+    const current = chart.current;
+    if (!ready || !current || !container.current) return;
+    const styles = getComputedStyle(container.current);
+    current.chart.applyOptions({
+      layout: { textColor: styles.getPropertyValue('--muted').trim() || '#526078' },
+      grid: { horzLines: { color: styles.getPropertyValue('--border').trim() || '#dde3ec' } },
+    });
+  }, [ready, theme]);
+
   useEffect(() => {
     const current = chart.current;
     if (!ready || !current || !container.current) return;
@@ -101,7 +111,7 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
     );
     current.chart.applyOptions({ timeScale: { timeVisible: range === '1d' || range === '7d', secondsVisible: false } });
     current.chart.timeScale().fitContent();
-  }, [ready, points, direction, range]);
+  }, [ready, points, direction, range, theme]);
 
   // What is drawn: the range of the points on screen (while the next range loads, the previous one's).
   const drawnRange = data?.coinId === coinId ? data.range : range;
