@@ -22,7 +22,6 @@ const SCHEMES = ['light', 'dark'] as const;
 /** A long (valid) sign-in email: 61 characters before the @, no place to break a line. */
 const LONG_EMAIL = 'katherine.coleman.goble.johnson.longname+savings-account-2026@mission-planning.langley-research-center.example';
 
-const toast = (page: Page, text: string) => page.locator('[role="status"]').filter({ hasText: text }).first().waitFor();
 const totp = (secret: string, offset: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
 
 async function axeViolations(page: Page): Promise<string[]> {
@@ -52,7 +51,8 @@ async function axeViolations(page: Page): Promise<string[]> {
 function overflowOf(root: Locator): Promise<string[]> {
   return root.evaluate((element) => {
     const found: string[] = [];
-    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}`;
     if (element.scrollWidth > element.clientWidth) found.push(`${name(element)} scrollWidth ${element.scrollWidth} > clientWidth ${element.clientWidth}`);
     const outer = element.getBoundingClientRect();
     const scrolls = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
@@ -141,7 +141,8 @@ describe('what a person sees (issue 26) in Chromium', () => {
     }, JSON.stringify(session));
     return page;
   }
-  const adminPage = async () => signedInPage({ ...(await t.http.post('/api/admin/login-admin').send({ email: 'admin@test.local', password: 'admin-password-123' })).body, role: 'admin' });
+  const adminPage = async () =>
+    signedInPage({ ...(await t.http.post('/api/admin/login-admin').send({ email: 'admin@test.local', password: 'admin-password-123' })).body, role: 'admin' });
 
   beforeAll(async () => {
     t = await startWalletApp('pglite', { ADDRESS_HOLD_HOURS: '0', APPROVAL_THRESHOLD_USD: '10000' }, { listen: true });
@@ -264,7 +265,9 @@ describe('what a person sees (issue 26) in Chromium', () => {
       // The label names the span drawn (6 or 7 days), never "1 month", "1 year" or "all time".
       const spanLabel = (await change.textContent())!.replace(/^.*\) /, '');
       expect(spanLabel).toBe(`${Math.round(drawnDays)} days`);
-      const first = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(Number(await chart.getAttribute('data-first')));
+      const first = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(
+        Number(await chart.getAttribute('data-first')),
+      );
       expect(await note.textContent()).toBe(`Price history here starts ${first}: the chart shows ${spanLabel}.`);
       // The offline note is for snapshot prices only.
       expect(await page.getByTestId('chart-offline-note').count()).toBe(0);
@@ -283,7 +286,9 @@ describe('what a person sees (issue 26) in Chromium', () => {
     }>;
     const bitcoin = tokens.find((token) => token.id === 'bitcoin')!;
     expect(bitcoin.address).toBeNull();
-    expect(bitcoin.networks).toEqual([{ network: 'bitcoin', name: 'Bitcoin', address: null, depositNote: 'Deposits are not set up for the Bitcoin network yet.' }]);
+    expect(bitcoin.networks).toEqual([
+      { network: 'bitcoin', name: 'Bitcoin', address: null, depositNote: 'Deposits are not set up for the Bitcoin network yet.' },
+    ]);
 
     const page = await signedInPage(customer);
     await page.goto('/wallet');
@@ -348,7 +353,10 @@ describe('what a person sees (issue 26) in Chromium', () => {
           const wrap = transactions.locator('.table-wrap');
           expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
           const row = transactions.getByRole('row').filter({ hasText: 'withdrawal' });
-          const [edit, remove] = [await row.getByRole('button', { name: /^Edit status/ }).boundingBox(), await row.getByRole('button', { name: /^Delete transaction/ }).boundingBox()];
+          const [edit, remove] = [
+            await row.getByRole('button', { name: /^Edit status/ }).boundingBox(),
+            await row.getByRole('button', { name: /^Delete transaction/ }).boundingBox(),
+          ];
           // Delete sits beside Edit, inside the card.
           expect(Math.abs(remove!.y - edit!.y)).toBeLessThan(2);
           expect(remove!.x).toBeGreaterThan(edit!.x + edit!.width);

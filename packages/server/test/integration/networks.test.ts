@@ -92,7 +92,9 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       }
       const row = (await adminTokens()).find((r) => r.name === coin)!;
       expect(row).toMatchObject({ network, address: mainnet.at(-1) });
-      expect((await walletTokens()).find((w) => w.id === coin)!.networks).toEqual([{ network, name: expect.any(String), address: mainnet.at(-1), depositNote: null }]);
+      expect((await walletTokens()).find((w) => w.id === coin)!.networks).toEqual([
+        { network, name: expect.any(String), address: mainnet.at(-1), depositNote: null },
+      ]);
     });
 
     it('send-crypto goes to every real mainnet address, records the network, and refuses other chains and testnets', async () => {
