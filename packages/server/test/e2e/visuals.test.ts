@@ -282,10 +282,12 @@ describe('what a person sees (issue 26) in Chromium', () => {
     const tokens = (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(customer.token)).expect(200)).body as Array<{
       id: string;
       address: string | null;
+      depositNote: string | null;
       networks: Array<{ network: string; address: string | null; depositNote: string | null }>;
     }>;
     const bitcoin = tokens.find((token) => token.id === 'bitcoin')!;
     expect(bitcoin.address).toBeNull();
+    expect(bitcoin.depositNote).toBe('Deposits are not set up for the Bitcoin network yet.');
     expect(bitcoin.networks).toEqual([
       { network: 'bitcoin', name: 'Bitcoin', address: null, depositNote: 'Deposits are not set up for the Bitcoin network yet.' },
     ]);

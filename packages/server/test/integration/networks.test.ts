@@ -152,7 +152,9 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       const rows = (await adminTokens()).filter((r) => r.name === 'tether');
       expect(rows.map((r) => r.network)).toEqual(['ethereum', 'tron']);
       // No deposit address yet: the wallet tokens say plainly that deposits there are not set up.
-      expect((await walletTokens()).find((w) => w.id === 'tether')!.networks).toEqual([
+      const before = (await walletTokens()).find((w) => w.id === 'tether')!;
+      expect(before.depositNote).toBe('Deposits are not set up for the Ethereum (ERC-20) network yet.');
+      expect(before.networks).toEqual([
         { network: 'ethereum', name: 'Ethereum (ERC-20)', address: null, depositNote: 'Deposits are not set up for the Ethereum (ERC-20) network yet.' },
         { network: 'tron', name: 'Tron (TRC-20)', address: null, depositNote: 'Deposits are not set up for the Tron (TRC-20) network yet.' },
       ]);
@@ -172,6 +174,7 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
 
       const tether = (await walletTokens()).find((w) => w.id === 'tether')!;
       expect(tether.address).toBe(ETH_ADDRESS);
+      expect(tether.depositNote).toBeNull();
       expect(tether.networks).toEqual([
         { network: 'ethereum', name: 'Ethereum (ERC-20)', address: ETH_ADDRESS, depositNote: null },
         { network: 'tron', name: 'Tron (TRC-20)', address: TRON_ADDRESS, depositNote: null },

@@ -127,6 +127,8 @@ export type WalletTokenDto = {
   address: string | null;
   /** The token's networks with their deposit addresses; the first is the default (its address is `address`) */
   networks: TokenNetworkDto[];
+  /** What to tell a customer while `address` is null (deposits on the default network are not possible yet); null once it is set */
+  depositNote: string | null;
 };
 export type MarketStatusDto = {
   /** live: prices come from the provider; snapshot: the bundled offline snapshot */

@@ -30,11 +30,15 @@ export class MarketService {
       const name = networkName(n.network)!;
       byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name, address: n.address, depositNote: depositNote(name, n.address) }]);
     }
-    return rows.map((row) => ({
-      ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
-      address: row.address,
-      networks: byToken.get(row.id) ?? [],
-    }));
+    return rows.map((row) => {
+      const tokenNetworks = byToken.get(row.id) ?? [];
+      return {
+        ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
+        address: row.address,
+        networks: tokenNetworks,
+        depositNote: depositNote(tokenNetworks[0]?.name ?? row.coin.name, row.address),
+      };
+    });
   }
 
   /** Live or snapshot, and as of when (beyond the spec). */

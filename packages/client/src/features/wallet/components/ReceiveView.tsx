@@ -75,7 +75,8 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
       ) : (
         // No address: nothing to copy or scan, only what the person needs to know.
         <p className="notice" role="status" data-testid="receive-not-set-up">
-          {network?.depositNote ?? `Deposits are not set up for the ${network?.name ?? token.name} network yet.`} Please check again later or contact support.
+          {network?.depositNote ?? token.depositNote ?? `Deposits are not set up for the ${network?.name ?? token.name} network yet.`} Please check again later
+          or contact support.
         </p>
       )}
     </section>
