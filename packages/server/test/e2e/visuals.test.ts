@@ -203,7 +203,10 @@ describe('what a person sees (issue 26) in Chromium', () => {
     await page.getByRole('heading', { name: 'Transfer' }).waitFor();
     const summary = page.locator('dl.summary');
     expect(await summary.locator('dt').first().textContent()).toBe('Asset');
-    expect(await summary.locator('dd').first().textContent()).toBe('Tether (USDT)');
+    // Name and symbol first (not the bare coin id "tether"); the id stays beneath in small print.
+    const asset = page.getByTestId('confirm-asset');
+    expect(await asset.evaluate((dd) => dd.firstChild?.textContent)).toBe('Tether (USDT)');
+    expect(await asset.locator('small').textContent()).toBe('tether');
     const save = page.getByLabel('Save this address');
     await inEachLook(page, 'send-transfer', async () => {
       await expectCheckboxLooksLikeOne(save);
