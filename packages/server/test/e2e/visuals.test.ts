@@ -177,6 +177,8 @@ describe('what a person sees (issue 26) in Chromium', () => {
       // Nothing is drawn over it (the sticky header covered the old one).
       const center = { x: labelBox!.x + labelBox!.width / 2, y: labelBox!.y + labelBox!.height / 2 };
       expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.textContent, center)).toBe('This device');
+      // No card sticks out of the page's content column, and nothing sticks out of a card.
+      expect(await overflowOf(page.locator('main')), `${size.width} px, ${scheme}`).toEqual([]);
       for (const card of await page.locator('main .card').all()) expect(await overflowOf(card), `${size.width} px, ${scheme}`).toEqual([]);
       expect(await pageOverflow(page)).toBe(0);
     });
