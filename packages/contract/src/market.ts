@@ -104,6 +104,14 @@ export class WalletTokenDto extends MarketCoinDto {
     description: "The token's networks with their deposit addresses; the first is the default (its address is `address`)",
   })
   networks: TokenNetworkDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Deposits are not set up for the Bitcoin network yet.',
+    description: 'What to tell a customer while `address` is null (deposits on the default network are not possible yet); null once it is set',
+  })
+  depositNote: string | null;
 }
 
 export class MarketStatusDto {

@@ -54,6 +54,14 @@ export class TokenNetworkDto {
 
   @ApiProperty({ type: String, nullable: true, example: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', description: 'Deposit address on this network' })
   address: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Deposits are not set up for the Tron (TRC-20) network yet.',
+    description: 'What to tell a customer while deposits on this network are not possible (no deposit address yet); null once they are',
+  })
+  depositNote: string | null;
 }
 
 export class AddressBookEntryDto {

@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from 'react';
+
 /** Colour theme: the system's (prefers-color-scheme) unless the toggle stored one in the browser. */
 export type Theme = 'light' | 'dark';
 export const THEME_STORAGE_KEY = 'theme';
@@ -32,4 +34,20 @@ export function rememberTheme(theme: Theme): void {
     // storage unavailable: the choice lasts for this page only
   }
   applyTheme(theme);
+}
+
+function subscribeToTheme(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'data-area'] });
+  const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;
+  media?.addEventListener('change', onChange);
+  return () => {
+    observer.disconnect();
+    media?.removeEventListener('change', onChange);
+  };
+}
+
+/** The theme in effect, following the toggle and the system: for code that reads the palette (a canvas chart). */
+export function useEffectiveTheme(): Theme {
+  return useSyncExternalStore(subscribeToTheme, () => (document.documentElement.dataset.theme as Theme | undefined) ?? systemTheme());
 }

@@ -99,6 +99,11 @@ export function networkName(id: string | null | undefined): string | null {
   return BY_ID.get(id)?.name ?? id;
 }
 
+/** What a customer is told while a network has no deposit address (deposits there are not possible yet); null once it has one. */
+export function depositNote(networkName: string, address: string | null): string | null {
+  return address ? null : `Deposits are not set up for the ${networkName} network yet.`;
+}
+
 /**
  * The one network a coin lives on natively (CoinGecko ids). `add-token` uses it when no network is given; these
  * coins can only be added on that network.

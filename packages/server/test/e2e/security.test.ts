@@ -74,7 +74,7 @@ describe('two-factor sign-in and sessions in Chromium', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download recovery codes' }).click();
     expect((await download).suggestedFilename()).toBe('coinpurse-recovery-codes.txt');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'I saved them' }).click();
     await page.getByText('recovery codes left').waitFor();
   });
 
@@ -169,7 +169,7 @@ describe('administrator enrolment in Chromium (ADMIN_REQUIRE_2FA)', () => {
     await page.getByLabel('Authenticator code').fill(await totp(secret, -1));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'I saved them' }).click();
     await page.getByRole('navigation', { name: 'Admin' }).waitFor();
   });
 

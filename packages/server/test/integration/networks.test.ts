@@ -92,7 +92,9 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       }
       const row = (await adminTokens()).find((r) => r.name === coin)!;
       expect(row).toMatchObject({ network, address: mainnet.at(-1) });
-      expect((await walletTokens()).find((w) => w.id === coin)!.networks).toEqual([{ network, name: expect.any(String), address: mainnet.at(-1) }]);
+      expect((await walletTokens()).find((w) => w.id === coin)!.networks).toEqual([
+        { network, name: expect.any(String), address: mainnet.at(-1), depositNote: null },
+      ]);
     });
 
     it('send-crypto goes to every real mainnet address, records the network, and refuses other chains and testnets', async () => {
@@ -149,6 +151,13 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
     it('admin rows per network, wallet networks with their deposit addresses, send inferring the network', async () => {
       const rows = (await adminTokens()).filter((r) => r.name === 'tether');
       expect(rows.map((r) => r.network)).toEqual(['ethereum', 'tron']);
+      // No deposit address yet: the wallet tokens say plainly that deposits there are not set up.
+      const before = (await walletTokens()).find((w) => w.id === 'tether')!;
+      expect(before.depositNote).toBe('Deposits are not set up for the Ethereum (ERC-20) network yet.');
+      expect(before.networks).toEqual([
+        { network: 'ethereum', name: 'Ethereum (ERC-20)', address: null, depositNote: 'Deposits are not set up for the Ethereum (ERC-20) network yet.' },
+        { network: 'tron', name: 'Tron (TRC-20)', address: null, depositNote: 'Deposits are not set up for the Tron (TRC-20) network yet.' },
+      ]);
       for (const row of rows) {
         await t.http
           .put('/api/admin/edit-token/')
@@ -165,9 +174,10 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
 
       const tether = (await walletTokens()).find((w) => w.id === 'tether')!;
       expect(tether.address).toBe(ETH_ADDRESS);
+      expect(tether.depositNote).toBeNull();
       expect(tether.networks).toEqual([
-        { network: 'ethereum', name: 'Ethereum (ERC-20)', address: ETH_ADDRESS },
-        { network: 'tron', name: 'Tron (TRC-20)', address: TRON_ADDRESS },
+        { network: 'ethereum', name: 'Ethereum (ERC-20)', address: ETH_ADDRESS, depositNote: null },
+        { network: 'tron', name: 'Tron (TRC-20)', address: TRON_ADDRESS, depositNote: null },
       ]);
 
       const user = await newCustomer(t);

@@ -182,6 +182,33 @@ describe.each(DATABASE_KINDS)('metrics on %s', (kind) => {
     expect(sample(afterLimit, 'coinpurse_rate_limited_requests_total', route)).toBe(limitedBefore + 1);
   });
 
+  it('never exports NaN or an unset histogram bound, even on scrapes a few milliseconds apart around a swap', async () => {
+    const user = await signUp(t.http);
+    await t.http
+      .post(`/api/admin/update-balance/${user._id}`)
+      .set(bearer(admin))
+      .send({ token: 'bitcoin', amount: '500', type: 'yes', msg: 'funding' })
+      .expect(200);
+    // The event loop delay is sampled every 20 ms: scrapes closer than that see a window with no sample in it.
+    const texts: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      texts.push(await scrapeText(t));
+      await t.http.post('/api/crypto/swap').set(bearer(user.token)).send({ amount: 1, from: 'bitcoin', to: 'ethereum' }).expect(201);
+      texts.push(await scrapeText(t), await scrapeText(t));
+    }
+    for (const text of texts) {
+      const values = text
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'))
+        .map((line) => ({ line, value: Number(line.slice(line.lastIndexOf(' ') + 1)) }));
+      expect(values.filter(({ value }) => !Number.isFinite(value)).map(({ line }) => line)).toEqual([]);
+      // An empty window's minimum is the histogram's "no sample yet" marker (2^63 ns), not a delay.
+      const families = parseMetrics(text);
+      expect(sample(families, 'nodejs_eventloop_lag_min_seconds')).toBeLessThan(60);
+      expect(sample(families, 'nodejs_eventloop_lag_min_seconds')).toBeLessThanOrEqual(sample(families, 'nodejs_eventloop_lag_max_seconds'));
+    }
+  });
+
   it('answers only loopback callers without METRICS_TOKEN', async () => {
     // supertest connects over 127.0.0.1: allowed. A remote address is refused (see metrics.controller.spec.ts).
     await t.http.get('/api/metrics').expect(200);

@@ -102,6 +102,8 @@ export type TokenNetworkDto = {
   name: string;
   /** Deposit address on this network */
   address: string | null;
+  /** What to tell a customer while deposits on this network are not possible (no deposit address yet); null once they are */
+  depositNote: string | null;
 };
 export type WalletTokenDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */
@@ -125,6 +127,8 @@ export type WalletTokenDto = {
   address: string | null;
   /** The token's networks with their deposit addresses; the first is the default (its address is `address`) */
   networks: TokenNetworkDto[];
+  /** What to tell a customer while `address` is null (deposits on the default network are not possible yet); null once it is set */
+  depositNote: string | null;
 };
 export type MarketStatusDto = {
   /** live: prices come from the provider; snapshot: the bundled offline snapshot */

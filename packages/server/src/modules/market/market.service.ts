@@ -6,7 +6,7 @@ import { CoinsRepository } from './coins.repository';
 import { toMarketCoin } from './market-cache.service';
 import { MarketRefreshService } from './market-refresh.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
-import { networkName } from '../../common/networks';
+import { depositNote, networkName } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 @Injectable()
@@ -26,13 +26,19 @@ export class MarketService {
   async walletTokens(): Promise<WalletTokenDto[]> {
     const [rows, networks] = await Promise.all([this.tokens.listWithCoins(), this.networks.listLive()]);
     const byToken = new Map<string, WalletTokenDto['networks']>();
-    for (const n of networks)
-      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name: networkName(n.network)!, address: n.address }]);
-    return rows.map((row) => ({
-      ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
-      address: row.address,
-      networks: byToken.get(row.id) ?? [],
-    }));
+    for (const n of networks) {
+      const name = networkName(n.network)!;
+      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name, address: n.address, depositNote: depositNote(name, n.address) }]);
+    }
+    return rows.map((row) => {
+      const tokenNetworks = byToken.get(row.id) ?? [];
+      return {
+        ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
+        address: row.address,
+        networks: tokenNetworks,
+        depositNote: depositNote(tokenNetworks[0]?.name ?? row.coin.name, row.address),
+      };
+    });
   }
 
   /** Live or snapshot, and as of when (beyond the spec). */

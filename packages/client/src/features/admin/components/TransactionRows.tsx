@@ -3,6 +3,7 @@ import { formatDateTime, formatQuantity, formatUsd } from '../../../lib/format';
 import { FAILED, useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
+import { useNetworkNames } from '../hooks/useNetworkNames';
 import {
   type AdminTransaction,
   type TransactionStatus,
@@ -87,6 +88,7 @@ export function TransactionsTable({
   const [deleteTransaction] = useDeleteTransactionMutation();
   const editing = useModalTarget<AdminTransaction>(reload);
   const { remove, error, dialog } = useDeleteAction(reload);
+  const networkName = useNetworkNames();
 
   return (
     <>
@@ -102,21 +104,25 @@ export function TransactionsTable({
         error={error}
         pager={pager}
         nextCursor={transactions.data?.nextCursor}
-        columns={['User', 'Type', 'Network', 'Address', 'Amount', 'Status', 'Date', 'Action']}
+        columns={[...(userId ? [] : ['User']), 'Type', 'Network', 'Address', 'Amount', 'Status', 'Date', 'Action']}
         rows={transactions.data?.items ?? []}
         empty="No Transactions"
       >
         {(transaction) => (
           <tr key={transaction._id} data-transaction-id={transaction._id}>
-            <td>
-              {transaction.user?.name ?? 'null'}
-              <br />
-              <span className="muted">{transaction.user?.email ?? ''}</span>
-            </td>
+            {/* On the per-user page every row is that customer's: no User column there. */}
+            {userId ? null : (
+              <td>
+                {transaction.user?.name ?? 'null'}
+                <br />
+                <span className="muted break-anywhere">{transaction.user?.email ?? ''}</span>
+              </td>
+            )}
             <td>{transaction.type || 'null'}</td>
-            <td>{transaction.network || 'null'}</td>
+            <td>{transaction.network ? networkName(transaction.network) : '—'}</td>
             <td className="mono">
-              {transaction.address ?? 'null'}
+              {/* A deposit (or an admin adjustment) has no address. */}
+              {transaction.address ?? '—'}
               {transaction.txHash ? (
                 <>
                   <br />

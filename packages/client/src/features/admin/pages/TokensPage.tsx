@@ -8,6 +8,7 @@ import { RowActions } from '../components/RowActions';
 import { FAILED, useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
+import { useNetworkNames } from '../hooks/useNetworkNames';
 import { type AdminToken, useAddTokenMutation, useAdminTokensQuery, useDeleteTokenMutation, useEditTokenMutation } from '../store/adminApi';
 
 /** The networks of GET /crypto/networks; '' = the coin's native network (add) or unchanged (edit). */
@@ -25,11 +26,6 @@ function NetworkSelect({ value, onChange, none }: { value: string; onChange: (va
       </select>
     </Field>
   );
-}
-
-function useNetworkNames(): (id: string) => string {
-  const { data: networks } = useGetNetworksQuery();
-  return (id) => networks?.find((network) => network.id === id)?.name ?? id;
 }
 
 function AddTokenModal({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
@@ -125,7 +121,7 @@ export default function TokensPage() {
           <tr key={token._id}>
             <td>{token.name}</td>
             <td>{networkName(token.network)}</td>
-            <td className="mono">{token.address ?? 'null'}</td>
+            <td className="mono">{token.address ?? <span className="not-set-up">Not set up: customers cannot deposit on this network yet.</span>}</td>
             <td>
               <RowActions
                 editLabel={`Edit ${token.name}`}

@@ -77,7 +77,7 @@ export default function UserDetailPage() {
       <section className="admin-section" aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
         <p>
-          <strong>{profile.email}</strong> · {countryDisplayName(profile.country)} · customer since {formatDate(profile.createdAt)}
+          <strong className="break-anywhere">{profile.email}</strong> · {countryDisplayName(profile.country)} · customer since {formatDate(profile.createdAt)}
           {profile.deactivatedAt ? <span className="status rejected"> deactivated {formatDate(profile.deactivatedAt)}</span> : null}
         </p>
         {profile.deactivatedAt ? null : (

@@ -18,7 +18,7 @@ export default function ProfileOverviewPage() {
             <dt>Name</dt>
             <dd>{me.name}</dd>
             <dt>Email</dt>
-            <dd>{me.email}</dd>
+            <dd className="break-anywhere">{me.email}</dd>
             <dt>Country</dt>
             <dd>{countryDisplayName(me.country)}</dd>
             <dt>Member since</dt>

@@ -115,7 +115,7 @@ function EmailForm(props: { email: string }) {
     <form className="card" onSubmit={submit} noValidate>
       <h2>Sign-in email</h2>
       <p className="muted">
-        Now: <strong>{props.email}</strong>
+        Now: <strong className="break-anywhere">{props.email}</strong>
       </p>
       <div className="field">
         <label htmlFor="profile-email">New email</label>

@@ -52,7 +52,7 @@ export function SessionsCard({ admin = false }: { admin?: boolean }) {
                 </small>
               </div>
               {session.current ? (
-                <span className="badge">This device</span>
+                <span className="session-label">This device</span>
               ) : (
                 <button type="button" className="button secondary" onClick={() => end(session)}>
                   Sign out

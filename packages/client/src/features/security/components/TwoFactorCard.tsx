@@ -13,7 +13,7 @@ import {
 } from '../../../api/generated/securityApi.generated';
 
 /** Two-factor sign-in: set up from a QR code (or the secret typed by hand), confirm with a code, keep the recovery codes. */
-/** `onFinished`: called once the new recovery codes were acknowledged ("Done"). */
+/** `onFinished`: called once the new recovery codes were acknowledged ("I saved them"). */
 export function TwoFactorCard({ onFinished }: { onFinished?: () => void } = {}) {
   const { data: status, isLoading } = useTwoFactorStatusQuery();
   const [setup, setSetup] = useState<TwoFactorSetupDto | undefined>();
@@ -75,7 +75,8 @@ export function TwoFactorCard({ onFinished }: { onFinished?: () => void } = {}) 
   return (
     <section className="card" aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">Two-factor sign-in</h2>
-      {recoveryCodes && (
+      {/* New codes are shown alone until the person says they saved them: nothing else to act on meanwhile. */}
+      {recoveryCodes ? (
         <RecoveryCodes
           codes={recoveryCodes}
           onDone={() => {
@@ -83,44 +84,47 @@ export function TwoFactorCard({ onFinished }: { onFinished?: () => void } = {}) 
             onFinished?.();
           }}
         />
-      )}
-      {!status.enabled && !setup && (
+      ) : (
         <>
-          <p className="muted">Protect your account with a code from an authenticator app at sign-in and before withdrawals.</p>
-          <button type="button" className="button" onClick={begin} disabled={busy}>
-            {starting ? 'Processing...' : 'Set up two-factor sign-in'}
-          </button>
-        </>
-      )}
-      {!status.enabled && setup && (
-        <form onSubmit={confirm} noValidate>
-          <p className="muted">Scan this QR code with your authenticator app, or enter the key by hand, then type the 6-digit code it shows.</p>
-          <div className="qr-box" style={{ background: '#fff', padding: '0.75rem', display: 'inline-block' }}>
-            <QRCode value={setup.otpauthUrl} size={176} aria-label="QR code for your authenticator app" />
-          </div>
-          <p>
-            Key: <code data-testid="totp-secret">{setup.secret}</code>
-          </p>
-          <SecondFactorField id="enable-code" value={code} onChange={setCode} autoFocus />
-          <button type="submit" className="button" disabled={!code.trim() || busy}>
-            {enabling ? 'Processing...' : 'Turn on'}
-          </button>
-        </form>
-      )}
-      {status.enabled && (
-        <>
-          <p>
-            Two-factor sign-in is <strong>on</strong>. {status.recoveryCodesLeft} recovery {status.recoveryCodesLeft === 1 ? 'code' : 'codes'} left.
-          </p>
-          <SecondFactorField id="manage-code" value={code} onChange={setCode} />
-          <div className="row">
-            <button type="button" className="button secondary" onClick={renewCodes} disabled={!code.trim() || busy}>
-              New recovery codes
-            </button>
-            <button type="button" className="button danger" onClick={turnOff} disabled={!code.trim() || busy}>
-              Turn off
-            </button>
-          </div>
+          {!status.enabled && !setup && (
+            <>
+              <p className="muted">Protect your account with a code from an authenticator app at sign-in and before withdrawals.</p>
+              <button type="button" className="button" onClick={begin} disabled={busy}>
+                {starting ? 'Processing...' : 'Set up two-factor sign-in'}
+              </button>
+            </>
+          )}
+          {!status.enabled && setup && (
+            <form onSubmit={confirm} noValidate>
+              <p className="muted">Scan this QR code with your authenticator app, or enter the key by hand, then type the 6-digit code it shows.</p>
+              <div className="qr-box" style={{ background: '#fff', padding: '0.75rem', display: 'inline-block' }}>
+                <QRCode value={setup.otpauthUrl} size={176} aria-label="QR code for your authenticator app" />
+              </div>
+              <p>
+                Key: <code data-testid="totp-secret">{setup.secret}</code>
+              </p>
+              <SecondFactorField id="enable-code" value={code} onChange={setCode} autoFocus />
+              <button type="submit" className="button" disabled={!code.trim() || busy}>
+                {enabling ? 'Processing...' : 'Turn on'}
+              </button>
+            </form>
+          )}
+          {status.enabled && (
+            <>
+              <p>
+                Two-factor sign-in is <strong>on</strong>. {status.recoveryCodesLeft} recovery {status.recoveryCodesLeft === 1 ? 'code' : 'codes'} left.
+              </p>
+              <SecondFactorField id="manage-code" value={code} onChange={setCode} />
+              <div className="row">
+                <button type="button" className="button secondary" onClick={renewCodes} disabled={!code.trim() || busy}>
+                  New recovery codes
+                </button>
+                <button type="button" className="button danger" onClick={turnOff} disabled={!code.trim() || busy}>
+                  Turn off
+                </button>
+              </div>
+            </>
+          )}
         </>
       )}
     </section>
@@ -150,7 +154,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
           Download recovery codes
         </button>
         <button type="button" className="button" onClick={onDone}>
-          Done
+          I saved them
         </button>
       </div>
     </div>

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, MouseEventParams, Time, UTCTimestamp } from 'lightweight-charts';
 import { useGetMarketStatusQuery, useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../app/api/endpoints';
 import { changeDirection } from '../../../lib/money';
-import { offlineHistoryStart } from '../lib/chart';
+import { lateHistoryStart, spanName } from '../lib/chart';
+import { useEffectiveTheme } from '../../../lib/theme';
 import { formatChange, formatDate, formatDateTime, formatLocale, formatPrice, formatUsd } from '../../../lib/format';
 
 const DAY = 86_400_000;
@@ -32,6 +33,7 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
   const chart = useRef<{ chart: IChartApi; series: ISeriesApi<'Area'> } | null>(null);
   const [hover, setHover] = useState<{ price: number; time: number } | null>(null);
   const [ready, setReady] = useState(false);
+  const theme = useEffectiveTheme();
   const points = useMemo(() => (data?.coinId === coinId ? data.points : []), [data, coinId]);
 
   useEffect(() => {
@@ -44,13 +46,10 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
     let created: IChartApi | undefined;
     void import('lightweight-charts').then(({ createChart, AreaSeries, CrosshairMode }) => {
       if (disposed || !container.current) return;
-      const styles = getComputedStyle(container.current);
-      const text = styles.getPropertyValue('--muted').trim() || '#526078';
-      const grid = styles.getPropertyValue('--border').trim() || '#dde3ec';
       created = createChart(container.current, {
         autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: text, attributionLogo: false, fontFamily: 'system-ui, sans-serif' },
-        grid: { vertLines: { visible: false }, horzLines: { color: grid } },
+        layout: { background: { color: 'transparent' }, attributionLogo: false, fontFamily: 'system-ui, sans-serif' },
+        grid: { vertLines: { visible: false } },
         rightPriceScale: { borderVisible: false },
         timeScale: { borderVisible: false },
         crosshair: { mode: CrosshairMode.Magnet },
@@ -82,6 +81,17 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
   const change = first && last ? ((last - first) / first) * 100 : 0;
   const direction = changeDirection(change);
 
+  // The palette is read from the page's CSS variables, again whenever the theme changes (the canvas keeps its colours).
+  useEffect(() => {
+    const current = chart.current;
+    if (!ready || !current || !container.current) return;
+    const styles = getComputedStyle(container.current);
+    current.chart.applyOptions({
+      layout: { textColor: styles.getPropertyValue('--muted').trim() || '#526078' },
+      grid: { horzLines: { color: styles.getPropertyValue('--border').trim() || '#dde3ec' } },
+    });
+  }, [ready, theme]);
+
   useEffect(() => {
     const current = chart.current;
     if (!ready || !current || !container.current) return;
@@ -101,10 +111,16 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
     );
     current.chart.applyOptions({ timeScale: { timeVisible: range === '1d' || range === '7d', secondsVisible: false } });
     current.chart.timeScale().fitContent();
-  }, [ready, points, direction, range]);
+  }, [ready, points, direction, range, theme]);
 
-  const { name: rangeName, spanMs } = RANGES.find((r) => r.range === range)!;
-  const missingBefore = status?.source === 'snapshot' && !isFetching ? offlineHistoryStart(points, spanMs) : undefined;
+  // What is drawn: the range of the points on screen (while the next range loads, the previous one's).
+  const drawnRange = data?.coinId === coinId ? data.range : range;
+  const { name: rangeName, spanMs } = RANGES.find((r) => r.range === drawnRange)!;
+  // History shorter than the range: said in a note, and the change is labelled with the span actually drawn.
+  const lateStart = lateHistoryStart(points, spanMs);
+  const drawnSpan = points.length > 1 ? points[points.length - 1]![0] - points[0]![0] : 0;
+  const changeSpanName = lateStart === undefined ? rangeName : spanName(drawnSpan);
+  const offline = status?.source === 'snapshot';
   const low = points.length ? Math.min(...points.map((p) => p[1])) : 0;
   const high = points.length ? Math.max(...points.map((p) => p[1])) : 0;
 
@@ -121,7 +137,7 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
         {points.length > 1 && (
           <span className={direction} data-testid="chart-change">
             {formatChange(change)} ({change >= 0 ? '+' : '-'}
-            {formatUsd(Math.abs(last! - first!))}) <span className="muted">{rangeName}</span>
+            {formatUsd(Math.abs(last! - first!))}) <span className="muted">{changeSpanName}</span>
           </span>
         )}
       </div>
@@ -134,20 +150,26 @@ export function PriceChart({ coinId, name }: { coinId: string; name: string }) {
         role="img"
         aria-label={
           points.length > 1
-            ? `${name} price over ${rangeName}, from ${formatPrice(low)} to ${formatPrice(high)}`
+            ? `${name} price over ${changeSpanName}, from ${formatPrice(low)} to ${formatPrice(high)}`
             : `${name} price chart, no data for ${rangeName}`
         }
         aria-busy={isFetching}
         data-testid="price-chart"
-        data-range={range}
+        data-range={drawnRange}
         data-points={points.length}
         data-first={points[0]?.[0] ?? ''}
+        data-last={points[points.length - 1]?.[0] ?? ''}
       />
-      {missingBefore !== undefined && (
-        <p className="muted chart-note" data-testid="chart-offline-note">
-          History before {formatDate(missingBefore)} is not available offline.
-        </p>
-      )}
+      {lateStart !== undefined &&
+        (offline ? (
+          <p className="muted chart-note" data-testid="chart-offline-note">
+            History before {formatDate(lateStart)} is not available offline.
+          </p>
+        ) : (
+          <p className="muted chart-note" data-testid="chart-history-note">
+            Price history here starts {formatDate(lateStart)}: the chart shows {spanName(drawnSpan)}.
+          </p>
+        ))}
       <figcaption className="row-between muted">
         <span>{points.length > 1 ? `Low ${formatPrice(low)} · High ${formatPrice(high)}` : isFetching ? 'Loading prices…' : 'No price history yet.'}</span>
         <a href="https://www.tradingview.com/" target="_blank" rel="noreferrer" className="chart-credit">

@@ -37,36 +37,48 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
           </select>
         </div>
       )}
-      <p className="warning">
-        Only send {token.name} ({token.symbol.toUpperCase()}) assets to this address. Other assets will be lost forever.
-        {network && (
-          <>
-            {' '}
-            <strong data-testid="receive-network-warning">Use the {network.name} network only: other networks will lose them too.</strong>
-          </>
-        )}
-      </p>
-      {network && (
-        <p className="center network-line" data-testid="receive-network">
-          Network: {network.name}
+      {address ? (
+        <>
+          <p className="warning">
+            Only send {token.name} ({token.symbol.toUpperCase()}) assets to this address. Other assets will be lost forever.
+            {network && (
+              <>
+                {' '}
+                <strong data-testid="receive-network-warning">Use the {network.name} network only: other networks will lose them too.</strong>
+              </>
+            )}
+          </p>
+          {network && (
+            <p className="center network-line" data-testid="receive-network">
+              Network: {network.name}
+            </p>
+          )}
+          <div className="qr-box" data-testid="receive-qr">
+            {/* Quiet zone (margin) of 4 modules around the code, as scanners expect. */}
+            <div style={{ background: '#fff', padding: 24 }}>
+              <QRCode
+                key={address}
+                value={address}
+                size={256}
+                level="H"
+                title={`QR code of the ${token.name} address${network ? ` on ${network.name}` : ''}`}
+              />
+            </div>
+          </div>
+          <p className="address-text" data-testid="receive-address">
+            {address}
+          </p>
+          <button type="button" className="button block" onClick={copy}>
+            Copy Address
+          </button>
+        </>
+      ) : (
+        // No address: nothing to copy or scan, only what the person needs to know.
+        <p className="notice" role="status" data-testid="receive-not-set-up">
+          {network?.depositNote ?? token.depositNote ?? `Deposits are not set up for the ${network?.name ?? token.name} network yet.`} Please check again later
+          or contact support.
         </p>
       )}
-      {address ? (
-        <div className="qr-box" data-testid="receive-qr">
-          {/* Quiet zone (margin) of 4 modules around the code, as scanners expect. */}
-          <div style={{ background: '#fff', padding: 24 }}>
-            <QRCode key={address} value={address} size={256} level="H" title={`QR code of the ${token.name} address${network ? ` on ${network.name}` : ''}`} />
-          </div>
-        </div>
-      ) : (
-        <p className="muted">No deposit address is set for this token{network ? ` on ${network.name}` : ''} yet.</p>
-      )}
-      <p className="address-text" data-testid="receive-address">
-        {address || '—'}
-      </p>
-      <button type="button" className="button block" onClick={copy}>
-        Copy Address
-      </button>
     </section>
   );
 }

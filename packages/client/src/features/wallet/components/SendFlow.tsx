@@ -123,7 +123,12 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         )}
         <dl className="summary">
           <dt>Asset</dt>
-          <dd>{token.id}</dd>
+          {/* Named as everywhere else; the token id (the spec's "Asset") stays beneath, for support. */}
+          <dd data-testid="confirm-asset">
+            {`${token.name} (${token.symbol.toUpperCase()})`}
+            <br />
+            <small className="muted">{token.id}</small>
+          </dd>
           <dt>From</dt>
           <dd>{chosen?.address || token.address || '—'}</dd>
           <dt>To</dt>

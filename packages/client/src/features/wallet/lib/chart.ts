@@ -15,14 +15,30 @@ export function chartPath(prices: number[], width: number, height: number, paddi
 }
 
 /**
- * On the offline snapshot the server holds only what is stored here (the snapshot's 7-day sparklines and any points
- * recorded since), so a longer range starts late. Returns the first point's time when the points start later than
- * the range would (by more than a twentieth of it; always for "all"), else undefined.
+ * Where the drawn points start when that is later than the range would start: the server holds only what it stored
+ * (on the offline snapshot, the snapshot's 7-day sparklines; live, what was fetched and recorded so far), so a longer
+ * range can start late. Returns the first point's time when the points start later than the range would (by more than
+ * a twentieth of it; always for "all", whose start is whatever is stored), else undefined.
  */
-export function offlineHistoryStart(points: number[][], spanMs: number | null): number | undefined {
+export function lateHistoryStart(points: number[][], spanMs: number | null): number | undefined {
   if (points.length < 2) return undefined;
   const first = points[0]![0];
   const last = points[points.length - 1]![0];
   if (spanMs === null) return first;
   return first - (last - spanMs) > spanMs / 20 ? first : undefined;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A span in words, rounded to the unit a person would use: "20 hours", "7 days", "5 months", "3 years". */
+export function spanName(ms: number): string {
+  const count = (value: number, unit: string) => {
+    const n = Math.max(1, Math.round(value));
+    return `${n} ${unit}${n === 1 ? '' : 's'}`;
+  };
+  if (ms < 36 * HOUR) return count(ms / HOUR, 'hour');
+  if (ms < 60 * DAY) return count(ms / DAY, 'day');
+  if (ms < 730 * DAY) return count(ms / (30.44 * DAY), 'month');
+  return count(ms / (365.25 * DAY), 'year');
 }

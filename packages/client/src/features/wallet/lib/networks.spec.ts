@@ -6,12 +6,12 @@ const token = (networks?: WalletToken['networks']) => ({ id: 'tether', address: 
 
 describe('wallet networks', () => {
   it('preselects the only network and makes the customer choose among several', () => {
-    expect(defaultSendNetwork(token([{ network: 'ethereum', name: 'Ethereum (ERC-20)', address: '0xabc' }]))).toBe('ethereum');
+    expect(defaultSendNetwork(token([{ network: 'ethereum', name: 'Ethereum (ERC-20)', address: '0xabc', depositNote: null }]))).toBe('ethereum');
     expect(
       defaultSendNetwork(
         token([
-          { network: 'ethereum', name: 'Ethereum (ERC-20)', address: '0xabc' },
-          { network: 'tron', name: 'Tron (TRC-20)', address: 'T1' },
+          { network: 'ethereum', name: 'Ethereum (ERC-20)', address: '0xabc', depositNote: null },
+          { network: 'tron', name: 'Tron (TRC-20)', address: 'T1', depositNote: null },
         ]),
       ),
     ).toBe('');
