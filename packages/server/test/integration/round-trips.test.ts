@@ -10,7 +10,8 @@ import { toMoney } from '../../src/modules/ledger/money';
 import { BALANCE_CHANGED_STATE, changedBalanceOf, guardFailureOf, type PlatformCode } from '../../src/modules/ledger/ledger.repository';
 import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
-import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
+import { AdminTransactionsService } from '../../src/modules/admin/admin-transactions.service';
+import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
 import { TransactionsRepository } from '../../src/modules/wallet/transactions.repository';
 import type { Actor } from '../../src/common/principal';
 import { DATABASE_KINDS } from '../support/databases';
@@ -190,7 +191,7 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
 
     // The same for an "add" adjustment (one statement when the customer is known).
     await db.execute(sql`update users set name = 'Renamed Twice' where id = ${user.id}::uuid`);
-    const add = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' }));
+    const add = await measure(() => t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' }));
     expect(add.trips.length).toBeGreaterThan(1);
     expect(add.result).toMatchObject({ balance: { coinAmount: '0.02010000' }, transaction: { user: { name: 'Renamed Twice' } } });
 
@@ -198,7 +199,9 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     await expect(admin.deposit(actor, user.id, { network: 'bitcoin', amount: '10', status: 'approved' })).rejects.toThrow('User not found.');
     // A refusal decided before the statement (an unknown network) still answers the customer's 404 first.
     await expect(admin.deposit(actor, user.id, { network: 'nowhere', amount: '10', status: 'approved' })).rejects.toThrow('User not found.');
-    await expect(admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' })).rejects.toThrow('User not found.');
+    await expect(t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' })).rejects.toThrow(
+      'User not found.',
+    );
     const { rows } = (await db.execute(sql`select count(*)::int as n from transactions where user_id = ${user.id}::uuid and type = 'deposit'`)) as unknown as {
       rows: Array<{ n: number }>;
     };
@@ -268,14 +271,15 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
   });
 
   it('a steady-state balance adjustment is ONE statement: "add", and "set" and "add" with a key on the balance last seen', async () => {
-    const admin = t.app.get(AdminTransactionsService);
     const ledger = t.app.get(LedgerService);
     const wallet = t.app.get(WalletService);
     const db = t.app.get<Database>(DATABASE);
     const { actor, user } = await adminAndCustomer();
     const customerAndBalance = expect.stringMatching(/^select .*from "ledger_accounts".* from "users"/);
 
-    const add = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 500, type: 'yes', msg: 'Goodwill' }));
+    const add = await measure(() =>
+      t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 500, type: 'yes', msg: 'Goodwill' }),
+    );
     // No BEGIN/COMMIT; the balance before and after come from the account the statement locks.
     expect(add.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(add.trips[0]).toMatch(/for no key update/);
@@ -297,7 +301,9 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
 
     // "Set" decides from the balance: the one this instance last saw (here: the "add" above), checked under the lock.
     const set = await measure(() =>
-      admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, { ...keyed(`set-${user.id}`), status: 200 }),
+      t.app
+        .get(BalanceAdjustmentsService)
+        .updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, { ...keyed(`set-${user.id}`), status: 200 }),
     );
     expect(set.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(set.trips[0]).toMatch(/insert into idempotency_keys/);
@@ -306,7 +312,9 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00500000');
 
     const addWithKey = await measure(() =>
-      admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' }, { ...keyed(`add-${user.id}`), status: 200 }),
+      t.app
+        .get(BalanceAdjustmentsService)
+        .updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' }, { ...keyed(`add-${user.id}`), status: 200 }),
     );
     expect(addWithKey.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(addWithKey.result).toMatchObject({ balance: { coinAmount: '0.00600000' } });
@@ -314,7 +322,9 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     // A balance moved by something else (the customer's swap): the guard aborts the first statement and names the
     // balance it found; the second decides from that one. Nothing is read apart, nothing moves twice.
     await wallet.swap({ ...user }, undefined, { amount: '100', from: 'bitcoin', to: 'ethereum' });
-    const stale = await measure(() => admin.updateBalance(actor, user.id, { token: 'bitcoin', amount: 150, type: 'no', msg: 'Reset' }));
+    const stale = await measure(() =>
+      t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 150, type: 'no', msg: 'Reset' }),
+    );
     expect(stale.trips.map(head)).toEqual([...ONE_STATEMENT, ...ONE_STATEMENT]);
     expect(stale.result).toMatchObject({ balance: { coinAmount: '0.00300000' }, transaction: { direction: 'out', coinAmount: '0.00100000' } });
     expect((await lastAudit()).before).toEqual({ token: 'bitcoin', balance: '0.004' });
@@ -323,14 +333,14 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     // No balance seen yet (an account this instance knows, never read): customer and balance in one query first.
     const other = await newCustomer(t);
     await ledger.accountIds([customer(other._id, 'bitcoin')], db);
-    const first = await measure(() => admin.updateBalance(actor, other._id, { token: 'bitcoin', amount: 100, type: 'no' }));
+    const first = await measure(() => t.app.get(BalanceAdjustmentsService).updateBalance(actor, other._id, { token: 'bitcoin', amount: 100, type: 'no' }));
     expect(first.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
     expect(first.result).toMatchObject({ balance: { coinAmount: '0.00200000' }, transaction: { direction: 'in' } });
 
     // A balance that is no longer the one read: a movement stating it (`expectedBalance`) aborts, nothing moves, and
     // the error names the balance found; so does `balanceGuard` (what a "set" that moves nothing states it with).
     const read = await ledger.customerBalance(user.id, 'bitcoin');
-    await t.app.get(AdminTransactionsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' });
+    await t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' });
     const postFromRead = (options: Parameters<LedgerService['postInOneRoundTrip']>[2]) =>
       ledger.postInOneRoundTrip(
         {

@@ -4,7 +4,8 @@ import { DomainError } from '../../src/common/errors';
 import type { Principal } from '../../src/common/principal';
 import { LedgerService } from '../../src/modules/ledger/ledger.service';
 import { CoinsRepository } from '../../src/modules/market/coins.repository';
-import { AdminTransactionsService } from '../../src/modules/wallet/admin-transactions.service';
+import { AdminTransactionsService } from '../../src/modules/admin/admin-transactions.service';
+import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -177,7 +178,9 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
         const qty = floor(new D(amount).div(prices[token]), token);
         const delta = mode === 'yes' ? qty : qty.sub(balances[u][token]);
         expected = mode === 'yes' && qty.isZero() ? 400 : 200;
-        outcome = await run(() => admin.updateBalance(adminActor, people[u]._id, { token, amount, type: mode, msg: `model ${step}` }));
+        outcome = await run(() =>
+          t.app.get(BalanceAdjustmentsService).updateBalance(adminActor, people[u]._id, { token, amount, type: mode, msg: `model ${step}` }),
+        );
         if (outcome.status === 200 && expected === 200) {
           if (!delta.isZero()) {
             expect(outcome.value.transaction, context()).not.toBeNull();

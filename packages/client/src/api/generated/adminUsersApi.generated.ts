@@ -6,14 +6,6 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
-      deleteUser: build.mutation<DeleteUserApiResponse, DeleteUserApiArg>({
-        query: (queryArg) => ({ url: `/api/admin/delete-user/${queryArg.id}`, method: 'DELETE' }),
-        invalidatesTags: ['admin-users'],
-      }),
-      getUserDetail: build.query<GetUserDetailApiResponse, GetUserDetailApiArg>({
-        query: (queryArg) => ({ url: `/api/admin/users/${queryArg.id}` }),
-        providesTags: ['admin-users'],
-      }),
       getUsers: build.query<GetUsersApiResponse, GetUsersApiArg>({
         query: (queryArg) => ({
           url: `/api/user/get-users`,
@@ -25,20 +17,18 @@ const injectedRtkApi = api
         }),
         providesTags: ['admin-users'],
       }),
+      deleteUser: build.mutation<DeleteUserApiResponse, DeleteUserApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/delete-user/${queryArg.id}`, method: 'DELETE' }),
+        invalidatesTags: ['admin-users'],
+      }),
+      getUserDetail: build.query<GetUserDetailApiResponse, GetUserDetailApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/users/${queryArg.id}` }),
+        providesTags: ['admin-users'],
+      }),
     }),
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type DeleteUserApiResponse =
-  /** status 200 Deactivates the customer: sign-in refused, sessions revoked, hidden from lists; balances, ledger and history kept. */ UserDeletedDto;
-export type DeleteUserApiArg = {
-  id: string;
-};
-export type GetUserDetailApiResponse =
-  /** status 200 One customer: profile, balances, latest notifications, tickets, audit entries and approval requests. */ UserDetailDto;
-export type GetUserDetailApiArg = {
-  id: string;
-};
 export type GetUsersApiResponse =
   /** status 200 Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name. */ AdminUserDto[];
 export type GetUsersApiArg = {
@@ -49,9 +39,32 @@ export type GetUsersApiArg = {
   /** Part of the customer email or name (case-insensitive, prefix or substring) */
   search?: string;
 };
-export type UserDeletedDto = {
-  ok: boolean;
-  message: string;
+export type DeleteUserApiResponse =
+  /** status 200 Deactivates the customer: sign-in refused, sessions revoked, hidden from lists; balances, ledger and history kept. */ UserDeletedDto;
+export type DeleteUserApiArg = {
+  id: string;
+};
+export type GetUserDetailApiResponse =
+  /** status 200 One customer: profile, balances, latest notifications, tickets, audit entries and approval requests. */ UserDetailDto;
+export type GetUserDetailApiArg = {
+  id: string;
+};
+export type AdminUserBalanceDto = {
+  /** Token name */
+  token: string;
+  /** USD value at the current price */
+  balance: number;
+  tokenId: string;
+  symbol: string;
+  coinAmount: string;
+};
+export type AdminUserDto = {
+  _id: string;
+  name: string;
+  email: string;
+  /** The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
+  country: string;
+  balances: AdminUserBalanceDto[];
 };
 export type ErrorResponseDto = {
   statusCode: number;
@@ -60,6 +73,10 @@ export type ErrorResponseDto = {
   details?: {
     [key: string]: string[];
   };
+};
+export type UserDeletedDto = {
+  ok: boolean;
+  message: string;
 };
 export type UserDetailProfileDto = {
   _id: string;
@@ -176,21 +193,4 @@ export type UserDetailDto = {
   /** The live sessions (signed-in devices) of this user; `current` is always false here. */
   sessions: SessionInfoDto[];
 };
-export type AdminUserBalanceDto = {
-  /** Token name */
-  token: string;
-  /** USD value at the current price */
-  balance: number;
-  tokenId: string;
-  symbol: string;
-  coinAmount: string;
-};
-export type AdminUserDto = {
-  _id: string;
-  name: string;
-  email: string;
-  /** The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
-  country: string;
-  balances: AdminUserBalanceDto[];
-};
-export const { useDeleteUserMutation, useGetUserDetailQuery, useLazyGetUserDetailQuery, useGetUsersQuery, useLazyGetUsersQuery } = injectedRtkApi;
+export const { useGetUsersQuery, useLazyGetUsersQuery, useDeleteUserMutation, useGetUserDetailQuery, useLazyGetUserDetailQuery } = injectedRtkApi;

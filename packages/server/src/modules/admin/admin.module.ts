@@ -4,7 +4,13 @@ import { WalletModule } from '../wallet/wallet.module';
 import { AdminAuditController, AdminDashboardController, AdminNotificationsController, AdminUsersController } from './admin.controller';
 import { AdminRepository } from './admin.repository';
 import { AdminService } from './admin.service';
-import { ApprovalGateModule } from './approval-gate.module';
+import { AdminTransactionsController, AdminUserBalancesController } from './admin-transactions.controller';
+import { AdminLedgerViewsService } from './admin-ledger-views.service';
+import { AdminMoneySupport } from './admin-money-support';
+import { AdminTransactionsService } from './admin-transactions.service';
+import { BalanceAdjustmentsService } from './balance-adjustments.service';
+import { ApprovalGate } from './approval-gate.service';
+import { ApprovalsRepository } from './approvals.repository';
 import { AdminAdminsController, AdminApprovalsController, AdminExportsController, AdminUserDetailController } from './admins.controller';
 import { AdminsRepository } from './admins.repository';
 import { AdminsService } from './admins.service';
@@ -13,8 +19,10 @@ import { ExportsRepository } from './exports.repository';
 import { ExportsService } from './exports.service';
 
 @Module({
-  imports: [LedgerModule, WalletModule, ApprovalGateModule],
+  imports: [LedgerModule, WalletModule],
   controllers: [
+    AdminTransactionsController,
+    AdminUserBalancesController,
     AdminUsersController,
     AdminNotificationsController,
     AdminAuditController,
@@ -24,6 +32,20 @@ import { ExportsService } from './exports.service';
     AdminUserDetailController,
     AdminExportsController,
   ],
-  providers: [AdminRepository, AdminService, AdminsRepository, AdminsService, ApprovalsService, ExportsRepository, ExportsService],
+  providers: [
+    AdminRepository,
+    AdminService,
+    AdminsRepository,
+    AdminsService,
+    AdminLedgerViewsService,
+    AdminMoneySupport,
+    AdminTransactionsService,
+    ApprovalGate,
+    BalanceAdjustmentsService,
+    ApprovalsRepository,
+    ApprovalsService,
+    ExportsRepository,
+    ExportsService,
+  ],
 })
 export class AdminModule {}

@@ -8,7 +8,9 @@ import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { plain } from '../ledger/money';
-import { type Applying, AdminTransactionsService } from '../wallet/admin-transactions.service';
+import type { Applying } from './admin-transaction-rows';
+import { AdminTransactionsService } from './admin-transactions.service';
+import { BalanceAdjustmentsService } from './balance-adjustments.service';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminsRepository } from './admins.repository';
 import { type ApprovalRecord, type ApprovalView, ApprovalsRepository } from './approvals.repository';
@@ -80,6 +82,7 @@ export class ApprovalsService {
     private readonly users: UsersRepository,
     private readonly tokens: WalletTokensRepository,
     private readonly transactions: AdminTransactionsService,
+    private readonly adjustments: BalanceAdjustmentsService,
     private readonly audit: AuditService,
   ) {}
 
@@ -165,7 +168,7 @@ export class ApprovalsService {
           await this.transactions.deposit(actor, row.userId!, payload as unknown as DepositDto, undefined, applying);
           return;
         case 'update-balance':
-          await this.transactions.updateBalance(actor, row.userId!, payload as unknown as UpdateBalanceDto, undefined, applying);
+          await this.adjustments.updateBalance(actor, row.userId!, payload as unknown as UpdateBalanceDto, undefined, applying);
           return;
         case 'modify-transaction':
           await this.transactions.modify(actor, payload as unknown as ModifyTransactionDto, applying);

@@ -1,66 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
-import {
-  AdminTransactionQueryDto,
-  AdminUserDto,
-  DeleteTransactionResponseDto,
-  DepositDto,
-  LedgerCheckDto,
-  LiabilitiesDto,
-  ModifyTransactionDto,
   NEXT_CURSOR_HEADER,
-  PendingApprovalDto,
   SendCryptoDto,
   SendCryptoResponseDto,
   SwapDto,
   SwapResponseDto,
-  TransactionChangeDto,
   TransactionDto,
   TransactionQueryDto,
-  UpdateBalanceDto,
-  UpdateBalanceResponseDto,
   UserBalanceDto,
-  UsersQueryDto,
   WalletRoutes,
 } from '@coinpurse/contract';
 import type { FastifyReply } from 'fastify';
-import { AdminAccess, UserAccess } from '../../common/access.decorator';
+import { UserAccess } from '../../common/access.decorator';
+import { nextCursorHeader, setCursor } from '../../common/next-cursor';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
-import { answer } from '../admin/approval-gate.service';
 import { type IdempotencyContext, IdempotencyCtx, Idempotent } from '../ledger/idempotency';
-import { LedgerService } from '../ledger/ledger.service';
-import { AdminTransactionsService } from './admin-transactions.service';
 import { WalletService } from './wallet.service';
-
-const nextCursorHeader = {
-  name: NEXT_CURSOR_HEADER,
-  description: 'Cursor of the next page (pass as `cursor`); absent on the last page',
-  schema: { type: 'string' },
-};
-
-const sentForApproval = ApiAcceptedResponse({
-  type: PendingApprovalDto,
-  description:
-    'Four-eyes: nothing is applied yet and a second admin must approve it, when the movement crosses what is owed to customers ' +
-    '(a credit, a debit, settling a withdrawal or refunding a settled one; not a pending withdrawal given back) and either its USD value at ' +
-    'current prices is at or above APPROVAL_THRESHOLD_USD, or it would take a rolling sum to the threshold: the direct (not approved) money ' +
-    'actions of this admin, or of any admin on this customer, over the last APPROVAL_WINDOW_HOURS (default 24). The approval applies exactly ' +
-    'the ledger lines bound to the request, from the balance or status it was decided from, or answers 409 and moves nothing.',
-});
-
-function setCursor(reply: FastifyReply, cursor: string | undefined): void {
-  reply.header('Access-Control-Expose-Headers', NEXT_CURSOR_HEADER);
-  if (cursor) reply.header(NEXT_CURSOR_HEADER, cursor);
-}
 
 @ApiTags('wallet')
 @Controller()
@@ -139,141 +95,5 @@ export class WalletController {
     @IdempotencyCtx() idem?: IdempotencyContext,
   ): Promise<SwapResponseDto> {
     return this.wallet.swap(principal, actor.requestId, body, idem);
-  }
-}
-
-@ApiTags('admin-transactions')
-@Controller()
-export class AdminTransactionsController {
-  constructor(
-    private readonly admin: AdminTransactionsService,
-    private readonly wallet: WalletService,
-    private readonly ledger: LedgerService,
-  ) {}
-
-  @Post(WalletRoutes.deposit)
-  @AdminAccess()
-  @Idempotent()
-  @ApiCreatedResponse({
-    type: TransactionDto,
-    description:
-      "Records a deposit for the customer; `network` is the token. `amount` (USD) is converted at the server's price; the customer is credited only while the deposit is approved.",
-  })
-  @sentForApproval
-  @ApiNotFoundResponse({ description: 'No such active customer.' })
-  depositCrypto(
-    @CurrentActor() actor: Actor,
-    @Param('userId') userId: string,
-    @Body() body: DepositDto,
-    @Res({ passthrough: true }) response: FastifyReply,
-    @IdempotencyCtx() idem?: IdempotencyContext,
-  ): Promise<TransactionDto | PendingApprovalDto> {
-    return answer(response, this.admin.deposit(actor, userId, body, idem));
-  }
-
-  @Post(WalletRoutes.modifyTransaction)
-  @HttpCode(200)
-  @AdminAccess()
-  @ApiOkResponse({
-    type: TransactionChangeDto,
-    description:
-      'Sets pending, approved or rejected on a deposit or withdrawal, posting the ledger effect (deposit approved credits, leaving approved reverses; withdrawal pending holds, rejected releases, approved settles). The customer is notified and an audit row written. Concurrent changes serialize: each applies to the state left by the previous one.',
-  })
-  @ApiConflictResponse({ description: 'The customer no longer holds the funds, the transaction is a swap/adjustment, or expectedStatus differs.' })
-  @ApiNotFoundResponse({ description: 'No such transaction (or it was deleted).' })
-  @sentForApproval
-  modifyTransaction(
-    @CurrentActor() actor: Actor,
-    @Body() body: ModifyTransactionDto,
-    @Res({ passthrough: true }) response: FastifyReply,
-  ): Promise<TransactionChangeDto | PendingApprovalDto> {
-    return answer(response, this.admin.modify(actor, body));
-  }
-
-  @Delete(WalletRoutes.deleteTrx)
-  @AdminAccess()
-  @ApiOkResponse({
-    type: DeleteTransactionResponseDto,
-    description: 'Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log.',
-  })
-  @ApiConflictResponse({ description: 'The customer no longer holds what the reversal would take back.' })
-  @ApiNotFoundResponse({ description: 'No such transaction (or already deleted).' })
-  @sentForApproval
-  deleteTrx(
-    @CurrentActor() actor: Actor,
-    @Param('id') id: string,
-    @Res({ passthrough: true }) response: FastifyReply,
-  ): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
-    return answer(response, this.admin.void(actor, id));
-  }
-
-  @Post(WalletRoutes.updateBalance)
-  @HttpCode(200)
-  @AdminAccess()
-  @Idempotent()
-  @ApiOkResponse({
-    type: UpdateBalanceResponseDto,
-    description:
-      "type yes adds `amount` USD worth of the token; type no sets the balance to `amount` USD worth (converted at the server's price, rounded down). Posted as an adjustment with reason `msg`, shown to the customer as a transaction and a notification. `coinAmount` and `symbol` are ignored. Missing token, amount or type: 400 'All fields are required.'",
-  })
-  @sentForApproval
-  @ApiNotFoundResponse({ description: 'No such active customer.' })
-  updateBalance(
-    @CurrentActor() actor: Actor,
-    @Param('userId') userId: string,
-    @Body() body: UpdateBalanceDto,
-    @Res({ passthrough: true }) response: FastifyReply,
-    @IdempotencyCtx() idem?: IdempotencyContext,
-  ): Promise<UpdateBalanceResponseDto | PendingApprovalDto> {
-    return answer(response, this.admin.updateBalance(actor, userId, body, idem));
-  }
-
-  @Get(WalletRoutes.adminTransactions)
-  @AdminAccess()
-  @ApiOkResponse({
-    type: [TransactionDto],
-    description: 'All customers, newest first; voided ones hidden.',
-    headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
-  })
-  async getAdminTransactions(@Query() query: AdminTransactionQueryDto, @Res({ passthrough: true }) response: FastifyReply): Promise<TransactionDto[]> {
-    const page = await this.wallet.history(undefined, query);
-    setCursor(response, page.nextCursor);
-    return page.items;
-  }
-
-  @Get(WalletRoutes.ledgerCheck)
-  @AdminAccess()
-  @ApiOkResponse({ type: LedgerCheckDto, description: 'Per token Σ journal lines = 0, every balance = Σ its lines, no negative customer balance.' })
-  checkLedger(): Promise<LedgerCheckDto> {
-    return this.ledger.check();
-  }
-
-  @Get(WalletRoutes.ledgerLiabilities)
-  @AdminAccess()
-  @ApiOkResponse({
-    type: LiabilitiesDto,
-    description: 'What the platform owes customers per token (balances + pending withdrawals), in USD at current prices.',
-  })
-  getLedgerLiabilities(): Promise<LiabilitiesDto> {
-    return this.admin.liabilities();
-  }
-}
-
-@ApiTags('admin-users')
-@Controller()
-export class AdminUserBalancesController {
-  constructor(private readonly admin: AdminTransactionsService) {}
-
-  @Get(WalletRoutes.getUsers)
-  @AdminAccess()
-  @ApiOkResponse({
-    type: [AdminUserDto],
-    description: 'Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name.',
-    headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
-  })
-  async getUsers(@Query() query: UsersQueryDto, @Res({ passthrough: true }) response: FastifyReply): Promise<AdminUserDto[]> {
-    const page = await this.admin.listUsers(query);
-    setCursor(response, page.nextCursor);
-    return page.items;
   }
 }
