@@ -47,6 +47,8 @@ export function serverEnv(env: Record<string, string>): Record<string, string> {
     MARKET_REFRESH_SECONDS: '0',
     COINGECKO_BASE_URL: 'http://127.0.0.1:9',
     JWT_SECRET: 'test-secret-for-spawned-servers-0123456789abcdef',
+    // Four-eyes off, as in startTestApp: these tests fund customers with one admin (a test turns it on to test it).
+    APPROVAL_THRESHOLD_USD: '0',
     ...env,
   };
 }
