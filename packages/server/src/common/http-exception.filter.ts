@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { databaseFaultOf } from '../db/database-errors';
+import { databaseFaultOf } from './database-errors';
 import { DomainError, ReplayedResponseError, TwoFactorRequiredError } from './errors';
 
 export interface ErrorBody {

@@ -126,6 +126,8 @@ describe.each(DATABASE_KINDS)('metrics on %s', (kind) => {
       'nodejs_eventloop_lag_seconds',
       'coinpurse_live_event_streams',
       'coinpurse_price_age_seconds',
+      'coinpurse_price_max_age_seconds',
+      'coinpurse_price_refresh_total',
       'coinpurse_liabilities',
       'coinpurse_ledger_check_ok',
     ]) {

@@ -1,13 +1,9 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { WalletRoutes, API_PREFIX } from '@coinpurse/contract';
-import { APP_CONFIG } from '../../config/config.module';
-import type { AppConfig } from '../../config/config';
 import type { DatabaseHandle } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
 import { LedgerService } from '../ledger/ledger.service';
-import { CoinsRepository } from '../market/coins.repository';
-import { MarketRefreshService } from '../market/market-refresh.service';
 import { LiveEventsService } from '../notifications/live-events.service';
 
 /** Money routes (method + route pattern) and the kind of operation each one is. */
@@ -23,10 +19,9 @@ const MONEY_ROUTES: Record<string, string> = {
 /** Expensive figures are computed at scrape time at most this often (a scrape every 15 s must stay cheap). */
 const LIABILITIES_TTL_MS = 30_000;
 const LEDGER_CHECK_TTL_MS = 5 * 60_000;
-const PRICE_AGE_TTL_MS = 5_000;
 
 /** Caches an async figure: computed on first use, then at most once per `ttlMs`; a failure keeps the last value. */
-function cached<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T | undefined> {
+export function cached<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T | undefined> {
   let value: T | undefined;
   let at = 0;
   let running: Promise<T | undefined> | undefined;
@@ -48,8 +43,8 @@ function cached<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T | 
 
 /**
  * The Prometheus registry of one app instance (its own registry, so several apps in one process never clash).
- * Counters are fed from the edges (the HTTP middleware sees statuses, replays and 429s; the refresh outcome is observed
- * on the refresh service's promise); gauges that need the database are read at scrape time and cached.
+ * Counters are fed from the edges (the HTTP middleware sees statuses, replays and 429s); gauges that need the database
+ * are read at scrape time and cached. A feature module registers its own series on `registry` (e.g. MarketMetrics).
  */
 @Injectable()
 export class MetricsService implements OnModuleInit, OnModuleDestroy {
@@ -80,26 +75,16 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
-  readonly priceRefreshes = new Counter({
-    name: 'coinpurse_price_refresh_total',
-    help: 'Market price refresh attempts by outcome (refreshed, skipped, failed)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE_HANDLE) private readonly database: DatabaseHandle,
     private readonly ledger: LedgerService,
-    private readonly coins: CoinsRepository,
-    private readonly refresher: MarketRefreshService,
     private readonly live: LiveEventsService,
   ) {}
 
   onModuleInit(): void {
     // process_*, nodejs_eventloop_lag_seconds (and percentiles), heap, GC, handles.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
-    this.observeRefreshOutcomes();
     this.registerScrapeTimeGauges();
   }
 
@@ -133,17 +118,6 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     return this.registry.contentType;
   }
 
-  /** Counts every refresh outcome without touching the refresh logic: its promise is observed where it is returned. */
-  private observeRefreshOutcomes(): void {
-    const refresher = this.refresher as MarketRefreshService & { refresh: MarketRefreshService['refresh'] };
-    const refresh = refresher.refresh.bind(refresher);
-    refresher.refresh = (options) =>
-      refresh(options).then((outcome) => {
-        this.priceRefreshes.inc({ outcome: outcome.status });
-        return outcome;
-      });
-  }
-
   private registerScrapeTimeGauges(): void {
     const registers = [this.registry];
     const pool = poolOf(this.database);
@@ -167,29 +141,6 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
       registers,
       collect() {
         this.set(live.openStreams());
-      },
-    });
-
-    const priceAges = cached(PRICE_AGE_TTL_MS, () => this.coins.marketSummary());
-    new Gauge({
-      name: 'coinpurse_price_age_seconds',
-      help: 'Age of the newest market price by source (live from the provider, or the bundled snapshot)',
-      labelNames: ['source'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        for (const entry of (await priceAges()) ?? []) {
-          if (entry.newest) this.set({ source: entry.source }, Math.max(0, (Date.now() - entry.newest.getTime()) / 1000));
-        }
-      },
-    });
-    const maxAge = this.config.priceMaxAgeSeconds;
-    new Gauge({
-      name: 'coinpurse_price_max_age_seconds',
-      help: 'PRICE_MAX_AGE_SECONDS: the oldest price accepted for money operations in production',
-      registers,
-      collect() {
-        this.set(maxAge);
       },
     });
 
