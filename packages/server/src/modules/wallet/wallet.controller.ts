@@ -37,6 +37,7 @@ import { AdminAccess, UserAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
 import { isPendingApproval } from '../admin/approval-gate.service';
 import { type IdempotencyContext, IdempotencyCtx, Idempotent } from '../ledger/idempotency';
+import { MoneyCall } from '../ledger/money-calls';
 import { LedgerService } from '../ledger/ledger.service';
 import { AdminTransactionsService } from './admin-transactions.service';
 import { WalletService } from './wallet.service';
@@ -108,7 +109,7 @@ export class WalletController {
 
   @Post(WalletRoutes.sendCrypto)
   @UserAccess()
-  @Idempotent()
+  @MoneyCall()
   @ApiCreatedResponse({
     type: SendCryptoResponseDto,
     description:
@@ -127,7 +128,7 @@ export class WalletController {
 
   @Post(WalletRoutes.swap)
   @UserAccess()
-  @Idempotent()
+  @MoneyCall()
   @ApiCreatedResponse({
     type: SwapResponseDto,
     description:
