@@ -92,7 +92,7 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     this.registry.clear();
   }
 
-  /** Called by the HTTP metrics middleware once per finished response. */
+  /** Called once per finished response: by the HTTP metrics hook, and by the market list answered before the framework. */
   recordResponse(method: string, route: string, status: number, seconds: number, replayed: boolean): void {
     const statusLabel = String(status);
     this.httpDuration.observe({ method, route, status: statusLabel }, seconds);
@@ -103,11 +103,6 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
       const outcome = replayed ? 'replayed' : status < 400 ? 'ok' : status < 500 ? 'rejected' : 'failed';
       this.moneyOperations.inc({ kind, outcome });
     }
-  }
-
-  /** A cached public read answered before the framework (never a money route, a replay or a 429): its sample only. */
-  recordCachedRead(method: string, route: string, status: 200 | 304, seconds: number): void {
-    this.httpDuration.observe({ method, route, status: status === 200 ? '200' : '304' }, seconds);
   }
 
   metrics(): Promise<string> {
