@@ -34,7 +34,8 @@ const result = JSON.parse(output);
 const fileEdges = new Map();
 const moduleEdges = new Map();
 const moduleOf = (file) => {
-  const match = /^src\/(modules\/[^/]+(?=\/)|[^/]+(?=\/))/.exec(file);
+  // Files right under src/ and src/modules/ (feature-modules.ts: the app's list of modules) are the app's.
+  const match = /^src\/(modules\/[^/]+(?=\/)|(?!modules\/)[^/]+(?=\/))/.exec(file);
   return match ? match[1] : 'app';
 };
 const addEdge = (edges, from, to) => {
