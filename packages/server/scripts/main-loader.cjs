@@ -4,6 +4,10 @@
 // Node ≥ 22.1 does this itself (module.enableCompileCache, in os.tmpdir() unless NODE_COMPILE_CACHE says where);
 // Node 20 has no such API, so the bundle is compiled here through vm.Script with `cachedData`, and the code V8 compiled
 // up to the first seconds of serving is written once to dist/server.<build>.v8cache (skipped when dist is read-only).
+// Kept for its figure (Node 20.20 here, which has no module.enableCompileCache; hyperfine, 3 interleaved rounds of 6
+// starts to the first 200 of /api/health/live on PostgreSQL, 2 shared cores): 0.99 s of CPU per cold start with this
+// code cache, 1.25 s when dist/server.js is required plainly (-21 %); wall median 2.6 s vs 3.1 s on the busy machine;
+// idle RSS 138 MB vs 144 MB. On Node >= 22.1 (the container) Node's own compile cache is used instead, below.
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');

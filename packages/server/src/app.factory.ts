@@ -22,7 +22,7 @@ import { MetricsService } from './modules/observability/metrics.service';
 import { registerImageRoutes } from './modules/stored-images/image-routes';
 import { StoredImagesService } from './modules/stored-images/stored-images.service';
 import { buildOpenApiDocument } from './openapi';
-import { IMAGE_DIRECTORIES } from './static-assets';
+import { IMAGE_DIRECTORIES } from './common/static-assets';
 
 export interface CreateAppOptions {
   /** Nest-style levels (tests pass `['error']`) or false; the default is LOG_LEVEL. */

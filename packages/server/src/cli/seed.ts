@@ -7,10 +7,10 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig, loadDotEnv } from '../config/config';
 import { openDatabase } from '../db/database';
-import { seedDatabase } from '../db/seed';
+import { seedDatabase } from './bulk-seed';
 import { LedgerRepository } from '../modules/ledger/ledger.repository';
 import { LedgerService } from '../modules/ledger/ledger.service';
-import type { LiveEventsService } from '../modules/notifications/live-events.service';
+import type { LedgerEvents } from '../modules/ledger/ledger-events';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
         .join(', ')}`,
     );
     const checkStarted = performance.now();
-    // The check only reads through the repository; it publishes no live events.
-    const ledger = new LedgerService(new LedgerRepository(handle.db), handle.db, undefined as unknown as LiveEventsService);
+    // The check only reads through the repository; it announces no balance change.
+    const ledger = new LedgerService(new LedgerRepository(handle.db), handle.db, undefined as unknown as LedgerEvents);
     const check = await ledger.check();
     console.log(
       `Ledger check: ${check.ok ? 'ok' : 'FAILED'} (${check.accounts} accounts, ${check.lines} lines, ${check.mismatches.length} mismatches, ${check.negativeCustomerBalances} negative customer balances, tokens ${check.tokens.map((t) => `${t.token} Σ ${t.sum}`).join(', ')}) in ${((performance.now() - checkStarted) / 1000).toFixed(1)} s`,

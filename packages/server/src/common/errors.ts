@@ -39,6 +39,15 @@ export class UnprocessableError extends DomainError {
 }
 export class TooManyRequestsError extends DomainError {
   readonly statusCode = 429;
+  /** Seconds to wait before trying again, sent as `Retry-After` (none when undefined). */
+  readonly retryAfterSeconds?: number;
+}
+/**
+ * A money call that cannot start now because the same account is busy: the caller's own money calls in flight on this
+ * instance are at their limit, or the account's row stayed locked past the lock timeout. Nothing changed; retry.
+ */
+export class AccountBusyError extends TooManyRequestsError {
+  override readonly retryAfterSeconds = 1;
 }
 export class ServiceUnavailableError extends DomainError {
   readonly statusCode = 503;

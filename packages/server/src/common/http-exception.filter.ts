@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { databaseFaultOf } from '../db/database-errors';
-import { DomainError, ReplayedResponseError, TwoFactorRequiredError } from './errors';
+import { databaseFaultOf } from './database-errors';
+import { DomainError, ReplayedResponseError, TooManyRequestsError, TwoFactorRequiredError } from './errors';
 
 export interface ErrorBody {
   statusCode: number;
@@ -40,8 +40,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const body = this.toBody(exception, request);
     if (reply.sent || reply.raw.headersSent) return;
-    // Database faults and timeouts are retryable.
+    // Database faults and timeouts are retryable; so is a busy account (429).
     if (body.statusCode === 503) reply.header('Retry-After', '1');
+    else if (exception instanceof TooManyRequestsError && exception.retryAfterSeconds) reply.header('Retry-After', String(exception.retryAfterSeconds));
     reply.status(body.statusCode).send(body);
   }
 

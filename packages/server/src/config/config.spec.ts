@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       port: 3000,
       jwtTtlSeconds: 86400,
       authRateLimitPerMinute: 10,
+      moneyCallsPerCustomer: 2,
       marketRefreshSeconds: 60,
       priceMaxAgeSeconds: 600,
       databaseUrl: undefined,
@@ -36,6 +37,8 @@ describe('loadConfig', () => {
     });
     expect(custom.databaseTimeouts).toEqual({ statementMs: 0, lockMs: 500, idleInTransactionMs: 60_000, connectMs: 1000 });
     expect(() => loadConfig({ DATA_DIR: ':memory:', DB_LOCK_TIMEOUT_MS: '2s' })).toThrow(/DB_LOCK_TIMEOUT_MS/);
+    expect(loadConfig({ DATA_DIR: ':memory:', MONEY_CALLS_PER_CUSTOMER: '5' }).moneyCallsPerCustomer).toBe(5);
+    expect(() => loadConfig({ DATA_DIR: ':memory:', MONEY_CALLS_PER_CUSTOMER: '0' })).toThrow(/MONEY_CALLS_PER_CUSTOMER/);
     expect(loadConfig({ DATA_DIR: ':memory:', NODE_ENV: 'test', TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS: '100' }).testPauseAfterIdempotencyClaimMs).toBe(100);
     expect(loadConfig({ DATA_DIR: ':memory:', TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS: '100' }).testPauseAfterIdempotencyClaimMs).toBe(0);
   });

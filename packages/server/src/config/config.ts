@@ -29,6 +29,11 @@ export interface AppConfig {
   priceMaxAgeSeconds: number;
   authRateLimitPerMinute: number;
   /**
+   * Money calls (sends, swaps) of one customer running at once on this instance; later ones wait up to the lock timeout,
+   * then answer 429. One customer's burst so holds at most this many pool connections.
+   */
+  moneyCallsPerCustomer: number;
+  /**
    * Which proxies are trusted (Express's `trust proxy` values): false (default: X-Forwarded-For is ignored, the client is the socket's address), a hop
    * count, or the addresses/CIDR ranges of the proxies whose X-Forwarded-For is believed.
    */
@@ -202,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     marketRefreshEnabled: marketRefreshSeconds > 0,
     priceMaxAgeSeconds: int('PRICE_MAX_AGE_SECONDS', 600, 1, 86400 * 30),
     authRateLimitPerMinute: int('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+    moneyCallsPerCustomer: int('MONEY_CALLS_PER_CUSTOMER', 2, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     addressHoldHours: int('ADDRESS_HOLD_HOURS', 24, 0, 24 * 365),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),

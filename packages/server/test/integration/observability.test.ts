@@ -59,6 +59,19 @@ describe.each(DATABASE_KINDS)('request logs on %s', (kind) => {
     expect(logs.raw.join('')).not.toContain('reset-password?token=');
   });
 
+  it("writes one line in 1,000 for the cached market list, the rest at debug: its fast path's and its controller's answers alike", async () => {
+    const from = logs.lines.length;
+    // 1,000 answers in batches: the plain path (answered before the framework once the list is built) and `?limit=`
+    // (through Fastify, Nest and MarketController) share one count.
+    for (let batch = 0; batch < 20; batch++) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => t.http.get(i % 2 ? '/api/crypto/get-crypto' : '/api/crypto/get-crypto?limit=5').expect(200)));
+    }
+    const lines = logs.lines.slice(from).filter((line) => line.route === '/api/crypto/get-crypto');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'info', status: 200, sampled: 1000, method: 'GET' });
+    expect(typeof lines[0].requestId).toBe('string');
+  });
+
   it('names the signed-in user on the request line', async () => {
     const user = await signUp(t.http);
     const response = await t.http.get('/api/user/get-user-balance').set(bearer(user.token)).expect(200);
@@ -126,6 +139,8 @@ describe.each(DATABASE_KINDS)('metrics on %s', (kind) => {
       'nodejs_eventloop_lag_seconds',
       'coinpurse_live_event_streams',
       'coinpurse_price_age_seconds',
+      'coinpurse_price_max_age_seconds',
+      'coinpurse_price_refresh_total',
       'coinpurse_liabilities',
       'coinpurse_ledger_check_ok',
     ]) {

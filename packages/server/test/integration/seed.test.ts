@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
-import { seedDatabase, type SeedResult } from '../../src/db/seed';
+import { seedDatabase, type SeedResult } from '../../src/cli/bulk-seed';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer } from '../support/test-app';
 import { expectLedgerClean, startWalletApp, type WalletApp } from '../support/wallet';

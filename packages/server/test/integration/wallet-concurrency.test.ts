@@ -16,7 +16,12 @@ describe.skipIf(!POSTGRES)('money under concurrency on PostgreSQL (skipped witho
   beforeAll(async () => {
     // These races check correctness, not latency: on busy CI cores hundreds of requests queued on one account can
     // exceed the production lock/statement timeouts (a 503 "busy", tested in faults.test.ts), so they get generous ones.
-    t = await startWalletApp('postgres', { DB_LOCK_TIMEOUT_MS: '60000', DB_STATEMENT_TIMEOUT_MS: '120000' }, { listen: true });
+    // And they race in PostgreSQL: one customer's calls are not queued in the app first (that limit is wallet-burst's).
+    t = await startWalletApp(
+      'postgres',
+      { DB_LOCK_TIMEOUT_MS: '60000', DB_STATEMENT_TIMEOUT_MS: '120000', MONEY_CALLS_PER_CUSTOMER: '1000' },
+      { listen: true },
+    );
   });
   afterAll(async () => {
     await t?.close();

@@ -61,12 +61,6 @@ export class AuthService {
     });
   }
 
-  /** Ends every session of the account, this one included. */
-  async logoutAll(actor: Actor): Promise<void> {
-    await this.sessions.revokeAll(actor.id);
-    await this.audit.record(actor, { action: 'user.logout_all', targetType: 'user', targetId: actor.id });
-  }
-
   async profile(principal: Principal): Promise<ProfileDto> {
     const user = await this.users.findById(principal.id);
     if (!user) throw new NotFoundError('Account not found.');

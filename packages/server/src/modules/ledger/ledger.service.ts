@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { type SqlPiece, toSql } from '../../db/sql-template';
-import { type LiveEvent, LiveEventsService } from '../notifications/live-events.service';
 import { inTransaction, sqlState } from './db-transaction';
+import { type BalanceChange, LedgerEvents } from './ledger-events';
 import {
   type AccountKey,
   accountKeyString,
@@ -94,11 +94,9 @@ export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[]
   ];
 }
 
-/** A `balance` live event per customer account of a movement. */
-function balanceEvents(customers: Array<{ key: AccountKey }>): Array<{ userId: string; event: LiveEvent }> {
-  return customers.flatMap(({ key }) =>
-    key.kind === 'customer' ? [{ userId: key.userId, event: { type: 'balance' as const, data: { token: key.token } } }] : [],
-  );
+/** The customer accounts of a movement, as balance changes to announce. */
+function balanceChanges(customers: Array<{ key: AccountKey }>): BalanceChange[] {
+  return customers.flatMap(({ key }) => (key.kind === 'customer' ? [{ userId: key.userId, token: key.token }] : []));
 }
 
 interface Move {
@@ -147,7 +145,7 @@ export class LedgerService {
   constructor(
     private readonly repository: LedgerRepository,
     @Inject(DATABASE) private readonly db: Database,
-    private readonly live: LiveEventsService,
+    private readonly events: LedgerEvents,
   ) {}
 
   /** The ids of these accounts, creating the missing ones. */
@@ -262,7 +260,7 @@ export class LedgerService {
     } finally {
       posting.release();
     }
-    this.live.announce(balanceEvents(posting.customers));
+    this.events.announceBalanceChanges(balanceChanges(posting.customers));
   }
 
   /**
@@ -308,7 +306,7 @@ export class LedgerService {
       posting?.release();
     }
     // Committed (an autocommit statement that answered): announce it.
-    if (posting) this.live.announce(balanceEvents(posting.customers));
+    if (posting) this.events.announceBalanceChanges(balanceChanges(posting.customers));
     for (const announce of options.announce ?? []) announce();
     return returned;
   }
@@ -383,9 +381,9 @@ export class LedgerService {
     return { customers, platforms, write, writeOnce, release: () => lease?.release() };
   }
 
-  /** A `balance` live event to each customer account of the movement (sent when `tx` commits; clients refetch). */
+  /** Each customer account of the movement, announced as changed when `tx` commits (clients refetch). */
   private async publishBalances(customers: Array<{ key: AccountKey }>, tx: Tx): Promise<void> {
-    await this.live.publishMany(balanceEvents(customers), tx);
+    await this.events.publishBalanceChanges(balanceChanges(customers), tx);
   }
 
   /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */

@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
 import { mailOutbox } from '../../db/schema';
-import { rowsOf } from '../market/app-state.repository';
+import { rowsOf } from '../../db/rows';
 
 /** The channel that wakes the delivery job; NOTIFY in a transaction is delivered only on commit. */
 export const MAIL_CHANNEL = 'coinpurse_mail';

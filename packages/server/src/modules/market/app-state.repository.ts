@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { eq, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
+import { rowsOf } from '../../db/rows';
 import { appState } from '../../db/schema';
 
 /** Keys of the small job-state table. */
@@ -14,6 +15,19 @@ export const AppStateKeys = {
   /** Prefix: `price_history.backfill.<coinId>` → when each provider range was last fetched. */
   priceHistoryBackfill: 'price_history.backfill',
 } as const;
+
+/** What the market refresh job remembers under `AppStateKeys.marketRefresh` (shared by every instance on the database). */
+export interface RefreshState {
+  /** Last claim of a refresh run (any instance): at most one run per interval. */
+  lastRunAt?: string;
+  lastAttemptAt?: string;
+  lastSuccessAt?: string;
+  /** Consecutive failures (429, 5xx, unreachable, unusable answer). */
+  failures?: number;
+  /** No provider call before this time. */
+  backoffUntil?: string | null;
+  lastError?: string | null;
+}
 
 /** Advisory lock keys (one number space for the whole app; migrations use 7_300_001). */
 export const AdvisoryLocks = {
@@ -54,10 +68,4 @@ export class AppStateRepository {
   async xactLock(key: number, executor: Executor): Promise<void> {
     await executor.execute(sql`select pg_advisory_xact_lock(${key})`);
   }
-}
-
-/** node-postgres returns `{ rows }`, PGlite returns `{ rows }` too; be tolerant of arrays. */
-export function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result)) return result;
-  return ((result as { rows?: unknown[] })?.rows ?? []) as unknown[];
 }

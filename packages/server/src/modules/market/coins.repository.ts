@@ -4,22 +4,18 @@ import { DATABASE, type Database, type Executor } from '../../db/database';
 import { idValues, preparedPerCount } from '../../db/prepared';
 import { coins, pricePoints, supportedTokens } from '../../db/schema';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
+import type { CoinPricing } from '../reference-data/reference-data.types';
 
-export interface CoinRecord {
-  id: string;
+export type { CoinPricing };
+
+export interface CoinRecord extends CoinPricing {
   marketCap?: string | null;
-  symbol: string;
-  name: string;
   image: string;
-  currentPrice: string;
   marketCapRank: number | null;
   low24h: string | null;
   high24h: string | null;
   priceChangePercentage24h: string | null;
   sparkline7d: number[];
-  lastUpdated: Date;
-  source: 'live' | 'snapshot' | 'manual';
-  manualPrice: boolean;
 }
 
 const coinColumns = {
@@ -38,9 +34,6 @@ const coinColumns = {
   source: coins.source,
   manualPrice: coins.manualPrice,
 };
-
-/** What a price quote needs (not the market history): read by every money operation. */
-export type CoinPricing = Pick<CoinRecord, 'id' | 'symbol' | 'name' | 'currentPrice' | 'lastUpdated' | 'source' | 'manualPrice'>;
 
 const pricingColumns = {
   id: coins.id,

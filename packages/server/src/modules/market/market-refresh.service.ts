@@ -3,28 +3,16 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
-import { AdvisoryLocks, AppStateKeys, AppStateRepository } from './app-state.repository';
+import { AdvisoryLocks, AppStateKeys, AppStateRepository, type RefreshState } from './app-state.repository';
 import { type CoinUpsert, CoinsRepository } from './coins.repository';
 import { fetchProviderJson, marketsRequest, parseMarketRows, type ProviderFetchResult } from './coingecko';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 import { MarketCacheService } from './market-cache.service';
+import { MarketMetrics } from './market-metrics';
 import { loadSnapshot } from './market-snapshot';
 import { PriceHistoryRepository } from './price-history.repository';
 import { PriceHistoryService } from './price-history.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
-
-/** What the refresh job remembers in app_state (shared by every instance on the database). */
-export interface RefreshState {
-  /** Last claim of a refresh run (any instance): at most one run per interval. */
-  lastRunAt?: string;
-  lastAttemptAt?: string;
-  lastSuccessAt?: string;
-  /** Consecutive failures (429, 5xx, unreachable, unusable answer). */
-  failures?: number;
-  /** No provider call before this time. */
-  backoffUntil?: string | null;
-  lastError?: string | null;
-}
 
 export type RefreshOutcome =
   | { status: 'refreshed'; stored: number; skipped: number }
@@ -62,6 +50,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     private readonly scheduler: SchedulerRegistry,
     private readonly pricePoints: PriceHistoryRepository,
     private readonly priceHistory: PriceHistoryService,
+    private readonly metrics: MarketMetrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -114,17 +103,24 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
    * back-off or the lock.
    */
   refresh(options: { force?: boolean } = {}): Promise<RefreshOutcome> {
-    if (this.shutdown.signal.aborted) return Promise.resolve({ status: 'skipped', reason: 'stopping' });
-    if (this.inFlight) return Promise.resolve({ status: 'skipped', reason: 'running' });
-    const run = this.run(options.force ?? false).catch((error: unknown): RefreshOutcome => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!this.shutdown.signal.aborted) this.logger.warn(`Market refresh failed: ${message}`);
-      return { status: 'failed', error: message };
-    });
+    if (this.shutdown.signal.aborted) return Promise.resolve(this.counted({ status: 'skipped', reason: 'stopping' }));
+    if (this.inFlight) return Promise.resolve(this.counted({ status: 'skipped', reason: 'running' }));
+    const run = this.run(options.force ?? false)
+      .catch((error: unknown): RefreshOutcome => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (!this.shutdown.signal.aborted) this.logger.warn(`Market refresh failed: ${message}`);
+        return { status: 'failed', error: message };
+      })
+      .then((outcome) => this.counted(outcome));
     this.inFlight = run.finally(() => {
       this.inFlight = null;
     });
     return this.inFlight;
+  }
+
+  private counted(outcome: RefreshOutcome): RefreshOutcome {
+    this.metrics.countRefresh(outcome.status);
+    return outcome;
   }
 
   /** The shared refresh state (any instance's last run). */

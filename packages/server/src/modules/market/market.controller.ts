@@ -2,7 +2,10 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiNotFoundResponse, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { MarketCoinDto, MarketListQueryDto, MarketRoutes, MarketStatusDto, PriceHistoryDto, PriceHistoryQueryDto, WalletTokenDto } from '@coinpurse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { PublicAccess, UserAccess } from '../../common/access.decorator';
+import type { RequestLogConfig } from '../observability/logging';
+import { MARKET_LIST_LOG_SAMPLE } from './market-fast-path';
 import { MarketCacheService } from './market-cache.service';
 import { etagMatches, writeMarketList } from './market-list.response';
 
@@ -21,6 +24,7 @@ export class MarketController {
 
   @Get(MarketRoutes.getCrypto)
   @PublicAccess()
+  @RouteConfig({ logSample: MARKET_LIST_LOG_SAMPLE } satisfies RequestLogConfig)
   @ApiOperation({
     summary: 'Market coins by market cap, custom tokens (manual_price) last; `limit` keeps the first ones. Cached; ETag / If-None-Match → 304.',
   })

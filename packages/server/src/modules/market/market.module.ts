@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AppStateRepository } from './app-state.repository';
 import { CoinsRepository } from './coins.repository';
 import { MarketCacheService } from './market-cache.service';
+import { MarketMetrics } from './market-metrics';
 import { MarketRefreshService } from './market-refresh.service';
 import { MarketController } from './market.controller';
 import { MarketService } from './market.service';
@@ -19,6 +20,7 @@ import { SupportedTokensRepository } from './supported-tokens.repository';
     AppStateRepository,
     SupportedTokensRepository,
     MarketCacheService,
+    MarketMetrics,
     MarketRefreshService,
     MarketService,
     PriceHistoryRepository,

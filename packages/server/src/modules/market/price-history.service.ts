@@ -5,10 +5,9 @@ import { NotFoundError } from '../../common/errors';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
-import { AppStateKeys, AppStateRepository } from './app-state.repository';
+import { AppStateKeys, AppStateRepository, type RefreshState } from './app-state.repository';
 import { type CoinRecord, CoinsRepository } from './coins.repository';
 import { fetchProviderJson, marketChartRequest, parseMarketChart } from './coingecko';
-import type { RefreshState } from './market-refresh.service';
 import { PriceHistoryRepository } from './price-history.repository';
 
 const MINUTE = 60_000;

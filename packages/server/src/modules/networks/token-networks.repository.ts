@@ -3,20 +3,9 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { supportedTokens, tokenNetworks } from '../../db/schema';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
+import type { TokenNetworkRecord, TokenNetworkWithToken } from '../reference-data/reference-data.types';
 
-export interface TokenNetworkRecord {
-  id: string;
-  tokenId: string;
-  network: string;
-  address: string | null;
-  createdAt: Date;
-}
-
-/** A network row with its (live) token's coin id and kind. */
-export interface TokenNetworkWithToken extends TokenNetworkRecord {
-  coinId: string;
-  kind: 'market' | 'custom';
-}
+export type { TokenNetworkRecord, TokenNetworkWithToken };
 
 const columns = {
   id: tokenNetworks.id,

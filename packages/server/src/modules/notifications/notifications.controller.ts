@@ -4,7 +4,7 @@ import { NotificationDto, SupportRoutes } from '@coinpurse/contract';
 import type { FastifyReply } from 'fastify';
 import { UserAccess } from '../../common/access.decorator';
 import { type AuthedRequest, CurrentPrincipal, type Principal } from '../../common/principal';
-import { AccessGuard, bearerToken } from '../auth/access.guard';
+import { AccessGuard, bearerToken } from '../../common/access.guard';
 import { LiveEventsService } from './live-events.service';
 import { NotificationsService } from './notifications.service';
 

@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { LedgerEvents } from '../ledger/ledger-events';
+import { LiveBalanceEvents } from './live-balance-events';
 import { LiveEventsService } from './live-events.service';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
@@ -7,7 +9,8 @@ import { NotificationsService } from './notifications.service';
 @Global()
 @Module({
   controllers: [NotificationsController],
-  providers: [NotificationsRepository, NotificationsService, LiveEventsService],
-  exports: [NotificationsService, NotificationsRepository, LiveEventsService],
+  providers: [NotificationsRepository, NotificationsService, LiveEventsService, { provide: LedgerEvents, useClass: LiveBalanceEvents }],
+  // LedgerEvents: the ledger's port for balance changes, bound here to the live event streams.
+  exports: [NotificationsService, NotificationsRepository, LiveEventsService, LedgerEvents],
 })
 export class NotificationsModule {}

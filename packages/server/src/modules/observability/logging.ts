@@ -230,22 +230,71 @@ export function registerRequestLogging(fastify: FastifyInstance, root: PinoInsta
   });
 }
 
-function writeRequestLine(request: LoggedRequest, reply: FastifyReply, access: PinoInstance): void {
-  const status = reply.statusCode;
-  const durationMs = Math.round(reply.elapsedTime);
-  const path = pathOf(request);
-  const level = requestLevel(status);
-  // Only fields that never hold a secret. A 5xx's cause is logged by the exception filter under the same request id.
+/**
+ * One info line per this many answers of a sampled route, the others at debug: a public, cached, anonymous read (the
+ * market list, every visitor every few seconds) would otherwise be most of the log volume and of its own cost, and its
+ * lines hold nothing an investigation needs (no user, no money, no error). Its errors and refusals are all logged, and
+ * every answer is counted in the metrics.
+ */
+export const CACHED_READ_LOG_SAMPLE = 1000;
+
+/** The answers of one sampled route: every `every`-th is logged at info (marked `sampled`), the others at debug. */
+export class RequestLineSample {
+  private answered = 0;
+
+  constructor(readonly every: number = CACHED_READ_LOG_SAMPLE) {}
+
+  /** True for the answer to log at info. */
+  next(): boolean {
+    this.answered = (this.answered + 1) % this.every;
+    return this.answered === 1;
+  }
+}
+
+/** Fastify route config read by the request logging (`@RouteConfig({ logSample })` on a Nest route). */
+export interface RequestLogConfig {
+  logSample?: RequestLineSample;
+}
+
+/**
+ * The one writer of an API request's line, for Fastify's onResponse hook and for the market list answered before the
+ * framework (market-fast-path.ts): only fields that never hold a secret; a 5xx's cause is logged by the exception
+ * filter under the same request id. Positional, so a line that is not written allocates nothing.
+ */
+export function logRequestLine(
+  access: PinoInstance,
+  sample: RequestLineSample | undefined,
+  requestId: string | undefined,
+  method: string,
+  route: string | null,
+  path: string,
+  status: number,
+  durationMs: number,
+  userId: string | null,
+): void {
+  let level: 'error' | 'warn' | 'info' | 'debug' = requestLevel(status);
+  let sampled = false;
+  if (sample && level === 'info') {
+    sampled = sample.next();
+    if (!sampled) level = 'debug';
+  }
+  if (!access.isLevelEnabled(level)) return;
   access[level](
-    {
-      requestId: request.requestId,
-      method: request.method,
-      route: routePattern(request) ?? null,
-      path,
-      status,
-      durationMs,
-      userId: request.principal?.id ?? null,
-    },
-    level === 'error' ? `${request.method} ${path} ${status} failed` : `${request.method} ${path} ${status} ${durationMs}ms`,
+    { requestId, method, route, path, status, durationMs, userId, ...(sampled ? { sampled: sample!.every } : {}) },
+    level === 'error' ? `${method} ${path} ${status} failed` : `${method} ${path} ${status} ${durationMs}ms`,
+  );
+}
+
+function writeRequestLine(request: LoggedRequest, reply: FastifyReply, access: PinoInstance): void {
+  logRequestLine(
+    access,
+    (request.routeOptions.config as RequestLogConfig | undefined)?.logSample,
+    request.requestId,
+    request.method,
+    routePattern(request) ?? null,
+    pathOf(request),
+    reply.statusCode,
+    Math.round(reply.elapsedTime),
+    request.principal?.id ?? null,
   );
 }

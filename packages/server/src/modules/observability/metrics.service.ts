@@ -1,13 +1,9 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { WalletRoutes, API_PREFIX } from '@coinpurse/contract';
-import { APP_CONFIG } from '../../config/config.module';
-import type { AppConfig } from '../../config/config';
 import type { DatabaseHandle } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
 import { LedgerService } from '../ledger/ledger.service';
-import { CoinsRepository } from '../market/coins.repository';
-import { MarketRefreshService } from '../market/market-refresh.service';
 import { LiveEventsService } from '../notifications/live-events.service';
 import { registerEventLoopDelayGauges } from './event-loop-metrics';
 
@@ -24,10 +20,9 @@ const MONEY_ROUTES: Record<string, string> = {
 /** Expensive figures are computed at scrape time at most this often (a scrape every 15 s must stay cheap). */
 const LIABILITIES_TTL_MS = 30_000;
 const LEDGER_CHECK_TTL_MS = 5 * 60_000;
-const PRICE_AGE_TTL_MS = 5_000;
 
 /** Caches an async figure: computed on first use, then at most once per `ttlMs`; a failure keeps the last value. */
-function cached<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T | undefined> {
+export function cached<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T | undefined> {
   let value: T | undefined;
   let at = 0;
   let running: Promise<T | undefined> | undefined;
@@ -49,8 +44,8 @@ function cached<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T | 
 
 /**
  * The Prometheus registry of one app instance (its own registry, so several apps in one process never clash).
- * Counters are fed from the edges (the HTTP middleware sees statuses, replays and 429s; the refresh outcome is observed
- * on the refresh service's promise); gauges that need the database are read at scrape time and cached.
+ * Counters are fed from the edges (the HTTP middleware sees statuses, replays and 429s); gauges that need the database
+ * are read at scrape time and cached. A feature module registers its own series on `registry` (e.g. MarketMetrics).
  */
 @Injectable()
 export class MetricsService implements OnModuleInit, OnModuleDestroy {
@@ -82,19 +77,10 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
-  readonly priceRefreshes = new Counter({
-    name: 'coinpurse_price_refresh_total',
-    help: 'Market price refresh attempts by outcome (refreshed, skipped, failed)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE_HANDLE) private readonly database: DatabaseHandle,
     private readonly ledger: LedgerService,
-    private readonly coins: CoinsRepository,
-    private readonly refresher: MarketRefreshService,
     private readonly live: LiveEventsService,
   ) {}
 
@@ -103,7 +89,6 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
     // Its event-loop delay statistics read NaN on an empty window (scrapes under 20 ms apart): replaced.
     this.stopEventLoopSampling = registerEventLoopDelayGauges(this.registry, 20);
-    this.observeRefreshOutcomes();
     this.registerScrapeTimeGauges();
   }
 
@@ -112,7 +97,7 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     this.registry.clear();
   }
 
-  /** Called by the HTTP metrics middleware once per finished response. */
+  /** Called once per finished response: by the HTTP metrics hook, and by the market list answered before the framework. */
   recordResponse(method: string, route: string, status: number, seconds: number, replayed: boolean): void {
     const statusLabel = String(status);
     this.httpDuration.observe({ method, route, status: statusLabel }, seconds);
@@ -125,28 +110,12 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** A cached public read answered before the framework (never a money route, a replay or a 429): its sample only. */
-  recordCachedRead(method: string, route: string, status: 200 | 304, seconds: number): void {
-    this.httpDuration.observe({ method, route, status: status === 200 ? '200' : '304' }, seconds);
-  }
-
   metrics(): Promise<string> {
     return this.registry.metrics();
   }
 
   get contentType(): string {
     return this.registry.contentType;
-  }
-
-  /** Counts every refresh outcome without touching the refresh logic: its promise is observed where it is returned. */
-  private observeRefreshOutcomes(): void {
-    const refresher = this.refresher as MarketRefreshService & { refresh: MarketRefreshService['refresh'] };
-    const refresh = refresher.refresh.bind(refresher);
-    refresher.refresh = (options) =>
-      refresh(options).then((outcome) => {
-        this.priceRefreshes.inc({ outcome: outcome.status });
-        return outcome;
-      });
   }
 
   private registerScrapeTimeGauges(): void {
@@ -172,29 +141,6 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
       registers,
       collect() {
         this.set(live.openStreams());
-      },
-    });
-
-    const priceAges = cached(PRICE_AGE_TTL_MS, () => this.coins.marketSummary());
-    new Gauge({
-      name: 'coinpurse_price_age_seconds',
-      help: 'Age of the newest market price by source (live from the provider, or the bundled snapshot)',
-      labelNames: ['source'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        for (const entry of (await priceAges()) ?? []) {
-          if (entry.newest) this.set({ source: entry.source }, Math.max(0, (Date.now() - entry.newest.getTime()) / 1000));
-        }
-      },
-    });
-    const maxAge = this.config.priceMaxAgeSeconds;
-    new Gauge({
-      name: 'coinpurse_price_max_age_seconds',
-      help: 'PRICE_MAX_AGE_SECONDS: the oldest price accepted for money operations in production',
-      registers,
-      collect() {
-        this.set(maxAge);
       },
     });
 

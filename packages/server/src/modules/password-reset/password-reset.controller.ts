@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@n
 import { ForgotPasswordDto, ResetPasswordDto, SupportMessageDto, SupportRoutes } from '@coinpurse/contract';
 import { PublicAccess } from '../../common/access.decorator';
 import type { AuthedRequest } from '../../common/principal';
-import { bearerToken } from '../auth/access.guard';
+import { bearerToken } from '../../common/access.guard';
 import { PasswordResetService } from './password-reset.service';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 

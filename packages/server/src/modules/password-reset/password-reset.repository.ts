@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { passwordResetRequests, passwordResets } from '../../db/schema';
-import { rowsOf } from '../market/app-state.repository';
+import { rowsOf } from '../../db/rows';
 
 /** Wakes the request worker; NOTIFY is delivered on commit. */
 export const RESET_REQUEST_CHANNEL = 'coinpurse_password_reset';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { rowsOf } from '../market/app-state.repository';
+import { rowsOf } from '../../db/rows';
 
 export interface RateLimitCounter {
   hits: number;

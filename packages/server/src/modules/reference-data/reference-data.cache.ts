@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { DatabaseHandle } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
-import type { CoinPricing } from '../market/coins.repository';
-import type { TokenNetworkWithToken } from '../networks/token-networks.repository';
-import { type LiveToken, ReferenceDataRepository } from './reference-data.repository';
+import { ReferenceDataRepository } from './reference-data.repository';
+import type { CoinPricing, LiveToken, TokenNetworkWithToken } from './reference-data.types';
 
 /** The channel on which every change to coins, supported_tokens or token_networks is announced (by table triggers). */
 export const REFERENCE_CHANNEL = 'coinpurse_reference';

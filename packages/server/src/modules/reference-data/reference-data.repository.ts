@@ -2,14 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { asc, eq, isNull } from 'drizzle-orm';
 import { DATABASE, type Database } from '../../db/database';
 import { coins, supportedTokens, tokenNetworks } from '../../db/schema';
-import type { CoinPricing } from '../market/coins.repository';
-import type { TokenNetworkWithToken } from '../networks/token-networks.repository';
-import type { WalletToken } from '../wallet/wallet-tokens.repository';
-
-/** A live supported token with its coin's market data and its kind. */
-export interface LiveToken extends WalletToken {
-  kind: 'market' | 'custom';
-}
+import type { CoinPricing, LiveToken, TokenNetworkWithToken } from './reference-data.types';
 
 /** The reads that fill the reference-data cache: whole (small) tables, read outside any transaction. */
 @Injectable()

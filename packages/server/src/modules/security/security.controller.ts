@@ -15,7 +15,6 @@ import {
 import { AdminAccess, AllowedBeforeTwoFactor, AuthenticatedAccess, UserAccess } from '../../common/access.decorator';
 import { NotFoundError } from '../../common/errors';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
-import { AuthService } from '../auth/auth.service';
 import { SessionsService } from './sessions.service';
 import { TwoFactorService } from './two-factor.service';
 
@@ -27,7 +26,7 @@ const sessionIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundEr
 export class TwoFactorController {
   constructor(
     private readonly twoFactor: TwoFactorService,
-    private readonly auth: AuthService,
+    private readonly sessions: SessionsService,
   ) {}
 
   @Get(SecurityRoutes.twoFactorStatus)
@@ -77,7 +76,7 @@ export class TwoFactorController {
   @AuthenticatedAccess()
   @ApiOkResponse({ type: OkResponseDto, description: 'Ends every session of the account, this one included.' })
   async logoutAll(@CurrentActor() actor: Actor): Promise<OkResponseDto> {
-    return this.auth.logoutAll(actor).then(() => ({ ok: true }));
+    return this.sessions.signOutEverywhere(actor).then(() => ({ ok: true }));
   }
 }
 

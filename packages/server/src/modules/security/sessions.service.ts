@@ -2,10 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import type { SessionInfoDto } from '@coinpurse/contract';
 import { sql } from 'drizzle-orm';
 import { NotFoundError } from '../../common/errors';
+import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
+import { AuditService } from '../audit/audit.service';
 import { type SessionAccount, SessionsRepository } from './sessions.repository';
 
 /** The PostgreSQL channel on which instances tell each other that sessions ended or accounts changed. */
@@ -49,6 +51,7 @@ export class SessionsService implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(DATABASE_HANDLE) private readonly handle: DatabaseHandle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: SessionsRepository,
+    private readonly audit: AuditService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -103,6 +106,12 @@ export class SessionsService implements OnApplicationBootstrap, OnModuleDestroy 
   async revoke(userId: string, sessionId: string, executor: Executor = this.db): Promise<void> {
     if (!(await this.sessions.revoke(userId, sessionId, executor))) throw new NotFoundError('Session not found.');
     await this.announce({ s: sessionId }, executor);
+  }
+
+  /** Sign out everywhere: ends every session of the caller's account, this one included, and audits it. */
+  async signOutEverywhere(actor: Actor): Promise<void> {
+    await this.revokeAll(actor.id);
+    await this.audit.record(actor, { action: 'user.logout_all', targetType: 'user', targetId: actor.id });
   }
 
   /** Ends every session of the user but `exceptSessionId`; announced on commit when given a transaction. */

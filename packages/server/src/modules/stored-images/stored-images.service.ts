@@ -10,7 +10,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { JobLocks, xactLock } from '../../db/advisory-locks';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { uploadsDirectory } from '../../static-assets';
+import { uploadsDirectory } from '../../common/static-assets';
 import { type StoredImage, StoredImagesRepository } from './stored-images.repository';
 
 /** Served images are immutable (a name is never reused): a small in-process cache saves the database round trip. */

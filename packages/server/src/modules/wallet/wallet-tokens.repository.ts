@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, supportedTokens } from '../../db/schema';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
+import type { WalletToken } from '../reference-data/reference-data.types';
 import type { MoneyGuard } from '../ledger/ledger.repository';
 import { literal, sqlPiece } from '../../db/sql-template';
 
@@ -12,14 +13,7 @@ export const PRICE_MOVED_STATE = 'CPP01';
 /** How long after a price change a quote of the price it replaced is still executed. */
 export const PRICE_CHANGE_GRACE_MS = 2000;
 
-export interface WalletToken {
-  id: string;
-  symbol: string;
-  name: string;
-  currentPrice: string;
-  marketCapRank: number | null;
-  address: string | null;
-}
+export type { WalletToken };
 
 /** The columns of a `WalletToken`: the coin's market data and the supported token's deposit address. */
 const walletTokenColumns = {

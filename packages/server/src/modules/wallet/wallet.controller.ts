@@ -15,7 +15,8 @@ import type { FastifyReply } from 'fastify';
 import { UserAccess } from '../../common/access.decorator';
 import { nextCursorHeader, setCursor } from '../../common/next-cursor';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
-import { type IdempotencyContext, IdempotencyCtx, Idempotent } from '../ledger/idempotency';
+import { type IdempotencyContext, IdempotencyCtx } from '../ledger/idempotency';
+import { MoneyCall } from '../ledger/money-calls';
 import { WalletService } from './wallet.service';
 
 @ApiTags('wallet')
@@ -62,7 +63,7 @@ export class WalletController {
 
   @Post(WalletRoutes.sendCrypto)
   @UserAccess()
-  @Idempotent()
+  @MoneyCall()
   @ApiCreatedResponse({
     type: SendCryptoResponseDto,
     description:
@@ -81,7 +82,7 @@ export class WalletController {
 
   @Post(WalletRoutes.swap)
   @UserAccess()
-  @Idempotent()
+  @MoneyCall()
   @ApiCreatedResponse({
     type: SwapResponseDto,
     description:

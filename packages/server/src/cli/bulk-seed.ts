@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../modules/auth/password-hasher';
 import { PLATFORM_SHARDS } from '../modules/ledger/ledger.service';
 import { tokenDecimals } from '../modules/ledger/money';
-import type { Database, Executor } from './database';
+import type { Database, Executor } from '../db/database';
 
 /**
  * Bulk test data for scale work: customers, their ledger accounts, and a history of deposits, withdrawals and swaps

@@ -1,26 +1,37 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '@coinpurse/contract';
-import { ACCESS_KEY, type AccessLevel, BEFORE_TWO_FACTOR_KEY } from '../../common/access.decorator';
-import { ForbiddenError, UnauthenticatedError } from '../../common/errors';
-import type { AuthedRequest, Principal } from '../../common/principal';
-import type { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
-import { SessionsService } from '../security/sessions.service';
-import { TokenService } from './token.service';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { ACCESS_KEY, type AccessLevel, BEFORE_TWO_FACTOR_KEY } from './access.decorator';
+import { ForbiddenError, UnauthenticatedError } from './errors';
+import type { AuthedRequest, Principal } from './principal';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
+/** A bearer token's live session: who it is, and whether their account has two-factor sign-in. */
+export interface AuthenticatedSession {
+  principal: Principal;
+  twoFactorEnabled: boolean;
+}
+
+/**
+ * Turns a bearer token into its live session, or undefined (bad or expired token, revoked session, changed account).
+ * The port the guard asks through; the auth module binds it (tokens and sessions). A Nest injection token as well.
+ */
+export abstract class SessionAuthenticator {
+  abstract authenticateSession(token: string): Promise<AuthenticatedSession | undefined>;
+}
+
 /**
  * Global guard: reads the route's access level and the bearer token; the token's session must be live (checked through
- * SessionsService, cached for a few seconds and invalidated across instances on revocation).
+ * the SessionAuthenticator: cached for a few seconds and invalidated across instances on revocation).
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: TokenService,
-    private readonly sessions: SessionsService,
+    private readonly sessions: SessionAuthenticator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -38,7 +49,7 @@ export class AccessGuard implements CanActivate {
       if (level === 'optional') return true;
       throw new UnauthenticatedError('Please sign in to continue.');
     }
-    const session = await this.authenticateSession(token);
+    const session = await this.sessions.authenticateSession(token);
     if (!session) {
       if (level === 'optional') return true;
       throw new UnauthenticatedError(SESSION_EXPIRED);
@@ -59,18 +70,7 @@ export class AccessGuard implements CanActivate {
   }
 
   async authenticate(token: string): Promise<Principal | undefined> {
-    return (await this.authenticateSession(token))?.principal;
-  }
-
-  private async authenticateSession(token: string): Promise<{ principal: Principal; twoFactorEnabled: boolean } | undefined> {
-    const claims = this.tokens.verify(token);
-    if (!claims) return undefined;
-    const account = await this.sessions.account(claims.sid);
-    if (!account || account.userId !== claims.sub || account.role !== claims.role) return undefined;
-    return {
-      principal: { id: account.userId, role: account.role, name: account.name, email: account.email, sessionId: account.sessionId },
-      twoFactorEnabled: account.twoFactorEnabled,
-    };
+    return (await this.sessions.authenticateSession(token))?.principal;
   }
 }
 

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AppConfig } from './config/config';
+import type { AppConfig } from '../config/config';
 
 /** Where earlier versions kept uploaded images (now in the database; imported from here at start). */
 export function uploadsDirectory(config: AppConfig): string {

@@ -1,4 +1,4 @@
-import { DatabaseBusyError, DatabaseUnavailableError, type DomainError } from '../common/errors';
+import { DatabaseBusyError, DatabaseUnavailableError, type DomainError } from './errors';
 
 /** lock_not_available (lock_timeout), query_canceled (statement_timeout), idle-in-transaction timeout. */
 const BUSY_STATES = new Set(['55P03', '57014', '25P03']);
