@@ -6,7 +6,6 @@ import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'server');
 const depcruise = join(serverDir, '..', '..', 'node_modules', '.bin', 'depcruise');
 let output;
