@@ -3,6 +3,7 @@ import { ApiHeader, ApiNotFoundResponse, ApiNotModifiedResponse, ApiOkResponse, 
 import { MarketCoinDto, MarketListQueryDto, MarketRoutes, MarketStatusDto, PriceHistoryDto, PriceHistoryQueryDto, WalletTokenDto } from '@coinpurse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicAccess, UserAccess } from '../../common/access.decorator';
+import { CurrentPrincipal, type Principal } from '../../common/principal';
 import { MarketCacheService } from './market-cache.service';
 import { etagMatches, writeMarketList } from './market-list.response';
 
@@ -36,9 +37,14 @@ export class MarketController {
 
   @Get(MarketRoutes.getWalletTokens)
   @UserAccess()
-  @ApiOkResponse({ type: [WalletTokenDto], description: 'The supported tokens: market coin fields plus the deposit address (null until set).' })
-  getWalletTokens(): Promise<WalletTokenDto[]> {
-    return this.market.walletTokens();
+  @ApiOkResponse({
+    type: [WalletTokenDto],
+    description:
+      "The supported tokens: market coin fields plus the deposit address (null until set). On a network connected to a node the address is the customer's own (allocated once).",
+  })
+  getWalletTokens(@CurrentPrincipal() principal: Principal): Promise<WalletTokenDto[]> {
+    // Only customers get addresses of their own (an admin browsing the customer API sees the admin-set ones).
+    return this.market.walletTokens(principal.role === 'user' ? principal.id : undefined);
   }
 
   @Get(MarketRoutes.marketStatus)

@@ -8,6 +8,8 @@ import { MarketRefreshService } from './market-refresh.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
 import { networkName } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
+import { ChainConnections } from '../chain/chain-connections';
+import { DepositAddressesService } from '../chain/deposit-addresses.service';
 
 @Injectable()
 export class MarketService {
@@ -17,22 +19,38 @@ export class MarketService {
     private readonly tokens: SupportedTokensRepository,
     private readonly refresher: MarketRefreshService,
     private readonly networks: TokenNetworksRepository,
+    private readonly chains: ChainConnections,
+    private readonly depositAddresses: DepositAddressesService,
   ) {}
 
   /**
    * Supported tokens (market and custom), by market cap: the market coin fields plus the deposit address (the first
-   * network's) and every network with its own deposit address.
+   * network's) and every network with its own deposit address. On a network connected to a node (CHAIN_<NETWORK>_*)
+   * the address is the customer's own, allocated the first time (see DepositAddressesService).
    */
-  async walletTokens(): Promise<WalletTokenDto[]> {
+  async walletTokens(userId?: string): Promise<WalletTokenDto[]> {
     const [rows, networks] = await Promise.all([this.tokens.listWithCoins(), this.networks.listLive()]);
+    const watched = userId ? networks.filter((n) => this.chains.watches(n.network, n.coinId)) : [];
+    const own =
+      userId && watched.length
+        ? await this.depositAddresses.addressesFor(
+            userId,
+            watched.map((n) => n.network),
+          )
+        : new Map<string, string>();
+    const addressOf = (n: (typeof networks)[number]) => (own.has(n.network) && this.chains.watches(n.network, n.coinId) ? own.get(n.network)! : n.address);
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks)
-      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name: networkName(n.network)!, address: n.address }]);
-    return rows.map((row) => ({
-      ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
-      address: row.address,
-      networks: byToken.get(row.id) ?? [],
-    }));
+      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name: networkName(n.network)!, address: addressOf(n) }]);
+    return rows.map((row) => {
+      const tokenNetworks = byToken.get(row.id) ?? [];
+      return {
+        ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
+        // The default (first) network's address: the customer's own there when that network is watched.
+        address: tokenNetworks[0] && own.has(tokenNetworks[0].network) ? tokenNetworks[0].address : row.address,
+        networks: tokenNetworks,
+      };
+    });
   }
 
   /** Live or snapshot, and as of when (beyond the spec). */
