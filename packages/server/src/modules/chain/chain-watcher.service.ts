@@ -356,7 +356,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     const open = await this.deposits.confirming(chain.network);
     for (const deposit of open) {
       const confirmations = cursor.height - deposit.blockHeight! + 1;
-      if (confirmations >= chain.confirmations) await this.credit(chain, deposit.id);
+      if (confirmations >= chain.confirmations) await this.credit(chain, deposit.id, deposit.token);
       else if (confirmations !== deposit.confirmations) {
         await inTransaction(this.db, async (tx) => {
           await this.deposits.update(deposit.id, { confirmations }, tx);
@@ -373,7 +373,9 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
    * the same transaction as the state change (a row an admin already approved moves no money again). Notification and
    * mail commit with it.
    */
-  async credit(chain: ConnectedChain, depositId: string): Promise<boolean> {
+  async credit(chain: ConnectedChain, depositId: string, token = chain.nativeCoins[0]): Promise<boolean> {
+    // Read before the transaction: on PGlite a read outside an open transaction waits for it to end.
+    const symbol = (await this.prices.quote(token).catch(() => undefined))?.symbol ?? token;
     const credited = await inTransaction(this.db, async (tx) => {
       const deposit = await this.deposits.forUpdate(depositId, tx);
       if (!deposit || deposit.state !== 'confirming' || deposit.blockHeight === null) return undefined;
@@ -387,7 +389,6 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       await this.deposits.update(deposit.id, { state: 'credited', confirmations, creditedAt: new Date() }, tx);
       if (row) await this.deposits.setTransactionConfirmations([row.id], confirmations, tx, moveMoney ? 'approved' : undefined);
       if (!moveMoney) return deposit;
-      const symbol = (await this.prices.quote(deposit.token).catch(() => undefined))?.symbol ?? deposit.token;
       const amountText = describeAmount(deposit.amount, deposit.token, symbol);
       const network = findNetwork(chain.network);
       const link = network ? explorerUrl(network.explorerTx, deposit.txid) : '';
