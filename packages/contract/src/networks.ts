@@ -54,6 +54,12 @@ export class TokenNetworkDto {
 
   @ApiProperty({ type: String, nullable: true, example: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', description: 'Deposit address on this network' })
   address: string | null;
+
+  @ApiPropertyOptional({
+    example: 12,
+    description: "A network connected to a node: `address` is the customer's own, and deposits to it are credited after this many confirmations",
+  })
+  requiredConfirmations?: number;
 }
 
 export class AddressBookEntryDto {

@@ -82,7 +82,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
       networks: Array<{ network: string; address: string | null }>;
     }>;
     const litecoin = tokens.find((x) => x.id === 'litecoin')!;
-    expect(litecoin.networks).toEqual([{ network: 'litecoin', name: 'Litecoin', address: litecoin.address }]);
+    expect(litecoin.networks).toEqual([{ network: 'litecoin', name: 'Litecoin', address: litecoin.address, requiredConfirmations: CONFIRMATIONS }]);
     return litecoin.address!;
   };
   const depositRows = async (txid: string) =>

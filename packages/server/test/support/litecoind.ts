@@ -44,7 +44,7 @@ export class RegtestLitecoind {
   static async start(): Promise<RegtestLitecoind> {
     const node = new RegtestLitecoind(await freePort(), await freePort());
     await node.start();
-    await node.wallet.call('createwallet', ['miner']).catch(async () => node.node.call('loadwallet', ['miner']));
+    await node.node.call('createwallet', ['miner']);
     node.minerAddress = await node.wallet.call<string>('getnewaddress', ['', 'bech32']);
     await node.mine(101);
     return node;
@@ -76,7 +76,7 @@ export class RegtestLitecoind {
       ],
       { stdio: 'ignore' },
     );
-    const options = { rpcUrl: this.rpcUrl, rpcUrlForLogs: `http://127.0.0.1:${this.rpcPort}`, timeoutMs: 10_000 };
+    const options = { rpcUrl: this.rpcUrl, rpcUrlForLogs: `http://127.0.0.1:${this.rpcPort}`, timeoutMs: 60_000 };
     this.node = new JsonRpcClient(options);
     this.wallet = new JsonRpcClient({ ...options, rpcUrl: `${this.rpcUrl}/wallet/miner` });
     const deadline = Date.now() + 30_000;

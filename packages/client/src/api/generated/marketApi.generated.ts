@@ -103,6 +103,8 @@ export type TokenNetworkDto = {
   name: string;
   /** Deposit address on this network */
   address: string | null;
+  /** A network connected to a node: `address` is the customer's own, and deposits to it are credited after this many confirmations */
+  requiredConfirmations?: number;
 };
 export type WalletTokenDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */

@@ -41,7 +41,15 @@ export class MarketService {
     const addressOf = (n: (typeof networks)[number]) => (own.has(n.network) && this.chains.watches(n.network, n.coinId) ? own.get(n.network)! : n.address);
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks)
-      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name: networkName(n.network)!, address: addressOf(n) }]);
+      byToken.set(n.tokenId, [
+        ...(byToken.get(n.tokenId) ?? []),
+        {
+          network: n.network,
+          name: networkName(n.network)!,
+          address: addressOf(n),
+          ...(own.has(n.network) && this.chains.watches(n.network, n.coinId) ? { requiredConfirmations: this.chains.get(n.network)!.confirmations } : {}),
+        },
+      ]);
     return rows.map((row) => {
       const tokenNetworks = byToken.get(row.id) ?? [];
       return {
