@@ -3,6 +3,7 @@ import type { AppConfig, ChainConnection } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ChainNetwork } from './chain-params';
 import { type AccountKey, parseAccountKey } from './derivation';
+import { EvmNode } from './evm-node';
 import { type ChainNode, UtxoNode } from './utxo-node';
 
 /** A connected network: its configuration, its parsed account key and its node. */
@@ -11,6 +12,8 @@ export interface ConnectedChain extends ChainConnection {
   node: ChainNode;
   /** The coin ids the network's own coin may be listed as (a native payment credits the live one). */
   nativeCoins: string[];
+  /** Decimals of the chain's base unit for its own coin: satoshis (8) on the UTXO chains, wei (18) on the EVM ones. */
+  nativeDecimals: number;
   /** Derivation indexes are counted per scope: EVM networks sharing one key share one (one address serves all). */
   counterScope: string;
 }
@@ -37,12 +40,14 @@ export class ChainConnections {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     for (const connection of config.chains) {
       const account = parseAccountKey(connection.network, connection.chain, connection.xpub);
-      const node = new UtxoNode({ rpcUrl: connection.rpcUrl, rpcUrlForLogs: connection.rpcUrlForLogs });
+      const rpc = { rpcUrl: connection.rpcUrl, rpcUrlForLogs: connection.rpcUrlForLogs };
+      const node = connection.family === 'evm' ? new EvmNode(rpc) : new UtxoNode(rpc);
       this.byNetwork.set(connection.network, {
         ...connection,
         account,
         node,
         nativeCoins: NATIVE_COINS[connection.network],
+        nativeDecimals: connection.family === 'evm' ? 18 : 8,
         counterScope: connection.family === 'evm' ? `evm:${account.fingerprint}` : `utxo:${connection.network}:${account.fingerprint}`,
       });
     }

@@ -197,7 +197,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     const owners = new Map((await this.addresses.ownersOf(chain.network, keys)).map((row) => [row.matchKey, row]));
     const paid = block.outputs.filter((o) => owners.has(o.matchKey));
     const token = await this.nativeToken(chain);
-    const decimals = 8;
+    const decimals = chain.nativeDecimals;
     const quote = paid.length ? await this.prices.quote(token).catch(() => undefined) : undefined;
     const touchedUsers = new Set<string>();
     const applied = await inTransaction(this.db, async (tx) => {
