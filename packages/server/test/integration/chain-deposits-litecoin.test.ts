@@ -288,6 +288,45 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     expect(await depositRows(txid)).toEqual([expect.objectContaining({ state: 'credited' })]);
   });
 
+  it('the operator sees each network on the Chain status screen, the deposits list and the chain metrics', async () => {
+    await ltc.stop();
+    await watcher.pollSafely('litecoin');
+    const down = (await t.http.get('/api/admin/chain/status').set(bearer(t.admin)).expect(200)).body;
+    expect(down).toEqual([
+      expect.objectContaining({
+        network: 'litecoin',
+        chain: 'regtest',
+        node: `http://127.0.0.1:${ltc.rpcPort}`,
+        reachable: false,
+        lastError: expect.stringContaining('did not answer'),
+        requiredConfirmations: CONFIRMATIONS,
+      }),
+    ]);
+    expect(JSON.stringify(down)).not.toContain(ltc.rpcPassword);
+    await ltc.start();
+    await ltc.mine(2);
+    await watcher.pollSafely('litecoin');
+    const [up] = (await t.http.get('/api/admin/chain/status').set(bearer(t.admin)).expect(200)).body;
+    const height = await ltc.height();
+    expect(up).toMatchObject({ reachable: true, nodeHeight: height, height, lagBlocks: 0, lastError: null, depositsToReview: 1 });
+    expect(up.lagSeconds).toBeGreaterThanOrEqual(0);
+    const deposits = (await t.http.get('/api/admin/chain/deposits?network=litecoin').set(bearer(t.admin)).expect(200)).body as Array<{
+      state: string;
+      review: string | null;
+    }>;
+    expect(deposits.length).toBeGreaterThanOrEqual(6);
+    expect(deposits.filter((d) => d.review === 'orphaned_after_credit')).toHaveLength(1);
+    expect(deposits.some((d) => d.state === 'below_minimum')).toBe(true);
+    const customer = await signUp(t.http);
+    await t.http.get('/api/admin/chain/status').set(bearer(customer.token)).expect(403);
+    const metrics = (await t.http.get('/api/metrics').expect(200)).text;
+    expect(metrics).toContain(`chain_height{network="litecoin",source="node"} ${height}`);
+    expect(metrics).toContain(`chain_height{network="litecoin",source="watcher"} ${height}`);
+    expect(metrics).toContain('chain_lag_blocks{network="litecoin"} 0');
+    expect(metrics).toMatch(/chain_deposits\{network="litecoin",state="credited"\} \d+/);
+    expect(metrics).toContain('chain_deposits{network="litecoin",state="below_minimum"} 1');
+  });
+
   it('refuses a mainnet litecoin address on the regtest chain (and accepts a regtest one)', async () => {
     const customer = await signUp(t.http);
     const mainnet = await t.http

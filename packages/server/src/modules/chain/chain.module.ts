@@ -1,4 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { ObservabilityModule } from '../observability/observability.module';
+import { ChainController } from './chain.controller';
+import { ChainStatusService } from './chain-status.service';
 import { ChainConnections } from './chain-connections';
 import { ChainDepositsRepository } from './chain-deposits.repository';
 import { ChainWatcherService } from './chain-watcher.service';
@@ -8,7 +11,9 @@ import { DepositAddressesService } from './deposit-addresses.service';
 /** Deposits from the chain: node connections, customers' deposit addresses, the watchers. */
 @Global()
 @Module({
-  providers: [ChainConnections, DepositAddressesRepository, DepositAddressesService, ChainDepositsRepository, ChainWatcherService],
+  imports: [ObservabilityModule],
+  controllers: [ChainController],
+  providers: [ChainStatusService, ChainConnections, DepositAddressesRepository, DepositAddressesService, ChainDepositsRepository, ChainWatcherService],
   exports: [ChainConnections, DepositAddressesService, ChainDepositsRepository, ChainWatcherService],
 })
 export class ChainModule {}
