@@ -1,6 +1,8 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
@@ -111,4 +113,77 @@ describe.each(DATABASE_KINDS)('ETH deposits from an anvil chain on %s', (kind) =
     };
     expect(credited.rows[0].n).toBe(0);
   });
+
+  it('an ERC-20 token: edit-token sets its contract (decimals read from the chain), a Transfer to the customer is credited once', async () => {
+    const admin = await loginAdmin(t.http);
+    // The token contract, compiled from test/support/contracts/TestToken.sol: 6 decimals, 10^12 units to the deployer.
+    const deployed = await anvil.sendData(TEST_TOKEN.bytecode + uint256(6n) + uint256(10n ** 12n));
+    const contract = deployed.contractAddress!;
+    const tether = (
+      (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{ _id: string; name: string; network: string }>
+    ).find((row) => row.name === 'tether' && row.network === 'ethereum')!;
+    // Refused: a contract on a network without contracts, an address that is not a contract.
+    await t.http
+      .post('/api/crypto/add-token/')
+      .set(bearer(admin.token))
+      .send({ name: 'litecoin', address: 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh', contractAddress: contract })
+      .expect(400);
+    const notContract = await t.http
+      .put('/api/admin/edit-token/')
+      .set(bearer(admin.token))
+      .send({ token: 'tether', tokenId: tether._id, address: anvil.accounts[1], contractAddress: anvil.accounts[2] })
+      .expect(400);
+    expect(notContract.body.error).toMatch(/did not answer decimals\(\)/);
+    const edited = await t.http
+      .put('/api/admin/edit-token/')
+      .set(bearer(admin.token))
+      .send({ token: 'tether', tokenId: tether._id, address: anvil.accounts[1], contractAddress: contract })
+      .expect(200);
+    expect(edited.body.token).toMatchObject({ name: 'tether', network: 'ethereum', contractAddress: contract });
+    const stored = (await db.execute(sql`select contract_decimals from token_networks where id = ${tether._id}`)) as unknown as {
+      rows: Array<{ contract_decimals: number }>;
+    };
+    expect(stored.rows[0].contract_decimals).toBe(6);
+
+    const customer = await signUp(t.http);
+    const tokens = (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(customer.token)).expect(200)).body as Array<{
+      id: string;
+      address: string;
+      networks: Array<{ network: string; address: string; requiredConfirmations?: number }>;
+    }>;
+    const eth = tokens.find((x) => x.id === 'ethereum')!;
+    // One address per customer serves ETH and the token.
+    expect(tokens.find((x) => x.id === 'tether')!.networks[0]).toMatchObject({
+      network: 'ethereum',
+      address: eth.address,
+      requiredConfirmations: CONFIRMATIONS,
+    });
+    await poll();
+    const transfer = await anvil.sendData(`0xa9059cbb${eth.address.slice(2).toLowerCase().padStart(64, '0')}${uint256(12_345_678n)}`, contract);
+    await poll();
+    const rows = await deposits(transfer.hash);
+    expect(rows).toEqual([{ state: 'confirming', confirmations: 1, outputIndex: expect.any(Number), amountBase: '12345678' }]);
+    expect(rows[0].outputIndex).toBeGreaterThanOrEqual(0);
+    await anvil.mine(CONFIRMATIONS - 1);
+    await poll();
+    expect(await deposits(transfer.hash)).toEqual([expect.objectContaining({ state: 'credited' })]);
+    await poll();
+    const balance = (await db.execute(
+      sql`select balance::text as balance from ledger_accounts where user_id = ${customer._id} and token = 'tether'`,
+    )) as unknown as {
+      rows: Array<{ balance: string }>;
+    };
+    expect(balance.rows[0].balance).toMatch(/^12\.345678(0*)$/);
+    const [row] = (await t.http.get('/api/user/get-transaction').set(bearer(customer.token)).expect(200)).body;
+    expect(row).toMatchObject({ type: 'deposit', token: 'tether', status: 'approved', network: 'ethereum', txHash: transfer.hash });
+    expect((await t.http.get('/api/admin/ledger/check').set(bearer(admin.token)).expect(200)).body.ok).toBe(true);
+  });
 });
+
+/** The compiled test token (source beside it). */
+const TEST_TOKEN = JSON.parse(readFileSync(join(__dirname, '../support/contracts/TestToken.json'), 'utf8')) as { bytecode: string };
+
+/** One ABI-encoded uint256 word (hex, no 0x). */
+function uint256(value: bigint): string {
+  return value.toString(16).padStart(64, '0');
+}

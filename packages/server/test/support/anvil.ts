@@ -48,7 +48,24 @@ export class Anvil {
 
   /** Sends `wei` from dev account `from` (mined at once); returns the transaction hash. */
   async sendEth(to: string, wei: bigint, from = this.accounts[0]): Promise<string> {
-    return this.rpc.call<string>('eth_sendTransaction', [{ from, to, value: `0x${wei.toString(16)}` }]);
+    return this.mined(await this.rpc.call<string>('eth_sendTransaction', [{ from, to, value: `0x${wei.toString(16)}` }]));
+  }
+
+  /** Sends a transaction with `data` (a contract deployment when `to` is absent) and waits until it is mined. */
+  async sendData(data: string, to?: string, from = this.accounts[0]): Promise<{ hash: string; contractAddress: string | null }> {
+    const hash = await this.mined(await this.rpc.call<string>('eth_sendTransaction', [{ from, ...(to ? { to } : {}), data, gas: '0x2dc6c0' }]));
+    const receipt = await this.rpc.call<{ contractAddress: string | null; status: string }>('eth_getTransactionReceipt', [hash]);
+    if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed`);
+    return { hash, contractAddress: receipt.contractAddress };
+  }
+
+  /** Waits for the transaction's receipt (automine answers the hash before the block is always there). */
+  async mined(hash: string): Promise<string> {
+    for (let i = 0; i < 200; i++) {
+      if (await this.rpc.call<unknown>('eth_getTransactionReceipt', [hash])) return hash;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`transaction ${hash} was not mined`);
   }
 
   async mine(blocks = 1): Promise<void> {

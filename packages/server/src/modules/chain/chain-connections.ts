@@ -57,6 +57,13 @@ export class ChainConnections {
     return this.byNetwork.get(network);
   }
 
+  /** An ERC-20 contract's `decimals()` on a connected EVM network, read from its node. */
+  async tokenDecimals(network: string, contract: string): Promise<number> {
+    const chain = this.byNetwork.get(network);
+    if (!chain || !(chain.node instanceof EvmNode)) throw new Error(`${network} is not an EVM network connected to a node`);
+    return chain.node.tokenDecimals(contract);
+  }
+
   list(): ConnectedChain[] {
     return [...this.byNetwork.values()];
   }

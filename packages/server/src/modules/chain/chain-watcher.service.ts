@@ -17,6 +17,13 @@ import { CHAIN_NETWORKS, type ChainNetwork } from './chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import type { ChainBlock } from './utxo-node';
+import { TokenNetworksRepository } from '../networks/token-networks.repository';
+
+/** An ERC-20 token watched on an EVM network: the ledger token (coin id) its Transfer logs credit, and its decimals. */
+interface TokenContract {
+  coinId: string;
+  decimals: number;
+}
 
 /** Blocks kept per network to find a fork point: a reorg deeper than this rewinds to the oldest kept block. */
 const KEPT_BLOCKS = 288;
@@ -57,6 +64,8 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
   private readonly failures = new Map<string, number>();
   private readonly running = new Map<string, Promise<unknown>>();
   private stopped = false;
+  /** Decimals read from contracts whose row has none stored (added while the network had no node). */
+  private readonly decimalsRead = new Map<string, number>();
 
   constructor(
     private readonly chains: ChainConnections,
@@ -68,6 +77,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     private readonly live: LiveEventsService,
     private readonly prices: PriceService,
     private readonly audit: AuditService,
+    private readonly networks: TokenNetworksRepository,
     @Inject(DATABASE) private readonly db: Database,
   ) {}
 
@@ -161,8 +171,9 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       result.rewoundTo = cursor.height;
     }
     let nodeBlockAt: Date | undefined;
+    const contracts = chain.family === 'evm' ? await this.tokenContracts(chain) : new Map<string, TokenContract>();
     while (cursor.height < tip && result.blocksRead < BLOCKS_PER_POLL) {
-      const block = await node.block(await node.blockHash(cursor.height + 1));
+      const block = await node.block(await node.blockHash(cursor.height + 1), [...contracts.keys()]);
       if (block.height !== cursor.height + 1) throw new Error(`${network}: the node answered block ${block.height} for height ${cursor.height + 1}`);
       if (block.parentHash !== cursor.blockHash) {
         // The chain changed between our reads: rewind to the fork and read forward again.
@@ -172,7 +183,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
         result.rewoundTo = cursor.height;
         continue;
       }
-      if (!(await this.applyBlock(chain, cursor, block))) return { ...result, height: cursor.height, yielded: true };
+      if (!(await this.applyBlock(chain, cursor, block, contracts))) return { ...result, height: cursor.height, yielded: true };
       cursor = { network, height: block.height, blockHash: block.hash };
       nodeBlockAt = block.time;
       result.blocksRead++;
@@ -192,13 +203,19 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
    * network's advisory lock — only when the cursor is still the one this poll read (false: another instance moved it
    * or holds the lock).
    */
-  private async applyBlock(chain: ConnectedChain, from: CursorRecord, block: ChainBlock): Promise<boolean> {
+  private async applyBlock(chain: ConnectedChain, from: CursorRecord, block: ChainBlock, contracts: Map<string, TokenContract>): Promise<boolean> {
     const keys = [...new Set(block.outputs.map((o) => o.matchKey))];
     const owners = new Map((await this.addresses.ownersOf(chain.network, keys)).map((row) => [row.matchKey, row]));
-    const paid = block.outputs.filter((o) => owners.has(o.matchKey));
-    const token = await this.nativeToken(chain);
-    const decimals = chain.nativeDecimals;
-    const quote = paid.length ? await this.prices.quote(token).catch(() => undefined) : undefined;
+    const paid = block.outputs.filter((o) => owners.has(o.matchKey) && (!o.contract || contracts.has(o.contract)));
+    const native = await this.nativeToken(chain);
+    // Each payment's token and decimals: the network's own coin, or the token whose contract emitted the Transfer.
+    const tokenOf = (output: ChainBlock['outputs'][number]) =>
+      output.contract ? contracts.get(output.contract)! : { coinId: native, decimals: chain.nativeDecimals };
+    const quotes = new Map<string, { price: string; symbol: string }>();
+    for (const coinId of new Set(paid.map((o) => tokenOf(o).coinId))) {
+      const quote = await this.prices.quote(coinId).catch(() => undefined);
+      if (quote) quotes.set(coinId, { price: quote.price.toString(), symbol: quote.symbol });
+    }
     const touchedUsers = new Set<string>();
     const applied = await inTransaction(this.db, async (tx) => {
       if (!(await tryXactLock(tx, this.lockKey(chain.network)))) return false;
@@ -206,6 +223,8 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       if (!cursor || cursor.height !== from.height || cursor.blockHash !== from.blockHash) return false;
       for (const output of paid) {
         const owner = owners.get(output.matchKey)!;
+        const { coinId: token, decimals } = tokenOf(output);
+        const quote = quotes.get(token);
         const amount = baseToDecimal(output.amountBase, decimals);
         const minimum = toMoney(10).pow(-tokenDecimals(token));
         const belowMinimum = toMoney(amount).lt(minimum);
@@ -225,7 +244,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
           block,
           tx,
         );
-        if (inserted) await this.recordTransaction(chain, record, quote?.price.toString(), quote?.symbol ?? token, belowMinimum, tx);
+        if (inserted) await this.recordTransaction(chain, record, quote?.price, quote?.symbol ?? token, belowMinimum, tx);
         else if (record.transactionId && record.state === 'confirming') await this.deposits.setTransactionConfirmations([record.transactionId], 1, tx);
         touchedUsers.add(record.userId);
       }
@@ -234,7 +253,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       await this.deposits.moveCursor(chain.network, block.height, block.hash, tx);
       // The customers' wallets refetch (history shows the deposit, its confirmations count up).
       await this.live.publishMany(
-        [...touchedUsers].map((userId) => ({ userId, event: { type: 'balance' as const, data: { token } } })),
+        [...touchedUsers].map((userId) => ({ userId, event: { type: 'balance' as const, data: { token: native } } })),
         tx,
       );
       return true;
@@ -277,6 +296,25 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       tx,
     );
     await this.deposits.linkTransaction(deposit.id, transactionId, tx);
+  }
+
+  /**
+   * The ERC-20 tokens watched on an EVM network: live tokens whose row there has a contract, with the contract's
+   * decimals (read from the node when the token was added before the network was connected, then kept).
+   */
+  private async tokenContracts(chain: ConnectedChain): Promise<Map<string, TokenContract>> {
+    const out = new Map<string, TokenContract>();
+    for (const row of await this.networks.listLive()) {
+      if (row.network !== chain.network || !row.contractAddress) continue;
+      const contract = row.contractAddress.toLowerCase();
+      let decimals = row.contractDecimals ?? this.decimalsRead.get(`${chain.network}:${contract}`);
+      if (decimals === undefined || decimals === null) {
+        decimals = await this.chains.tokenDecimals(chain.network, row.contractAddress);
+        this.decimalsRead.set(`${chain.network}:${contract}`, decimals);
+      }
+      if (decimals <= 18) out.set(contract, { coinId: row.coinId, decimals });
+    }
+    return out;
   }
 
   /** The ledger token a native payment on the network credits: the live token of its native coin (else the first). */

@@ -9,6 +9,9 @@ function quantity(value: unknown, what: string): bigint {
   return BigInt(value);
 }
 
+/** keccak256("Transfer(address,address,uint256)"): the ERC-20 Transfer event's topic. */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
 /** The output index of a native value transfer (ERC-20 Transfer logs use their log index, from 0). */
 export const NATIVE_TRANSFER_INDEX = -1;
 
@@ -35,10 +38,11 @@ export class EvmNode implements ChainNode {
     return block.hash.toLowerCase();
   }
 
-  async block(hash: string): Promise<ChainBlock> {
-    const [raw, receipts] = await this.rpc.batch<unknown>([
+  async block(hash: string, contracts: string[] = []): Promise<ChainBlock> {
+    const [raw, receipts, logs] = await this.rpc.batch<unknown>([
       { method: 'eth_getBlockByHash', params: [hash, true] },
       { method: 'eth_getBlockReceipts', params: [hash] },
+      ...(contracts.length ? [{ method: 'eth_getLogs', params: [{ blockHash: hash, address: contracts, topics: [TRANSFER_TOPIC] }] }] : []),
     ]);
     const block = raw as RawBlock | null;
     if (!block || typeof block.hash !== 'string' || block.hash.toLowerCase() !== hash.toLowerCase() || !Array.isArray(block.transactions)) {
@@ -57,6 +61,25 @@ export class EvmNode implements ChainNode {
       const value = quantity(tx.value, 'value');
       if (value > 0n) outputs.push({ txid: tx.hash.toLowerCase(), index: NATIVE_TRANSFER_INDEX, matchKey: tx.to.toLowerCase(), amountBase: value });
     }
+    if (contracts.length) {
+      if (!Array.isArray(logs)) throw new ChainRpcError('eth_getLogs answered something else than logs');
+      for (const log of logs as RawLog[]) {
+        // A Transfer has from and to as indexed topics and the amount as data; anything else (or a removed log) is skipped.
+        if (!log || log.removed || !Array.isArray(log.topics) || log.topics.length !== 3 || String(log.topics[0]).toLowerCase() !== TRANSFER_TOPIC) continue;
+        if (String(log.blockHash).toLowerCase() !== hash.toLowerCase() || typeof log.transactionHash !== 'string') continue;
+        const contract = String(log.address).toLowerCase();
+        if (!contracts.includes(contract) || !/^0x[0-9a-f]{64}$/i.test(log.topics[2]) || !/^0x[0-9a-f]{1,64}$/i.test(log.data)) continue;
+        const amountBase = BigInt(log.data);
+        if (amountBase === 0n) continue;
+        outputs.push({
+          txid: log.transactionHash.toLowerCase(),
+          index: Number(quantity(log.logIndex, 'logIndex')),
+          matchKey: `0x${log.topics[2].slice(-40).toLowerCase()}`,
+          amountBase,
+          contract,
+        });
+      }
+    }
     const parentHash = String(block.parentHash ?? '').toLowerCase();
     if (!HEX32.test(parentHash)) throw new ChainRpcError('eth_getBlockByHash answered a block without a valid parent hash');
     return {
@@ -68,9 +91,28 @@ export class EvmNode implements ChainNode {
     };
   }
 
+  /** `decimals()` of an ERC-20 contract (selector 0x313ce567); refuses a contract that does not answer a uint8. */
+  async tokenDecimals(contract: string): Promise<number> {
+    const answer = await this.rpc.call<unknown>('eth_call', [{ to: contract, data: '0x313ce567' }, 'latest']);
+    if (typeof answer !== 'string' || !/^0x[0-9a-f]{64}$/i.test(answer)) throw new ChainRpcError('decimals() answered nothing (not an ERC-20 contract?)');
+    const decimals = Number(BigInt(answer));
+    if (decimals > 36) throw new ChainRpcError(`decimals() answered ${decimals}`);
+    return decimals;
+  }
+
   get client(): JsonRpcClient {
     return this.rpc;
   }
+}
+
+interface RawLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockHash: string;
+  transactionHash: string;
+  logIndex: string;
+  removed?: boolean;
 }
 
 interface RawBlock {

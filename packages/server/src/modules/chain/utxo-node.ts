@@ -26,7 +26,8 @@ export interface ChainBlock {
 export interface ChainNode {
   tipHeight(): Promise<number>;
   blockHash(height: number): Promise<string>;
-  block(hash: string): Promise<ChainBlock>;
+  /** The block's payments; on EVM networks also the ERC-20 Transfer logs of `contracts` (lowercase addresses). */
+  block(hash: string, contracts?: string[]): Promise<ChainBlock>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;

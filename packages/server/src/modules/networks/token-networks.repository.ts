@@ -9,6 +9,9 @@ export interface TokenNetworkRecord {
   tokenId: string;
   network: string;
   address: string | null;
+  /** EVM networks: the token's contract (ERC-20), null for a native coin; its decimals read from the chain. */
+  contractAddress: string | null;
+  contractDecimals: number | null;
   createdAt: Date;
 }
 
@@ -23,6 +26,8 @@ const columns = {
   tokenId: tokenNetworks.tokenId,
   network: tokenNetworks.network,
   address: tokenNetworks.address,
+  contractAddress: tokenNetworks.contractAddress,
+  contractDecimals: tokenNetworks.contractDecimals,
   createdAt: tokenNetworks.createdAt,
 };
 
@@ -94,13 +99,25 @@ export class TokenNetworksRepository {
     return row;
   }
 
-  async update(id: string, values: { network?: string; address?: string | null }, executor: Executor = this.db): Promise<TokenNetworkRecord> {
+  async update(
+    id: string,
+    values: { network?: string; address?: string | null; contractAddress?: string | null; contractDecimals?: number | null },
+    executor: Executor = this.db,
+  ): Promise<TokenNetworkRecord> {
     const [row] = await executor
       .update(tokenNetworks)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(tokenNetworks.id, id))
       .returning(columns);
     return row;
+  }
+
+  /** Sets the token contract (and its decimals) of a token's row on a network. */
+  async setContract(tokenId: string, network: string, contractAddress: string | null, contractDecimals: number | null, executor: Executor): Promise<void> {
+    await executor
+      .update(tokenNetworks)
+      .set({ contractAddress, contractDecimals, updatedAt: new Date() })
+      .where(and(eq(tokenNetworks.tokenId, tokenId), eq(tokenNetworks.network, network)));
   }
 
   async delete(id: string, executor: Executor = this.db): Promise<void> {
