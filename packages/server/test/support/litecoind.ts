@@ -71,6 +71,9 @@ export class RegtestLitecoind {
         '-dnsseed=0',
         '-discover=0',
         '-fallbackfee=0.0001',
+        // MWEB never activates: once it does (a few hundred regtest blocks in), Litecoin Core 0.21 no longer mines the
+        // wallet's plain transactions with generatetoaddress (bad-txns-vin-empty); deposits do not need it.
+        '-vbparams=mweb:-2:0',
         '-server=1',
         '-printtoconsole=0',
       ],

@@ -209,6 +209,32 @@ export class ChainDepositsRepository {
       .orderBy(asc(chainDeposits.blockHeight));
   }
 
+  /**
+   * Counts the confirmations of a network's confirming deposits below `required` at the cursor `height`, in two
+   * statements whatever their number (the deposits, then their History rows); returns the customers whose rows changed.
+   */
+  async refreshConfirmations(network: string, height: number, required: number, tx: Tx): Promise<string[]> {
+    const changed = (await tx.execute(sql`
+      update chain_deposits set confirmations = (${height}::bigint - block_height + 1)::int, updated_at = now()
+      where network = ${network} and state = 'confirming' and block_height is not null
+        and ${height}::bigint - block_height + 1 < ${required} and confirmations <> (${height}::bigint - block_height + 1)::int
+      returning user_id as "userId", transaction_id as "transactionId", confirmations`)) as unknown as {
+      rows: Array<{ userId: string; transactionId: string | null; confirmations: number }>;
+    };
+    const rows = changed.rows.filter((row) => row.transactionId);
+    if (rows.length) {
+      await tx.execute(sql`
+        update transactions t set details = coalesce(t.details, '{}'::jsonb) || jsonb_build_object('confirmations', d.confirmations), updated_at = now()
+        from chain_deposits d
+        where d.transaction_id = t.id and d.network = ${network} and d.state = 'confirming'
+          and d.transaction_id in (${sql.join(
+            rows.map((row) => sql`${row.transactionId}::uuid`),
+            sql`, `,
+          )})`);
+    }
+    return [...new Set(changed.rows.map((row) => row.userId))];
+  }
+
   async forUpdate(id: string, tx: Tx): Promise<ChainDepositRecord | undefined> {
     const [row] = await tx.select(depositColumns).from(chainDeposits).where(eq(chainDeposits.id, id)).for('update');
     return row as ChainDepositRecord | undefined;

@@ -50,12 +50,17 @@ export class JsonRpcClient {
     if (!calls.length) return [];
     const requests = calls.map((c) => ({ jsonrpc: '2.0', id: this.nextId++, method: c.method, params: c.params ?? [] }));
     const body = JSON.stringify(requests.length === 1 ? requests[0] : requests);
-    let response: Response;
-    try {
-      response = await fetch(this.endpoint, { method: 'POST', headers: this.headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new ChainRpcError(`The node at ${this.options.rpcUrlForLogs} did not answer ${calls[0].method} (${cause})`);
+    let response: Response | undefined;
+    for (let attempt = 1; !response; attempt++) {
+      try {
+        response = await fetch(this.endpoint, { method: 'POST', headers: this.headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+        // A kept-alive connection the node closed meanwhile fails at once: one more try on a fresh one (every call the
+        // watchers make is a read, safe to send again).
+        if (attempt === 1 && (cause === 'UND_ERR_SOCKET' || cause === 'ECONNRESET')) continue;
+        throw new ChainRpcError(`The node at ${this.options.rpcUrlForLogs} did not answer ${calls[0].method} (${cause})`);
+      }
     }
     const text = await response.text().catch(() => '');
     let parsed: unknown;
