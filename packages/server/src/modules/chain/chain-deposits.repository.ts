@@ -176,6 +176,51 @@ export class ChainDepositsRepository {
     return { record: record as ChainDepositRecord, inserted: Boolean(inserted) };
   }
 
+  /**
+   * `upsertFound` for many payments of one block in one statement per 500 (a block may pay thousands of customers).
+   * Within a block an output appears once, so no row is touched twice by one statement.
+   */
+  async upsertFoundMany(
+    found: FoundDeposit[],
+    block: { height: number; hash: string },
+    tx: Tx,
+  ): Promise<Array<{ record: ChainDepositRecord; inserted: boolean }>> {
+    const out: Array<{ record: ChainDepositRecord; inserted: boolean }> = [];
+    for (let i = 0; i < found.length; i += 500) {
+      const rows = await tx
+        .insert(chainDeposits)
+        .values(found.slice(i, i + 500).map((f) => ({ ...f, blockHeight: block.height, blockHash: block.hash, confirmations: 1 })))
+        .onConflictDoUpdate({
+          target: [chainDeposits.network, chainDeposits.txid, chainDeposits.outputIndex],
+          set: {
+            blockHeight: block.height,
+            blockHash: block.hash,
+            confirmations: sql`case when ${chainDeposits.state} in ('seen', 'confirming') then 1 else ${chainDeposits.confirmations} end`,
+            state: sql`case when ${chainDeposits.state} in ('seen', 'confirming', 'dropped') then 'confirming' else ${chainDeposits.state} end`,
+            updatedAt: new Date(),
+          },
+        })
+        .returning({ ...depositColumns, inserted: sql<boolean>`(xmax = 0)` });
+      for (const { inserted, ...record } of rows) out.push({ record: record as ChainDepositRecord, inserted: Boolean(inserted) });
+    }
+    return out;
+  }
+
+  /** Inserts the History rows of new deposits and links each deposit to its row (per 500: two statements). */
+  async insertTransactionsFor(rows: Array<{ depositId: string; row: typeof transactions.$inferInsert & { id: string } }>, tx: Tx): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      await tx.insert(transactions).values(chunk.map((c) => c.row));
+      await tx.execute(sql`
+        update chain_deposits d set transaction_id = v.tid::uuid
+        from (values ${sql.join(
+          chunk.map((c) => sql`(${c.depositId}, ${c.row.id})`),
+          sql`, `,
+        )}) as v(id, tid)
+        where d.id = v.id::uuid`);
+    }
+  }
+
   async linkTransaction(depositId: string, transactionId: string, tx: Tx): Promise<void> {
     await tx.update(chainDeposits).set({ transactionId }).where(eq(chainDeposits.id, depositId));
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { JobLocks, tryXactLock } from '../../db/advisory-locks';
@@ -221,33 +222,33 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       if (!(await tryXactLock(tx, this.lockKey(chain.network)))) return false;
       const cursor = await this.deposits.cursorForUpdate(chain.network, tx);
       if (!cursor || cursor.height !== from.height || cursor.blockHash !== from.blockHash) return false;
-      for (const output of paid) {
+      // Every payment of the block in a few set-based statements (thousands of customers may be paid in one block).
+      const found = paid.map((output) => {
         const owner = owners.get(output.matchKey)!;
         const { coinId: token, decimals } = tokenOf(output);
-        const quote = quotes.get(token);
         const amount = baseToDecimal(output.amountBase, decimals);
-        const minimum = toMoney(10).pow(-tokenDecimals(token));
-        const belowMinimum = toMoney(amount).lt(minimum);
-        const { record, inserted } = await this.deposits.upsertFound(
-          {
-            network: chain.network,
-            txid: output.txid,
-            outputIndex: output.index,
-            userId: owner.userId,
-            token,
-            address: owner.address,
-            amountBase: output.amountBase.toString(),
-            amount,
-            requiredConfirmations: chain.confirmations,
-            state: belowMinimum ? 'below_minimum' : 'confirming',
-          },
-          block,
-          tx,
-        );
-        if (inserted) await this.recordTransaction(chain, record, quote?.price, quote?.symbol ?? token, belowMinimum, tx);
-        else if (record.transactionId && record.state === 'confirming') await this.deposits.setTransactionConfirmations([record.transactionId], 1, tx);
-        touchedUsers.add(record.userId);
-      }
+        const belowMinimum = toMoney(amount).lt(toMoney(10).pow(-tokenDecimals(token)));
+        return {
+          network: chain.network,
+          txid: output.txid,
+          outputIndex: output.index,
+          userId: owner.userId,
+          token,
+          address: owner.address,
+          amountBase: output.amountBase.toString(),
+          amount,
+          requiredConfirmations: chain.confirmations,
+          state: belowMinimum ? ('below_minimum' as const) : ('confirming' as const),
+        };
+      });
+      const results = await this.deposits.upsertFoundMany(found, block, tx);
+      await this.deposits.insertTransactionsFor(
+        results.filter((r) => r.inserted).map(({ record }) => ({ depositId: record.id, row: this.transactionRow(chain, record, quotes.get(record.token)) })),
+        tx,
+      );
+      const again = results.filter((r) => !r.inserted && r.record.transactionId && r.record.state === 'confirming').map((r) => r.record.transactionId!);
+      await this.deposits.setTransactionConfirmations(again, 1, tx);
+      for (const { record } of results) touchedUsers.add(record.userId);
       await this.deposits.insertBlock(chain.network, block, tx);
       await this.deposits.pruneBlocks(chain.network, block.height - KEPT_BLOCKS, tx);
       await this.deposits.moveCursor(chain.network, block.height, block.hash, tx);
@@ -272,40 +273,32 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
   }
 
   /** The History row of a new deposit: pending with its confirmations; rejected (never credited) below the minimum. */
-  private async recordTransaction(
-    chain: ConnectedChain,
-    deposit: ChainDepositRecord,
-    price: string | undefined,
-    symbol: string,
-    belowMinimum: boolean,
-    tx: Tx,
-  ) {
+  private transactionRow(chain: ConnectedChain, deposit: ChainDepositRecord, quote: { price: string; symbol: string } | undefined) {
     const minimum = toMoney(10).pow(-tokenDecimals(deposit.token));
-    const transactionId = await this.deposits.insertTransaction(
-      {
-        userId: deposit.userId,
-        type: 'deposit',
-        token: deposit.token,
-        network: chain.network,
-        address: deposit.address,
-        coinAmount: deposit.amount,
-        usdAmount: price ? plain(usdValue(deposit.amount, price)) : '0',
-        price: price ?? null,
-        status: belowMinimum ? 'rejected' : 'pending',
-        direction: 'in',
-        note: belowMinimum ? `Below the minimum deposit of ${plain(minimum)} ${symbol.toUpperCase()}: recorded, not credited.` : null,
-        details: {
-          txHash: deposit.txid,
-          outputIndex: deposit.outputIndex,
-          confirmations: deposit.confirmations,
-          requiredConfirmations: deposit.requiredConfirmations,
-          chainDepositId: deposit.id,
-        },
-        createdBy: null,
+    const belowMinimum = deposit.state === 'below_minimum';
+    const symbol = (quote?.symbol ?? deposit.token).toUpperCase();
+    return {
+      id: randomUUID(),
+      userId: deposit.userId,
+      type: 'deposit' as const,
+      token: deposit.token,
+      network: chain.network,
+      address: deposit.address,
+      coinAmount: deposit.amount,
+      usdAmount: quote ? plain(usdValue(deposit.amount, quote.price)) : '0',
+      price: quote?.price ?? null,
+      status: belowMinimum ? ('rejected' as const) : ('pending' as const),
+      direction: 'in' as const,
+      note: belowMinimum ? `Below the minimum deposit of ${plain(minimum)} ${symbol}: recorded, not credited.` : null,
+      details: {
+        txHash: deposit.txid,
+        outputIndex: deposit.outputIndex,
+        confirmations: deposit.confirmations,
+        requiredConfirmations: deposit.requiredConfirmations,
+        chainDepositId: deposit.id,
       },
-      tx,
-    );
-    await this.deposits.linkTransaction(deposit.id, transactionId, tx);
+      createdBy: null,
+    };
   }
 
   /**
