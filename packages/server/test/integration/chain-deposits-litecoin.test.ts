@@ -184,6 +184,26 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     await expectLedgerClean(t);
   });
 
+  it('a payment waiting in the mempool shows at once as seen (0 of 3), then confirms and is credited once', async () => {
+    const customer = await signUp(t.http);
+    const address = await walletAddress(customer.token);
+    await poll();
+    const txid = await ltc.send(address, '0.25');
+    await poll();
+    expect(await depositRows(txid)).toEqual([{ state: 'seen', confirmations: 0, review: null, amountBase: '25000000' }]);
+    expect((await history(customer.token))[0]).toMatchObject({ status: 'pending', txHash: txid, confirmations: 0, requiredConfirmations: CONFIRMATIONS });
+    await poll(); // read once: nothing new
+    await ltc.mine(1);
+    await poll();
+    expect(await depositRows(txid)).toEqual([expect.objectContaining({ state: 'confirming', confirmations: 1 })]);
+    expect((await history(customer.token))[0]).toMatchObject({ status: 'pending', confirmations: 1 });
+    await ltc.mine(CONFIRMATIONS - 1);
+    await poll();
+    expect(await depositRows(txid)).toEqual([expect.objectContaining({ state: 'credited' })]);
+    expect(await history(customer.token)).toHaveLength(1);
+    expect(await creditEntries(txid)).toBe(1);
+  });
+
   it('a block read twice (cursor moved back by hand) records and credits nothing twice', async () => {
     const customer = await signUp(t.http);
     const address = await walletAddress(customer.token);

@@ -62,7 +62,7 @@ export interface FoundDeposit {
   amountBase: string;
   amount: string;
   requiredConfirmations: number;
-  state: 'confirming' | 'below_minimum';
+  state: 'seen' | 'confirming' | 'below_minimum';
 }
 
 /** All SQL of the watchers: cursors, recent blocks and the deposits found on chain. */
@@ -202,6 +202,20 @@ export class ChainDepositsRepository {
         })
         .returning({ ...depositColumns, inserted: sql<boolean>`(xmax = 0)` });
       for (const { inserted, ...record } of rows) out.push({ record: record as ChainDepositRecord, inserted: Boolean(inserted) });
+    }
+    return out;
+  }
+
+  /** Records payments seen in the mempool (no block yet); a payment already known is left as it is. */
+  async insertSeenMany(found: FoundDeposit[], tx: Tx): Promise<ChainDepositRecord[]> {
+    const out: ChainDepositRecord[] = [];
+    for (let i = 0; i < found.length; i += 500) {
+      const rows = await tx
+        .insert(chainDeposits)
+        .values(found.slice(i, i + 500).map((f) => ({ ...f, confirmations: 0 })))
+        .onConflictDoNothing({ target: [chainDeposits.network, chainDeposits.txid, chainDeposits.outputIndex] })
+        .returning(depositColumns);
+      out.push(...(rows as ChainDepositRecord[]));
     }
     return out;
   }

@@ -15,9 +15,9 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
 import { CHAIN_NETWORKS, type ChainNetwork } from './chain-params';
-import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord } from './chain-deposits.repository';
+import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
-import type { ChainBlock } from './utxo-node';
+import { type ChainBlock, UtxoNode } from './utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 /** An ERC-20 token watched on an EVM network: the ledger token (coin id) its Transfer logs credit, and its decimals. */
@@ -65,6 +65,8 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
   private readonly failures = new Map<string, number>();
   private readonly running = new Map<string, Promise<unknown>>();
   private stopped = false;
+  /** Mempool transactions already read, per network (cleared past 100,000). */
+  private readonly mempoolKnown = new Map<string, Set<string>>();
   /** Decimals read from contracts whose row has none stored (added while the network had no node). */
   private readonly decimalsRead = new Map<string, number>();
 
@@ -190,6 +192,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       result.blocksRead++;
     }
     result.height = cursor.height;
+    await this.scanMempool(chain);
     await this.deposits.noteNode(network, { nodeHeight: tip, nodeBlockAt, error: null });
     await this.advanceConfirmations(chain, cursor);
     return result;
@@ -223,24 +226,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       const cursor = await this.deposits.cursorForUpdate(chain.network, tx);
       if (!cursor || cursor.height !== from.height || cursor.blockHash !== from.blockHash) return false;
       // Every payment of the block in a few set-based statements (thousands of customers may be paid in one block).
-      const found = paid.map((output) => {
-        const owner = owners.get(output.matchKey)!;
-        const { coinId: token, decimals } = tokenOf(output);
-        const amount = baseToDecimal(output.amountBase, decimals);
-        const belowMinimum = toMoney(amount).lt(toMoney(10).pow(-tokenDecimals(token)));
-        return {
-          network: chain.network,
-          txid: output.txid,
-          outputIndex: output.index,
-          userId: owner.userId,
-          token,
-          address: owner.address,
-          amountBase: output.amountBase.toString(),
-          amount,
-          requiredConfirmations: chain.confirmations,
-          state: belowMinimum ? ('below_minimum' as const) : ('confirming' as const),
-        };
-      });
+      const found = paid.map((output) => this.foundDeposit(chain, owners.get(output.matchKey)!, output, tokenOf(output), 'confirming'));
       const results = await this.deposits.upsertFoundMany(found, block, tx);
       await this.deposits.insertTransactionsFor(
         results.filter((r) => r.inserted).map(({ record }) => ({ depositId: record.id, row: this.transactionRow(chain, record, quotes.get(record.token)) })),
@@ -270,6 +256,59 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
         tx,
       );
     }
+  }
+
+  /** A payment to a customer's address as the row it is recorded as (below the token's minimum: never credited). */
+  private foundDeposit(
+    chain: ConnectedChain,
+    owner: { userId: string; address: string },
+    output: ChainBlock['outputs'][number],
+    token: TokenContract,
+    state: 'seen' | 'confirming',
+  ): FoundDeposit {
+    const amount = baseToDecimal(output.amountBase, token.decimals);
+    const belowMinimum = toMoney(amount).lt(toMoney(10).pow(-tokenDecimals(token.coinId)));
+    return {
+      network: chain.network,
+      txid: output.txid,
+      outputIndex: output.index,
+      userId: owner.userId,
+      token: token.coinId,
+      address: owner.address,
+      amountBase: output.amountBase.toString(),
+      amount,
+      requiredConfirmations: chain.confirmations,
+      state: belowMinimum ? 'below_minimum' : state,
+    };
+  }
+
+  /**
+   * Payments to customers waiting in the node's mempool (UTXO nodes): recorded as seen, with their History row, before
+   * their first block. Each transaction is read once per process.
+   */
+  private async scanMempool(chain: ConnectedChain): Promise<void> {
+    if (!(chain.node instanceof UtxoNode)) return;
+    let known = this.mempoolKnown.get(chain.network);
+    if (!known || known.size > 100_000) this.mempoolKnown.set(chain.network, (known = new Set()));
+    const outputs = await chain.node.mempoolOutputs(known);
+    if (!outputs.length) return;
+    const owners = new Map((await this.addresses.ownersOf(chain.network, [...new Set(outputs.map((o) => o.matchKey))])).map((row) => [row.matchKey, row]));
+    const paid = outputs.filter((o) => owners.has(o.matchKey));
+    if (!paid.length) return;
+    const native = await this.nativeToken(chain);
+    const quote = await this.prices.quote(native).catch(() => undefined);
+    const quoted = quote ? { price: quote.price.toString(), symbol: quote.symbol } : undefined;
+    await inTransaction(this.db, async (tx) => {
+      const found = paid.map((output) =>
+        this.foundDeposit(chain, owners.get(output.matchKey)!, output, { coinId: native, decimals: chain.nativeDecimals }, 'seen'),
+      );
+      const inserted = await this.deposits.insertSeenMany(found, tx);
+      await this.deposits.insertTransactionsFor(
+        inserted.map((record) => ({ depositId: record.id, row: this.transactionRow(chain, record, quoted) })),
+        tx,
+      );
+      await this.publishBalances([...new Set(inserted.map((record) => record.userId))], native, tx);
+    });
   }
 
   /** The History row of a new deposit: pending with its confirmations; rejected (never credited) below the minimum. */

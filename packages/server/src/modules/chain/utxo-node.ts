@@ -75,23 +75,48 @@ export class UtxoNode implements ChainNode {
     // The genesis block has no parent: all zeros.
     const parentHash = raw.previousblockhash ?? '0'.repeat(64);
     if (!HEX64.test(parentHash)) throw new ChainRpcError('getblock answered a block without a valid parent hash');
+    const outputs = raw.tx.flatMap((tx) => outputsOf(tx, 'getblock'));
+    return { height: raw.height, hash, parentHash, time: new Date((raw.time ?? 0) * 1000), outputs };
+  }
+
+  /**
+   * The outputs of mempool transactions not in `known` (their txids are added to it): a deposit is shown as seen before
+   * its first block. `getrawtransaction` finds mempool transactions without `-txindex`; at most `limit` per call.
+   */
+  async mempoolOutputs(known: Set<string>, limit = 2000): Promise<ChainOutput[]> {
+    const txids = await this.rpc.call<unknown>('getrawmempool');
+    if (!Array.isArray(txids)) throw new ChainRpcError('getrawmempool answered something else than a list');
+    const fresh = txids.filter((txid): txid is string => typeof txid === 'string' && HEX64.test(txid) && !known.has(txid)).slice(0, limit);
     const outputs: ChainOutput[] = [];
-    for (const tx of raw.tx) {
-      if (!tx || typeof tx.txid !== 'string' || !Array.isArray(tx.vout)) throw new ChainRpcError('getblock answered a transaction without outputs');
-      for (const out of tx.vout) {
-        const script = out?.scriptPubKey?.hex;
-        if (typeof script !== 'string' || typeof out.n !== 'number') continue;
-        const amountBase = coinsToBase(out.value);
-        if (amountBase > 0n) outputs.push({ txid: tx.txid, index: out.n, matchKey: script.toLowerCase(), amountBase });
+    for (let i = 0; i < fresh.length; i += 200) {
+      const chunk = fresh.slice(i, i + 200);
+      // A transaction mined or replaced meanwhile answers an error: skipped (its block will tell).
+      const answers = await Promise.all(chunk.map((txid) => this.rpc.call<RawBlock['tx'][number]>('getrawtransaction', [txid, true]).catch(() => undefined)));
+      for (const [j, tx] of answers.entries()) {
+        known.add(chunk[j]);
+        if (tx) outputs.push(...outputsOf(tx, 'getrawtransaction'));
       }
     }
-    return { height: raw.height, hash, parentHash, time: new Date((raw.time ?? 0) * 1000), outputs };
+    return outputs;
   }
 
   /** The raw client, for tests and tools (regtest mining, sending). */
   get client(): JsonRpcClient {
     return this.rpc;
   }
+}
+
+/** The paying outputs of a decoded transaction (matched on their scriptPubKey hex). */
+function outputsOf(tx: RawBlock['tx'][number], method: string): ChainOutput[] {
+  if (!tx || typeof tx.txid !== 'string' || !Array.isArray(tx.vout)) throw new ChainRpcError(`${method} answered a transaction without outputs`);
+  const outputs: ChainOutput[] = [];
+  for (const out of tx.vout) {
+    const script = out?.scriptPubKey?.hex;
+    if (typeof script !== 'string' || typeof out.n !== 'number') continue;
+    const amountBase = coinsToBase(out.value);
+    if (amountBase > 0n) outputs.push({ txid: tx.txid, index: out.n, matchKey: script.toLowerCase(), amountBase });
+  }
+  return outputs;
 }
 
 interface RawBlock {
