@@ -38,7 +38,8 @@ export class MarketService {
             watched.map((n) => n.network),
           )
         : new Map<string, string>();
-    const addressOf = (n: (typeof networks)[number]) => (own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress) ? own.get(n.network)! : n.address);
+    const addressOf = (n: (typeof networks)[number]) =>
+      own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress) ? own.get(n.network)! : n.address;
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks)
       byToken.set(n.tokenId, [
@@ -47,7 +48,9 @@ export class MarketService {
           network: n.network,
           name: networkName(n.network)!,
           address: addressOf(n),
-          ...(own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress) ? { requiredConfirmations: this.chains.get(n.network)!.confirmations } : {}),
+          ...(own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress)
+            ? { requiredConfirmations: this.chains.get(n.network)!.confirmations }
+            : {}),
         },
       ]);
     return rows.map((row) => {
