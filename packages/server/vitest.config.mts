@@ -25,6 +25,18 @@ export default defineConfig({
         },
       },
       {
+        // Figures, not tests (`pnpm bench chain` runs them): never part of `pnpm test`, which names its projects.
+        extends: true,
+        test: {
+          name: 'measure',
+          include: ['test/measure/**/*.measure.ts'],
+          environment: 'node',
+          testTimeout: 3_600_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'e2e',

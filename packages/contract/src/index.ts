@@ -11,3 +11,4 @@ export * from './tokens';
 export * from './networks';
 export * from './back-office-admins';
 export * from './security';
+export * from './chain';

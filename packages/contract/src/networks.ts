@@ -62,6 +62,11 @@ export class TokenNetworkDto {
     description: 'What to tell a customer while deposits on this network are not possible (no deposit address yet); null once they are',
   })
   depositNote: string | null;
+  @ApiPropertyOptional({
+    example: 12,
+    description: "A network connected to a node: `address` is the customer's own, and deposits to it are credited after this many confirmations",
+  })
+  requiredConfirmations?: number;
 }
 
 export class AddressBookEntryDto {

@@ -64,6 +64,14 @@ export class AdminTokenDto {
 
   @ApiProperty({ example: 'bitcoin', description: 'Network id (GET /crypto/networks); a token on two networks has two rows' })
   network: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    description: "EVM networks: the token's contract (ERC-20 deposits are read from its Transfer logs); null for a native coin",
+  })
+  contractAddress: string | null;
 }
 
 const NETWORK_DESCRIPTION =
@@ -90,6 +98,17 @@ export class AddTokenDto {
   @IsString({ message: 'Network must be text.' })
   @MaxLength(40, { message: 'Network is too long.' })
   network?: string;
+
+  @ApiPropertyOptional({
+    example: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    description:
+      "EVM networks only: the token's ERC-20 contract on that network (deposits to customers' own addresses are read from its Transfer logs; its decimals are read from the contract when the network is connected to a node). An empty string removes it.",
+  })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: 'Contract address must be text.' })
+  @MaxLength(64, { message: 'The contract address is too long.' })
+  contractAddress?: string;
 }
 
 export class EditTokenDto {
@@ -127,6 +146,17 @@ export class EditTokenDto {
   @IsString({ message: 'Network must be text.' })
   @MaxLength(40, { message: 'Network is too long.' })
   network?: string;
+
+  @ApiPropertyOptional({
+    example: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    description:
+      "EVM networks only: the token's ERC-20 contract on that network (deposits to customers' own addresses are read from its Transfer logs; its decimals are read from the contract when the network is connected to a node). An empty string removes it.",
+  })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: 'Contract address must be text.' })
+  @MaxLength(64, { message: 'The contract address is too long.' })
+  contractAddress?: string;
 }
 
 export class TokenMutationResponseDto {

@@ -216,8 +216,17 @@ export class TransactionDto {
   @ApiPropertyOptional({ type: SwapDetailsDto })
   swap?: SwapDetailsDto;
 
-  @ApiPropertyOptional({ description: 'Settled withdrawals: the chain transaction id given by the admin who approved it.' })
+  @ApiPropertyOptional({
+    description:
+      'Settled withdrawals: the chain transaction id given by the admin who approved it. Deposits from the chain: the transaction that paid the deposit address.',
+  })
   txHash?: string;
+
+  @ApiPropertyOptional({ example: 3, description: 'Deposits from the chain: confirmations so far (0 while not in a block of the best chain)' })
+  confirmations?: number;
+
+  @ApiPropertyOptional({ example: 12, description: 'Deposits from the chain: confirmations needed before it is credited (status approved)' })
+  requiredConfirmations?: number;
 }
 
 export class TransferDataDto {

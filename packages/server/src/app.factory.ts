@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { useChainsForAddresses } from './common/address-validation';
 import { registerClientAssets } from './common/client-assets';
 import { registerJsonBodies } from './common/json-body';
 import { API_SECURITY_HEADERS, registerSecurityHeaders } from './common/security-headers';
@@ -50,6 +51,8 @@ export function serverOptions(config: Pick<AppConfig, 'trustProxy'>): FastifySer
 
 /** Builds the whole app (database opened and migrated, API under /api, docs, built client at /). Used by main and tests. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  // Addresses of a network whose node runs a test chain are validated for that chain.
+  useChainsForAddresses(config.chains);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

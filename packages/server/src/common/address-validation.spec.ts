@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { NETWORK_ADDRESSES } from '../../test/support/network-addresses';
-import { toChecksumAddress, validateAddress, validateMemo } from './address-validation';
+import { deriveDepositAddress, parseAccountKey } from '../modules/chain/derivation';
+import { toChecksumAddress, useChainsForAddresses, validateAddress, validateMemo } from './address-validation';
 import { NETWORK_IDS, NETWORKS } from './networks';
 
 describe('network registry', () => {
@@ -70,3 +71,43 @@ describe('validateMemo', () => {
     expect(validateMemo('xrp', '1', 'XVLhHMPHU98es4dbozjVtdWzVrDjtV18pX8yuPT7y4xaEHi').error).toMatch(/already carries a destination tag/);
   });
 });
+
+describe('addresses follow the chain of the network’s node (CHAIN_<NETWORK>_CHAIN)', () => {
+  afterEach(() => useChainsForAddresses([]));
+
+  it('a regtest litecoin accepts rltc1… and refuses mainnet and testnet addresses; mainnet the other way round', () => {
+    const regtest = deriveRegtest();
+    expect(validateAddress('litecoin', 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh')).toBeUndefined();
+    expect(validateAddress('litecoin', regtest)).toBe('This is not a valid Litecoin address.');
+    useChainsForAddresses([{ network: 'litecoin', chain: 'regtest' }]);
+    expect(validateAddress('litecoin', regtest)).toBeUndefined();
+    expect(validateAddress('litecoin', regtest.toUpperCase())).toBeUndefined();
+    expect(validateAddress('litecoin', 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh')).toBe('This is not a valid regtest Litecoin address.');
+    expect(validateAddress('litecoin', 'LUWPbpM43E2p7ZSh8cyTBEkvpHmr3cB8Ez')).toBe('This is not a valid regtest Litecoin address.');
+    expect(validateAddress('litecoin', regtest.replace('rltc1', 'tltc1'))).toBeDefined();
+    expect(validateAddress('litecoin', `${regtest.slice(0, -1)}${regtest.endsWith('q') ? 'p' : 'q'}`)).toBeDefined();
+    // Other networks keep mainnet.
+    expect(validateAddress('bitcoin', 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu')).toBeUndefined();
+  });
+
+  it('a testnet dogecoin and a regtest bitcoin-cash accept their own base58 and CashAddr forms', () => {
+    useChainsForAddresses([
+      { network: 'dogecoin', chain: 'testnet' },
+      { network: 'bitcoin-cash', chain: 'regtest' },
+    ]);
+    const account = parseAccountKey('dogecoin', 'testnet', TEST_TPUB);
+    expect(validateAddress('dogecoin', deriveDepositAddress(account, 0).address)).toBeUndefined();
+    expect(validateAddress('dogecoin', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC')).toBe('This is not a valid testnet Dogecoin address.');
+    const bch = deriveDepositAddress(parseAccountKey('bitcoin-cash', 'regtest', TEST_TPUB), 3).address;
+    expect(bch).toMatch(/^bchreg:/);
+    expect(validateAddress('bitcoin-cash', bch)).toBeUndefined();
+    expect(validateAddress('bitcoin-cash', bch.replace('bchreg:', ''))).toBeUndefined();
+  });
+});
+
+/** m/84'/1'/0' of the "abandon … about" mnemonic. */
+const TEST_TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+
+function deriveRegtest(): string {
+  return deriveDepositAddress(parseAccountKey('litecoin', 'regtest', TEST_TPUB), 0).address;
+}

@@ -3,10 +3,68 @@ import { decode as decodeCashAddr } from 'cashaddrjs';
 import { isAddress as isSolanaAddress } from '@solana/addresses';
 import WAValidator from 'multicoin-address-validator';
 import { isValidClassicAddress, isValidXAddress, xAddressToClassicAddress } from 'ripple-address-codec';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bech32, bech32m, createBase58check } from '@scure/base';
+import { type ChainKind, isEvmNetwork, type UtxoNetwork, UTXO_NETWORKS, utxoAddressParams } from '../modules/chain/chain-params';
 import { findNetwork, type NetworkDefinition, type NetworkId } from './networks';
 
 /**
- * Address validation per network, mainnet only, through kept libraries:
+ * The chain each node-connected network runs (CHAIN_<NETWORK>_CHAIN), set at boot: a UTXO network on a test chain
+ * accepts that chain's addresses (e.g. regtest litecoin `rltc1…`) and refuses mainnet ones. Unset: mainnet.
+ */
+const configuredChains = new Map<string, ChainKind>();
+
+export function useChainsForAddresses(chains: ReadonlyArray<{ network: string; chain: ChainKind }>): void {
+  configuredChains.clear();
+  for (const { network, chain } of chains) if (chain !== 'mainnet') configuredChains.set(network, chain);
+}
+
+/** The chain a network's addresses are validated for. */
+export function addressChainOf(networkId: string): ChainKind {
+  return configuredChains.get(networkId) ?? 'mainnet';
+}
+
+const base58check = createBase58check(sha256);
+
+/** A test-chain UTXO address: its bech32/bech32m SegWit prefix, base58 version bytes or CashAddr prefix. */
+function isTestChainUtxoAddress(network: UtxoNetwork, chain: ChainKind, address: string): boolean {
+  const params = utxoAddressParams(network, chain);
+  if (params.cashAddrPrefix) {
+    try {
+      const decoded = decodeCashAddr(address.includes(':') ? address : `${params.cashAddrPrefix}:${address}`);
+      if (decoded.prefix === params.cashAddrPrefix && decoded.hash.length === 20) return true;
+    } catch {
+      // not a CashAddr: maybe a legacy address below
+    }
+  }
+  if (params.bech32 && address.toLowerCase().startsWith(`${params.bech32}1`)) {
+    if (address !== address.toLowerCase() && address !== address.toUpperCase()) return false;
+    for (const coder of [bech32, bech32m]) {
+      try {
+        const { prefix, words } = coder.decode(address.toLowerCase() as `${string}1${string}`);
+        if (prefix !== params.bech32 || !words.length) continue;
+        const version = words[0];
+        const program = coder.fromWords(words.slice(1));
+        // BIP350: version 0 uses bech32 with a 20- or 32-byte program; versions 1–16 use bech32m.
+        if (version === 0 && coder === bech32 && (program.length === 20 || program.length === 32)) return true;
+        if (version >= 1 && version <= 16 && coder === bech32m && program.length >= 2 && program.length <= 40) return true;
+      } catch {
+        // try the other encoding
+      }
+    }
+    return false;
+  }
+  try {
+    const payload = base58check.decode(address);
+    return payload.length === 21 && (payload[0] === params.pubKeyHash || params.scriptHash.includes(payload[0]));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Address validation per network, mainnet unless the network's node runs a test chain (see `useChainsForAddresses`),
+ * through kept libraries:
  * - `multicoin-address-validator` (networkType 'prod'): bitcoin (base58 P2PKH/P2SH, bech32/bech32m segwit incl.
  *   taproot), litecoin, dogecoin, bitcoin-cash legacy `1…`/`3…` addresses, cardano (Shelley `addr1…`, Byron), stellar
  *   (`G…` account ids), tron (`T…`), and the EVM chains (`0x…` with EIP-55).
@@ -32,6 +90,10 @@ const MULTICOIN_SYMBOL: Partial<Record<NetworkId, string>> = {
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function acceptedBy(network: NetworkDefinition, address: string): boolean {
+  const chain = addressChainOf(network.id);
+  if (chain !== 'mainnet' && !isEvmNetwork(network.id) && (UTXO_NETWORKS as readonly string[]).includes(network.id)) {
+    return isTestChainUtxoAddress(network.id as UtxoNetwork, chain, address);
+  }
   if (network.evm) return EVM_ADDRESS.test(address) && WAValidator.validate(address, 'eth', { networkType: 'prod' });
   if (network.id === 'solana') return isSolanaAddress(address);
   if (network.id === 'xrp') return isXrpMainnetAddress(address);
@@ -63,15 +125,16 @@ function isXrpMainnetAddress(address: string): boolean {
   }
 }
 
-/** Whether the address is a valid mainnet address of the network (no message). */
+/** Whether the address is a valid address of the network on its chain (no message). */
 export function isAddressOn(networkId: string, address: string): boolean {
   const network = findNetwork(networkId);
   return !!network && typeof address === 'string' && address === address.trim() && address.length > 0 && acceptedBy(network, address);
 }
 
 /**
- * Returns `undefined` when the address is a valid mainnet address of the network, else a message for people that
- * names the network: "This is not a valid Solana address."
+ * Returns `undefined` when the address is a valid address of the network on its chain (mainnet unless configured),
+ * else a message for people that names the network: "This is not a valid Solana address." (on a test chain: "… regtest
+ * Litecoin address.").
  */
 export function validateAddress(networkId: string, address: string): string | undefined {
   const network = findNetwork(networkId);
@@ -82,7 +145,8 @@ export function validateAddress(networkId: string, address: string): string | un
   if (network.evm && EVM_ADDRESS.test(address) && toChecksumAddress(address) !== address) {
     return `This ${network.shortName} address has an invalid checksum (check for a mistyped character).`;
   }
-  return `This is not a valid ${network.shortName} address.`;
+  const chain = addressChainOf(network.id);
+  return `This is not a valid ${chain === 'mainnet' ? '' : `${chain} `}${network.shortName} address.`;
 }
 
 /**

@@ -106,3 +106,68 @@ describe('parseTrustProxy', () => {
     expect(() => loadConfig({ DATA_DIR: ':memory:', TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
   });
 });
+
+describe('chain connections (CHAIN_<NETWORK>_*)', () => {
+  // BIP84 account keys of the "abandon … about" test mnemonic: m/84'/0'/0' (zpub) and m/84'/1'/0' (tpub).
+  const ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
+  const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+
+  it('connects nothing by default, and a network with both URL and XPUB with the documented defaults', () => {
+    expect(loadConfig({ DATA_DIR: ':memory:' }).chains).toEqual([]);
+    const config = loadConfig({ DATA_DIR: ':memory:', CHAIN_BITCOIN_RPC_URL: 'http://rpc:secret@127.0.0.1:8332/', CHAIN_BITCOIN_XPUB: ZPUB });
+    expect(config.chains).toEqual([
+      {
+        network: 'bitcoin',
+        family: 'utxo',
+        rpcUrl: 'http://rpc:secret@127.0.0.1:8332/',
+        rpcUrlForLogs: 'http://127.0.0.1:8332',
+        xpub: ZPUB,
+        chain: 'mainnet',
+        confirmations: 4,
+        pollSeconds: 60,
+      },
+    ]);
+    const bch = loadConfig({
+      DATA_DIR: ':memory:',
+      CHAIN_BITCOIN_CASH_RPC_URL: 'http://127.0.0.1:8432',
+      CHAIN_BITCOIN_CASH_XPUB: ZPUB,
+      CHAIN_LITECOIN_RPC_URL: 'http://127.0.0.1:19443',
+      CHAIN_LITECOIN_XPUB: TPUB,
+      CHAIN_LITECOIN_CHAIN: 'regtest',
+      CHAIN_LITECOIN_CONFIRMATIONS: '3',
+      CHAIN_LITECOIN_POLL_SECONDS: '1',
+    });
+    expect(bch.chains.map((c) => [c.network, c.chain, c.confirmations, c.pollSeconds])).toEqual([
+      ['litecoin', 'regtest', 3, 1],
+      ['bitcoin-cash', 'mainnet', 15, 60],
+    ]);
+  });
+
+  it('refuses half a connection, a bad URL, a key of the wrong chain, a private key and an unknown network — never echoing the URL', () => {
+    try {
+      loadConfig({
+        DATA_DIR: ':memory:',
+        CHAIN_ETHEREUM_RPC_URL: 'http://127.0.0.1:8545',
+        CHAIN_BITCOIN_RPC_URL: 'ftp://user:hunter2@example.com',
+        CHAIN_BITCOIN_XPUB: ZPUB,
+        CHAIN_LITECOIN_RPC_URL: 'http://127.0.0.1:19443',
+        CHAIN_LITECOIN_XPUB: ZPUB,
+        CHAIN_LITECOIN_CHAIN: 'regtest',
+        CHAIN_DOGECOIN_RPC_URL: 'http://127.0.0.1:22555',
+        CHAIN_DOGECOIN_XPUB: 'xprv9s21ZrQH143K3GJpoapnV8SFfukcVBSfeCficPSGfubmSFDxo1kuHnLisriDvSnRRuL2Qrg5ggqHKNVpxR86QEC8w35uxmGoggxtQTPvfUu',
+        CHAIN_DOGECOIN_CONFIRMATIONS: '0',
+        CHAIN_TRON_RPC_URL: 'http://127.0.0.1:8090',
+      });
+      expect.unreachable();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toContain('CHAIN_ETHEREUM_RPC_URL and CHAIN_ETHEREUM_XPUB must be set together');
+      expect(problems).toContain('CHAIN_BITCOIN_RPC_URL must be an http or https URL');
+      expect(problems).toContain('CHAIN_LITECOIN_XPUB is a zpub key, which is not for litecoin regtest');
+      expect(problems).toContain('CHAIN_DOGECOIN_XPUB is a private key');
+      expect(problems).toContain('CHAIN_DOGECOIN_CONFIRMATIONS must be a whole number');
+      expect(problems).toContain('CHAIN_TRON_RPC_URL: no such network');
+      expect(problems).not.toContain('hunter2');
+    }
+  });
+});

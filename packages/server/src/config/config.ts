@@ -2,6 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import {
+  CHAIN_KINDS,
+  CHAIN_NETWORKS,
+  type ChainKind,
+  type ChainNetwork,
+  DEFAULT_CONFIRMATIONS,
+  DEFAULT_POLL_SECONDS,
+  isEvmNetwork,
+} from '../modules/chain/chain-params';
+import { AccountKeyError, parseAccountKey } from '../modules/chain/derivation';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -58,6 +68,23 @@ export interface AppConfig {
   logFormat: 'json' | 'pretty';
   /** Bearer token required by `GET /api/metrics`; unset: only loopback addresses may scrape. */
   metricsToken: string | undefined;
+  /** Networks connected to a node (`CHAIN_<NETWORK>_*`); the others keep admin deposits only. */
+  chains: ChainConnection[];
+}
+
+/** One network's node connection (see README "Deposits from the chain"). */
+export interface ChainConnection {
+  network: ChainNetwork;
+  family: 'utxo' | 'evm';
+  /** JSON-RPC URL; may carry credentials (`http://user:pass@host:port`): never log it, use `rpcUrlForLogs`. */
+  rpcUrl: string;
+  /** The URL without its credentials, for logs and the status screen. */
+  rpcUrlForLogs: string;
+  /** The operator's account-level extended public key (watch-only). */
+  xpub: string;
+  chain: ChainKind;
+  confirmations: number;
+  pollSeconds: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -187,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (metricsToken && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
 
   const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
+  const chains = parseChains(env, problems, int);
   const config: AppConfig = {
     nodeEnv,
     port,
@@ -224,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
     logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
     metricsToken,
+    chains,
   };
 
   if (problems.length) throw new ConfigError(problems);
@@ -234,6 +263,71 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'hex',
     );
   return config;
+}
+
+/** `CHAIN_<NETWORK>_…`: the network id upper-cased with `-` as `_` (CHAIN_BITCOIN_CASH_RPC_URL). */
+export function chainEnvPrefix(network: ChainNetwork): string {
+  return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
+}
+
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS'] as const;
+
+/** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
+function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
+  const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
+  for (const name of Object.keys(env)) {
+    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS)$/.test(name) && !known.has(name) && env[name]) {
+      problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
+    }
+  }
+  const chains: ChainConnection[] = [];
+  for (const network of CHAIN_NETWORKS) {
+    const prefix = chainEnvPrefix(network);
+    const rawUrl = env[`${prefix}RPC_URL`]?.trim() || '';
+    const xpub = env[`${prefix}XPUB`]?.trim() || '';
+    const chainRaw = (env[`${prefix}CHAIN`]?.trim() || 'mainnet').toLowerCase();
+    if (!rawUrl && !xpub) continue;
+    if (!rawUrl || !xpub) {
+      problems.push(`${prefix}RPC_URL and ${prefix}XPUB must be set together`);
+      continue;
+    }
+    let parsedUrl: URL | undefined;
+    try {
+      parsedUrl = new URL(rawUrl);
+      if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') parsedUrl = undefined;
+    } catch {
+      parsedUrl = undefined;
+    }
+    // The message never repeats the URL: it may carry the node's password.
+    if (!parsedUrl) problems.push(`${prefix}RPC_URL must be an http or https URL`);
+    if (!(CHAIN_KINDS as readonly string[]).includes(chainRaw)) problems.push(`${prefix}CHAIN must be mainnet, testnet or regtest (got "${chainRaw}")`);
+    const chain = ((CHAIN_KINDS as readonly string[]).includes(chainRaw) ? chainRaw : 'mainnet') as ChainKind;
+    try {
+      parseAccountKey(network, chain, xpub);
+    } catch (error) {
+      if (!(error instanceof AccountKeyError)) throw error;
+      problems.push(`${prefix}XPUB ${error.message}`);
+    }
+    const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
+    const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
+    if (!parsedUrl) continue;
+    chains.push({
+      network,
+      family: isEvmNetwork(network) ? 'evm' : 'utxo',
+      rpcUrl: rawUrl,
+      rpcUrlForLogs: urlWithoutCredentials(parsedUrl),
+      xpub,
+      chain,
+      confirmations,
+      pollSeconds,
+    });
+  }
+  return chains;
+}
+
+/** A URL without user, password, query or fragment (RPC URLs may carry an API key in any of them). */
+export function urlWithoutCredentials(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -7,6 +7,8 @@ export const JobLocks = {
   storedImagesImport: 7_300_202,
   mailDelivery: 7_300_203,
   sessionsPurge: 7_300_204,
+  /** Base of the chain watchers' keys: one key per network (base + the network's place in CHAIN_NETWORKS). */
+  chainWatchBase: 7_300_210,
 } as const;
 
 /** Transaction-scoped advisory lock without waiting: false when another instance holds it. */

@@ -12,6 +12,7 @@ import { NetworksModule } from './networks/networks.module';
 import { AddressBookModule } from './address-book/address-book.module';
 import { SecurityModule } from './security/security.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
+import { ChainModule } from './chain/chain.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -31,4 +32,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   AddressBookModule,
   SecurityModule,
   ReferenceDataModule,
+  ChainModule,
 ];

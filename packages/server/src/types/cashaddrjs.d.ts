@@ -1,4 +1,5 @@
-/** The package ships no types; only `decode` is used (throws on a bad prefix, type or checksum). */
+/** The package ships no types; `decode` throws on a bad prefix, type or checksum; `encode` builds a CashAddr. */
 declare module 'cashaddrjs' {
   export function decode(address: string): { prefix: string; type: 'P2PKH' | 'P2SH'; hash: Uint8Array };
+  export function encode(prefix: string, type: 'P2PKH' | 'P2SH', hash: Uint8Array): string;
 }

@@ -231,7 +231,7 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
         .set(admin())
         .send({ token: 'tether', tokenId: tron._id, address: ETH_ADDRESS_2, network: 'polygon' })
         .expect(200);
-      expect(moved.body.token).toEqual({ _id: tron._id, name: 'tether', address: ETH_ADDRESS_2, network: 'polygon' });
+      expect(moved.body.token).toEqual({ _id: tron._id, name: 'tether', address: ETH_ADDRESS_2, network: 'polygon', contractAddress: null });
       await t.http.put('/api/admin/edit-token/').set(admin()).send({ token: 'tether', tokenId: tron._id, address: TRON_ADDRESS, network: 'tron' }).expect(200);
     });
 

@@ -48,7 +48,12 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
   };
   let uniswapDeposit = '';
   const tokens = async () =>
-    (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{ _id: string; name: string; address: string | null }>;
+    (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{
+      _id: string;
+      name: string;
+      address: string | null;
+      contractAddress?: string | null;
+    }>;
   const customTokens = async () => (await t.http.get('/api/admin/get-custom-tokens').set(bearer(admin.token)).expect(200)).body as Array<Record<string, any>>;
   const market = async () => (await t.http.get('/api/crypto/get-crypto').expect(200)).body as Array<Record<string, any>>;
   const walletTokens = async () =>
@@ -77,8 +82,9 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     const list = await tokens();
     expect(list.map((x) => x.name)).toEqual(['bitcoin', 'ethereum', 'tether']);
     for (const token of list) {
-      expect(Object.keys(token).sort()).toEqual(['_id', 'address', 'name', 'network']);
+      expect(Object.keys(token).sort()).toEqual(['_id', 'address', 'contractAddress', 'name', 'network']);
       expect(token.address).toBeNull();
+      expect(token.contractAddress).toBeNull();
       expect(token._id).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
@@ -196,7 +202,7 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       expect(response.body).toEqual({
         ok: true,
         message: 'Token updated successfully',
-        token: { _id: chainlink._id, name: 'uniswap', address: ETH_ADDRESS_2, network: 'ethereum' },
+        token: { _id: chainlink._id, name: 'uniswap', address: ETH_ADDRESS_2, network: 'ethereum', contractAddress: null },
       });
       const rows = await audit(chainlink._id);
       expect(rows.at(-1)).toMatchObject({

@@ -84,6 +84,8 @@ export type AdminTokenDto = {
   address: string | null;
   /** Network id (GET /crypto/networks); a token on two networks has two rows */
   network: string;
+  /** EVM networks: the token's contract (ERC-20 deposits are read from its Transfer logs); null for a native coin */
+  contractAddress: string | null;
 };
 export type ErrorResponseDto = {
   statusCode: number;
@@ -105,6 +107,8 @@ export type AddTokenDto = {
   address: string;
   /** Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether. */
   network?: string;
+  /** EVM networks only: the token's ERC-20 contract on that network (deposits to customers' own addresses are read from its Transfer logs; its decimals are read from the contract when the network is connected to a node). An empty string removes it. */
+  contractAddress?: string;
 };
 export type EditTokenDto = {
   /** The coin id (name) the token should have */
@@ -116,6 +120,8 @@ export type EditTokenDto = {
   oldToken?: string;
   /** Move this row to another network (its address is validated for it) */
   network?: string;
+  /** EVM networks only: the token's ERC-20 contract on that network (deposits to customers' own addresses are read from its Transfer logs; its decimals are read from the contract when the network is connected to a node). An empty string removes it. */
+  contractAddress?: string;
 };
 export type DeleteTokenResponseDto = {
   ok: boolean;

@@ -151,8 +151,12 @@ export type TransactionDto = {
   /** Memo / destination tag of a withdrawal (xrp, stellar) */
   memo?: string | null;
   swap?: SwapDetailsDto;
-  /** Settled withdrawals: the chain transaction id given by the admin who approved it. */
+  /** Settled withdrawals: the chain transaction id given by the admin who approved it. Deposits from the chain: the transaction that paid the deposit address. */
   txHash?: string;
+  /** Deposits from the chain: confirmations so far (0 while not in a block of the best chain) */
+  confirmations?: number;
+  /** Deposits from the chain: confirmations needed before it is credited (status approved) */
+  requiredConfirmations?: number;
 };
 export type PendingApprovalDto = {
   pendingApproval: boolean;

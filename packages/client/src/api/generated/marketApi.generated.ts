@@ -53,7 +53,8 @@ export type GetCryptoApiArg = {
   /** The ETag of a copy the client holds */
   'If-None-Match'?: string;
 };
-export type GetWalletTokensApiResponse = /** status 200 The supported tokens: market coin fields plus the deposit address (null until set). */ WalletTokenDto[];
+export type GetWalletTokensApiResponse =
+  /** status 200 The supported tokens: market coin fields plus the deposit address (null until set). On a network connected to a node the address is the customer's own (allocated once). */ WalletTokenDto[];
 export type GetWalletTokensApiArg = void;
 export type GetMarketStatusApiResponse =
   /** status 200 Whether prices are live or from the offline snapshot, and as of when (beyond the spec). */ MarketStatusDto;
@@ -104,6 +105,8 @@ export type TokenNetworkDto = {
   address: string | null;
   /** What to tell a customer while deposits on this network are not possible (no deposit address yet); null once they are */
   depositNote: string | null;
+  /** A network connected to a node: `address` is the customer's own, and deposits to it are credited after this many confirmations */
+  requiredConfirmations?: number;
 };
 export type WalletTokenDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */

@@ -14,6 +14,7 @@ const AuditPage = lazyScreen(() => import('./pages/AuditPage'));
 const UserDetailPage = lazyScreen(() => import('./pages/UserDetailPage'));
 const ApprovalsPage = lazyScreen(() => import('./pages/ApprovalsPage'));
 const AdminsPage = lazyScreen(() => import('./pages/AdminsPage'));
+const ChainStatusPage = lazyScreen(() => import('./pages/ChainStatusPage'));
 
 /** Children of /admin (the admin guard wraps them in the app router). */
 export const adminRoutes: RouteObject[] = [
@@ -31,6 +32,7 @@ export const adminRoutes: RouteObject[] = [
       { path: 'users/:id', element: <UserDetailPage /> },
       { path: 'approvals', element: <ApprovalsPage /> },
       { path: 'admins', element: <AdminsPage /> },
+      { path: 'chain', element: <ChainStatusPage /> },
     ],
   },
 ];

@@ -7,3 +7,4 @@ export * from './networks';
 export * from './back-office';
 export * from './security';
 export * from './price-history';
+export * from './chain';

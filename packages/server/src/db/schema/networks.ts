@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { supportedTokens } from './market';
 import { users } from './users';
 
@@ -17,6 +17,10 @@ export const tokenNetworks = pgTable(
       .references(() => supportedTokens.id),
     network: text('network').notNull(),
     address: text('address'),
+    /** EVM networks: the token's contract (ERC-20 Transfer logs are read for it); null for the native coin. */
+    contractAddress: text('contract_address'),
+    /** The contract's `decimals()`, read from the chain when the contract is set. */
+    contractDecimals: integer('contract_decimals'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

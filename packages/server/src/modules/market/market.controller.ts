@@ -6,6 +6,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { PublicAccess, UserAccess } from '../../common/access.decorator';
 import type { RequestLogConfig } from '../observability/logging';
 import { MARKET_LIST_LOG_SAMPLE } from './market-fast-path';
+import { CurrentPrincipal, type Principal } from '../../common/principal';
 import { MarketCacheService } from './market-cache.service';
 import { etagMatches, writeMarketList } from './market-list.response';
 
@@ -40,9 +41,14 @@ export class MarketController {
 
   @Get(MarketRoutes.getWalletTokens)
   @UserAccess()
-  @ApiOkResponse({ type: [WalletTokenDto], description: 'The supported tokens: market coin fields plus the deposit address (null until set).' })
-  getWalletTokens(): Promise<WalletTokenDto[]> {
-    return this.market.walletTokens();
+  @ApiOkResponse({
+    type: [WalletTokenDto],
+    description:
+      "The supported tokens: market coin fields plus the deposit address (null until set). On a network connected to a node the address is the customer's own (allocated once).",
+  })
+  getWalletTokens(@CurrentPrincipal() principal: Principal): Promise<WalletTokenDto[]> {
+    // Only customers get addresses of their own (an admin browsing the customer API sees the admin-set ones).
+    return this.market.walletTokens(principal.role === 'user' ? principal.id : undefined);
   }
 
   @Get(MarketRoutes.marketStatus)

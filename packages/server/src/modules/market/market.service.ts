@@ -8,6 +8,8 @@ import { MarketRefreshService } from './market-refresh.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
 import { depositNote, networkName } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
+import { ChainConnections } from '../chain/chain-connections';
+import { DepositAddressesService } from '../chain/deposit-addresses.service';
 
 @Injectable()
 export class MarketService {
@@ -17,26 +19,53 @@ export class MarketService {
     private readonly tokens: SupportedTokensRepository,
     private readonly refresher: MarketRefreshService,
     private readonly networks: TokenNetworksRepository,
+    private readonly chains: ChainConnections,
+    private readonly depositAddresses: DepositAddressesService,
   ) {}
 
   /**
    * Supported tokens (market and custom), by market cap: the market coin fields plus the deposit address (the first
-   * network's) and every network with its own deposit address.
+   * network's) and every network with its own deposit address. On a network connected to a node (CHAIN_<NETWORK>_*)
+   * the address is the customer's own, allocated the first time (see DepositAddressesService).
    */
-  async walletTokens(): Promise<WalletTokenDto[]> {
+  async walletTokens(userId?: string): Promise<WalletTokenDto[]> {
     const [rows, networks] = await Promise.all([this.tokens.listWithCoins(), this.networks.listLive()]);
+    const watched = userId ? networks.filter((n) => this.chains.watches(n.network, n.coinId, n.contractAddress)) : [];
+    const own =
+      userId && watched.length
+        ? await this.depositAddresses.addressesFor(
+            userId,
+            watched.map((n) => n.network),
+          )
+        : new Map<string, string>();
+    const addressOf = (n: (typeof networks)[number]) =>
+      own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress) ? own.get(n.network)! : n.address;
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks) {
       const name = networkName(n.network)!;
-      byToken.set(n.tokenId, [...(byToken.get(n.tokenId) ?? []), { network: n.network, name, address: n.address, depositNote: depositNote(name, n.address) }]);
+      const address = addressOf(n);
+      byToken.set(n.tokenId, [
+        ...(byToken.get(n.tokenId) ?? []),
+        {
+          network: n.network,
+          name,
+          address,
+          // From the final address: a customer's own address on a watched network means deposits are set up.
+          depositNote: depositNote(name, address),
+          ...(own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress)
+            ? { requiredConfirmations: this.chains.get(n.network)!.confirmations }
+            : {}),
+        },
+      ]);
     }
     return rows.map((row) => {
       const tokenNetworks = byToken.get(row.id) ?? [];
       return {
         ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
-        address: row.address,
+        // The default (first) network's address: the customer's own there when that network is watched.
+        address: tokenNetworks[0] && own.has(tokenNetworks[0].network) ? tokenNetworks[0].address : row.address,
         networks: tokenNetworks,
-        depositNote: depositNote(tokenNetworks[0]?.name ?? row.coin.name, row.address),
+        depositNote: tokenNetworks[0] ? tokenNetworks[0].depositNote : depositNote(row.coin.name, row.address),
       };
     });
   }

@@ -12,6 +12,8 @@ const columns = {
   tokenId: tokenNetworks.tokenId,
   network: tokenNetworks.network,
   address: tokenNetworks.address,
+  contractAddress: tokenNetworks.contractAddress,
+  contractDecimals: tokenNetworks.contractDecimals,
   createdAt: tokenNetworks.createdAt,
 };
 
@@ -83,13 +85,25 @@ export class TokenNetworksRepository {
     return row;
   }
 
-  async update(id: string, values: { network?: string; address?: string | null }, executor: Executor = this.db): Promise<TokenNetworkRecord> {
+  async update(
+    id: string,
+    values: { network?: string; address?: string | null; contractAddress?: string | null; contractDecimals?: number | null },
+    executor: Executor = this.db,
+  ): Promise<TokenNetworkRecord> {
     const [row] = await executor
       .update(tokenNetworks)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(tokenNetworks.id, id))
       .returning(columns);
     return row;
+  }
+
+  /** Sets the token contract (and its decimals) of a token's row on a network. */
+  async setContract(tokenId: string, network: string, contractAddress: string | null, contractDecimals: number | null, executor: Executor): Promise<void> {
+    await executor
+      .update(tokenNetworks)
+      .set({ contractAddress, contractDecimals, updatedAt: new Date() })
+      .where(and(eq(tokenNetworks.tokenId, tokenId), eq(tokenNetworks.network, network)));
   }
 
   async delete(id: string, executor: Executor = this.db): Promise<void> {

@@ -50,6 +50,8 @@ export class ReferenceDataRepository {
         tokenId: tokenNetworks.tokenId,
         network: tokenNetworks.network,
         address: tokenNetworks.address,
+        contractAddress: tokenNetworks.contractAddress,
+        contractDecimals: tokenNetworks.contractDecimals,
         createdAt: tokenNetworks.createdAt,
         coinId: supportedTokens.coinId,
         kind: supportedTokens.kind,

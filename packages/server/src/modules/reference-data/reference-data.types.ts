@@ -34,6 +34,9 @@ export interface TokenNetworkRecord {
   tokenId: string;
   network: string;
   address: string | null;
+  /** EVM networks: the token's contract (ERC-20), null for a native coin; its decimals read from the chain. */
+  contractAddress: string | null;
+  contractDecimals: number | null;
   createdAt: Date;
 }
 

@@ -27,6 +27,7 @@ import { StoredImagesService } from '../stored-images/stored-images.service';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
 import { MarketCacheService } from '../market/market-cache.service';
 import { newVersion } from '../market/market-refresh.service';
+import { ChainConnections } from '../chain/chain-connections';
 import { isUuid, type SupportedTokenRecord, SupportedTokensRepository } from '../market/supported-tokens.repository';
 
 /**
@@ -46,6 +47,7 @@ export class TokensService {
     private readonly audit: AuditService,
     private readonly images: StoredImagesService,
     private readonly networks: TokenNetworksRepository,
+    private readonly chains: ChainConnections,
   ) {}
 
   // ------------------------------------------------------------------ supported (market) tokens
@@ -67,6 +69,7 @@ export class TokensService {
     const coin = await this.marketCoin(body.name);
     const network = chooseNetwork(coin, body.network);
     assertAddress(network.id, body.address);
+    const contract = await this.tokenContract(network, body.contractAddress);
     const row = await this.unique(
       () =>
         this.db.transaction(async (tx) => {
@@ -74,31 +77,37 @@ export class TokensService {
           if (existing && existing.kind !== 'market') throw alreadySupported(coin);
           if (!existing) {
             const created = await this.tokens.insert({ coinId: coin.id, kind: 'market', address: body.address, network: network.id }, tx);
-            const view = { ...tokenView(created), network: network.id };
+            if (contract?.address) await this.networks.setContract(created.id, network.id, contract.address, contract.decimals, tx);
+            const view = { ...tokenView(created), network: network.id, ...(contract?.address ? { contractAddress: contract.address } : {}) };
             await this.audit.record(actor, { action: 'token.add', targetType: 'supported_token', targetId: created.id, after: view }, tx);
-            return { id: created.id, coinId: created.coinId, address: created.address, network: network.id };
+            return { id: created.id, coinId: created.coinId, address: created.address, network: network.id, contractAddress: contract?.address ?? null };
           }
           const rows = await this.networks.listForToken(existing.id, tx);
           if (rows.some((r) => r.network === network.id)) throw alreadyOnNetwork(coin, network);
           const added = await this.networks.insert({ tokenId: existing.id, network: network.id, address: body.address }, tx);
+          if (contract?.address) await this.networks.setContract(existing.id, network.id, contract.address, contract.decimals, tx);
           await this.audit.record(
             actor,
             {
               action: 'token.network_add',
               targetType: 'supported_token',
               targetId: existing.id,
-              after: { _id: added.id, name: coin.id, network: added.network, address: added.address },
+              after: { _id: added.id, name: coin.id, network: added.network, address: added.address, contractAddress: contract?.address ?? null },
             },
             tx,
           );
           await this.bumpVersion(tx);
-          return { id: added.id, coinId: coin.id, address: added.address, network: added.network };
+          return { id: added.id, coinId: coin.id, address: added.address, network: added.network, contractAddress: contract?.address ?? null };
         }),
       alreadyOnNetwork(coin, network),
     );
     this.cache.invalidate();
     this.referenceData.invalidate();
-    return { ok: true, message: TokenMessages.added, token: { _id: row.id, name: row.coinId, address: row.address, network: row.network } };
+    return {
+      ok: true,
+      message: TokenMessages.added,
+      token: { _id: row.id, name: row.coinId, address: row.address, network: row.network, contractAddress: row.contractAddress },
+    };
   }
 
   /** Changes one network row: its address and/or network, or renames the token (refused while customers hold it). */
@@ -111,6 +120,8 @@ export class TokensService {
     // The row keeps its network unless another is asked for; either way it must suit the (new) coin.
     const network = chooseNetwork(coin, body.network ?? found.network);
     assertAddress(network.id, body.address);
+    // Absent: the row keeps its contract (when it stays on its network); an empty string removes it.
+    const contract = await this.tokenContract(network, body.contractAddress);
     const updated = await this.unique(
       () =>
         this.db.transaction(async (tx) => {
@@ -126,7 +137,13 @@ export class TokensService {
             await this.assertNoCustomerFunds(current.coinId, 'renamed', tx);
             await this.tokens.update(current.id, { coinId: body.token }, tx);
           }
-          const next = await this.networks.update(row.id, { network: network.id, address: body.address }, tx);
+          const contractChange =
+            contract !== undefined
+              ? { contractAddress: contract.address, contractDecimals: contract.decimals }
+              : network.id !== row.network
+                ? { contractAddress: null, contractDecimals: null }
+                : {};
+          const next = await this.networks.update(row.id, { network: network.id, address: body.address, ...contractChange }, tx);
           await this.networks.syncTokenAddress(current.id, tx);
           await this.audit.record(
             actor,
@@ -134,19 +151,23 @@ export class TokensService {
               action: 'token.update',
               targetType: 'supported_token',
               targetId: current.id,
-              before: { _id: row.id, name: current.coinId, network: row.network, address: row.address },
-              after: { _id: next.id, name: body.token, network: next.network, address: next.address },
+              before: { _id: row.id, name: current.coinId, network: row.network, address: row.address, contractAddress: row.contractAddress },
+              after: { _id: next.id, name: body.token, network: next.network, address: next.address, contractAddress: next.contractAddress },
             },
             tx,
           );
           await this.bumpVersion(tx);
-          return { id: next.id, coinId: body.token, address: next.address, network: next.network };
+          return { id: next.id, coinId: body.token, address: next.address, network: next.network, contractAddress: next.contractAddress };
         }),
       renamed ? alreadySupported(coin) : new ConflictError(`This token is already on ${network.name}.`),
     );
     this.cache.invalidate();
     this.referenceData.invalidate();
-    return { ok: true, message: TokenMessages.updated, token: { _id: updated.id, name: updated.coinId, address: updated.address, network: updated.network } };
+    return {
+      ok: true,
+      message: TokenMessages.updated,
+      token: { _id: updated.id, name: updated.coinId, address: updated.address, network: updated.network, contractAddress: updated.contractAddress },
+    };
   }
 
   /**
@@ -194,6 +215,29 @@ export class TokensService {
   }
 
   /** A market token's network row by its id (the first row's id is the token's id), or a coin id (its first row). */
+  /**
+   * The ERC-20 contract given for a token row: only on EVM networks, a valid address there, and — when the network is
+   * connected to a node — a contract whose `decimals()` answers (stored with it). Undefined: not given; an empty
+   * string: remove it.
+   */
+  private async tokenContract(network: NetworkDefinition, given: string | undefined): Promise<{ address: string | null; decimals: number | null } | undefined> {
+    if (given === undefined) return undefined;
+    if (given === '') return { address: null, decimals: null };
+    if (!network.evm) throw new InvalidInputError(`${network.name} has no token contracts: leave the contract address empty.`);
+    const problem = validateAddress(network.id, given);
+    if (problem) throw new InvalidInputError(problem.replace('address', 'contract address'));
+    if (!this.chains.get(network.id)) return { address: given, decimals: null };
+    let decimals: number;
+    try {
+      decimals = await this.chains.tokenDecimals(network.id, given);
+    } catch (error) {
+      throw new InvalidInputError(`The contract ${given} did not answer decimals() on ${network.name}: ${(error as Error).message.slice(0, 200)}`);
+    }
+    // The ledger keeps 18 decimals: a token with more could not be credited exactly.
+    if (decimals > 18) throw new InvalidInputError(`The contract ${given} has ${decimals} decimals; at most 18 are supported.`);
+    return { address: given, decimals };
+  }
+
   private async resolveNetworkRow(idOrCoin: string): Promise<TokenNetworkWithToken | undefined> {
     if (isUuid(idOrCoin)) {
       const row = await this.networks.findLiveById(idOrCoin);
@@ -416,7 +460,7 @@ function chooseNetwork(coin: Pick<CoinRecord, 'id' | 'name' | 'symbol'>, request
 }
 
 function adminRow(row: TokenNetworkWithToken): AdminTokenDto {
-  return { _id: row.id, name: row.coinId, address: row.address, network: row.network };
+  return { _id: row.id, name: row.coinId, address: row.address, network: row.network, contractAddress: row.contractAddress ?? null };
 }
 
 function alreadyOnNetwork(coin: CoinRecord, network: NetworkDefinition): ConflictError {

@@ -74,6 +74,11 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>): Transactio
     };
   }
   if (typeof view.details?.txHash === 'string') dto.txHash = view.details.txHash;
+  // A deposit from the chain counts its confirmations (see ChainWatcherService).
+  if (typeof view.details?.requiredConfirmations === 'number') {
+    dto.confirmations = typeof view.details.confirmations === 'number' ? view.details.confirmations : 0;
+    dto.requiredConfirmations = view.details.requiredConfirmations;
+  }
   return dto;
 }
 

@@ -17,6 +17,7 @@ const LINKS = [
   { to: '/admin/audit', label: 'Audit' },
   { to: '/admin/approvals', label: 'Approvals' },
   { to: '/admin/admins', label: 'Admins' },
+  { to: '/admin/chain', label: 'Chain status' },
 ];
 
 /** The number of four-eyes requests waiting, next to Approvals (refreshed every 30 s and on each visit). */

@@ -191,6 +191,14 @@ function HistoryPage({
                 {formatUsd(tx.amount)}
                 <br />
                 <span className={`status-${tx.status}`}>{tx.status}</span>
+                {tx.status === 'pending' && tx.requiredConfirmations !== undefined ? (
+                  <>
+                    <br />
+                    <span className="muted" data-testid="history-confirmations">
+                      {tx.confirmations ?? 0} of {tx.requiredConfirmations} confirmations
+                    </span>
+                  </>
+                ) : null}
               </span>
             </button>
           </li>
@@ -234,6 +242,7 @@ function TransactionDetail({ tx, onClose }: { tx: TransactionDto; onClose: () =>
     ['Status', tx.status],
   ];
   if (tx.memo) rows.push([network?.memoLabel ?? 'Memo', tx.memo]);
+  if (tx.requiredConfirmations !== undefined) rows.push(['Confirmations', `${tx.confirmations ?? 0} of ${tx.requiredConfirmations}`]);
   if (tx.txHash)
     rows.push([
       'Chain transaction',

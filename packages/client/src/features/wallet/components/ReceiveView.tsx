@@ -68,6 +68,12 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
           <p className="address-text" data-testid="receive-address">
             {address}
           </p>
+          {network?.requiredConfirmations ? (
+            // A network watched on chain: this address is the customer's own, credited by itself.
+            <p className="center muted" data-testid="receive-confirmations">
+              Credited after {network.requiredConfirmations} confirmations
+            </p>
+          ) : null}
           <button type="button" className="button block" onClick={copy}>
             Copy Address
           </button>

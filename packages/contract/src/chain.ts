@@ -1,0 +1,105 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** Back-office routes of the deposits from the chain (under `/api`). */
+export const ChainRoutes = {
+  status: 'admin/chain/status',
+  deposits: 'admin/chain/deposits',
+} as const;
+
+/** One network connected to a node, as its watcher last saw it. */
+export class ChainStatusDto {
+  @ApiProperty({ example: 'litecoin' })
+  network: string;
+
+  @ApiProperty({ example: 'Litecoin' })
+  name: string;
+
+  @ApiProperty({ enum: ['mainnet', 'testnet', 'regtest'] })
+  chain: 'mainnet' | 'testnet' | 'regtest';
+
+  @ApiProperty({ example: 'http://127.0.0.1:9332', description: 'The node, without credentials' })
+  node: string;
+
+  @ApiProperty({ description: 'The last poll reached the node and read what it asked for' })
+  reachable: boolean;
+
+  @ApiProperty({ type: Number, nullable: true, example: 2841234, description: "The node's best block height at the last poll" })
+  nodeHeight: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 2841234, description: 'The last block the watcher read (its cursor)' })
+  height: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 0, description: 'nodeHeight − height' })
+  lagBlocks: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 12, description: "Seconds since the watcher's last block was made (its block time)" })
+  lagSeconds: number | null;
+
+  @ApiProperty({ example: 12 })
+  requiredConfirmations: number;
+
+  @ApiProperty({ example: 30 })
+  pollSeconds: number;
+
+  @ApiProperty({ example: 2, description: 'Deposits seen or confirming, not credited yet' })
+  depositsConfirming: number;
+
+  @ApiProperty({ example: 0, description: 'Credited deposits whose block was orphaned: an admin must review them' })
+  depositsToReview: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  lastPollAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The last failed poll (cleared by the next good one)' })
+  lastError: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  lastErrorAt: string | null;
+}
+
+export class ChainDepositDto {
+  @ApiProperty({ format: 'uuid' })
+  _id: string;
+
+  @ApiProperty({ example: 'litecoin' })
+  network: string;
+
+  @ApiProperty({ description: 'Chain transaction id' })
+  txHash: string;
+
+  @ApiProperty({ description: 'Output index (UTXO), log index (ERC-20) or -1 (EVM value transfer)' })
+  outputIndex: number;
+
+  @ApiProperty({ format: 'uuid' })
+  userId: string;
+
+  @ApiProperty({ example: 'litecoin' })
+  token: string;
+
+  @ApiProperty({ description: "The customer's deposit address" })
+  address: string;
+
+  @ApiProperty({ example: '1.23456789', description: 'Exact amount' })
+  amount: string;
+
+  @ApiProperty({ enum: ['seen', 'confirming', 'credited', 'dropped', 'below_minimum'] })
+  state: 'seen' | 'confirming' | 'credited' | 'dropped' | 'below_minimum';
+
+  @ApiProperty({ example: 3 })
+  confirmations: number;
+
+  @ApiProperty({ example: 12 })
+  requiredConfirmations: number;
+
+  @ApiProperty({ type: Number, nullable: true })
+  blockHeight: number | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: ['orphaned_after_credit'], description: 'Needs an admin: credited, then its block was orphaned' })
+  review: 'orphaned_after_credit' | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The History row (type deposit)' })
+  transactionId: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}

@@ -1,0 +1,124 @@
+import { ChainRpcError, JsonRpcClient, type JsonRpcOptions } from './json-rpc';
+import type { ChainBlock, ChainNode, ChainOutput } from './utxo-node';
+
+const HEX32 = /^0x[0-9a-f]{64}$/i;
+const ADDRESS = /^0x[0-9a-f]{40}$/i;
+
+function quantity(value: unknown, what: string): bigint {
+  if (typeof value !== 'string' || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainRpcError(`${what} is not a hex quantity`);
+  return BigInt(value);
+}
+
+/** keccak256("Transfer(address,address,uint256)"): the ERC-20 Transfer event's topic. */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+/** The output index of a native value transfer (ERC-20 Transfer logs use their log index, from 0). */
+export const NATIVE_TRANSFER_INDEX = -1;
+
+/**
+ * A standard Ethereum JSON-RPC node (geth, Erigon, Nethermind, anvil, a provider): `eth_blockNumber`,
+ * `eth_getBlockByNumber`/`eth_getBlockByHash` with transactions, and `eth_getBlockReceipts` so that only successful
+ * transactions count. Native value transfers straight to an address are matched (value sent by a contract's internal
+ * call is not seen here).
+ */
+export class EvmNode implements ChainNode {
+  private readonly rpc: JsonRpcClient;
+
+  constructor(options: JsonRpcOptions) {
+    this.rpc = new JsonRpcClient(options);
+  }
+
+  async tipHeight(): Promise<number> {
+    return Number(quantity(await this.rpc.call('eth_blockNumber'), 'eth_blockNumber'));
+  }
+
+  async blockHash(height: number): Promise<string> {
+    const block = await this.rpc.call<{ hash?: unknown } | null>('eth_getBlockByNumber', [`0x${height.toString(16)}`, false]);
+    if (!block || typeof block.hash !== 'string' || !HEX32.test(block.hash)) throw new ChainRpcError(`eth_getBlockByNumber answered no block at ${height}`);
+    return block.hash.toLowerCase();
+  }
+
+  async block(hash: string, contracts: string[] = []): Promise<ChainBlock> {
+    const [raw, receipts, logs] = await this.rpc.batch<unknown>([
+      { method: 'eth_getBlockByHash', params: [hash, true] },
+      { method: 'eth_getBlockReceipts', params: [hash] },
+      ...(contracts.length ? [{ method: 'eth_getLogs', params: [{ blockHash: hash, address: contracts, topics: [TRANSFER_TOPIC] }] }] : []),
+    ]);
+    const block = raw as RawBlock | null;
+    if (!block || typeof block.hash !== 'string' || block.hash.toLowerCase() !== hash.toLowerCase() || !Array.isArray(block.transactions)) {
+      throw new ChainRpcError('eth_getBlockByHash answered something else than the block asked for');
+    }
+    if (!Array.isArray(receipts)) throw new ChainRpcError('eth_getBlockReceipts answered something else than receipts');
+    const succeeded = new Set(
+      (receipts as Array<{ transactionHash?: string; status?: string }>)
+        .filter((r) => r && r.status === '0x1' && typeof r.transactionHash === 'string')
+        .map((r) => r.transactionHash!.toLowerCase()),
+    );
+    const outputs: ChainOutput[] = [];
+    for (const tx of block.transactions) {
+      if (!tx || typeof tx !== 'object' || typeof tx.hash !== 'string') throw new ChainRpcError('eth_getBlockByHash answered a transaction without a hash');
+      if (!tx.to || !ADDRESS.test(tx.to) || !succeeded.has(tx.hash.toLowerCase())) continue;
+      const value = quantity(tx.value, 'value');
+      if (value > 0n) outputs.push({ txid: tx.hash.toLowerCase(), index: NATIVE_TRANSFER_INDEX, matchKey: tx.to.toLowerCase(), amountBase: value });
+    }
+    if (contracts.length) {
+      if (!Array.isArray(logs)) throw new ChainRpcError('eth_getLogs answered something else than logs');
+      for (const log of logs as RawLog[]) {
+        // A Transfer has from and to as indexed topics and the amount as data; anything else (or a removed log) is skipped.
+        if (!log || log.removed || !Array.isArray(log.topics) || log.topics.length !== 3 || String(log.topics[0]).toLowerCase() !== TRANSFER_TOPIC) continue;
+        if (String(log.blockHash).toLowerCase() !== hash.toLowerCase() || typeof log.transactionHash !== 'string') continue;
+        const contract = String(log.address).toLowerCase();
+        if (!contracts.includes(contract) || !/^0x[0-9a-f]{64}$/i.test(log.topics[2]) || !/^0x[0-9a-f]{1,64}$/i.test(log.data)) continue;
+        const amountBase = BigInt(log.data);
+        if (amountBase === 0n) continue;
+        outputs.push({
+          txid: log.transactionHash.toLowerCase(),
+          index: Number(quantity(log.logIndex, 'logIndex')),
+          matchKey: `0x${log.topics[2].slice(-40).toLowerCase()}`,
+          amountBase,
+          contract,
+        });
+      }
+    }
+    const parentHash = String(block.parentHash ?? '').toLowerCase();
+    if (!HEX32.test(parentHash)) throw new ChainRpcError('eth_getBlockByHash answered a block without a valid parent hash');
+    return {
+      height: Number(quantity(block.number, 'number')),
+      hash: block.hash.toLowerCase(),
+      parentHash,
+      time: new Date(Number(quantity(block.timestamp, 'timestamp')) * 1000),
+      outputs,
+    };
+  }
+
+  /** `decimals()` of an ERC-20 contract (selector 0x313ce567); refuses a contract that does not answer a uint8. */
+  async tokenDecimals(contract: string): Promise<number> {
+    const answer = await this.rpc.call<unknown>('eth_call', [{ to: contract, data: '0x313ce567' }, 'latest']);
+    if (typeof answer !== 'string' || !/^0x[0-9a-f]{64}$/i.test(answer)) throw new ChainRpcError('decimals() answered nothing (not an ERC-20 contract?)');
+    const decimals = Number(BigInt(answer));
+    if (decimals > 36) throw new ChainRpcError(`decimals() answered ${decimals}`);
+    return decimals;
+  }
+
+  get client(): JsonRpcClient {
+    return this.rpc;
+  }
+}
+
+interface RawLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockHash: string;
+  transactionHash: string;
+  logIndex: string;
+  removed?: boolean;
+}
+
+interface RawBlock {
+  hash: string;
+  number: string;
+  parentHash: string;
+  timestamp: string;
+  transactions: Array<{ hash: string; to: string | null; value: string }>;
+}

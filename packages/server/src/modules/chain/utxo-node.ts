@@ -1,0 +1,128 @@
+import { ChainRpcError, JsonRpcClient, type JsonRpcOptions } from './json-rpc';
+
+/** One output of a block's transaction, as matched against deposit addresses. */
+export interface ChainOutput {
+  txid: string;
+  /** The output index (UTXO) or log index (EVM). */
+  index: number;
+  /** UTXO: the scriptPubKey hex; EVM: the lowercase recipient address. */
+  matchKey: string;
+  /** The exact amount in base units (satoshis, wei, token units). */
+  amountBase: bigint;
+  /** EVM ERC-20: the token contract (lowercase); absent for the native coin. */
+  contract?: string;
+}
+
+/** A block as the watcher reads it: enough to check its parent and match its outputs. */
+export interface ChainBlock {
+  height: number;
+  hash: string;
+  parentHash: string;
+  time: Date;
+  outputs: ChainOutput[];
+}
+
+/** What a watcher needs of a node, whichever family: the tip, a block's hash by height, and a block. */
+export interface ChainNode {
+  tipHeight(): Promise<number>;
+  blockHash(height: number): Promise<string>;
+  /** The block's payments; on EVM networks also the ERC-20 Transfer logs of `contracts` (lowercase addresses). */
+  block(hash: string, contracts?: string[]): Promise<ChainBlock>;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** Amount in BTC-style decimal (JSON number with at most 8 decimals) → satoshis, exactly (no float arithmetic). */
+export function coinsToBase(value: unknown, decimals = 8): bigint {
+  const text = typeof value === 'number' ? value.toFixed(decimals) : String(value);
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new ChainRpcError(`Not an amount: ${text.slice(0, 40)}`);
+  const fraction = (match[2] ?? '').padEnd(decimals, '0');
+  if (fraction.length > decimals && /[1-9]/.test(fraction.slice(decimals))) throw new ChainRpcError(`Amount with too many decimals: ${text}`);
+  return BigInt(match[1]) * 10n ** BigInt(decimals) + BigInt(fraction.slice(0, decimals) || '0');
+}
+
+/**
+ * A Bitcoin Core–compatible node (bitcoind, litecoind, dogecoind, BCHN): `getblockcount`, `getblockhash`,
+ * `getblock <hash> 2` (every transaction decoded). Answers that do not look like a block are refused (garbage never
+ * moves the cursor).
+ */
+export class UtxoNode implements ChainNode {
+  private readonly rpc: JsonRpcClient;
+
+  constructor(options: JsonRpcOptions) {
+    this.rpc = new JsonRpcClient(options);
+  }
+
+  async tipHeight(): Promise<number> {
+    const height = await this.rpc.call<unknown>('getblockcount');
+    if (typeof height !== 'number' || !Number.isSafeInteger(height) || height < 0)
+      throw new ChainRpcError('getblockcount answered something else than a height');
+    return height;
+  }
+
+  async blockHash(height: number): Promise<string> {
+    const hash = await this.rpc.call<unknown>('getblockhash', [height]);
+    if (typeof hash !== 'string' || !HEX64.test(hash)) throw new ChainRpcError('getblockhash answered something else than a block hash');
+    return hash;
+  }
+
+  async block(hash: string): Promise<ChainBlock> {
+    const raw = await this.rpc.call<RawBlock>('getblock', [hash, 2]);
+    if (!raw || typeof raw !== 'object' || raw.hash !== hash || !Number.isSafeInteger(raw.height) || !Array.isArray(raw.tx)) {
+      throw new ChainRpcError('getblock answered something else than the block asked for');
+    }
+    // The genesis block has no parent: all zeros.
+    const parentHash = raw.previousblockhash ?? '0'.repeat(64);
+    if (!HEX64.test(parentHash)) throw new ChainRpcError('getblock answered a block without a valid parent hash');
+    const outputs = raw.tx.flatMap((tx) => outputsOf(tx, 'getblock'));
+    return { height: raw.height, hash, parentHash, time: new Date((raw.time ?? 0) * 1000), outputs };
+  }
+
+  /**
+   * The outputs of mempool transactions not in `known` (their txids are added to it): a deposit is shown as seen before
+   * its first block. `getrawtransaction` finds mempool transactions without `-txindex`; at most `limit` per call.
+   */
+  async mempoolOutputs(known: Set<string>, limit = 2000): Promise<ChainOutput[]> {
+    const txids = await this.rpc.call<unknown>('getrawmempool');
+    if (!Array.isArray(txids)) throw new ChainRpcError('getrawmempool answered something else than a list');
+    const fresh = txids.filter((txid): txid is string => typeof txid === 'string' && HEX64.test(txid) && !known.has(txid)).slice(0, limit);
+    const outputs: ChainOutput[] = [];
+    for (let i = 0; i < fresh.length; i += 200) {
+      const chunk = fresh.slice(i, i + 200);
+      // A transaction mined or replaced meanwhile answers an error: skipped (its block will tell).
+      const answers = await Promise.all(chunk.map((txid) => this.rpc.call<RawBlock['tx'][number]>('getrawtransaction', [txid, true]).catch(() => undefined)));
+      for (const [j, tx] of answers.entries()) {
+        known.add(chunk[j]);
+        if (tx) outputs.push(...outputsOf(tx, 'getrawtransaction'));
+      }
+    }
+    return outputs;
+  }
+
+  /** The raw client, for tests and tools (regtest mining, sending). */
+  get client(): JsonRpcClient {
+    return this.rpc;
+  }
+}
+
+/** The paying outputs of a decoded transaction (matched on their scriptPubKey hex). */
+function outputsOf(tx: RawBlock['tx'][number], method: string): ChainOutput[] {
+  if (!tx || typeof tx.txid !== 'string' || !Array.isArray(tx.vout)) throw new ChainRpcError(`${method} answered a transaction without outputs`);
+  const outputs: ChainOutput[] = [];
+  for (const out of tx.vout) {
+    const script = out?.scriptPubKey?.hex;
+    if (typeof script !== 'string' || typeof out.n !== 'number') continue;
+    const amountBase = coinsToBase(out.value);
+    if (amountBase > 0n) outputs.push({ txid: tx.txid, index: out.n, matchKey: script.toLowerCase(), amountBase });
+  }
+  return outputs;
+}
+
+interface RawBlock {
+  hash: string;
+  height: number;
+  time?: number;
+  previousblockhash?: string;
+  tx: Array<{ txid: string; vout: Array<{ value: number; n: number; scriptPubKey?: { hex?: string } }> }>;
+}
