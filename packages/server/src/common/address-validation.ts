@@ -5,7 +5,7 @@ import WAValidator from 'multicoin-address-validator';
 import { isValidClassicAddress, isValidXAddress, xAddressToClassicAddress } from 'ripple-address-codec';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32, bech32m, createBase58check } from '@scure/base';
-import { type ChainKind, isEvmNetwork, type UtxoNetwork, UTXO_NETWORKS, utxoAddressParams } from '../modules/chain/chain-params';
+import { type ChainKind, isEvmNetwork, type UtxoNetwork, UTXO_NETWORKS, utxoAddressParams } from '../config/chain-params';
 import { findNetwork, type NetworkDefinition, type NetworkId } from './networks';
 
 /**

@@ -2,16 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import {
-  CHAIN_KINDS,
-  CHAIN_NETWORKS,
-  type ChainKind,
-  type ChainNetwork,
-  DEFAULT_CONFIRMATIONS,
-  DEFAULT_POLL_SECONDS,
-  isEvmNetwork,
-} from '../modules/chain/chain-params';
-import { AccountKeyError, parseAccountKey } from '../modules/chain/derivation';
+import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
+import { AccountKeyError, parseAccountKey } from './account-key';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig, ChainConnection } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import type { ChainNetwork } from './chain-params';
+import type { ChainNetwork } from '../../config/chain-params';
 import { type AccountKey, parseAccountKey } from './derivation';
 import { EvmNode } from './evm-node';
 import { type ChainNode, UtxoNode } from './utxo-node';

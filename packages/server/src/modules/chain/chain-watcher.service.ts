@@ -14,7 +14,7 @@ import { LiveEventsService } from '../notifications/live-events.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
-import { CHAIN_NETWORKS, type ChainNetwork } from './chain-params';
+import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { type ChainBlock, UtxoNode } from './utxo-node';

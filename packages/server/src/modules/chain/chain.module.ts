@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { CustomerDepositAddresses } from '../market/customer-deposit-addresses';
+import { ChainCustomerAddresses } from './chain-customer-addresses';
 import { ObservabilityModule } from '../observability/observability.module';
 import { ChainController } from './chain.controller';
 import { ChainStatusService } from './chain-status.service';
@@ -13,7 +15,16 @@ import { DepositAddressesService } from './deposit-addresses.service';
 @Module({
   imports: [ObservabilityModule],
   controllers: [ChainController],
-  providers: [ChainStatusService, ChainConnections, DepositAddressesRepository, DepositAddressesService, ChainDepositsRepository, ChainWatcherService],
-  exports: [ChainConnections, DepositAddressesService, ChainDepositsRepository, ChainWatcherService],
+  providers: [
+    { provide: CustomerDepositAddresses, useClass: ChainCustomerAddresses },
+    ChainStatusService,
+    ChainConnections,
+    DepositAddressesRepository,
+    DepositAddressesService,
+    ChainDepositsRepository,
+    ChainWatcherService,
+  ],
+  // CustomerDepositAddresses: the token list's port (market), bound here.
+  exports: [CustomerDepositAddresses, ChainConnections, DepositAddressesService, ChainDepositsRepository, ChainWatcherService],
 })
 export class ChainModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '../../db/database';
 import { inTransaction } from '../ledger/db-transaction';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
-import { EVM_NETWORKS } from './chain-params';
+import { EVM_NETWORKS } from '../../config/chain-params';
 import { deriveDepositAddress } from './derivation';
 import { type DepositAddressRecord, DepositAddressesRepository } from './deposit-addresses.repository';
 

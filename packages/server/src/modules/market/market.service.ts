@@ -8,8 +8,7 @@ import { MarketRefreshService } from './market-refresh.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
 import { depositNote, networkName } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
-import { ChainConnections } from '../chain/chain-connections';
-import { DepositAddressesService } from '../chain/deposit-addresses.service';
+import { CustomerDepositAddresses } from './customer-deposit-addresses';
 
 @Injectable()
 export class MarketService {
@@ -19,8 +18,7 @@ export class MarketService {
     private readonly tokens: SupportedTokensRepository,
     private readonly refresher: MarketRefreshService,
     private readonly networks: TokenNetworksRepository,
-    private readonly chains: ChainConnections,
-    private readonly depositAddresses: DepositAddressesService,
+    private readonly depositAddresses: CustomerDepositAddresses,
   ) {}
 
   /**
@@ -30,42 +28,34 @@ export class MarketService {
    */
   async walletTokens(userId?: string): Promise<WalletTokenDto[]> {
     const [rows, networks] = await Promise.all([this.tokens.listWithCoins(), this.networks.listLive()]);
-    const watched = userId ? networks.filter((n) => this.chains.watches(n.network, n.coinId, n.contractAddress)) : [];
-    const own =
-      userId && watched.length
-        ? await this.depositAddresses.addressesFor(
-            userId,
-            watched.map((n) => n.network),
-          )
-        : new Map<string, string>();
-    const addressOf = (n: (typeof networks)[number]) =>
-      own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress) ? own.get(n.network)! : n.address;
+    const confirmationsOf = (n: (typeof networks)[number]) => this.depositAddresses.confirmationsFor(n.network, n.coinId, n.contractAddress);
+    const watched = userId ? networks.filter((n) => confirmationsOf(n) !== undefined) : [];
+    const own = watched.length
+      ? await this.depositAddresses.addressesFor(
+          userId!,
+          watched.map((n) => n.network),
+        )
+      : new Map<string, string>();
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks) {
       const name = networkName(n.network)!;
-      const address = addressOf(n);
+      const required = own.has(n.network) ? confirmationsOf(n) : undefined;
+      const address = required !== undefined ? own.get(n.network)! : n.address;
       byToken.set(n.tokenId, [
         ...(byToken.get(n.tokenId) ?? []),
-        {
-          network: n.network,
-          name,
-          address,
-          // From the final address: a customer's own address on a watched network means deposits are set up.
-          depositNote: depositNote(name, address),
-          ...(own.has(n.network) && this.chains.watches(n.network, n.coinId, n.contractAddress)
-            ? { requiredConfirmations: this.chains.get(n.network)!.confirmations }
-            : {}),
-        },
+        // The note follows the final address: the customer's own on a watched network means deposits are set up.
+        { network: n.network, name, address, depositNote: depositNote(name, address), ...(required !== undefined ? { requiredConfirmations: required } : {}) },
       ]);
     }
     return rows.map((row) => {
       const tokenNetworks = byToken.get(row.id) ?? [];
+      // The default (first) network's address: the customer's own there when that network is watched.
+      const address = tokenNetworks[0]?.requiredConfirmations !== undefined ? tokenNetworks[0].address : row.address;
       return {
         ...toMarketCoin({ ...row.coin, source: row.coin.manualPrice ? 'manual' : 'live' }),
-        // The default (first) network's address: the customer's own there when that network is watched.
-        address: tokenNetworks[0] && own.has(tokenNetworks[0].network) ? tokenNetworks[0].address : row.address,
+        address,
         networks: tokenNetworks,
-        depositNote: tokenNetworks[0] ? tokenNetworks[0].depositNote : depositNote(row.coin.name, row.address),
+        depositNote: depositNote(tokenNetworks[0]?.name ?? row.coin.name, address),
       };
     });
   }

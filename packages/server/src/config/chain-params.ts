@@ -1,12 +1,10 @@
-import type { NetworkId } from '../../common/networks';
-
 /** Which chain a node runs: for the EVM family `regtest` means a local development chain such as anvil. */
 export const CHAIN_KINDS = ['mainnet', 'testnet', 'regtest'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 /** The networks a node can be connected to: the Bitcoin Core–compatible UTXO family and the EVM family. */
-export const UTXO_NETWORKS = ['bitcoin', 'litecoin', 'dogecoin', 'bitcoin-cash'] as const satisfies readonly NetworkId[];
-export const EVM_NETWORKS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'avalanche'] as const satisfies readonly NetworkId[];
+export const UTXO_NETWORKS = ['bitcoin', 'litecoin', 'dogecoin', 'bitcoin-cash'] as const;
+export const EVM_NETWORKS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'avalanche'] as const;
 export type UtxoNetwork = (typeof UTXO_NETWORKS)[number];
 export type EvmNetwork = (typeof EVM_NETWORKS)[number];
 export type ChainNetwork = UtxoNetwork | EvmNetwork;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NETWORK_ADDRESSES } from '../../test/support/network-addresses';
-import { deriveDepositAddress, parseAccountKey } from '../modules/chain/derivation';
-import { toChecksumAddress, useChainsForAddresses, validateAddress, validateMemo } from './address-validation';
-import { NETWORK_IDS, NETWORKS } from './networks';
+import { NETWORK_ADDRESSES } from '../../../test/support/network-addresses';
+import { deriveDepositAddress, parseAccountKey } from './derivation';
+import { toChecksumAddress, useChainsForAddresses, validateAddress, validateMemo } from '../../common/address-validation';
+import { NETWORK_IDS, NETWORKS } from '../../common/networks';
 
 describe('network registry', () => {
   it('has the 14 networks, each with a display name and explorer patterns', () => {
