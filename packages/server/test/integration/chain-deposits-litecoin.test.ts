@@ -204,6 +204,35 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     expect(await creditEntries(txid)).toBe(1);
   });
 
+  it('a History row an admin settled by hand meanwhile is never credited again: approved stays credited once, rejected is dropped', async () => {
+    const approvedBy = await signUp(t.http);
+    const rejectedBy = await signUp(t.http);
+    await poll();
+    const approvedTx = await ltc.send(await walletAddress(approvedBy.token), '0.4');
+    const rejectedTx = await ltc.send(await walletAddress(rejectedBy.token), '0.6');
+    await ltc.mine(1);
+    await poll();
+    const rowOf = async (token: string) => (await history(token))[0]._id;
+    await t.http
+      .post('/api/admin/modify-transaction')
+      .set(bearer(t.admin))
+      .send({ tId: await rowOf(approvedBy.token), modification: 'approved' })
+      .expect(200);
+    await t.http
+      .post('/api/admin/modify-transaction')
+      .set(bearer(t.admin))
+      .send({ tId: await rowOf(rejectedBy.token), modification: 'rejected' })
+      .expect(200);
+    await ltc.mine(CONFIRMATIONS);
+    await poll();
+    expect(await depositRows(approvedTx)).toEqual([expect.objectContaining({ state: 'credited' })]);
+    expect(await depositRows(rejectedTx)).toEqual([expect.objectContaining({ state: 'dropped' })]);
+    expect(await creditEntries(approvedTx)).toBe(0); // the admin's own entry moved it, once
+    expect((await holdings(t, approvedBy.token)).litecoin).toBe('0.400');
+    expect((await holdings(t, rejectedBy.token)).litecoin ?? '0.000').toBe('0.000');
+    await expectLedgerClean(t);
+  });
+
   it('a block read twice (cursor moved back by hand) records and credits nothing twice', async () => {
     const customer = await signUp(t.http);
     const address = await walletAddress(customer.token);

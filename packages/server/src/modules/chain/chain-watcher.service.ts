@@ -463,9 +463,12 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       if (confirmations < chain.confirmations) return undefined;
       const row = deposit.transactionId ? await this.deposits.transactionForUpdate(deposit.transactionId, tx) : undefined;
       const moveMoney = row?.status === 'pending' && !row.voidedAt;
-      await this.deposits.update(deposit.id, { state: 'credited', confirmations, creditedAt: new Date() }, tx);
+      // An admin settled the History row by hand meanwhile: approved (credited then) stays credited with no second
+      // movement; rejected or voided means the deposit is not credited at all.
+      const refused = !!row && !moveMoney && (row.status === 'rejected' || !!row.voidedAt);
+      await this.deposits.update(deposit.id, refused ? { state: 'dropped', confirmations } : { state: 'credited', confirmations, creditedAt: new Date() }, tx);
       if (row) await this.deposits.setTransactionConfirmations([row.id], confirmations, tx, moveMoney ? 'approved' : undefined);
-      if (!moveMoney) return deposit;
+      if (!moveMoney) return refused ? undefined : deposit;
       const amountText = describeAmount(deposit.amount, deposit.token, symbol);
       const network = findNetwork(chain.network);
       const link = network ? explorerUrl(network.explorerTx, deposit.txid) : '';
