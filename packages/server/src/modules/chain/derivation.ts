@@ -3,7 +3,6 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { HDKey } from '@scure/bip32';
 import { bech32, createBase58check } from '@scure/base';
 import { encode as encodeCashAddr } from 'cashaddrjs';
 import { toChecksumAddress } from '../../common/address-validation';
