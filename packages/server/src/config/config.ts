@@ -78,6 +78,11 @@ export interface ChainConnection {
   chain: ChainKind;
   confirmations: number;
   pollSeconds: number;
+  /**
+   * UTXO family: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) that signs approved withdrawals
+   * (see README "Withdrawals to the chain"); unset: withdrawals on this network are settled by hand.
+   */
+  wallet?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -261,13 +266,13 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET'] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS)$/.test(name) && !known.has(name) && env[name]) {
+    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET)$/.test(name) && !known.has(name) && env[name]) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -301,6 +306,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     }
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
+    const wallet = parseWalletName(env, prefix, network, problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -311,9 +317,26 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       chain,
       confirmations,
       pollSeconds,
+      ...(wallet ? { wallet } : {}),
     });
   }
   return chains;
+}
+
+/** `CHAIN_<NETWORK>_WALLET`: a wallet name of the node (UTXO family only; the EVM family signs with a key file). */
+function parseWalletName(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): string | undefined {
+  const wallet = env[`${prefix}WALLET`]?.trim() || '';
+  if (!wallet) return undefined;
+  if (isEvmNetwork(network)) {
+    problems.push(`${prefix}WALLET is for the UTXO family (a wallet of the node); ${network} payouts are not signed by a node wallet`);
+    return undefined;
+  }
+  // Bitcoin Core wallet names are path-like; the name goes into the RPC path /wallet/<name>, so keep it to safe characters.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(wallet)) {
+    problems.push(`${prefix}WALLET must be a node wallet name of letters, digits, ".", "_" or "-" (at most 64)`);
+    return undefined;
+  }
+  return wallet;
 }
 
 /** A URL without user, password, query or fragment (RPC URLs may carry an API key in any of them). */

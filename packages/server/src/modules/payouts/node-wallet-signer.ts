@@ -1,0 +1,175 @@
+import { Logger } from '@nestjs/common';
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/database';
+import { transactions } from '../../db/schema';
+import type { ConnectedChain } from '../chain/chain-connections';
+import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
+import { coinsToBase } from '../chain/utxo-node';
+
+/** What the payout job asks a signer to sign: one withdrawal's single payment. */
+export interface PayoutRequest {
+  transactionId: string;
+  network: string;
+  address: string;
+  /** Satoshis. */
+  amountBase: bigint;
+}
+
+/** The signed payment, stored before it is broadcast. */
+export interface SignedPayout {
+  rawTx: string;
+  txid: string;
+  /** Satoshis the transaction pays as fee. */
+  feeBase: bigint;
+}
+
+/**
+ * Signs the payment of an approved withdrawal. The code that decides (API, policy, ledger) never holds a key: a signer
+ * is the only place that can make a payment, and it checks the request against the database itself.
+ */
+export interface PayoutSigner {
+  sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout>;
+}
+
+/** The signer will not sign this request (the reason says why); nothing was signed. */
+export class SignerRefusal extends Error {
+  constructor(
+    message: string,
+    /** The withdrawal is not (or no longer) approved: no payment is due at all. */
+    readonly notApproved = false,
+  ) {
+    super(message);
+    this.name = 'SignerRefusal';
+  }
+}
+
+/** The hot wallet does not hold enough to pay (and the fee): retry once it is topped up. */
+export class HotWalletShort extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HotWalletShort';
+  }
+}
+
+/** Bitcoin Core RPC error codes the signer tells apart. */
+const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
+const RPC_INVALID_ADDRESS_OR_KEY = -5;
+
+/** Satoshis as a decimal coin amount for the node (exact: no float arithmetic). */
+export function baseToCoins(amountBase: bigint, decimals = 8): string {
+  const text = amountBase.toString().padStart(decimals + 1, '0');
+  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
+}
+
+/**
+ * The UTXO family's signer: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) holds the keys; this
+ * process only asks it to fund and sign (`walletcreatefundedpsbt` with the one approved output, `walletprocesspsbt`,
+ * `finalizepsbt`). It signs only a withdrawal the database shows approved, not voided, on its network, whose request
+ * names exactly the approved address and amount — and only a transaction whose outputs are that payment and change
+ * back to the wallet itself. Anything else is refused and logged with the reason.
+ */
+export class NodeWalletSigner implements PayoutSigner {
+  private readonly logger = new Logger('PayoutSigner');
+  private readonly wallet: JsonRpcClient;
+
+  constructor(private readonly chain: ConnectedChain & { wallet: string }) {
+    const url = new URL(chain.rpcUrl);
+    url.pathname = `${url.pathname.replace(/\/$/, '')}/wallet/${encodeURIComponent(chain.wallet)}`;
+    this.wallet = new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${chain.rpcUrlForLogs} (wallet ${chain.wallet})`, timeoutMs: 60_000 });
+  }
+
+  /** The hot wallet's RPC client (fee estimates, confirmations, broadcasts go through the same node). */
+  get client(): JsonRpcClient {
+    return this.wallet;
+  }
+
+  async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
+    try {
+      const approved = await this.approvedPayment(request, executor);
+      return await this.signPayment(request, approved);
+    } catch (error) {
+      if (error instanceof SignerRefusal || error instanceof HotWalletShort) {
+        this.logger.warn(`Refused to sign withdrawal ${request.transactionId} on ${request.network}: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  /** The withdrawal as the database shows it, re-read here: the request must name exactly its approved payment. */
+  private async approvedPayment(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
+    const [row] = await executor
+      .select({
+        type: transactions.type,
+        status: transactions.status,
+        network: transactions.network,
+        address: transactions.address,
+        coinAmount: transactions.coinAmount,
+        voidedAt: transactions.voidedAt,
+      })
+      .from(transactions)
+      .where(and(eq(transactions.id, request.transactionId)));
+    if (!row || row.type !== 'withdrawal') throw new SignerRefusal('no such withdrawal', true);
+    if (row.voidedAt) throw new SignerRefusal('the withdrawal was cancelled', true);
+    if (row.status !== 'approved') throw new SignerRefusal(`the withdrawal is ${row.status}, not approved`, true);
+    if (row.network !== this.chain.network || request.network !== this.chain.network) {
+      throw new SignerRefusal(`the withdrawal is on ${row.network ?? 'no network'}, this signer pays on ${this.chain.network}`);
+    }
+    let amountBase: bigint;
+    try {
+      amountBase = coinsToBase(row.coinAmount, this.chain.nativeDecimals);
+    } catch {
+      throw new SignerRefusal(`the approved amount ${row.coinAmount} is not a whole number of the chain's smallest unit`);
+    }
+    if (!row.address || request.address !== row.address) throw new SignerRefusal('the address asked for is not the approved address');
+    if (request.amountBase !== amountBase) throw new SignerRefusal(`the amount asked for (${request.amountBase}) is not the approved amount (${amountBase})`);
+    if (amountBase <= 0n) throw new SignerRefusal('nothing to pay');
+    return { address: row.address, amountBase };
+  }
+
+  private async signPayment(request: PayoutRequest, approved: { address: string; amountBase: bigint }): Promise<SignedPayout> {
+    const amount = baseToCoins(approved.amountBase, this.chain.nativeDecimals);
+    let funded: { psbt: string; fee: number | string };
+    try {
+      // The one approved output; the wallet adds its inputs and its change, and signals replaceability (RBF).
+      funded = await this.wallet.call('walletcreatefundedpsbt', [[], [{ [approved.address]: amount }], 0, { replaceable: true }]);
+    } catch (error) {
+      if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_INSUFFICIENT_FUNDS) {
+        throw new HotWalletShort(`the hot wallet cannot pay ${amount} and its fee: ${error.message}`);
+      }
+      if (error instanceof ChainRpcError && error.rpcCode === RPC_INVALID_ADDRESS_OR_KEY) {
+        throw new SignerRefusal(`the node does not accept the address: ${error.message}`);
+      }
+      throw error;
+    }
+    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [funded.psbt, true, 'ALL']);
+    if (!processed.complete) throw new SignerRefusal('the hot wallet could not sign every input (is it locked or watch-only?)');
+    const finalized = await this.wallet.call<{ hex?: string; complete: boolean }>('finalizepsbt', [processed.psbt, true]);
+    if (!finalized.complete || !finalized.hex) throw new SignerRefusal('the signed transaction could not be finalized');
+    const decoded = await this.wallet.call<DecodedTransaction>('decoderawtransaction', [finalized.hex]);
+    await this.checkOutputs(decoded, approved);
+    const feeBase = coinsToBase(String(funded.fee), this.chain.nativeDecimals);
+    return { rawTx: finalized.hex, txid: decoded.txid, feeBase };
+  }
+
+  /** Exactly one output pays the approved address the approved amount; every other one is change to the wallet itself. */
+  private async checkOutputs(decoded: DecodedTransaction, approved: { address: string; amountBase: bigint }): Promise<void> {
+    let payments = 0;
+    for (const out of decoded.vout) {
+      const address = out.scriptPubKey.address ?? out.scriptPubKey.addresses?.[0];
+      const value = coinsToBase(out.value, this.chain.nativeDecimals);
+      if (address === approved.address && value === approved.amountBase) {
+        payments++;
+        continue;
+      }
+      const info = address ? await this.wallet.call<{ ismine?: boolean }>('getaddressinfo', [address]) : undefined;
+      if (!info?.ismine)
+        throw new SignerRefusal(`the transaction would pay ${value} to ${address ?? 'a script'}, which is neither the approved output nor change`);
+    }
+    if (payments !== 1) throw new SignerRefusal(`the transaction pays the approved output ${payments} times, not once`);
+  }
+}
+
+interface DecodedTransaction {
+  txid: string;
+  vout: Array<{ value: number; n: number; scriptPubKey: { address?: string; addresses?: string[] } }>;
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { PayoutsRepository } from './payouts.repository';
+import { PayoutsService } from './payouts.service';
+
+/** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed. */
+@Module({
+  providers: [PayoutsRepository, PayoutsService],
+  exports: [PayoutsService, PayoutsRepository],
+})
+export class PayoutsModule {}

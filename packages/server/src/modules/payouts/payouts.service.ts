@@ -1,0 +1,275 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { DATABASE, type Database, type Tx } from '../../db/database';
+import { JobLocks, tryXactLock } from '../../db/advisory-locks';
+import { CHAIN_NETWORKS, type ChainNetwork } from '../chain/chain-params';
+import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
+import { ChainRpcError } from '../chain/json-rpc';
+import { inTransaction } from '../ledger/db-transaction';
+import { HotWalletShort, NodeWalletSigner, SignerRefusal } from './node-wallet-signer';
+import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
+
+/** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
+export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
+
+/** Bitcoin Core: "transaction already in block chain" / already known to the mempool. */
+const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
+const RPC_VERIFY_REJECTED = -26;
+const RPC_VERIFY_ERROR = -25;
+
+export interface PayoutRunResult {
+  network: string;
+  created: number;
+  signed: number;
+  broadcast: number;
+  completed: number;
+  /** Another instance holds the network's payout lock: this run did nothing. */
+  yielded?: boolean;
+}
+
+export interface PayoutRunOptions {
+  /** Stop right after the signed payouts are stored (tests: a process that dies before it broadcasts). */
+  stopAfterSigning?: boolean;
+}
+
+/**
+ * Pays approved withdrawals on the networks with a signer (`CHAIN_<NETWORK>_WALLET`), one job per network on one
+ * instance at a time (a transaction-scoped advisory lock per step, payout rows locked too). Each payout moves
+ * approved → signed (bytes and txid stored, committed) → broadcast (`sendrawtransaction` of the stored bytes) →
+ * confirming n of N → completed. A retry, a restart or a second instance only ever rebroadcasts the stored bytes: a
+ * withdrawal has one payout row (unique), and a row is signed once, under its lock, from the approved state only.
+ * Failures are kept on the row (`last_error`) with a state that says what happens next: awaiting_funds (the hot wallet
+ * is short: retried), failed (the signer refused: for an admin), signed with an error (the node rejected or was down:
+ * rebroadcast). Runs never throw.
+ */
+@Injectable()
+export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Payouts');
+  private readonly signers = new Map<string, NodeWalletSigner>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Map<string, Promise<unknown>>();
+  private stopped = false;
+
+  constructor(
+    private readonly chains: ChainConnections,
+    private readonly payouts: PayoutsRepository,
+    @Inject(DATABASE) private readonly db: Database,
+  ) {
+    for (const chain of chains.list()) {
+      if (chain.family === 'utxo' && chain.wallet) this.signers.set(chain.network, new NodeWalletSigner(chain as ConnectedChain & { wallet: string }));
+    }
+  }
+
+  /** The signer of a network (undefined: its withdrawals are settled by hand). */
+  signerOf(network: string): NodeWalletSigner | undefined {
+    return this.signers.get(network);
+  }
+
+  onApplicationBootstrap(): void {
+    for (const network of this.signers.keys()) {
+      const chain = this.chains.get(network)!;
+      this.logger.log(`Paying out approved ${network} withdrawals from the node wallet "${chain.wallet}" every ${chain.pollSeconds} s`);
+      this.schedule(network, 0);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stop();
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** Stops the scheduled runs (tests drive `runOnce` themselves; shutdown). */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private schedule(network: string, delayMs: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(async () => {
+      await this.runSafely(network);
+      this.schedule(network, this.chains.get(network)!.pollSeconds * 1000);
+    }, delayMs);
+    timer.unref();
+    this.timers.set(network, timer);
+  }
+
+  /** A run that never throws: a failure is logged (never with credentials) and retried at the next run. */
+  async runSafely(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult | undefined> {
+    try {
+      return await this.runOnce(network, options);
+    } catch (error) {
+      this.logger.warn(`${network} payouts: ${String((error as Error).message ?? error).slice(0, 500)} (retrying at the next run)`);
+      return undefined;
+    }
+  }
+
+  /** One run of a network's payouts: create the due ones, sign, broadcast, count confirmations. */
+  async runOnce(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult> {
+    const previous = this.running.get(network);
+    // One run at a time per network in this process (a scheduled run and a test's may meet).
+    if (previous) await previous.catch(() => undefined);
+    const run = this.run(network, options);
+    this.running.set(network, run);
+    try {
+      return await run;
+    } finally {
+      if (this.running.get(network) === run) this.running.delete(network);
+    }
+  }
+
+  private lockKey(network: string): number {
+    return PAYOUT_LOCK_BASE + CHAIN_NETWORKS.indexOf(network as ChainNetwork);
+  }
+
+  /** `work` in a transaction holding the network's payout lock; undefined when another instance holds it. */
+  private locked<T>(network: string, work: (tx: Tx) => Promise<T>): Promise<T | undefined> {
+    return inTransaction(this.db, async (tx) => ((await tryXactLock(tx, this.lockKey(network))) ? work(tx) : undefined));
+  }
+
+  private async run(network: string, options: PayoutRunOptions): Promise<PayoutRunResult> {
+    const chain = this.chains.get(network);
+    const signer = this.signers.get(network);
+    if (!chain || !signer) throw new Error(`${network} has no payout signer (CHAIN_${network.toUpperCase()}_WALLET)`);
+    const result: PayoutRunResult = { network, created: 0, signed: 0, broadcast: 0, completed: 0 };
+    const created = await this.locked(network, async (tx) => {
+      await this.payouts.enableNetwork(network, tx);
+      return this.payouts.createDue(network, chain.nativeDecimals, chain.confirmations, tx);
+    });
+    if (created === undefined) return { ...result, yielded: true };
+    result.created = created;
+
+    // Sign: each payout in its own transaction, committed before anything is broadcast.
+    const visited: string[] = [];
+    for (;;) {
+      const step = await this.locked(network, async (tx) => {
+        const payout = await this.payouts.lockNext(network, ['approved', 'awaiting_funds'], visited, tx);
+        if (!payout) return 'none' as const;
+        visited.push(payout.id);
+        return (await this.sign(chain, signer, payout, tx)) ? ('signed' as const) : ('skipped' as const);
+      });
+      if (step === undefined) return { ...result, yielded: true };
+      if (step === 'none') break;
+      if (step === 'signed') result.signed++;
+    }
+    if (options.stopAfterSigning) return result;
+
+    // Broadcast the stored bytes (again, after a restart or a node outage: the same bytes).
+    visited.length = 0;
+    for (;;) {
+      const step = await this.locked(network, async (tx) => {
+        const payout = await this.payouts.lockNext(network, ['signed'], visited, tx);
+        if (!payout) return 'none' as const;
+        visited.push(payout.id);
+        return (await this.broadcast(chain, signer, payout, tx)) ? ('sent' as const) : ('kept' as const);
+      });
+      if (step === undefined) return { ...result, yielded: true };
+      if (step === 'none') break;
+      if (step === 'sent') result.broadcast++;
+    }
+
+    // Confirmations, read from the node.
+    visited.length = 0;
+    for (;;) {
+      const step = await this.locked(network, async (tx) => {
+        const payout = await this.payouts.lockNext(network, ['broadcast', 'confirming'], visited, tx);
+        if (!payout) return 'none' as const;
+        visited.push(payout.id);
+        return (await this.confirm(chain, signer, payout, tx)) ? ('completed' as const) : ('open' as const);
+      });
+      if (step === undefined) return { ...result, yielded: true };
+      if (step === 'none') break;
+      if (step === 'completed') result.completed++;
+    }
+    return result;
+  }
+
+  private async sign(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
+    const request = { transactionId: payout.transactionId, network: payout.network, address: payout.address, amountBase: BigInt(payout.amountBase) };
+    try {
+      const signed = await signer.sign(request, tx);
+      await this.payouts.update(
+        payout,
+        { state: 'signed', rawTx: signed.rawTx, txid: signed.txid, feeBase: signed.feeBase.toString(), signedAt: new Date(), lastError: null },
+        chain.nativeDecimals,
+        tx,
+      );
+      this.logger.log(`Signed the payout of withdrawal ${payout.transactionId} on ${payout.network}: ${signed.txid}`);
+      return true;
+    } catch (error) {
+      if (error instanceof SignerRefusal && error.notApproved) {
+        // Not approved (any more) and nothing signed: no payment is due; approved again later, it gets a new row.
+        await this.payouts.remove(payout.id, tx);
+        return false;
+      }
+      if (error instanceof SignerRefusal) {
+        await this.payouts.update(payout, { state: 'failed', lastError: `The signer refused: ${error.message}`, attempted: true }, chain.nativeDecimals, tx);
+        return false;
+      }
+      if (error instanceof HotWalletShort) {
+        await this.payouts.update(payout, { state: 'awaiting_funds', lastError: error.message, attempted: true }, chain.nativeDecimals, tx);
+        return false;
+      }
+      if (error instanceof ChainRpcError) {
+        // The node is down or answered garbage: nothing was signed and stored; the next run tries again.
+        await this.payouts.update(payout, { lastError: error.message, attempted: true }, chain.nativeDecimals, tx);
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  private async broadcast(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
+    try {
+      await signer.client.call<string>('sendrawtransaction', [payout.rawTx]);
+    } catch (error) {
+      if (!(error instanceof ChainRpcError)) throw error;
+      const known = error.rpcCode === RPC_VERIFY_ALREADY_IN_CHAIN || /already (in block chain|known)|txn-already/i.test(error.message);
+      if (!known) {
+        await this.payouts.update(payout, { lastError: broadcastError(error), attempted: true }, chain.nativeDecimals, tx);
+        return false;
+      }
+    }
+    await this.payouts.update(payout, { state: 'broadcast', broadcastAt: new Date(), lastError: null, attempted: true }, chain.nativeDecimals, tx);
+    this.logger.log(`Broadcast the payout of withdrawal ${payout.transactionId} on ${payout.network}: ${payout.txid}`);
+    return true;
+  }
+
+  private async confirm(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
+    let seen: { confirmations: number; fee?: number };
+    try {
+      seen = await signer.client.call('gettransaction', [payout.txid]);
+    } catch (error) {
+      if (!(error instanceof ChainRpcError)) throw error;
+      await this.payouts.update(payout, { lastError: error.message }, chain.nativeDecimals, tx);
+      return false;
+    }
+    const confirmations = Math.max(0, seen.confirmations);
+    if (seen.confirmations <= 0) {
+      // Not in a block of the best chain (dropped from the mempool, or its block orphaned): the same bytes again.
+      await signer.client.call('sendrawtransaction', [payout.rawTx]).catch(() => undefined);
+    }
+    const feeBase = typeof seen.fee === 'number' ? BigInt(Math.round(Math.abs(seen.fee) * 10 ** chain.nativeDecimals)).toString() : payout.feeBase;
+    const completed = confirmations >= payout.requiredConfirmations;
+    const state = completed ? 'completed' : confirmations > 0 ? 'confirming' : 'broadcast';
+    if (state === payout.state && confirmations === payout.confirmations) return false;
+    await this.payouts.update(
+      payout,
+      { state, confirmations, feeBase, lastError: null, ...(completed ? { completedAt: new Date() } : {}) },
+      chain.nativeDecimals,
+      tx,
+    );
+    if (completed) this.logger.log(`Payout of withdrawal ${payout.transactionId} on ${payout.network} completed: ${payout.txid}`);
+    return completed;
+  }
+}
+
+/** A broadcast the node refused, said for people (the payout stays signed: the same bytes are tried again). */
+function broadcastError(error: ChainRpcError): string {
+  if (error.rpcCode === RPC_VERIFY_REJECTED && /fee/i.test(error.message)) return `The node rejected the fee as too low: ${error.message}`;
+  if (error.rpcCode === RPC_VERIFY_ERROR || /missing ?inputs|missingorspent/i.test(error.message)) {
+    return `The node says the inputs are missing or spent (an admin must check the hot wallet): ${error.message}`;
+  }
+  if (error.rpcCode === RPC_VERIFY_REJECTED) return `The node rejected the transaction: ${error.message}`;
+  return `The node could not be reached to broadcast (will retry with the same bytes): ${error.message}`;
+}
