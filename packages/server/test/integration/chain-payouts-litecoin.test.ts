@@ -1,0 +1,245 @@
+import { sql } from 'drizzle-orm';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
+import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
+import { PayoutsService } from '../../src/modules/payouts/payouts.service';
+import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
+import { DATABASE_KINDS } from '../support/databases';
+import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
+import { seedCoins } from '../support/market';
+import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { supportTokens } from '../support/wallet';
+
+/** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (deposits; payouts come from the node's wallet). */
+const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+const CONFIRMATIONS = 3;
+
+interface Tx {
+  _id: string;
+  type: string;
+  status: string;
+  coinAmount: string;
+  txHash?: string;
+  payoutState?: string;
+  fee?: string;
+  confirmations?: number;
+  requiredConfirmations?: number;
+}
+
+/**
+ * Withdrawals paid by the node's hot wallet ("miner", funded by 101 mined blocks) on a real litecoind -regtest: from
+ * the customer's send to completed on chain, a forged signer request refused, and a process that dies between signing
+ * and broadcasting followed by a fresh app: exactly one payment.
+ */
+describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a regtest litecoind on %s', (kind) => {
+  let ltc: RegtestLitecoind;
+  let recipient: JsonRpcClient;
+  const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-payouts-'));
+  const apps: TestApp[] = [];
+  const logLines: string[] = [];
+  let admin = '';
+
+  const env = () => ({
+    CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
+    CHAIN_LITECOIN_XPUB: TPUB,
+    CHAIN_LITECOIN_CHAIN: 'regtest',
+    CHAIN_LITECOIN_CONFIRMATIONS: String(CONFIRMATIONS),
+    CHAIN_LITECOIN_POLL_SECONDS: '1',
+    CHAIN_LITECOIN_WALLET: 'miner',
+    LOG_LEVEL: 'info',
+  });
+  const logs = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  /** An app on the test's database: the first one creates it; on PostgreSQL the later ones share it. */
+  const startApp = async (): Promise<TestApp> => {
+    const first = apps.find((app) => app.config.databaseUrl);
+    const app =
+      kind === 'postgres' && first
+        ? await startTestApp(kind, env(), { shareDatabaseWith: first, logDestination: logs })
+        : await startTestApp(kind, env(), { dataDir, logDestination: logs });
+    apps.push(app);
+    return app;
+  };
+  const current = () => apps[apps.length - 1];
+  const rows = async <T>(app: TestApp, query: ReturnType<typeof sql>) =>
+    ((await app.app.get<Database>(DATABASE).execute(query)) as unknown as { rows: T[] }).rows;
+  const payoutOf = async (app: TestApp, transactionId: string) =>
+    (
+      await rows<{ state: string; txid: string | null; rawTx: string | null; confirmations: number; attempts: number }>(
+        app,
+        sql`select state, txid, raw_tx as "rawTx", confirmations, attempts from payouts where transaction_id = ${transactionId}`,
+      )
+    )[0];
+  const history = async (app: TestApp, token: string) => (await app.http.get('/api/user/get-transaction').set(bearer(token)).expect(200)).body as Tx[];
+  /** A customer holding `usd` of LTC who sends `sendUsd` to `address`; returns the withdrawal's id. */
+  const withdrawal = async (app: TestApp, address: string, usd: number, sendUsd: number) => {
+    const customer = await signUp(app.http);
+    await app.http
+      .post(`/api/admin/update-balance/${customer._id}`)
+      .set(bearer(admin))
+      .send({ token: 'litecoin', amount: usd, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'ltc' })
+      .expect(200);
+    const sent = await app.http
+      .post('/api/crypto/send-crypto/litecoin')
+      .set(bearer(customer.token))
+      .send({ transferData: { address, amount: sendUsd, symbol: 'ltc', coinAmount: String(sendUsd / 80) } })
+      .expect(201);
+    return { customer, id: sent.body.transaction._id as string };
+  };
+  const approve = (app: TestApp, id: string) =>
+    app.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'approved' }).expect(200);
+  /** Payments the recipient wallet received at `address` (txid → amount). */
+  const received = async (address: string) => {
+    const unspent = await recipient.call<Array<{ txid: string; amount: number; address: string }>>('listunspent', [0, 9999999, [address]]);
+    return unspent.map((u) => ({ txid: u.txid, amount: u.amount.toFixed(8) }));
+  };
+
+  beforeAll(async () => {
+    ltc = await RegtestLitecoind.start();
+    await ltc.node.call('createwallet', ['recipient']);
+    recipient = new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/recipient`, rpcUrlForLogs: 'recipient', timeoutMs: 60_000 });
+    const app = await startApp();
+    // The test drives the runs itself (the scheduled ones would race its assertions).
+    app.app.get(PayoutsService).stop();
+    app.app.get(ChainWatcherService).stop();
+    await seedCoins(app, { litecoin: '80' });
+    await supportTokens(app, ['litecoin']);
+    await app.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
+    app.app.get(ReferenceDataCache).invalidate();
+    admin = (await loginAdmin(app.http)).token;
+  });
+
+  afterAll(async () => {
+    // The first PostgreSQL app owns the database: close it last.
+    for (const app of [...apps].reverse()) await app.close().catch(() => undefined);
+    await ltc?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('an approved LTC withdrawal is signed, broadcast, confirms n of N and completes on chain with its txid and fee', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    // Before any withdrawal is due: the network is enabled, nothing to do.
+    expect(await payouts.runOnce('litecoin')).toEqual({ network: 'litecoin', created: 0, signed: 0, broadcast: 0, completed: 0 });
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const { customer, id } = await withdrawal(app, address, 40, 10);
+    // Pending (held): no payout yet.
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ created: 0, signed: 0 });
+    expect(await payoutOf(app, id)).toBeUndefined();
+    await approve(app, id);
+    expect(await payouts.runOnce('litecoin')).toEqual({ network: 'litecoin', created: 1, signed: 1, broadcast: 1, completed: 0 });
+    const payout = await payoutOf(app, id);
+    expect(payout).toMatchObject({ state: 'broadcast', confirmations: 0 });
+    expect(payout.txid).toMatch(/^[0-9a-f]{64}$/);
+    // In the node's mempool: the stored bytes.
+    const mempool = await ltc.node.call<string[]>('getrawmempool');
+    expect(mempool).toContain(payout.txid);
+    expect(await ltc.node.call<string>('getrawtransaction', [payout.txid])).toBe(payout.rawTx);
+    let [tx] = await history(app, customer.token);
+    expect(tx).toMatchObject({
+      _id: id,
+      type: 'withdrawal',
+      status: 'approved',
+      payoutState: 'broadcast',
+      txHash: payout.txid,
+      confirmations: 0,
+      requiredConfirmations: 3,
+    });
+    expect(Number(tx.fee)).toBeGreaterThan(0);
+    expect(tx.fee).toMatch(/^0\.\d{8}$/);
+    // A signed withdrawal cannot be moved back (its coins are on the chain): refused, nothing changes.
+    const back = await app.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'pending' });
+    expect(back.status).toBeGreaterThanOrEqual(400);
+    expect((await history(app, customer.token))[0].status).toBe('approved');
+
+    await ltc.mine(1);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 0 });
+    [tx] = await history(app, customer.token);
+    expect(tx).toMatchObject({ payoutState: 'confirming', confirmations: 1, requiredConfirmations: 3 });
+    await ltc.mine(CONFIRMATIONS - 1);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
+    [tx] = await history(app, customer.token);
+    expect(tx).toMatchObject({ status: 'approved', payoutState: 'completed', txHash: payout.txid, confirmations: 3 });
+    // Exactly the approved amount reached the address, once.
+    expect(await received(address)).toEqual([{ txid: payout.txid, amount: '0.12500000' }]);
+    // Runs again: nothing more is paid.
+    expect(await payouts.runOnce('litecoin')).toEqual({ network: 'litecoin', created: 0, signed: 0, broadcast: 0, completed: 0 });
+    expect(await received(address)).toHaveLength(1);
+  });
+
+  it('the signer refuses a forged request (an unapproved withdrawal, another address or amount) and logs why', async () => {
+    const app = current();
+    const signer = app.app.get(PayoutsService).signerOf('litecoin')!;
+    const db = app.app.get<Database>(DATABASE);
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const pending = await withdrawal(app, address, 40, 8);
+    const before = (await ltc.wallet.call<unknown[]>('listtransactions', ['*', 1000])).length;
+    const forged = { transactionId: pending.id, network: 'litecoin', address, amountBase: 10_000_000n };
+    await expect(signer.sign(forged, db)).rejects.toThrow(SignerRefusal);
+    await expect(signer.sign(forged, db)).rejects.toThrow('the withdrawal is pending, not approved');
+    expect(logLines.join('')).toContain(`Refused to sign withdrawal ${pending.id} on litecoin: the withdrawal is pending, not approved`);
+    // Approved, but the request names another address or amount than the approved ones.
+    const approved = await withdrawal(app, address, 40, 8);
+    app.app.get(PayoutsService).stop();
+    await approve(app, approved.id);
+    const attacker = await ltc.newAddress();
+    await expect(signer.sign({ ...forged, transactionId: approved.id, address: attacker }, db)).rejects.toThrow(
+      'the address asked for is not the approved address',
+    );
+    await expect(signer.sign({ ...forged, transactionId: approved.id, amountBase: 10_000_001n }, db)).rejects.toThrow(
+      'the amount asked for (10000001) is not the approved amount (10000000)',
+    );
+    await expect(signer.sign({ ...forged, transactionId: '00000000-0000-4000-8000-000000000000' }, db)).rejects.toThrow('no such withdrawal');
+    // Nothing was signed or sent by the hot wallet, nothing reached the address.
+    expect((await ltc.wallet.call<unknown[]>('listtransactions', ['*', 1000])).length).toBe(before);
+    expect(await received(address)).toEqual([]);
+    // The approved one is paid normally by the job (exactly its amount).
+    expect(await app.app.get(PayoutsService).runOnce('litecoin')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+    await ltc.mine(1);
+    expect((await received(address)).map((r) => r.amount)).toEqual(['0.10000000']);
+  });
+
+  it('a process killed between signing and broadcast: a fresh app broadcasts the same bytes, exactly one payment on chain', async () => {
+    let app = current();
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const { customer, id } = await withdrawal(app, address, 40, 16);
+    await approve(app, id);
+    // Signed and stored, then the process dies before broadcasting.
+    expect(await app.app.get(PayoutsService).runOnce('litecoin', { stopAfterSigning: true })).toMatchObject({ created: 1, signed: 1, broadcast: 0 });
+    const signed = await payoutOf(app, id);
+    expect(signed.state).toBe('signed');
+    expect(await ltc.node.call<string[]>('getrawmempool')).not.toContain(signed.txid);
+    if (kind === 'pglite') {
+      await app.close();
+      apps.splice(apps.indexOf(app), 1);
+    } else {
+      app.app.get(PayoutsService).stop();
+    }
+    // A fresh app: its own scheduled job (every second) finds the signed payout and broadcasts the stored bytes.
+    app = await startApp();
+    const deadline = Date.now() + 30_000;
+    while ((await payoutOf(app, id)).state === 'signed' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const sent = await payoutOf(app, id);
+    expect(sent).toMatchObject({ txid: signed.txid, rawTx: signed.rawTx });
+    expect(['broadcast', 'confirming', 'completed']).toContain(sent.state);
+    expect(await ltc.node.call<string[]>('getrawmempool')).toContain(signed.txid);
+    await ltc.mine(CONFIRMATIONS);
+    while ((await payoutOf(app, id)).state !== 'completed' && Date.now() < deadline + 30_000) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await payoutOf(app, id)).toMatchObject({ state: 'completed', txid: signed.txid });
+    // A second instance's run finds nothing to sign or send.
+    expect(await app.app.get(PayoutsService).runOnce('litecoin')).toMatchObject({ created: 0, signed: 0, broadcast: 0 });
+    expect(await received(address)).toEqual([{ txid: signed.txid, amount: '0.20000000' }]);
+    const login = await app.http.post('/api/user/login-user').send({ email: customer.email, password: customer.password }).expect(200);
+    expect((await history(app, login.body.token))[0]).toMatchObject({ _id: id, payoutState: 'completed', txHash: signed.txid });
+  });
+});
