@@ -245,4 +245,37 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     const login = await app.http.post('/api/user/login-user').send({ email: customer.email, password: customer.password }).expect(200);
     expect((await history(app, login.body.token))[0]).toMatchObject({ _id: id, payoutState: 'completed', txHash: signed.txid });
   });
+  it.skipIf(kind !== 'postgres')('two instances running the payout job at once pay each approved withdrawal once', async () => {
+    const a = current();
+    const b = await startApp();
+    for (const app of [a, b]) app.app.get(PayoutsService).stop();
+    // The network pays out by itself from its first run on (withdrawals approved before were settled by hand).
+    await a.app.get(PayoutsService).runOnce('litecoin');
+    const addresses = await Promise.all([0, 1, 2].map(() => recipient.call<string>('getnewaddress', ['', 'bech32'])));
+    const ids: string[] = [];
+    for (const address of addresses) {
+      const { id } = await withdrawal(a, address, 40, 4);
+      await approve(a, id);
+      ids.push(id);
+    }
+    // Both instances run again and again while blocks come.
+    for (let round = 0; round < CONFIRMATIONS + 2; round++) {
+      await Promise.all([a, b, a, b].map((app) => app.app.get(PayoutsService).runOnce('litecoin')));
+      await ltc.mine(1);
+    }
+    await Promise.all([a, b].map((app) => app.app.get(PayoutsService).runOnce('litecoin')));
+    for (const [i, id] of ids.entries()) {
+      const payout = await payoutOf(a, id);
+      expect(payout.state).toBe('completed');
+      expect(await received(addresses[i])).toEqual([{ txid: payout.txid, amount: '0.05000000' }]);
+    }
+    const counts = await rows<{ n: number }>(
+      a,
+      sql`select count(*)::int as n from payouts where transaction_id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    );
+    expect(counts[0].n).toBe(3);
+  });
 });

@@ -130,8 +130,9 @@ export class NodeWalletSigner implements PayoutSigner {
     const amount = baseToCoins(approved.amountBase, this.chain.nativeDecimals);
     let funded: { psbt: string; fee: number | string };
     try {
-      // The one approved output; the wallet adds its inputs and its change, and signals replaceability (RBF).
-      funded = await this.wallet.call('walletcreatefundedpsbt', [[], [{ [approved.address]: amount }], 0, { replaceable: true }]);
+      // The one approved output; the wallet adds its inputs (locked, so a payout signed next never spends them too) and
+      // its change, and signals replaceability (RBF).
+      funded = await this.wallet.call('walletcreatefundedpsbt', [[], [{ [approved.address]: amount }], 0, { replaceable: true, lockUnspents: true }]);
     } catch (error) {
       if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_INSUFFICIENT_FUNDS) {
         throw new HotWalletShort(`the hot wallet cannot pay ${amount} and its fee: ${error.message}`);
@@ -149,6 +150,19 @@ export class NodeWalletSigner implements PayoutSigner {
     await this.checkOutputs(decoded, approved);
     const feeBase = coinsToBase(String(funded.fee), this.chain.nativeDecimals);
     return { rawTx: finalized.hex, txid: decoded.txid, feeBase };
+  }
+
+  /**
+   * Locks the inputs of signed payments not yet broadcast, so the wallet funds no other payout with them (the node
+   * forgets its locks when it restarts). An input already locked, or already spent, is left as it is.
+   */
+  async reserveInputs(rawTxs: string[]): Promise<void> {
+    for (const rawTx of rawTxs) {
+      const decoded = await this.wallet.call<{ vin: Array<{ txid: string; vout: number }> }>('decoderawtransaction', [rawTx]);
+      for (const input of decoded.vin) {
+        await this.wallet.call('lockunspent', [false, [{ txid: input.txid, vout: input.vout }]]).catch(() => undefined);
+      }
+    }
   }
 
   /** Exactly one output pays the approved address the approved amount; every other one is change to the wallet itself. */

@@ -58,8 +58,13 @@ export class PayoutsRepository {
     return row;
   }
 
-  async listByNetwork(network: string, executor: Executor = this.db): Promise<PayoutRecord[]> {
-    return executor.select().from(payouts).where(eq(payouts.network, network)).orderBy(payouts.createdAt);
+  /** The signed payments of `network` not broadcast yet (their bytes). */
+  async unsentRawTxs(network: string, executor: Executor = this.db): Promise<string[]> {
+    const rows = await executor
+      .select({ rawTx: payouts.rawTx })
+      .from(payouts)
+      .where(and(eq(payouts.network, network), eq(payouts.state, 'signed')));
+    return rows.map((r) => r.rawTx!).filter(Boolean);
   }
 
   async remove(id: string, executor: Executor): Promise<void> {

@@ -139,7 +139,10 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     if (created === undefined) return { ...result, yielded: true };
     result.created = created;
 
-    // Sign: each payout in its own transaction, committed before anything is broadcast.
+    // Sign: each payout in its own transaction, committed before anything is broadcast; never with the inputs of a
+    // payment signed before and not broadcast yet.
+    const unsent = await this.payouts.unsentRawTxs(network);
+    if (unsent.length) await signer.reserveInputs(unsent);
     const visited: string[] = [];
     for (;;) {
       const step = await this.locked(network, async (tx) => {
