@@ -212,6 +212,38 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect((await received(address)).map((r) => r.amount)).toEqual(['0.10000000']);
   });
 
+  it('a payout the node refuses to fund fails: the held amount returns to the customer once, with the reason', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const { customer, id } = await withdrawal(app, address, 40, 8);
+    await approve(app, id);
+    expect((await app.http.get('/api/user/get-user-balance').set(bearer(customer.token)).expect(200)).body.balances[0].coinAmount).toBe('0.400');
+    // A row the node cannot pay (a mainnet address slipped into the database): the node refuses it.
+    await app.app.get<Database>(DATABASE).execute(sql`update transactions set address = 'LM2WMpR1Rp6j3Sa59cMXMs1SPzj9eXpGc1' where id = ${id}`);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ created: 1, signed: 0 });
+    expect(await payoutOf(app, id)).toMatchObject({ state: 'failed', txid: null });
+    const [tx] = await history(app, customer.token);
+    expect(tx).toMatchObject({ _id: id, status: 'rejected', payoutState: 'failed' });
+    expect((await app.http.get('/api/user/get-user-balance').set(bearer(customer.token)).expect(200)).body.balances[0].coinAmount).toBe('0.500');
+    const reversals = await rows<{ n: number; reason: string }>(
+      app,
+      sql`select count(*)::int as n, max(reason) as reason from journal_entries where kind = 'payout_failed_reversal' and transaction_id = ${id}`,
+    );
+    expect(reversals[0].n).toBe(1);
+    expect(reversals[0].reason).toContain('The signer refused: the node does not accept the address');
+    const notices = (await app.http.get('/api/user/get-notifications').set(bearer(customer.token)).expect(200)).body as Array<{
+      title: string;
+      message: string;
+    }>;
+    expect(notices.map((n) => n.title)).toContain('Withdrawal failed');
+    // Runs again: nothing more is returned or paid.
+    await payouts.runOnce('litecoin');
+    expect((await app.http.get('/api/user/get-user-balance').set(bearer(customer.token)).expect(200)).body.balances[0].coinAmount).toBe('0.500');
+    const check = await app.http.get('/api/admin/ledger/check').set(bearer(admin)).expect(200);
+    expect(check.body.mismatches).toEqual([]);
+  });
+
   it('a process killed between signing and broadcast: a fresh app broadcasts the same bytes, exactly one payment on chain', async () => {
     let app = current();
     const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);

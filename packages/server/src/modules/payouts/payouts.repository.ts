@@ -19,17 +19,14 @@ export class PayoutsRepository {
   /**
    * A payout row for every withdrawal on `network` approved since the network pays out by itself, not voided, not
    * settled by hand (no txHash) and without one yet; unique per withdrawal, so racing instances create one. An amount
-   * finer than the chain's unit cannot be paid exactly: its payout is failed at once with the reason.
+   * the chain cannot pay exactly (or a missing address) is left to the signer, which refuses it: the payout fails and
+   * the amount goes back to the customer.
    */
   async createDue(network: string, decimals: number, requiredConfirmations: number, executor: Executor = this.db): Promise<number> {
     const scale = sql.raw(`1${'0'.repeat(decimals)}`);
     const result = (await executor.execute(sql`
-      insert into payouts (transaction_id, network, address, amount_base, required_confirmations, state, last_error)
-      select t.id, t.network, coalesce(t.address, ''), trunc(t.coin_amount * ${scale}), ${requiredConfirmations},
-        case when t.coin_amount * ${scale} = trunc(t.coin_amount * ${scale}) and trunc(t.coin_amount * ${scale}) > 0 and t.address is not null
-          then 'approved' else 'failed' end,
-        case when t.coin_amount * ${scale} = trunc(t.coin_amount * ${scale}) and trunc(t.coin_amount * ${scale}) > 0 and t.address is not null
-          then null else 'The amount cannot be paid exactly in the chain''s smallest unit (or there is no address).' end
+      insert into payouts (transaction_id, network, address, amount_base, required_confirmations)
+      select t.id, t.network, coalesce(t.address, ''), greatest(trunc(t.coin_amount * ${scale}), 1), ${requiredConfirmations}
       from transactions t
       join payout_networks n on n.network = t.network
       where t.network = ${network} and t.type = 'withdrawal' and t.status = 'approved' and t.voided_at is null
@@ -65,6 +62,27 @@ export class PayoutsRepository {
       .from(payouts)
       .where(and(eq(payouts.network, network), eq(payouts.state, 'signed')));
     return rows.map((r) => r.rawTx!).filter(Boolean);
+  }
+
+  /** The withdrawal of a payout, row-locked (its status moves with a failed payout's reversal). */
+  async withdrawalForUpdate(id: string, tx: Executor) {
+    const [row] = await tx
+      .select({
+        id: transactions.id,
+        userId: transactions.userId,
+        token: transactions.token,
+        coinAmount: transactions.coinAmount,
+        status: transactions.status,
+        voidedAt: transactions.voidedAt,
+      })
+      .from(transactions)
+      .where(eq(transactions.id, id))
+      .for('update');
+    return row;
+  }
+
+  async rejectWithdrawal(id: string, tx: Executor): Promise<void> {
+    await tx.update(transactions).set({ status: 'rejected', updatedAt: new Date() }).where(eq(transactions.id, id));
   }
 
   async remove(id: string, executor: Executor): Promise<void> {

@@ -4,7 +4,11 @@ import { JobLocks, tryXactLock } from '../../db/advisory-locks';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../chain/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
+import { ConflictError } from '../../common/errors';
 import { inTransaction } from '../ledger/db-transaction';
+import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
+import { toMoney } from '../ledger/money';
+import { NotificationsService } from '../notifications/notifications.service';
 import { HotWalletShort, NodeWalletSigner, SignerRefusal } from './node-wallet-signer';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 
@@ -52,6 +56,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly chains: ChainConnections,
     private readonly payouts: PayoutsRepository,
+    private readonly ledger: LedgerService,
+    private readonly notifications: NotificationsService,
     @Inject(DATABASE) private readonly db: Database,
   ) {
     for (const chain of chains.list()) {
@@ -206,7 +212,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
         return false;
       }
       if (error instanceof SignerRefusal) {
-        await this.payouts.update(payout, { state: 'failed', lastError: `The signer refused: ${error.message}`, attempted: true }, chain.nativeDecimals, tx);
+        await this.fail(chain, payout, `The signer refused: ${error.message}`, tx);
         return false;
       }
       if (error instanceof HotWalletShort) {
@@ -220,6 +226,41 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       }
       throw error;
     }
+  }
+
+  /**
+   * A payout that will never be signed (nothing went to the chain): failed, and the held amount returned to the
+   * customer by a reversal entry with the reason, the withdrawal rejected, the customer notified — in the transaction
+   * that moves the payout out of its unsigned state under its row lock, so it happens once.
+   */
+  private async fail(chain: ConnectedChain, payout: PayoutRecord, reason: string, tx: Tx): Promise<void> {
+    await this.payouts.update(payout, { state: 'failed', lastError: reason, attempted: true }, chain.nativeDecimals, tx);
+    const withdrawal = await this.payouts.withdrawalForUpdate(payout.transactionId, tx);
+    if (!withdrawal || withdrawal.status !== 'approved' || withdrawal.voidedAt) return;
+    const quantity = toMoney(withdrawal.coinAmount);
+    await this.ledger.post(
+      {
+        kind: 'payout_failed_reversal',
+        transactionId: withdrawal.id,
+        reason: `payout failed: ${reason}`.slice(0, 500),
+        createdBy: null,
+        legs: transfer(platform('withdrawals_settled', withdrawal.token, LEASED_SHARD), customer(withdrawal.userId, withdrawal.token), quantity),
+      },
+      tx,
+      () => new ConflictError('The failed payout could not be returned.'),
+    );
+    await this.payouts.rejectWithdrawal(withdrawal.id, tx);
+    await this.notifications.notify(
+      {
+        userId: withdrawal.userId,
+        title: 'Withdrawal failed',
+        message: `Your withdrawal could not be paid on the chain, so the amount was returned to your balance. Reason: ${reason}`,
+        status: 'rejected',
+        createdBy: null,
+      },
+      tx,
+    );
+    this.logger.warn(`Payout of withdrawal ${withdrawal.id} on ${payout.network} failed and was returned to the customer: ${reason}`);
   }
 
   private async broadcast(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
