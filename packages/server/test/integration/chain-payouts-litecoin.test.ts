@@ -175,6 +175,12 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(tx).toMatchObject({ status: 'approved', payoutState: 'completed', txHash: payout.txid, confirmations: 3 });
     // Exactly the approved amount reached the address, once.
     expect(await received(address)).toEqual([{ txid: payout.txid, amount: '0.12500000' }]);
+    const [notice] = (await app.http.get('/api/user/get-notifications').set(bearer(customer.token)).expect(200)).body as Array<{
+      title: string;
+      message: string;
+    }>;
+    expect(notice).toMatchObject({ title: 'Withdrawal completed' });
+    expect(notice.message).toBe(`Your withdrawal of 0.125 LTC was paid on Litecoin and has 3 confirmations. Transaction hash: ${payout.txid}`);
     // Runs again: nothing more is paid.
     expect(await payouts.runOnce('litecoin')).toEqual({ network: 'litecoin', created: 0, signed: 0, broadcast: 0, completed: 0 });
     expect(await received(address)).toHaveLength(1);

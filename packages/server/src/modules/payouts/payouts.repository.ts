@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { baseToCoins } from './node-wallet-signer';
-import { payoutNetworks, payouts, type PayoutState, transactions } from '../../db/schema';
+import { coins, payoutNetworks, payouts, type PayoutState, transactions, users } from '../../db/schema';
 
 export type PayoutRecord = typeof payouts.$inferSelect;
 
@@ -79,6 +79,17 @@ export class PayoutsRepository {
       .where(eq(transactions.id, id))
       .for('update');
     return row;
+  }
+
+  async customerContact(userId: string, executor: Executor): Promise<{ email: string; name: string } | undefined> {
+    const [row] = await executor.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+    return row;
+  }
+
+  /** The token's symbol upper-cased for messages ("LTC"); its id when the coin is gone. */
+  async symbolOf(token: string, executor: Executor): Promise<string> {
+    const [row] = await executor.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, token));
+    return (row?.symbol ?? token).toUpperCase();
   }
 
   async rejectWithdrawal(id: string, tx: Executor): Promise<void> {

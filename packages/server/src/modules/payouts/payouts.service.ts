@@ -9,6 +9,10 @@ import { inTransaction } from '../ledger/db-transaction';
 import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
 import { toMoney } from '../ledger/money';
 import { NotificationsService } from '../notifications/notifications.service';
+import { AuditService } from '../audit/audit.service';
+import { MailService } from '../mail/mail.service';
+import { explorerUrl, findNetwork } from '../../common/networks';
+import { describe as describeAmount } from '../wallet/wallet-common';
 import { HotWalletShort, NodeWalletSigner, SignerRefusal } from './node-wallet-signer';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 
@@ -58,6 +62,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly payouts: PayoutsRepository,
     private readonly ledger: LedgerService,
     private readonly notifications: NotificationsService,
+    private readonly mail: MailService,
+    private readonly audit: AuditService,
     @Inject(DATABASE) private readonly db: Database,
   ) {
     for (const chain of chains.list()) {
@@ -260,7 +266,54 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       },
       tx,
     );
+    await this.audit.record(
+      null,
+      {
+        action: 'chain.payout_failed',
+        targetType: 'transaction',
+        targetId: withdrawal.id,
+        before: { status: 'approved' },
+        after: { status: 'rejected', reason },
+      },
+      tx,
+    );
+    const contact = await this.payouts.customerContact(withdrawal.userId, tx);
+    if (contact) {
+      await this.mail.send(
+        {
+          to: contact.email,
+          subject: 'Withdrawal failed',
+          text: `Hello ${contact.name},\n\nyour withdrawal could not be paid on the chain, so the amount was returned to your Coinpurse balance.\n\nReason: ${reason}\n`,
+        },
+        tx,
+      );
+    }
     this.logger.warn(`Payout of withdrawal ${withdrawal.id} on ${payout.network} failed and was returned to the customer: ${reason}`);
+  }
+
+  /** The customer's notification and mail, and the audit entry, when the payment reaches its confirmations. */
+  private async announceCompleted(chain: ConnectedChain, payout: PayoutRecord, confirmations: number, tx: Tx): Promise<void> {
+    const withdrawal = await this.payouts.withdrawalForUpdate(payout.transactionId, tx);
+    if (!withdrawal) return;
+    const amountText = describeAmount(withdrawal.coinAmount, withdrawal.token, await this.payouts.symbolOf(withdrawal.token, tx));
+    const network = findNetwork(chain.network);
+    const link = network ? explorerUrl(network.explorerTx, payout.txid!) : '';
+    const message = `Your withdrawal of ${amountText} was paid on ${network?.shortName ?? chain.network} and has ${confirmations} confirmations. Transaction hash: ${payout.txid}`;
+    await this.notifications.notify({ userId: withdrawal.userId, title: 'Withdrawal completed', message, status: 'approved', createdBy: null }, tx);
+    const contact = await this.payouts.customerContact(withdrawal.userId, tx);
+    if (contact) {
+      await this.mail.send({ to: contact.email, subject: `Withdrawal completed: ${amountText}`, text: `Hello ${contact.name},\n\n${message}\n${link}\n` }, tx);
+    }
+    await this.audit.record(
+      null,
+      {
+        action: 'chain.payout_completed',
+        targetType: 'transaction',
+        targetId: withdrawal.id,
+        after: { network: chain.network, txid: payout.txid, fee: payout.feeBase, confirmations },
+      },
+      tx,
+    );
   }
 
   private async broadcast(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
@@ -303,7 +356,10 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       chain.nativeDecimals,
       tx,
     );
-    if (completed) this.logger.log(`Payout of withdrawal ${payout.transactionId} on ${payout.network} completed: ${payout.txid}`);
+    if (completed) {
+      await this.announceCompleted(chain, payout, confirmations, tx);
+      this.logger.log(`Payout of withdrawal ${payout.transactionId} on ${payout.network} completed: ${payout.txid}`);
+    }
     return completed;
   }
 }
