@@ -186,6 +186,35 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(await received(address)).toHaveLength(1);
   });
 
+  it('shows the network fee before the customer confirms: the fee the hot wallet would pay, the recipient gets the full amount', async () => {
+    const app = current();
+    const customer = await signUp(app.http);
+    const fee = (await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '0.125' }).set(bearer(customer.token)).expect(200)).body as {
+      estimatedFee: string;
+      recipientGets: string;
+    };
+    expect(fee).toMatchObject({
+      token: 'litecoin',
+      network: 'litecoin',
+      coinAmount: '0.12500000',
+      recipientGets: '0.12500000',
+      targetBlocks: 6,
+      feePaidBy: 'platform',
+    });
+    expect(fee.estimatedFee).toMatch(/^0\.\d{8}$/);
+    // The node's fallback rate (0.0001 LTC/kvB) for a one-input, two-output P2WPKH payment: about 141 vbytes.
+    expect(Number(fee.estimatedFee)).toBeGreaterThan(0.00001);
+    expect(Number(fee.estimatedFee)).toBeLessThan(0.0001);
+    // The estimate signs and locks nothing: the wallet's locked outputs are as before.
+    expect(await ltc.wallet.call<unknown[]>('listlockunspent')).toEqual([]);
+    const bad = await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '0.123456789' }).set(bearer(customer.token)).expect(400);
+    expect(bad.body.error).toBe('coinAmount must be a positive amount with at most 8 decimals.');
+    await app.http.get('/api/crypto/network-fee/litecoin').set(bearer(customer.token)).expect(400);
+    const other = await app.http.get('/api/crypto/network-fee/bitcoin').query({ coinAmount: '1' }).set(bearer(customer.token)).expect(400);
+    expect(other.body.error).toBe('"bitcoin" is not paid out on the chain by the platform: no network fee estimate.');
+    await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '1' }).expect(401);
+  });
+
   it('the signer refuses a forged request (an unapproved withdrawal, another address or amount) and logs why', async () => {
     const app = current();
     const signer = app.app.get(PayoutsService).signerOf('litecoin')!;

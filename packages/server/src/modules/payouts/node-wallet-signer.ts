@@ -71,6 +71,8 @@ export function baseToCoins(amountBase: bigint, decimals = 8): string {
 export class NodeWalletSigner implements PayoutSigner {
   private readonly logger = new Logger('PayoutSigner');
   private readonly wallet: JsonRpcClient;
+  /** One address of the wallet the fee estimates pay to (asked once, so estimates use up no addresses). */
+  private feeProbeAddress: string | undefined;
 
   constructor(private readonly chain: ConnectedChain & { wallet: string }) {
     const url = new URL(chain.rpcUrl);
@@ -150,6 +152,17 @@ export class NodeWalletSigner implements PayoutSigner {
     await this.checkOutputs(decoded, approved);
     const feeBase = coinsToBase(String(funded.fee), this.chain.nativeDecimals);
     return { rawTx: finalized.hex, txid: decoded.txid, feeBase };
+  }
+
+  /**
+   * The fee the hot wallet would pay for a payment of `amountBase` now: funded to one of its own addresses, never
+   * signed, inputs not locked.
+   */
+  async feeFor(amountBase: bigint): Promise<bigint> {
+    this.feeProbeAddress ??= await this.wallet.call<string>('getrawchangeaddress', []);
+    const amount = baseToCoins(amountBase, this.chain.nativeDecimals);
+    const funded = await this.wallet.call<{ fee: number }>('walletcreatefundedpsbt', [[], [{ [this.feeProbeAddress]: amount }], 0, { lockUnspents: false }]);
+    return coinsToBase(funded.fee, this.chain.nativeDecimals);
   }
 
   /**

@@ -4,7 +4,8 @@ import { JobLocks, tryXactLock } from '../../db/advisory-locks';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../chain/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
-import { ConflictError } from '../../common/errors';
+import { ConflictError, InvalidInputError } from '../../common/errors';
+import type { NetworkFeeDto } from '@coinpurse/contract';
 import { inTransaction } from '../ledger/db-transaction';
 import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
 import { toMoney } from '../ledger/money';
@@ -13,7 +14,8 @@ import { AuditService } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
 import { explorerUrl, findNetwork } from '../../common/networks';
 import { describe as describeAmount } from '../wallet/wallet-common';
-import { HotWalletShort, NodeWalletSigner, SignerRefusal } from './node-wallet-signer';
+import { baseToCoins, HotWalletShort, NodeWalletSigner, SignerRefusal } from './node-wallet-signer';
+import { coinsToBase } from '../chain/utxo-node';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
@@ -23,6 +25,11 @@ export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
 const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
 const RPC_VERIFY_REJECTED = -26;
 const RPC_VERIFY_ERROR = -25;
+
+/** Confirmation target of the fee estimate shown before a send. */
+const FEE_TARGET_BLOCKS = 6;
+/** A P2WPKH payout: one input, the payment and change (vbytes). */
+const TYPICAL_PAYOUT_VBYTES = 141n;
 
 export interface PayoutRunResult {
   network: string;
@@ -74,6 +81,40 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** The signer of a network (undefined: its withdrawals are settled by hand). */
   signerOf(network: string): NodeWalletSigner | undefined {
     return this.signers.get(network);
+  }
+
+  /**
+   * The network fee a send of `coinAmount` of `tokenId` would pay, for the Send confirm step: the node's fee rate
+   * (`estimatesmartfee`) and the fee the hot wallet would pay for this payment (funded, never signed nor locked).
+   */
+  async networkFee(tokenId: string, coinAmount: string | undefined, targetBlocks = FEE_TARGET_BLOCKS): Promise<NetworkFeeDto> {
+    const chain = this.chains.list().find((c) => this.signers.has(c.network) && c.nativeCoins.includes(tokenId));
+    if (!chain) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not paid out on the chain by the platform: no network fee estimate.`);
+    const text = typeof coinAmount === 'string' ? coinAmount.trim() : '';
+    let amountBase: bigint;
+    try {
+      amountBase = coinsToBase(text, chain.nativeDecimals);
+    } catch {
+      throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
+    }
+    if (amountBase <= 0n) throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
+    const signer = this.signers.get(chain.network)!;
+    const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [targetBlocks]).catch(() => ({}) as { feerate?: number });
+    const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, chain.nativeDecimals) : null;
+    let feeBase = await signer.feeFor(amountBase).catch(() => null);
+    // The wallet cannot fund it (or is unreachable): the rate times a typical payout's size.
+    if (feeBase === null && feeRateBase !== null) feeBase = (feeRateBase * TYPICAL_PAYOUT_VBYTES + 999n) / 1000n;
+    const amount = baseToCoins(amountBase, chain.nativeDecimals);
+    return {
+      token: tokenId,
+      network: chain.network,
+      coinAmount: amount,
+      estimatedFee: feeBase === null ? null : baseToCoins(feeBase, chain.nativeDecimals),
+      feeRate: feeRateBase === null ? null : baseToCoins(feeRateBase, chain.nativeDecimals),
+      targetBlocks,
+      recipientGets: amount,
+      feePaidBy: 'platform',
+    };
   }
 
   onApplicationBootstrap(): void {
