@@ -282,7 +282,10 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const rawUrl = env[`${prefix}RPC_URL`]?.trim() || '';
     const xpub = env[`${prefix}XPUB`]?.trim() || '';
     const chainRaw = (env[`${prefix}CHAIN`]?.trim() || 'mainnet').toLowerCase();
-    if (!rawUrl && !xpub) continue;
+    if (!rawUrl && !xpub) {
+      if (env[`${prefix}WALLET`]?.trim()) problems.push(`${prefix}WALLET needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      continue;
+    }
     if (!rawUrl || !xpub) {
       problems.push(`${prefix}RPC_URL and ${prefix}XPUB must be set together`);
       continue;
