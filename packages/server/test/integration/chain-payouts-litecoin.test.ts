@@ -312,6 +312,34 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     const login = await app.http.post('/api/user/login-user').send({ email: customer.email, password: customer.password }).expect(200);
     expect((await history(app, login.body.token))[0]).toMatchObject({ _id: id, payoutState: 'completed', txHash: signed.txid });
   });
+  it('the node down at broadcast: the run does not throw, the payout stays signed, and the same bytes go out once it is back', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    payouts.stop();
+    await payouts.runOnce('litecoin');
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const { id } = await withdrawal(app, address, 40, 12);
+    await approve(app, id);
+    await payouts.runOnce('litecoin', { stopAfterSigning: true });
+    const signed = await payoutOf(app, id);
+    expect(signed.state).toBe('signed');
+    await ltc.stop();
+    try {
+      expect(await payouts.runSafely('litecoin')).toBeUndefined();
+      expect(await payoutOf(app, id)).toMatchObject({ state: 'signed', txid: signed.txid, rawTx: signed.rawTx });
+    } finally {
+      await ltc.start();
+      await ltc.node.call('loadwallet', ['recipient']).catch(() => undefined);
+    }
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ signed: 0, broadcast: 1 });
+    expect(await payoutOf(app, id)).toMatchObject({ state: 'broadcast', txid: signed.txid });
+    await ltc.mine(CONFIRMATIONS);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
+    expect(await received(address)).toEqual([{ txid: signed.txid, amount: '0.15000000' }]);
+    // The node's password never reached a log line.
+    expect(logLines.join('')).not.toContain(ltc.rpcPassword);
+  });
+
   it.skipIf(kind !== 'postgres')('two instances running the payout job at once pay each approved withdrawal once', async () => {
     const a = current();
     const b = await startApp();
