@@ -340,6 +340,29 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(logLines.join('')).not.toContain(ltc.rpcPassword);
   });
 
+  it('a payout whose block is orphaned goes back to waiting for a block, is mined again and completes: one payment', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    payouts.stop();
+    await payouts.runOnce('litecoin');
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const { id } = await withdrawal(app, address, 40, 20);
+    await approve(app, id);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ signed: 1, broadcast: 1 });
+    const [block] = await ltc.mine(1);
+    await payouts.runOnce('litecoin');
+    const sent = await payoutOf(app, id);
+    expect(sent).toMatchObject({ state: 'confirming', confirmations: 1 });
+    // The block is orphaned: the payment is back in the mempool (0 confirmations), then in a new block.
+    await ltc.invalidate(block);
+    await payouts.runOnce('litecoin');
+    expect(await payoutOf(app, id)).toMatchObject({ state: 'broadcast', confirmations: 0, txid: sent.txid });
+    await ltc.mine(CONFIRMATIONS, await ltc.newAddress());
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1, signed: 0 });
+    expect(await payoutOf(app, id)).toMatchObject({ state: 'completed', txid: sent.txid });
+    expect(await received(address)).toEqual([{ txid: sent.txid, amount: '0.25000000' }]);
+  });
+
   it.skipIf(kind !== 'postgres')('two instances running the payout job at once pay each approved withdrawal once', async () => {
     const a = current();
     const b = await startApp();
