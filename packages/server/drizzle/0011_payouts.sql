@@ -47,3 +47,11 @@ END;
 $$;
 --> statement-breakpoint
 CREATE TRIGGER "payouts_guard_transaction" BEFORE UPDATE OF "status", "voided_at" ON "transactions" FOR EACH ROW EXECUTE FUNCTION "payouts_guard_transaction"();
+--> statement-breakpoint
+-- EVM family: the next nonce per sending address, reserved in the same transaction that stores the signed payment.
+CREATE TABLE "evm_nonces" (
+	"network" text NOT NULL,
+	"address" text NOT NULL,
+	"next_nonce" bigint NOT NULL,
+	CONSTRAINT "evm_nonces_pkey" PRIMARY KEY("network","address")
+);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import {
@@ -83,6 +83,11 @@ export interface ChainConnection {
    * (see README "Withdrawals to the chain"); unset: withdrawals on this network are settled by hand.
    */
   wallet?: string;
+  /**
+   * EVM family: a file holding the hot address's private key (`CHAIN_<NETWORK>_KEY_FILE`; outside the database,
+   * readable only by the process that signs). Read by the signer, never stored in the configuration.
+   */
+  keyFile?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -266,13 +271,13 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE'] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET)$/.test(name) && !known.has(name) && env[name]) {
+    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE)$/.test(name) && !known.has(name) && env[name]) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -310,6 +315,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
     const wallet = parseWalletName(env, prefix, network, problems);
+    const keyFile = parseKeyFile(env, prefix, network, problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -321,9 +327,40 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       confirmations,
       pollSeconds,
       ...(wallet ? { wallet } : {}),
+      ...(keyFile ? { keyFile } : {}),
     });
   }
   return chains;
+}
+
+/**
+ * `CHAIN_<NETWORK>_KEY_FILE` (EVM family): a file with one hex private key, not readable by group or others. Only its
+ * form is checked here; the key itself stays in the signer.
+ */
+function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): string | undefined {
+  const path = env[`${prefix}KEY_FILE`]?.trim() || '';
+  if (!path) return undefined;
+  if (!isEvmNetwork(network)) {
+    problems.push(`${prefix}KEY_FILE is for the EVM family; ${network} payouts are signed by a node wallet (${prefix}WALLET)`);
+    return undefined;
+  }
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new Error('not a file');
+    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      problems.push(`${prefix}KEY_FILE must be readable by its owner only (chmod 600)`);
+      return undefined;
+    }
+    // The message never repeats the content: it is a private key.
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(readFileSync(path, 'utf8').trim())) {
+      problems.push(`${prefix}KEY_FILE must hold one private key as 64 hex digits`);
+      return undefined;
+    }
+  } catch {
+    problems.push(`${prefix}KEY_FILE cannot be read`);
+    return undefined;
+  }
+  return path;
 }
 
 /** `CHAIN_<NETWORK>_WALLET`: a wallet name of the node (UTXO family only; the EVM family signs with a key file). */

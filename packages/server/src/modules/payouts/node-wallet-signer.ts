@@ -29,7 +29,54 @@ export interface SignedPayout {
  */
 export interface PayoutSigner {
   sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout>;
+  /** Sends stored bytes; resolves when the node accepted them or already knows them; throws ChainRpcError otherwise. */
+  broadcast(rawTx: string): Promise<void>;
+  /** Confirmations of a sent payment (0: not in a block of the best chain) and the fee it actually paid, when known. */
+  status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }>;
 }
+
+/**
+ * The withdrawal as the database shows it, re-read by the signer itself: approved, not voided, on the signer's network,
+ * and the request names exactly its approved address and amount; otherwise a refusal saying why.
+ */
+export async function readApprovedPayment(
+  request: PayoutRequest,
+  network: string,
+  decimals: number,
+  executor: Executor,
+  sameAddress: (a: string, b: string) => boolean = (a, b) => a === b,
+): Promise<{ address: string; amountBase: bigint }> {
+  const [row] = await executor
+    .select({
+      type: transactions.type,
+      status: transactions.status,
+      network: transactions.network,
+      address: transactions.address,
+      coinAmount: transactions.coinAmount,
+      voidedAt: transactions.voidedAt,
+    })
+    .from(transactions)
+    .where(and(eq(transactions.id, request.transactionId)));
+  if (!row || row.type !== 'withdrawal') throw new SignerRefusal('no such withdrawal', true);
+  if (row.voidedAt) throw new SignerRefusal('the withdrawal was cancelled', true);
+  if (row.status !== 'approved') throw new SignerRefusal(`the withdrawal is ${row.status}, not approved`, true);
+  if (row.network !== network || request.network !== network) {
+    throw new SignerRefusal(`the withdrawal is on ${row.network ?? 'no network'}, this signer pays on ${network}`);
+  }
+  let amountBase: bigint;
+  try {
+    amountBase = coinsToBase(row.coinAmount, decimals);
+  } catch {
+    throw new SignerRefusal(`the approved amount ${row.coinAmount} is not a whole number of the chain's smallest unit`);
+  }
+  if (!row.address || !sameAddress(request.address, row.address)) throw new SignerRefusal('the address asked for is not the approved address');
+  if (request.amountBase !== amountBase) throw new SignerRefusal(`the amount asked for (${request.amountBase}) is not the approved amount (${amountBase})`);
+  if (amountBase <= 0n) throw new SignerRefusal('nothing to pay');
+  return { address: row.address, amountBase };
+}
+
+/** Bitcoin Core: "transaction already in block chain" / already in the mempool. */
+const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
 
 /** The signer will not sign this request (the reason says why); nothing was signed. */
 export class SignerRefusal extends Error {
@@ -97,35 +144,26 @@ export class NodeWalletSigner implements PayoutSigner {
     }
   }
 
-  /** The withdrawal as the database shows it, re-read here: the request must name exactly its approved payment. */
-  private async approvedPayment(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
-    const [row] = await executor
-      .select({
-        type: transactions.type,
-        status: transactions.status,
-        network: transactions.network,
-        address: transactions.address,
-        coinAmount: transactions.coinAmount,
-        voidedAt: transactions.voidedAt,
-      })
-      .from(transactions)
-      .where(and(eq(transactions.id, request.transactionId)));
-    if (!row || row.type !== 'withdrawal') throw new SignerRefusal('no such withdrawal', true);
-    if (row.voidedAt) throw new SignerRefusal('the withdrawal was cancelled', true);
-    if (row.status !== 'approved') throw new SignerRefusal(`the withdrawal is ${row.status}, not approved`, true);
-    if (row.network !== this.chain.network || request.network !== this.chain.network) {
-      throw new SignerRefusal(`the withdrawal is on ${row.network ?? 'no network'}, this signer pays on ${this.chain.network}`);
-    }
-    let amountBase: bigint;
+  private approvedPayment(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
+    return readApprovedPayment(request, this.chain.network, this.chain.nativeDecimals, executor);
+  }
+
+  async broadcast(rawTx: string): Promise<void> {
     try {
-      amountBase = coinsToBase(row.coinAmount, this.chain.nativeDecimals);
-    } catch {
-      throw new SignerRefusal(`the approved amount ${row.coinAmount} is not a whole number of the chain's smallest unit`);
+      await this.wallet.call<string>('sendrawtransaction', [rawTx]);
+    } catch (error) {
+      const known =
+        error instanceof ChainRpcError && (error.rpcCode === RPC_VERIFY_ALREADY_IN_CHAIN || /already (in block chain|known)|txn-already/i.test(error.message));
+      if (!known) throw error;
     }
-    if (!row.address || request.address !== row.address) throw new SignerRefusal('the address asked for is not the approved address');
-    if (request.amountBase !== amountBase) throw new SignerRefusal(`the amount asked for (${request.amountBase}) is not the approved amount (${amountBase})`);
-    if (amountBase <= 0n) throw new SignerRefusal('nothing to pay');
-    return { address: row.address, amountBase };
+  }
+
+  async status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }> {
+    const seen = await this.wallet.call<{ confirmations: number; fee?: number }>('gettransaction', [txid]);
+    return {
+      confirmations: seen.confirmations,
+      ...(typeof seen.fee === 'number' ? { feeBase: coinsToBase(Math.abs(seen.fee), this.chain.nativeDecimals) } : {}),
+    };
   }
 
   private async signPayment(request: PayoutRequest, approved: { address: string; amountBase: bigint }): Promise<SignedPayout> {

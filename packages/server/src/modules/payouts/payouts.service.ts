@@ -14,15 +14,14 @@ import { AuditService } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
 import { explorerUrl, findNetwork } from '../../common/networks';
 import { describe as describeAmount } from '../wallet/wallet-common';
-import { baseToCoins, HotWalletShort, NodeWalletSigner, SignerRefusal } from './node-wallet-signer';
+import { baseToCoins, HotWalletShort, NodeWalletSigner, type PayoutSigner, SignerRefusal } from './node-wallet-signer';
+import { EvmKeySigner } from './evm-key-signer';
 import { coinsToBase } from '../chain/utxo-node';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
 
-/** Bitcoin Core: "transaction already in block chain" / already known to the mempool. */
-const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
 const RPC_VERIFY_REJECTED = -26;
 const RPC_VERIFY_ERROR = -25;
 
@@ -59,7 +58,7 @@ export interface PayoutRunOptions {
 @Injectable()
 export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Payouts');
-  private readonly signers = new Map<string, NodeWalletSigner>();
+  private readonly signers = new Map<string, PayoutSigner>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, Promise<unknown>>();
   private stopped = false;
@@ -75,11 +74,12 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     for (const chain of chains.list()) {
       if (chain.family === 'utxo' && chain.wallet) this.signers.set(chain.network, new NodeWalletSigner(chain as ConnectedChain & { wallet: string }));
+      if (chain.family === 'evm' && chain.keyFile) this.signers.set(chain.network, new EvmKeySigner(chain, chain.keyFile));
     }
   }
 
   /** The signer of a network (undefined: its withdrawals are settled by hand). */
-  signerOf(network: string): NodeWalletSigner | undefined {
+  signerOf(network: string): PayoutSigner | undefined {
     return this.signers.get(network);
   }
 
@@ -88,7 +88,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
    * (`estimatesmartfee`) and the fee the hot wallet would pay for this payment (funded, never signed nor locked).
    */
   async networkFee(tokenId: string, coinAmount: string | undefined, targetBlocks = FEE_TARGET_BLOCKS): Promise<NetworkFeeDto> {
-    const chain = this.chains.list().find((c) => this.signers.has(c.network) && c.nativeCoins.includes(tokenId));
+    const chain = this.chains.list().find((c) => this.signers.get(c.network) instanceof NodeWalletSigner && c.nativeCoins.includes(tokenId));
     if (!chain) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not paid out on the chain by the platform: no network fee estimate.`);
     const text = typeof coinAmount === 'string' ? coinAmount.trim() : '';
     let amountBase: bigint;
@@ -98,7 +98,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
     }
     if (amountBase <= 0n) throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
-    const signer = this.signers.get(chain.network)!;
+    const signer = this.signers.get(chain.network) as NodeWalletSigner;
     const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [targetBlocks]).catch(() => ({}) as { feerate?: number });
     const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, chain.nativeDecimals) : null;
     let feeBase = await signer.feeFor(amountBase).catch(() => null);
@@ -120,7 +120,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     for (const network of this.signers.keys()) {
       const chain = this.chains.get(network)!;
-      this.logger.log(`Paying out approved ${network} withdrawals from the node wallet "${chain.wallet}" every ${chain.pollSeconds} s`);
+      const from = chain.wallet ? `the node wallet "${chain.wallet}"` : 'the hot address of its key file';
+      this.logger.log(`Paying out approved ${network} withdrawals from ${from} every ${chain.pollSeconds} s`);
       this.schedule(network, 0);
     }
   }
@@ -183,7 +184,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private async run(network: string, options: PayoutRunOptions): Promise<PayoutRunResult> {
     const chain = this.chains.get(network);
     const signer = this.signers.get(network);
-    if (!chain || !signer) throw new Error(`${network} has no payout signer (CHAIN_${network.toUpperCase()}_WALLET)`);
+    if (!chain || !signer) throw new Error(`${network} has no payout signer (CHAIN_${network.toUpperCase()}_WALLET or _KEY_FILE)`);
     const result: PayoutRunResult = { network, created: 0, signed: 0, broadcast: 0, completed: 0 };
     const created = await this.locked(network, async (tx) => {
       await this.payouts.enableNetwork(network, tx);
@@ -195,7 +196,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     // Sign: each payout in its own transaction, committed before anything is broadcast; never with the inputs of a
     // payment signed before and not broadcast yet.
     const unsent = await this.payouts.unsentRawTxs(network);
-    if (unsent.length) await signer.reserveInputs(unsent);
+    if (unsent.length && signer instanceof NodeWalletSigner) await signer.reserveInputs(unsent);
     const visited: string[] = [];
     for (;;) {
       const step = await this.locked(network, async (tx) => {
@@ -240,7 +241,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     return result;
   }
 
-  private async sign(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
+  private async sign(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
     const request = { transactionId: payout.transactionId, network: payout.network, address: payout.address, amountBase: BigInt(payout.amountBase) };
     try {
       const signed = await signer.sign(request, tx);
@@ -357,26 +358,23 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  private async broadcast(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
+  private async broadcast(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
     try {
-      await signer.client.call<string>('sendrawtransaction', [payout.rawTx]);
+      await signer.broadcast(payout.rawTx!);
     } catch (error) {
       if (!(error instanceof ChainRpcError)) throw error;
-      const known = error.rpcCode === RPC_VERIFY_ALREADY_IN_CHAIN || /already (in block chain|known)|txn-already/i.test(error.message);
-      if (!known) {
-        await this.payouts.update(payout, { lastError: broadcastError(error), attempted: true }, chain.nativeDecimals, tx);
-        return false;
-      }
+      await this.payouts.update(payout, { lastError: broadcastError(error), attempted: true }, chain.nativeDecimals, tx);
+      return false;
     }
     await this.payouts.update(payout, { state: 'broadcast', broadcastAt: new Date(), lastError: null, attempted: true }, chain.nativeDecimals, tx);
     this.logger.log(`Broadcast the payout of withdrawal ${payout.transactionId} on ${payout.network}: ${payout.txid}`);
     return true;
   }
 
-  private async confirm(chain: ConnectedChain, signer: NodeWalletSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
-    let seen: { confirmations: number; fee?: number };
+  private async confirm(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
+    let seen: { confirmations: number; feeBase?: bigint };
     try {
-      seen = await signer.client.call('gettransaction', [payout.txid]);
+      seen = await signer.status(payout.txid!);
     } catch (error) {
       if (!(error instanceof ChainRpcError)) throw error;
       await this.payouts.update(payout, { lastError: error.message }, chain.nativeDecimals, tx);
@@ -385,9 +383,9 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     const confirmations = Math.max(0, seen.confirmations);
     if (seen.confirmations <= 0) {
       // Not in a block of the best chain (dropped from the mempool, or its block orphaned): the same bytes again.
-      await signer.client.call('sendrawtransaction', [payout.rawTx]).catch(() => undefined);
+      await signer.broadcast(payout.rawTx!).catch(() => undefined);
     }
-    const feeBase = typeof seen.fee === 'number' ? BigInt(Math.round(Math.abs(seen.fee) * 10 ** chain.nativeDecimals)).toString() : payout.feeBase;
+    const feeBase = seen.feeBase !== undefined ? seen.feeBase.toString() : payout.feeBase;
     const completed = confirmations >= payout.requiredConfirmations;
     const state = completed ? 'completed' : confirmations > 0 ? 'confirming' : 'broadcast';
     if (state === payout.state && confirmations === payout.confirmations) return false;
