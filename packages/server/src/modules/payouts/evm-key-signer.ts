@@ -44,13 +44,7 @@ export class EvmKeySigner implements PayoutSigner {
 
   async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
     try {
-      const approved = await readApprovedPayment(
-        request,
-        this.chain.network,
-        this.chain.nativeDecimals,
-        executor,
-        (a, b) => a.toLowerCase() === b.toLowerCase(),
-      );
+      const approved = await readApprovedPayment(request, this.chain, executor, (a, b) => a.toLowerCase() === b.toLowerCase());
       return await this.signTransfer(approved, executor);
     } catch (error) {
       if (error instanceof SignerRefusal || error instanceof HotWalletShort) {

@@ -41,14 +41,15 @@ export interface PayoutSigner {
  */
 export async function readApprovedPayment(
   request: PayoutRequest,
-  network: string,
-  decimals: number,
+  chain: Pick<ConnectedChain, 'network' | 'nativeCoins' | 'nativeDecimals'>,
   executor: Executor,
   sameAddress: (a: string, b: string) => boolean = (a, b) => a === b,
 ): Promise<{ address: string; amountBase: bigint }> {
+  const { network, nativeDecimals: decimals } = chain;
   const [row] = await executor
     .select({
       type: transactions.type,
+      token: transactions.token,
       status: transactions.status,
       network: transactions.network,
       address: transactions.address,
@@ -63,6 +64,9 @@ export async function readApprovedPayment(
   if (row.network !== network || request.network !== network) {
     throw new SignerRefusal(`the withdrawal is on ${row.network ?? 'no network'}, this signer pays on ${network}`);
   }
+  // This signer pays the network's own coin only (a token on it would need a token transfer).
+  if (!chain.nativeCoins.includes(row.token))
+    throw new SignerRefusal(`the withdrawal is of ${row.token}, this signer pays ${chain.nativeCoins.join(' or ')} only`);
   let amountBase: bigint;
   try {
     amountBase = coinsToBase(row.coinAmount, decimals);
@@ -145,7 +149,7 @@ export class NodeWalletSigner implements PayoutSigner {
   }
 
   private approvedPayment(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
-    return readApprovedPayment(request, this.chain.network, this.chain.nativeDecimals, executor);
+    return readApprovedPayment(request, this.chain, executor);
   }
 
   async broadcast(rawTx: string): Promise<void> {

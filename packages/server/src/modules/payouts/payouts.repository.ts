@@ -17,12 +17,12 @@ export class PayoutsRepository {
   }
 
   /**
-   * A payout row for every withdrawal on `network` approved since the network pays out by itself, not voided, not
+   * A payout row for every withdrawal of the network's own coin (tokens on it are settled by hand) on `network` approved since the network pays out by itself, not voided, not
    * settled by hand (no txHash) and without one yet; unique per withdrawal, so racing instances create one. An amount
    * the chain cannot pay exactly (or a missing address) is left to the signer, which refuses it: the payout fails and
    * the amount goes back to the customer.
    */
-  async createDue(network: string, decimals: number, requiredConfirmations: number, executor: Executor = this.db): Promise<number> {
+  async createDue(network: string, nativeCoins: string[], decimals: number, requiredConfirmations: number, executor: Executor = this.db): Promise<number> {
     const scale = sql.raw(`1${'0'.repeat(decimals)}`);
     const result = (await executor.execute(sql`
       insert into payouts (transaction_id, network, address, amount_base, required_confirmations)
@@ -30,6 +30,10 @@ export class PayoutsRepository {
       from transactions t
       join payout_networks n on n.network = t.network
       where t.network = ${network} and t.type = 'withdrawal' and t.status = 'approved' and t.voided_at is null
+        and t.token in (${sql.join(
+          nativeCoins.map((coin) => sql`${coin}`),
+          sql`, `,
+        )})
         and t.updated_at >= n.enabled_at and t.details->>'txHash' is null
         and not exists (select 1 from payouts p where p.transaction_id = t.id)
         and t.coin_amount > 0

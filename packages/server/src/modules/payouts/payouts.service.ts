@@ -188,7 +188,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     const result: PayoutRunResult = { network, created: 0, signed: 0, broadcast: 0, completed: 0 };
     const created = await this.locked(network, async (tx) => {
       await this.payouts.enableNetwork(network, tx);
-      return this.payouts.createDue(network, chain.nativeDecimals, chain.confirmations, tx);
+      return this.payouts.createDue(network, chain.nativeCoins, chain.nativeDecimals, chain.confirmations, tx);
     });
     if (created === undefined) return { ...result, yielded: true };
     result.created = created;
