@@ -13,7 +13,7 @@ import { Anvil } from '../support/anvil';
 import { DATABASE_KINDS } from '../support/databases';
 import { seedCoins } from '../support/market';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { supportTokens } from '../support/wallet';
+import { addTokenNetwork, supportTokens } from '../support/wallet';
 
 /** The operator's deposit key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
 const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
@@ -140,5 +140,29 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
     expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 2 });
     for (const to of targets) expect(await balanceOf(to)).toBe(2n * 10n ** 16n);
     expect(BigInt(await anvil.rpc.call<string>('eth_getTransactionCount', [HOT_ADDRESS, 'latest']))).toBe(nonceBefore + 2n);
+  });
+
+  it('a USDT (ERC-20) withdrawal on ethereum is not paid from the key (no token transfer yet): no payout, the signer refuses', async () => {
+    await addTokenNetwork(t, 'tether', 'ethereum');
+    const to = randomAddress();
+    const customer = await signUp(t.http);
+    await t.http
+      .post(`/api/admin/update-balance/${customer._id}`)
+      .set(bearer(admin))
+      .send({ token: 'tether', amount: 50, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'usdt' })
+      .expect(200);
+    const sent = await t.http
+      .post('/api/crypto/send-crypto/tether')
+      .set(bearer(customer.token))
+      .send({ transferData: { address: to, amount: 20, symbol: 'usdt', coinAmount: '20', network: 'ethereum' } })
+      .expect(201);
+    const id = sent.body.transaction._id as string;
+    expect(sent.body.transaction.network).toBe('ethereum');
+    await approve(id);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 0, signed: 0 });
+    await expect(payouts.signerOf('ethereum')!.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 20n * 10n ** 18n }, db)).rejects.toThrow(
+      'the withdrawal is of tether, this signer pays ethereum only',
+    );
+    expect(await balanceOf(to)).toBe(0n);
   });
 });
