@@ -165,4 +165,22 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
     );
     expect(await balanceOf(to)).toBe(0n);
   });
+
+  it('withdrawals approved before the network first paid out by itself (settled by hand) are never paid', async () => {
+    await db.execute(sql`delete from payout_networks where network = 'ethereum'`);
+    const to = randomAddress();
+    const { id } = await withdrawal(to, 50);
+    await approve(id);
+    // The signer is switched on now: the network pays out by itself from this run on, not what was approved before.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 0, signed: 0 });
+    const [row] = ((await db.execute(sql`select count(*)::int as n from payouts where transaction_id = ${id}`)) as unknown as { rows: Array<{ n: number }> })
+      .rows;
+    expect(row.n).toBe(0);
+    expect(await balanceOf(to)).toBe(0n);
+    // One approved after is paid.
+    const after = await withdrawal(randomAddress(), 50);
+    await approve(after.id);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+  });
 });
