@@ -12,3 +12,4 @@ export * from './networks';
 export * from './back-office-admins';
 export * from './security';
 export * from './chain';
+export * from './payouts';

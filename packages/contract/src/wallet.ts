@@ -227,6 +227,16 @@ export class TransactionDto {
 
   @ApiPropertyOptional({ example: 12, description: 'Deposits from the chain: confirmations needed before it is credited (status approved)' })
   requiredConfirmations?: number;
+
+  @ApiPropertyOptional({
+    enum: ['approved', 'awaiting_funds', 'signed', 'broadcast', 'confirming', 'completed', 'failed'],
+    description:
+      'Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming)',
+  })
+  payoutState?: 'approved' | 'awaiting_funds' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
+
+  @ApiPropertyOptional({ example: '0.00001410', description: 'Withdrawals paid on chain: the network fee of the payment, in the token (paid by the platform)' })
+  fee?: string;
 }
 
 export class TransferDataDto {

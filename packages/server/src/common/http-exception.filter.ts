@@ -78,6 +78,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // Safety net: a PostgreSQL "data exception" (class 22: value too long, out of range, bad text) is bad input
     // that validation should have caught; answer 400 rather than 500, and log it so the validation gets fixed.
     const sqlState = postgresErrorCode(exception);
+    // The payouts trigger (migration 0011): a withdrawal whose payment is signed keeps its status.
+    if (sqlState === PAYOUT_SIGNED_STATE) {
+      return { statusCode: 409, error: 'This withdrawal is being paid on the chain, so its status can no longer change.' };
+    }
     if (sqlState?.startsWith('22')) {
       this.logger.warn(`${request?.method ?? ''} ${request?.url ?? ''}: database refused a value (SQLSTATE ${sqlState})`);
       return { statusCode: 400, error: 'The request contains a value that is not allowed.' };
@@ -90,6 +94,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, error: 'Something went wrong on our side. Please try again.' };
   }
 }
+
+/** SQLSTATE raised by the payouts trigger when a signed withdrawal's status or void would change. */
+const PAYOUT_SIGNED_STATE = 'CP011';
 
 function describeCause(error: unknown): string {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {

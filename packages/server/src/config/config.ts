@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
@@ -77,6 +77,16 @@ export interface ChainConnection {
   chain: ChainKind;
   confirmations: number;
   pollSeconds: number;
+  /**
+   * UTXO family: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) that signs approved withdrawals
+   * (see README "Withdrawals to the chain"); unset: withdrawals on this network are settled by hand.
+   */
+  wallet?: string;
+  /**
+   * EVM family: a file holding the hot address's private key (`CHAIN_<NETWORK>_KEY_FILE`; outside the database,
+   * readable only by the process that signs). Read by the signer, never stored in the configuration.
+   */
+  keyFile?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -262,13 +272,13 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE'] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS)$/.test(name) && !known.has(name) && env[name]) {
+    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE)$/.test(name) && !known.has(name) && env[name]) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -278,7 +288,10 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const rawUrl = env[`${prefix}RPC_URL`]?.trim() || '';
     const xpub = env[`${prefix}XPUB`]?.trim() || '';
     const chainRaw = (env[`${prefix}CHAIN`]?.trim() || 'mainnet').toLowerCase();
-    if (!rawUrl && !xpub) continue;
+    if (!rawUrl && !xpub) {
+      if (env[`${prefix}WALLET`]?.trim()) problems.push(`${prefix}WALLET needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      continue;
+    }
     if (!rawUrl || !xpub) {
       problems.push(`${prefix}RPC_URL and ${prefix}XPUB must be set together`);
       continue;
@@ -302,6 +315,8 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     }
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
+    const wallet = parseWalletName(env, prefix, network, problems);
+    const keyFile = parseKeyFile(env, prefix, network, problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -312,9 +327,57 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       chain,
       confirmations,
       pollSeconds,
+      ...(wallet ? { wallet } : {}),
+      ...(keyFile ? { keyFile } : {}),
     });
   }
   return chains;
+}
+
+/**
+ * `CHAIN_<NETWORK>_KEY_FILE` (EVM family): a file with one hex private key, not readable by group or others. Only its
+ * form is checked here; the key itself stays in the signer.
+ */
+function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): string | undefined {
+  const path = env[`${prefix}KEY_FILE`]?.trim() || '';
+  if (!path) return undefined;
+  if (!isEvmNetwork(network)) {
+    problems.push(`${prefix}KEY_FILE is for the EVM family; ${network} payouts are signed by a node wallet (${prefix}WALLET)`);
+    return undefined;
+  }
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new Error('not a file');
+    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      problems.push(`${prefix}KEY_FILE must be readable by its owner only (chmod 600)`);
+      return undefined;
+    }
+    // The message never repeats the content: it is a private key.
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(readFileSync(path, 'utf8').trim())) {
+      problems.push(`${prefix}KEY_FILE must hold one private key as 64 hex digits`);
+      return undefined;
+    }
+  } catch {
+    problems.push(`${prefix}KEY_FILE cannot be read`);
+    return undefined;
+  }
+  return path;
+}
+
+/** `CHAIN_<NETWORK>_WALLET`: a wallet name of the node (UTXO family only; the EVM family signs with a key file). */
+function parseWalletName(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): string | undefined {
+  const wallet = env[`${prefix}WALLET`]?.trim() || '';
+  if (!wallet) return undefined;
+  if (isEvmNetwork(network)) {
+    problems.push(`${prefix}WALLET is for the UTXO family (a wallet of the node); ${network} payouts are not signed by a node wallet`);
+    return undefined;
+  }
+  // Bitcoin Core wallet names are path-like; the name goes into the RPC path /wallet/<name>, so keep it to safe characters.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(wallet)) {
+    problems.push(`${prefix}WALLET must be a node wallet name of letters, digits, ".", "_" or "-" (at most 64)`);
+    return undefined;
+  }
+  return wallet;
 }
 
 /** A URL without user, password, query or fragment (RPC URLs may carry an API key in any of them). */

@@ -13,6 +13,7 @@ import { AddressBookModule } from './address-book/address-book.module';
 import { SecurityModule } from './security/security.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { ChainModule } from './chain/chain.module';
+import { PayoutsModule } from './payouts/payouts.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -33,4 +34,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   SecurityModule,
   ReferenceDataModule,
   ChainModule,
+  PayoutsModule,
 ];

@@ -49,6 +49,15 @@ const injectedRtkApi = api
         }),
         invalidatesTags: ['wallet'],
       }),
+      getNetworkFee: build.query<GetNetworkFeeApiResponse, GetNetworkFeeApiArg>({
+        query: (queryArg) => ({
+          url: `/api/crypto/network-fee/${queryArg.tokenId}`,
+          params: {
+            coinAmount: queryArg.coinAmount,
+          },
+        }),
+        providesTags: ['wallet'],
+      }),
     }),
     overrideExisting: false,
   });
@@ -83,6 +92,11 @@ export type SwapTokensApiArg = {
   /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
   'Idempotency-Key'?: string;
   swapDto: SwapDto;
+};
+export type GetNetworkFeeApiResponse = /** status 200  */ NetworkFeeDto;
+export type GetNetworkFeeApiArg = {
+  tokenId: string;
+  coinAmount: string;
 };
 export type TokenBalanceDto = {
   /** Token id (CoinGecko id) */
@@ -153,6 +167,10 @@ export type TransactionDto = {
   confirmations?: number;
   /** Deposits from the chain: confirmations needed before it is credited (status approved) */
   requiredConfirmations?: number;
+  /** Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming) */
+  payoutState?: 'approved' | 'awaiting_funds' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
+  /** Withdrawals paid on chain: the network fee of the payment, in the token (paid by the platform) */
+  fee?: string;
 };
 export type SendCryptoResponseDto = {
   message: string;
@@ -201,6 +219,22 @@ export type SwapDto = {
   /** Token id received */
   to: string;
 };
+export type NetworkFeeDto = {
+  token: string;
+  network: string;
+  /** The amount asked for, exact decimal string */
+  coinAmount: string;
+  /** Estimated network fee of the payment, in the token; null when the node gives no estimate */
+  estimatedFee: string | null;
+  /** The node's fee rate (estimatesmartfee, coins per 1,000 virtual bytes, for confirmation within `targetBlocks`); null without enough data */
+  feeRate: string | null;
+  /** Blocks within which the estimate aims to confirm */
+  targetBlocks: number;
+  /** What the recipient gets: the full amount (the platform pays the network fee) */
+  recipientGets: string;
+  /** Who pays the network fee */
+  feePaidBy: 'platform';
+};
 export const {
   useGetUserBalanceQuery,
   useLazyGetUserBalanceQuery,
@@ -210,4 +244,6 @@ export const {
   useLazyExportTransactionsQuery,
   useSendCryptoMutation,
   useSwapTokensMutation,
+  useGetNetworkFeeQuery,
+  useLazyGetNetworkFeeQuery,
 } = injectedRtkApi;

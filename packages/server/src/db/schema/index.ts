@@ -8,3 +8,4 @@ export * from './back-office';
 export * from './security';
 export * from './price-history';
 export * from './chain';
+export * from './payouts';

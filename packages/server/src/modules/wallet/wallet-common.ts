@@ -79,6 +79,9 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>): Transactio
     dto.confirmations = typeof view.details.confirmations === 'number' ? view.details.confirmations : 0;
     dto.requiredConfirmations = view.details.requiredConfirmations;
   }
+  // A withdrawal paid on chain by the platform (see PayoutsService).
+  if (typeof view.details?.payoutState === 'string') dto.payoutState = view.details.payoutState as TransactionDto['payoutState'];
+  if (typeof view.details?.fee === 'string') dto.fee = view.details.fee;
   return dto;
 }
 

@@ -243,6 +243,8 @@ function TransactionDetail({ tx, onClose }: { tx: TransactionDto; onClose: () =>
   ];
   if (tx.memo) rows.push([network?.memoLabel ?? 'Memo', tx.memo]);
   if (tx.requiredConfirmations !== undefined) rows.push(['Confirmations', `${tx.confirmations ?? 0} of ${tx.requiredConfirmations}`]);
+  if (tx.payoutState) rows.push(['Payment on chain', PAYOUT_STATE_TEXT[tx.payoutState] ?? tx.payoutState]);
+  if (tx.fee) rows.push(['Network fee', `${tx.fee} ${tx.symbol.toUpperCase()} (paid by Coinpurse)`]);
   if (tx.txHash)
     rows.push([
       'Chain transaction',
@@ -284,3 +286,14 @@ function TransactionDetail({ tx, onClose }: { tx: TransactionDto; onClose: () =>
     </div>
   );
 }
+
+/** Where a withdrawal the platform pays on chain stands, for people. */
+const PAYOUT_STATE_TEXT: Record<string, string> = {
+  approved: 'Approved, being prepared',
+  awaiting_funds: 'Waiting for the hot wallet to be topped up',
+  signed: 'Signed, being sent',
+  broadcast: 'Sent, waiting for the first confirmation',
+  confirming: 'Confirming',
+  completed: 'Completed',
+  failed: 'Failed, amount returned',
+};

@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
 import { useGetNetworksQuery, useTwoFactorStatusQuery } from '../../../app/api/endpoints';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
-import { useSendCryptoMutation } from '../../../api/generated/walletApi.generated';
+import { useGetNetworkFeeQuery, useSendCryptoMutation } from '../../../api/generated/walletApi.generated';
 import { useAddAddressMutation, useGetAddressesQuery } from '../../../api/generated/walletAddressesApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
 import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
@@ -38,6 +38,10 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const needsNetwork = tokenNetworks.length > 1 && !chosen;
   const canContinue = usd > 0 && address.trim().length > 0 && !needsNetwork;
   const saved = (book?.addresses ?? []).filter((entry) => entry.token === token.id);
+  // On a network the platform pays out on by itself the confirm step shows the network fee (the server answers 400
+  // for the others: then nothing is shown).
+  const feeAmount = row.price > 0 ? (token.id === 'tether' ? usd : usd / row.price).toFixed(8) : '';
+  const { data: fee } = useGetNetworkFeeQuery({ tokenId: token.id, coinAmount: feeAmount }, { skip: !confirming || !feeAmount || usd <= 0 });
   const alreadySaved = saved.some((entry) => entry.address === address.trim() && entry.network === network && (entry.memo ?? '') === memo.trim());
 
   function next(event: FormEvent) {
@@ -133,6 +137,18 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           <dd>{chosen?.address || token.address || '—'}</dd>
           <dt>To</dt>
           <dd>{address.trim()}</dd>
+          {fee?.estimatedFee && (
+            <>
+              <dt>Network fee</dt>
+              <dd data-testid="confirm-network-fee">
+                ≈ {fee.estimatedFee} {token.symbol.toUpperCase()} (paid by Coinpurse)
+              </dd>
+              <dt>Recipient gets</dt>
+              <dd data-testid="confirm-recipient-gets">
+                {confirmCoinAmount(usd, row.price, token.id).slice(1)} {token.symbol.toUpperCase()}
+              </dd>
+            </>
+          )}
           {networkInfo?.memo && memo.trim() && (
             <>
               <dt>{networkInfo.memoLabel}</dt>

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { transactions } from './ledger';
+
+export const PAYOUT_STATES = ['approved', 'awaiting_funds', 'signed', 'broadcast', 'confirming', 'completed', 'failed'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
+/**
+ * The on-chain payment of one approved withdrawal (see migration 0011): unique per withdrawal; the signed bytes and
+ * txid are stored before the broadcast, and only those bytes are ever broadcast for it.
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    network: text('network').notNull(),
+    address: text('address').notNull(),
+    /** The approved amount in the chain's base unit (satoshis). */
+    amountBase: numeric('amount_base', { precision: 78, scale: 0 }).notNull(),
+    state: text('state').$type<PayoutState>().notNull().default('approved'),
+    rawTx: text('raw_tx'),
+    txid: text('txid'),
+    feeBase: numeric('fee_base', { precision: 78, scale: 0 }),
+    confirmations: integer('confirmations').notNull().default(0),
+    requiredConfirmations: integer('required_confirmations').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    broadcastAt: timestamp('broadcast_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payouts_transaction_key').on(t.transactionId),
+    uniqueIndex('payouts_network_txid_key')
+      .on(t.network, t.txid)
+      .where(sql`${t.txid} is not null`),
+  ],
+);
+
+/** Since when a network pays out by itself (withdrawals approved before were settled by hand). */
+export const payoutNetworks = pgTable('payout_networks', {
+  network: text('network').primaryKey(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }).notNull().defaultNow(),
+});

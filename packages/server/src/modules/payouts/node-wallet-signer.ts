@@ -1,0 +1,244 @@
+import { Logger } from '@nestjs/common';
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/database';
+import { transactions } from '../../db/schema';
+import type { ConnectedChain } from '../chain/chain-connections';
+import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
+import { coinsToBase } from '../chain/utxo-node';
+
+/** What the payout job asks a signer to sign: one withdrawal's single payment. */
+export interface PayoutRequest {
+  transactionId: string;
+  network: string;
+  address: string;
+  /** Satoshis. */
+  amountBase: bigint;
+}
+
+/** The signed payment, stored before it is broadcast. */
+export interface SignedPayout {
+  rawTx: string;
+  txid: string;
+  /** Satoshis the transaction pays as fee. */
+  feeBase: bigint;
+}
+
+/**
+ * Signs the payment of an approved withdrawal. The code that decides (API, policy, ledger) never holds a key: a signer
+ * is the only place that can make a payment, and it checks the request against the database itself.
+ */
+export interface PayoutSigner {
+  sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout>;
+  /** Sends stored bytes; resolves when the node accepted them or already knows them; throws ChainRpcError otherwise. */
+  broadcast(rawTx: string): Promise<void>;
+  /** Confirmations of a sent payment (0: not in a block of the best chain) and the fee it actually paid, when known. */
+  status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }>;
+}
+
+/**
+ * The withdrawal as the database shows it, re-read by the signer itself: approved, not voided, on the signer's network,
+ * and the request names exactly its approved address and amount; otherwise a refusal saying why.
+ */
+export async function readApprovedPayment(
+  request: PayoutRequest,
+  chain: Pick<ConnectedChain, 'network' | 'nativeCoins' | 'nativeDecimals'>,
+  executor: Executor,
+  sameAddress: (a: string, b: string) => boolean = (a, b) => a === b,
+): Promise<{ address: string; amountBase: bigint }> {
+  const { network, nativeDecimals: decimals } = chain;
+  const [row] = await executor
+    .select({
+      type: transactions.type,
+      token: transactions.token,
+      status: transactions.status,
+      network: transactions.network,
+      address: transactions.address,
+      coinAmount: transactions.coinAmount,
+      voidedAt: transactions.voidedAt,
+    })
+    .from(transactions)
+    .where(and(eq(transactions.id, request.transactionId)));
+  if (!row || row.type !== 'withdrawal') throw new SignerRefusal('no such withdrawal', true);
+  if (row.voidedAt) throw new SignerRefusal('the withdrawal was cancelled', true);
+  if (row.status !== 'approved') throw new SignerRefusal(`the withdrawal is ${row.status}, not approved`, true);
+  if (row.network !== network || request.network !== network) {
+    throw new SignerRefusal(`the withdrawal is on ${row.network ?? 'no network'}, this signer pays on ${network}`);
+  }
+  // This signer pays the network's own coin only (a token on it would need a token transfer).
+  if (!chain.nativeCoins.includes(row.token))
+    throw new SignerRefusal(`the withdrawal is of ${row.token}, this signer pays ${chain.nativeCoins.join(' or ')} only`);
+  let amountBase: bigint;
+  try {
+    amountBase = coinsToBase(row.coinAmount, decimals);
+  } catch {
+    throw new SignerRefusal(`the approved amount ${row.coinAmount} is not a whole number of the chain's smallest unit`);
+  }
+  if (!row.address || !sameAddress(request.address, row.address)) throw new SignerRefusal('the address asked for is not the approved address');
+  if (request.amountBase !== amountBase) throw new SignerRefusal(`the amount asked for (${request.amountBase}) is not the approved amount (${amountBase})`);
+  if (amountBase <= 0n) throw new SignerRefusal('nothing to pay');
+  return { address: row.address, amountBase };
+}
+
+/** Bitcoin Core: "transaction already in block chain" / already in the mempool. */
+const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
+
+/** The signer will not sign this request (the reason says why); nothing was signed. */
+export class SignerRefusal extends Error {
+  constructor(
+    message: string,
+    /** The withdrawal is not (or no longer) approved: no payment is due at all. */
+    readonly notApproved = false,
+  ) {
+    super(message);
+    this.name = 'SignerRefusal';
+  }
+}
+
+/** The hot wallet does not hold enough to pay (and the fee): retry once it is topped up. */
+export class HotWalletShort extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HotWalletShort';
+  }
+}
+
+/** Bitcoin Core RPC error codes the signer tells apart. */
+const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
+const RPC_INVALID_ADDRESS_OR_KEY = -5;
+
+/** Satoshis as a decimal coin amount for the node (exact: no float arithmetic). */
+export function baseToCoins(amountBase: bigint, decimals = 8): string {
+  const text = amountBase.toString().padStart(decimals + 1, '0');
+  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
+}
+
+/**
+ * The UTXO family's signer: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) holds the keys; this
+ * process only asks it to fund and sign (`walletcreatefundedpsbt` with the one approved output, `walletprocesspsbt`,
+ * `finalizepsbt`). It signs only a withdrawal the database shows approved, not voided, on its network, whose request
+ * names exactly the approved address and amount — and only a transaction whose outputs are that payment and change
+ * back to the wallet itself. Anything else is refused and logged with the reason.
+ */
+export class NodeWalletSigner implements PayoutSigner {
+  private readonly logger = new Logger('PayoutSigner');
+  private readonly wallet: JsonRpcClient;
+  /** One address of the wallet the fee estimates pay to (asked once, so estimates use up no addresses). */
+  private feeProbeAddress: string | undefined;
+
+  constructor(private readonly chain: ConnectedChain & { wallet: string }) {
+    const url = new URL(chain.rpcUrl);
+    url.pathname = `${url.pathname.replace(/\/$/, '')}/wallet/${encodeURIComponent(chain.wallet)}`;
+    this.wallet = new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${chain.rpcUrlForLogs} (wallet ${chain.wallet})`, timeoutMs: 60_000 });
+  }
+
+  /** The hot wallet's RPC client (fee estimates, confirmations, broadcasts go through the same node). */
+  get client(): JsonRpcClient {
+    return this.wallet;
+  }
+
+  async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
+    try {
+      const approved = await this.approvedPayment(request, executor);
+      return await this.signPayment(request, approved);
+    } catch (error) {
+      if (error instanceof SignerRefusal || error instanceof HotWalletShort) {
+        this.logger.warn(`Refused to sign withdrawal ${request.transactionId} on ${request.network}: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  private approvedPayment(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
+    return readApprovedPayment(request, this.chain, executor);
+  }
+
+  async broadcast(rawTx: string): Promise<void> {
+    try {
+      await this.wallet.call<string>('sendrawtransaction', [rawTx]);
+    } catch (error) {
+      const known =
+        error instanceof ChainRpcError && (error.rpcCode === RPC_VERIFY_ALREADY_IN_CHAIN || /already (in block chain|known)|txn-already/i.test(error.message));
+      if (!known) throw error;
+    }
+  }
+
+  async status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }> {
+    const seen = await this.wallet.call<{ confirmations: number; fee?: number }>('gettransaction', [txid]);
+    return {
+      confirmations: seen.confirmations,
+      ...(typeof seen.fee === 'number' ? { feeBase: coinsToBase(Math.abs(seen.fee), this.chain.nativeDecimals) } : {}),
+    };
+  }
+
+  private async signPayment(request: PayoutRequest, approved: { address: string; amountBase: bigint }): Promise<SignedPayout> {
+    const amount = baseToCoins(approved.amountBase, this.chain.nativeDecimals);
+    let funded: { psbt: string; fee: number | string };
+    try {
+      // The one approved output; the wallet adds its inputs (locked, so a payout signed next never spends them too) and
+      // its change, and signals replaceability (RBF).
+      funded = await this.wallet.call('walletcreatefundedpsbt', [[], [{ [approved.address]: amount }], 0, { replaceable: true, lockUnspents: true }]);
+    } catch (error) {
+      if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_INSUFFICIENT_FUNDS) {
+        throw new HotWalletShort(`the hot wallet cannot pay ${amount} and its fee: ${error.message}`);
+      }
+      if (error instanceof ChainRpcError && error.rpcCode === RPC_INVALID_ADDRESS_OR_KEY) {
+        throw new SignerRefusal(`the node does not accept the address: ${error.message}`);
+      }
+      throw error;
+    }
+    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [funded.psbt, true, 'ALL']);
+    if (!processed.complete) throw new SignerRefusal('the hot wallet could not sign every input (is it locked or watch-only?)');
+    const finalized = await this.wallet.call<{ hex?: string; complete: boolean }>('finalizepsbt', [processed.psbt, true]);
+    if (!finalized.complete || !finalized.hex) throw new SignerRefusal('the signed transaction could not be finalized');
+    const decoded = await this.wallet.call<DecodedTransaction>('decoderawtransaction', [finalized.hex]);
+    await this.checkOutputs(decoded, approved);
+    const feeBase = coinsToBase(String(funded.fee), this.chain.nativeDecimals);
+    return { rawTx: finalized.hex, txid: decoded.txid, feeBase };
+  }
+
+  /**
+   * The fee the hot wallet would pay for a payment of `amountBase` now: funded to one of its own addresses, never
+   * signed, inputs not locked.
+   */
+  async feeFor(amountBase: bigint): Promise<bigint> {
+    this.feeProbeAddress ??= await this.wallet.call<string>('getrawchangeaddress', []);
+    const amount = baseToCoins(amountBase, this.chain.nativeDecimals);
+    const funded = await this.wallet.call<{ fee: number }>('walletcreatefundedpsbt', [[], [{ [this.feeProbeAddress]: amount }], 0, { lockUnspents: false }]);
+    return coinsToBase(funded.fee, this.chain.nativeDecimals);
+  }
+
+  /**
+   * Locks the inputs of signed payments not yet broadcast, so the wallet funds no other payout with them (the node
+   * forgets its locks when it restarts). An input already locked, or already spent, is left as it is.
+   */
+  async reserveInputs(rawTxs: string[]): Promise<void> {
+    for (const rawTx of rawTxs) {
+      const decoded = await this.wallet.call<{ vin: Array<{ txid: string; vout: number }> }>('decoderawtransaction', [rawTx]);
+      for (const input of decoded.vin) {
+        await this.wallet.call('lockunspent', [false, [{ txid: input.txid, vout: input.vout }]]).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Exactly one output pays the approved address the approved amount; every other one is change to the wallet itself. */
+  private async checkOutputs(decoded: DecodedTransaction, approved: { address: string; amountBase: bigint }): Promise<void> {
+    let payments = 0;
+    for (const out of decoded.vout) {
+      const address = out.scriptPubKey.address ?? out.scriptPubKey.addresses?.[0];
+      const value = coinsToBase(out.value, this.chain.nativeDecimals);
+      if (address === approved.address && value === approved.amountBase) {
+        payments++;
+        continue;
+      }
+      const info = address ? await this.wallet.call<{ ismine?: boolean }>('getaddressinfo', [address]) : undefined;
+      if (!info?.ismine)
+        throw new SignerRefusal(`the transaction would pay ${value} to ${address ?? 'a script'}, which is neither the approved output nor change`);
+    }
+    if (payments !== 1) throw new SignerRefusal(`the transaction pays the approved output ${payments} times, not once`);
+  }
+}
+
+interface DecodedTransaction {
+  txid: string;
+  vout: Array<{ value: number; n: number; scriptPubKey: { address?: string; addresses?: string[] } }>;
+}

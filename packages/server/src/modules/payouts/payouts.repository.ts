@@ -1,0 +1,137 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { baseToCoins } from './node-wallet-signer';
+import { coins, payoutNetworks, payouts, type PayoutState, transactions, users } from '../../db/schema';
+
+export type PayoutRecord = typeof payouts.$inferSelect;
+
+/** All SQL of the payouts: the rows, their row locks, and the payout fields mirrored on the withdrawal's transaction. */
+@Injectable()
+export class PayoutsRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** Marks the network as paying out by itself from now on (first run only; later runs keep the first time). */
+  async enableNetwork(network: string, executor: Executor = this.db): Promise<void> {
+    await executor.insert(payoutNetworks).values({ network }).onConflictDoNothing();
+  }
+
+  /**
+   * A payout row for every withdrawal of the network's own coin (tokens on it are settled by hand) on `network` approved since the network pays out by itself, not voided, not
+   * settled by hand (no txHash) and without one yet; unique per withdrawal, so racing instances create one. An amount
+   * the chain cannot pay exactly (or a missing address) is left to the signer, which refuses it: the payout fails and
+   * the amount goes back to the customer.
+   */
+  async createDue(network: string, nativeCoins: string[], decimals: number, requiredConfirmations: number, executor: Executor = this.db): Promise<number> {
+    const scale = sql.raw(`1${'0'.repeat(decimals)}`);
+    const result = (await executor.execute(sql`
+      insert into payouts (transaction_id, network, address, amount_base, required_confirmations)
+      select t.id, t.network, coalesce(t.address, ''), greatest(trunc(t.coin_amount * ${scale}), 1), ${requiredConfirmations}
+      from transactions t
+      join payout_networks n on n.network = t.network
+      where t.network = ${network} and t.type = 'withdrawal' and t.status = 'approved' and t.voided_at is null
+        and t.token in (${sql.join(
+          nativeCoins.map((coin) => sql`${coin}`),
+          sql`, `,
+        )})
+        and t.updated_at >= n.enabled_at and t.details->>'txHash' is null
+        and not exists (select 1 from payouts p where p.transaction_id = t.id)
+        and t.coin_amount > 0
+      on conflict (transaction_id) do nothing
+    `)) as unknown as { affectedRows?: number; rowCount?: number };
+    return Number(result.affectedRows ?? result.rowCount ?? 0);
+  }
+
+  /** The oldest payout of `network` in one of `states` not `visited` by this run, row-locked; one another instance holds is skipped. */
+  async lockNext(network: string, states: PayoutState[], visited: string[], executor: Executor): Promise<PayoutRecord | undefined> {
+    const [row] = await executor
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.network, network), inArray(payouts.state, states), visited.length ? notInArray(payouts.id, visited) : undefined))
+      .orderBy(payouts.createdAt, payouts.id)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    return row;
+  }
+
+  async byTransaction(transactionId: string, executor: Executor = this.db): Promise<PayoutRecord | undefined> {
+    const [row] = await executor.select().from(payouts).where(eq(payouts.transactionId, transactionId));
+    return row;
+  }
+
+  /** The signed payments of `network` not broadcast yet (their bytes). */
+  async unsentRawTxs(network: string, executor: Executor = this.db): Promise<string[]> {
+    const rows = await executor
+      .select({ rawTx: payouts.rawTx })
+      .from(payouts)
+      .where(and(eq(payouts.network, network), eq(payouts.state, 'signed')));
+    return rows.map((r) => r.rawTx!).filter(Boolean);
+  }
+
+  /** The withdrawal of a payout, row-locked (its status moves with a failed payout's reversal). */
+  async withdrawalForUpdate(id: string, tx: Executor) {
+    const [row] = await tx
+      .select({
+        id: transactions.id,
+        userId: transactions.userId,
+        token: transactions.token,
+        coinAmount: transactions.coinAmount,
+        status: transactions.status,
+        voidedAt: transactions.voidedAt,
+      })
+      .from(transactions)
+      .where(eq(transactions.id, id))
+      .for('update');
+    return row;
+  }
+
+  async customerContact(userId: string, executor: Executor): Promise<{ email: string; name: string } | undefined> {
+    const [row] = await executor.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+    return row;
+  }
+
+  /** The token's symbol upper-cased for messages ("LTC"); its id when the coin is gone. */
+  async symbolOf(token: string, executor: Executor): Promise<string> {
+    const [row] = await executor.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, token));
+    return (row?.symbol ?? token).toUpperCase();
+  }
+
+  async rejectWithdrawal(id: string, tx: Executor): Promise<void> {
+    await tx.update(transactions).set({ status: 'rejected', updatedAt: new Date() }).where(eq(transactions.id, id));
+  }
+
+  async remove(id: string, executor: Executor): Promise<void> {
+    await executor.delete(payouts).where(eq(payouts.id, id));
+  }
+
+  /** Moves the payout and mirrors what the customer sees on its withdrawal (payoutState, txHash, fee, confirmations). */
+  async update(
+    payout: PayoutRecord,
+    change: Partial<Pick<PayoutRecord, 'state' | 'rawTx' | 'txid' | 'feeBase' | 'confirmations' | 'lastError' | 'signedAt' | 'broadcastAt' | 'completedAt'>> & {
+      attempted?: boolean;
+    },
+    decimals: number,
+    executor: Executor,
+  ): Promise<PayoutRecord> {
+    const { attempted, ...fields } = change;
+    const [row] = await executor
+      .update(payouts)
+      .set({ ...fields, ...(attempted ? { attempts: sql`${payouts.attempts} + 1` } : {}), updatedAt: new Date() })
+      .where(eq(payouts.id, payout.id))
+      .returning();
+    const fee = row.feeBase === null ? null : baseToCoins(BigInt(row.feeBase), decimals);
+    await executor
+      .update(transactions)
+      .set({
+        details: sql`coalesce(${transactions.details}, '{}'::jsonb) || ${JSON.stringify({
+          payoutState: row.state,
+          ...(row.txid ? { txHash: row.txid } : {}),
+          ...(fee !== null ? { fee } : {}),
+          confirmations: row.confirmations,
+          requiredConfirmations: row.requiredConfirmations,
+        })}::jsonb`,
+      })
+      .where(eq(transactions.id, row.transactionId));
+    return row;
+  }
+}

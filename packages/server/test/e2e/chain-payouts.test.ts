@@ -1,0 +1,132 @@
+// Browser walk (issue 25): a customer sends LTC, sees the network fee before confirming, an admin approves, and the
+// app's own payout job (every second) pays it from the regtest litecoind's hot wallet; the customer watches it complete.
+import { sql } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
+import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
+import { launchBrowser, newPage } from '../support/browser';
+import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
+import { seedCoins } from '../support/market';
+import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { supportTokens } from '../support/wallet';
+
+/** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic. */
+const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+
+describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium', () => {
+  let ltc: RegtestLitecoind;
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ltc = await RegtestLitecoind.start();
+    t = await startTestApp(
+      'pglite',
+      {
+        CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
+        CHAIN_LITECOIN_XPUB: TPUB,
+        CHAIN_LITECOIN_CHAIN: 'regtest',
+        CHAIN_LITECOIN_CONFIRMATIONS: '3',
+        CHAIN_LITECOIN_POLL_SECONDS: '1',
+        CHAIN_LITECOIN_WALLET: 'miner',
+      },
+      { listen: true },
+    );
+    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
+    await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
+    await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);
+    t.app.get(ReferenceDataCache).invalidate();
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser, t.url!));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await ltc?.close();
+  });
+
+  it('Send shows the network fee before Confirm; approved, the withdrawal is paid on chain and completes in History', async () => {
+    await ltc.node.call('createwallet', ['recipient']);
+    const recipient = new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/recipient`, rpcUrlForLogs: 'recipient', timeoutMs: 60_000 });
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const { password: _password, ...session } = await signUp(t.http);
+    const admin = (await loginAdmin(t.http)).token;
+    await t.http
+      .post(`/api/admin/update-balance/${session._id}`)
+      .set(bearer(admin))
+      .send({ token: 'litecoin', amount: 40, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'ltc' })
+      .expect(200);
+
+    await page.goto('/');
+    await page.evaluate((user) => localStorage.setItem('user', JSON.stringify(user)), session);
+    await page.goto('/wallet');
+    await page.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByRole('region', { name: 'Choose a token to send' })
+      .getByRole('button', { name: /^Litecoin \(LTC\)/ })
+      .click();
+    await page.getByLabel('Address', { exact: true }).fill(address);
+    await page.getByLabel('Amount in USD').fill('10');
+    await page.getByRole('button', { name: 'Next' }).click();
+    // The fee the hot wallet would pay, before the customer confirms; the recipient gets the full amount.
+    await expect.poll(() => page.getByTestId('confirm-network-fee').textContent(), { timeout: 20_000 }).toMatch(/^≈ 0\.\d{8} LTC \(paid by Coinpurse\)$/);
+    expect(await page.getByTestId('confirm-recipient-gets').textContent()).toBe('0.125 LTC');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+
+    // The admin approves; the app's own payout job signs and broadcasts it.
+    let withdrawalId = '';
+    await expect
+      .poll(
+        async () => {
+          const list = (await t.http.get('/api/user/get-transaction').set(bearer(session.token)).expect(200)).body as Array<{ _id: string; type: string }>;
+          withdrawalId = list.find((tx) => tx.type === 'withdrawal')?._id ?? '';
+          return withdrawalId;
+        },
+        { timeout: 20_000 },
+      )
+      .not.toBe('');
+    await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: withdrawalId, modification: 'approved' }).expect(200);
+    await expect.poll(async () => (await ltc.node.call<string[]>('getrawmempool')).length, { timeout: 20_000 }).toBe(1);
+    const [txid] = await ltc.node.call<string[]>('getrawmempool');
+    await ltc.mine(3);
+    await expect
+      .poll(
+        async () => (await recipient.call<Array<{ txid: string; amount: number }>>('listunspent', [1, 9999999, [address]])).map((u) => [u.txid, u.amount]),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toEqual([[txid, 0.125]]);
+
+    // The app's job counts the confirmations: completed.
+    await expect
+      .poll(
+        async () => {
+          const list = (await t.http.get('/api/user/get-transaction').set(bearer(session.token)).expect(200)).body as Array<{
+            _id: string;
+            payoutState?: string;
+          }>;
+          return list.find((tx) => tx._id === withdrawalId)?.payoutState;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('completed');
+    // In History: the withdrawal's payment, completed, with its txid and fee.
+    await page.goto('/wallet');
+    await page.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'History' }).click();
+    const item = page
+      .getByTestId('history-item')
+      .filter({ hasText: address.slice(0, 8) })
+      .first();
+    await item.click();
+    const detail = (await page.getByTestId('transaction-detail').textContent())!;
+    expect(detail).toContain(txid);
+    expect(detail).toContain('3 of 3');
+    expect(detail).toContain('Payment on chainCompleted');
+    expect(detail).toMatch(/Network fee0\.\d{8} LTC \(paid by Coinpurse\)/);
+  });
+});
