@@ -54,7 +54,9 @@ describe.each(DATABASE_KINDS)('ETH deposits from an anvil chain on %s', (kind) =
       networks: Array<{ network: string; address: string; requiredConfirmations?: number }>;
     }>;
     const eth = tokens.find((x) => x.id === 'ethereum')!;
-    expect(eth.networks).toEqual([{ network: 'ethereum', name: 'Ethereum (ERC-20)', address: eth.address, requiredConfirmations: CONFIRMATIONS }]);
+    expect(eth.networks).toEqual([
+      { network: 'ethereum', name: 'Ethereum (ERC-20)', address: eth.address, depositNote: null, requiredConfirmations: CONFIRMATIONS },
+    ]);
     // Tether is an ERC-20 here without a contract set: it keeps the admin's address.
     expect(tokens.find((x) => x.id === 'tether')!.networks[0].requiredConfirmations).toBeUndefined();
     return eth.address;

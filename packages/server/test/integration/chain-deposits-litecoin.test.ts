@@ -82,7 +82,9 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
       networks: Array<{ network: string; address: string | null }>;
     }>;
     const litecoin = tokens.find((x) => x.id === 'litecoin')!;
-    expect(litecoin.networks).toEqual([{ network: 'litecoin', name: 'Litecoin', address: litecoin.address, requiredConfirmations: CONFIRMATIONS }]);
+    expect(litecoin.networks).toEqual([
+      { network: 'litecoin', name: 'Litecoin', address: litecoin.address, depositNote: null, requiredConfirmations: CONFIRMATIONS },
+    ]);
     return litecoin.address!;
   };
   const depositRows = async (txid: string) =>
