@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { RequiredText, trim } from './text';
-import { LedgerCheckDto } from './wallet';
+import { LedgerCheckDto } from './ledger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 
 /** Admin back-office routes owned by the support area (users, notifications, tickets inbox, audit, dashboard). */
