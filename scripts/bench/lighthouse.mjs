@@ -65,7 +65,7 @@ async function customerSession(url) {
     name: 'Lighthouse Customer',
     email: `lighthouse-${randomBytes(6).toString('hex')}@coinpurse.local`,
     password: 'lighthouse-password-1',
-    country: 'Germany',
+    country: 'DE',
   });
   const admin = await post('/api/admin/login-admin', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   await post(

@@ -156,7 +156,7 @@ async function benchSwaps() {
       name: `Bench ${i}`,
       email: `bench.${i}.${suffix}@example.com`,
       password: 'bench-password-1',
-      country: 'Benchland',
+      country: 'DE',
     });
     for (const token of ['bitcoin', 'ethereum', 'tether']) {
       await api(url, 'POST', `/api/admin/update-balance/${session._id}`, adminSession.token, { token, amount: '1000000', type: 'yes', msg: 'bench funding' });

@@ -49,6 +49,16 @@ const MAX_CANONICAL_DEPTH = 64;
 const IN_FLIGHT_MESSAGE = 'A request with this Idempotency-Key is still being processed. Try again in a moment.';
 const REUSED_MESSAGE = 'This Idempotency-Key was already used with a different request. Use a new key for a new request.';
 
+/** An Idempotency-Key as `cp_claim_key` takes it. */
+export interface KeyClaim {
+  scope: string;
+  key: string;
+  requestHash: string;
+  status: number;
+  /** The exact bytes of the answer, replayed as they are. */
+  body: string;
+}
+
 /** What a handler needs to claim its key and store its response atomically with its effect. */
 export interface IdempotencyContext {
   scope: string;
@@ -177,6 +187,32 @@ export class IdempotencyService {
     context.storedBody = bytes;
     return sql`update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${bytes}
       where scope = ${context.scope} and key = ${context.key}`;
+  }
+
+  /**
+   * The key as a money function claims it (`cp_claim_key`): already done, with the answer it will replay (undefined: the
+   * request has no key).
+   */
+  keyFor(context: IdempotencyContext | undefined, status: number, body: unknown): KeyClaim | undefined {
+    if (!context) return undefined;
+    const bytes = JSON.stringify(body ?? null);
+    context.storedBody = bytes;
+    return { scope: context.scope, key: context.key, requestHash: context.requestHash, status, body: bytes };
+  }
+
+  /**
+   * A money function found the key taken (a concurrent duplicate committed first): the stored answer is replayed (or a
+   * different request refused) by the interceptor. Undefined: the key is free again (its claim rolled back, or was
+   * purged): run the operation again.
+   */
+  async taken(context: IdempotencyContext): Promise<Error | undefined> {
+    const stored = await this.find(context.scope, context.key);
+    return stored ? new KeyAlreadyUsed(stored) : undefined;
+  }
+
+  /** The test hook's pause between a money call's claim and its commit (0: none). */
+  get pauseBeforeCommitMs(): number {
+    return this.config.testPauseAfterIdempotencyClaimMs ?? 0;
   }
 
   /**

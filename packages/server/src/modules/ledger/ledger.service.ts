@@ -8,6 +8,8 @@ import { DATABASE, type Database, type Executor, type Tx } from '../../db/databa
 import { type SqlPiece, toSql } from '../../db/sql-template';
 import { inTransaction, sqlState } from './db-transaction';
 import { type BalanceChange, LedgerEvents } from './ledger-events';
+import { type MoneyRefusal, moneyRefusalOf } from './money-errors';
+import type { SqlFunction } from '../../db/sql-function';
 import {
   type AccountKey,
   accountKeyString,
@@ -384,6 +386,78 @@ export class LedgerService {
   /** Each customer account of the movement, announced as changed when `tx` commits (clients refetch). */
   private async publishBalances(customers: Array<{ key: AccountKey }>, tx: Tx): Promise<void> {
     await this.events.publishBalanceChanges(balanceChanges(customers), tx);
+  }
+
+  /**
+   * Runs one money operation: a function of the migrations (see drizzle/0012_ledger_core.sql), given its values — the
+   * platform shard leased to this call is passed in by `args` — as one autocommit statement (one round trip). Once it
+   * committed, the customers' balance changes and the `announce` callbacks (a notification's live event, a mail job's
+   * wake-up) are announced. A refusal it raised throws `refuse(code, detail)`'s error (undefined: rethrown as is); a
+   * deadlock or serialization failure runs it again (nothing of it was written).
+   */
+  async run(
+    operation: SqlFunction,
+    args: (shard: number) => readonly unknown[],
+    options: {
+      changes?: BalanceChange[];
+      announce?: Array<() => void>;
+      refuse?: (refusal: MoneyRefusal) => Error | undefined;
+      /** Test hook (TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS): the call runs in a transaction held open this long before its commit. */
+      pauseBeforeCommitMs?: number;
+    } = {},
+    attempts = 4,
+  ): Promise<unknown> {
+    const lease = this.shards.lease();
+    let result: unknown;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const pause = options.pauseBeforeCommitMs;
+          result = pause
+            ? await this.db.transaction(async (tx) => {
+                const value = await operation.call(this.db, args(lease.shard), tx);
+                await new Promise((resolve) => setTimeout(resolve, pause));
+                return value;
+              })
+            : await operation.call(this.db, args(lease.shard));
+          break;
+        } catch (error) {
+          const refusal = moneyRefusalOf(error);
+          if (refusal) throw options.refuse?.(refusal) ?? error;
+          if (attempt >= attempts || !RETRYABLE_STATES.has(sqlState(error) ?? '')) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
+        }
+      }
+    } finally {
+      lease.release();
+    }
+    if (options.changes?.length) this.events.announceBalanceChanges(options.changes);
+    for (const announce of options.announce ?? []) announce();
+    return result;
+  }
+
+  /**
+   * `run` inside the caller's transaction (a four-eyes approval being applied, a chain job under its row locks): the
+   * balance changes are published on commit; a refusal throws `refuse`'s error and the caller's transaction rolls back.
+   */
+  async runIn(
+    tx: Tx,
+    operation: SqlFunction,
+    args: (shard: number) => readonly unknown[],
+    options: { changes?: BalanceChange[]; refuse?: (refusal: MoneyRefusal) => Error | undefined } = {},
+  ): Promise<unknown> {
+    const lease = this.shards.lease();
+    try {
+      const result = await operation.call(this.db, args(lease.shard), tx);
+      if (options.changes?.length) await this.events.publishBalanceChanges(options.changes, tx);
+      return result;
+    } catch (error) {
+      const refusal = moneyRefusalOf(error);
+      throw (refusal && options.refuse?.(refusal)) || error;
+    } finally {
+      // The shard's row stays locked until the caller's commit: a call leasing it meanwhile waits for that.
+      lease.release();
+    }
   }
 
   /** Σ lines = 0 per token, every balance = Σ its lines, no customer balance below zero. */

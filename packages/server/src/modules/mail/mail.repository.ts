@@ -37,6 +37,16 @@ export class MailRepository {
     return { extra: [insert], announce: () => this.handle.announcer.wake(MAIL_CHANNEL) };
   }
 
+  /** Wakes the delivery job now (a mail committed already). */
+  wake(): void {
+    this.handle.announcer.wake(MAIL_CHANNEL);
+  }
+
+  /** Wakes the delivery job when `tx` commits. */
+  async wakeOnCommit(tx: Executor): Promise<void> {
+    await tx.execute(sql`select pg_notify(${MAIL_CHANNEL}, '')`);
+  }
+
   /** Queues a mail and wakes the delivery job (on commit, when `executor` is a transaction). */
   async enqueue(mail: { to: string; subject: string; text: string; html?: string | null }, executor: Executor = this.db): Promise<string> {
     const [row] = await executor

@@ -13,6 +13,14 @@ export interface OutgoingMail {
   html?: string;
 }
 
+/** A mail as `cp_write_records` takes it (the columns of `mail_outbox`). */
+export interface MailRow {
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
 export interface QueuedMailReceipt {
   /** The mail_outbox row; the delivery job sends it after the enqueuing transaction commits. */
   id: string;
@@ -32,6 +40,18 @@ export function outboxDirectory(config: AppConfig): string {
 @Injectable()
 export class MailService {
   constructor(private readonly outbox: MailRepository) {}
+
+  /**
+   * `send` as a row for a money function to write with its movement (`cp_write_records`), and the delivery job's
+   * wake-up: `announce` once the call committed on its own, or `publish` in the caller's transaction.
+   */
+  outboxRecord(mail: OutgoingMail): { row: MailRow; announce: () => void; publish: (tx: Executor) => Promise<void> } {
+    return {
+      row: { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null },
+      announce: () => this.outbox.wake(),
+      publish: (tx) => this.outbox.wakeOnCommit(tx),
+    };
+  }
 
   /** `send` as statements to run inside a one-statement posting (see `MailRepository.enqueueStatements`). */
   sendStatements(mail: OutgoingMail): { extra: SQL[]; announce: () => void } {

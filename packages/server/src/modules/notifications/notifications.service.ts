@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NotificationDto } from '@coinpurse/contract';
+import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../common/errors';
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
@@ -8,6 +9,17 @@ import { type NewNotification, type NotificationRecord, NotificationsRepository 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NOTIFICATION_NOT_FOUND = 'Notification not found.';
+
+/** A notification as `cp_write_records` takes it (the columns of `notifications`). */
+export interface NotificationRow {
+  id: string;
+  user_id: string;
+  title: string;
+  message: string;
+  status: string | null;
+  created_by: string | null;
+  created_at: string;
+}
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
@@ -28,6 +40,36 @@ export class NotificationsService {
     const row = await this.repository.insert(input, executor);
     await this.live.publish(row.userId, { type: 'notification', data: toNotificationDto(row) }, executor);
     return { id: row.id };
+  }
+
+  /**
+   * `notify` as a row for a money function to write with its movement (`cp_write_records`), and its live event:
+   * `announce` once the call committed on its own, or `publish` in the caller's transaction (sent on commit).
+   */
+  notificationRecord(input: NewNotification): { row: NotificationRow; announce: () => void; publish: (tx: Executor) => Promise<void> } {
+    const record: NotificationRecord = {
+      id: randomUUID(),
+      userId: input.userId,
+      title: input.title,
+      message: input.message,
+      status: input.status ?? null,
+      read: false,
+      createdAt: new Date(),
+    };
+    const event = { type: 'notification' as const, data: toNotificationDto(record) };
+    return {
+      row: {
+        id: record.id,
+        user_id: record.userId,
+        title: record.title,
+        message: record.message,
+        status: record.status,
+        created_by: input.createdBy ?? null,
+        created_at: record.createdAt.toISOString(),
+      },
+      announce: () => this.live.announce([{ userId: record.userId, event }]),
+      publish: (tx) => this.live.publish(record.userId, event, tx),
+    };
   }
 
   /**

@@ -94,6 +94,11 @@ export class SecurityMailService {
    * The `withdrawalRequested` mail as statements to run in the withdrawal's own one-statement posting (the outbox row
    * commits with the withdrawal; its delivery stays after the commit).
    */
+  /** The withdrawal-requested mail as a row for the send's money function (see MailService.outboxRecord). */
+  withdrawalRequestedRecord(user: SecurityRecipient, withdrawal: { amount: string; address: string; network?: string | null }) {
+    return this.mail.outboxRecord(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
+  }
+
   withdrawalRequestedStatements(
     user: SecurityRecipient,
     withdrawal: { amount: string; address: string; network?: string | null },

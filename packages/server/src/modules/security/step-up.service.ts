@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { MoneyGuard } from '../ledger/ledger.repository';
 import { type TwoFactorAccount, TwoFactorService } from './two-factor.service';
 
 /**
@@ -21,12 +20,17 @@ export class StepUpService {
     return this.twoFactor.requireSignInCode(principal, code);
   }
 
-  /** `verify` for a one-statement money operation: a code is checked now; without one, a guard (see TwoFactorService). */
-  verifyOrGuard(principal: TwoFactorAccount, code: string | undefined): Promise<MoneyGuard | undefined> {
-    return this.twoFactor.requireCodeOrGuard(principal, code);
+  /**
+   * `verify` for a money function: a code given is checked now (true); without one (false) the function itself refuses
+   * when two-factor sign-in is on (`cp_require_second_factor`, mapped by `refusalOf`), which saves a read.
+   */
+  async verifyGiven(principal: TwoFactorAccount, code: string | undefined): Promise<boolean> {
+    if (!code) return false;
+    await this.twoFactor.requireCode(principal, code);
+    return true;
   }
 
-  /** The error of a failed `verifyOrGuard` guard (undefined: not its failure). */
+  /** The error of a money function's CPS01 refusal (undefined: another code). */
   refusalOf(code: string): Error | undefined {
     return this.twoFactor.refusalOf(code);
   }

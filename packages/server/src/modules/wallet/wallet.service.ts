@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type {
   SendCryptoDto,
   SendCryptoResponseDto,
@@ -13,20 +13,19 @@ import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
-import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
+import { LedgerService } from '../ledger/ledger.service';
+import { MONEY_CODES } from '../ledger/money-errors';
 import { formatQuantity, parseAmount, plain, toMoney, tokenDecimals, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService, type Quote } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { SecurityMailService } from '../security/security-mail.service';
 import { StepUpService } from '../security/step-up.service';
-import { TransactionsRepository } from './transactions.repository';
-import { auditPiece, auditStatement } from './audit-statement';
-import { csvCell, describe, parseLimit, parseSeqCursor, requireLiveTokens, tokenBalance, toTransactionDto, usdText } from './wallet-common';
-import { PRICE_MOVED_STATE, TOKEN_GONE_STATE, WalletTokensRepository } from './wallet-tokens.repository';
+import { type TransactionRecord, TransactionsRepository } from './transactions.repository';
+import { csvCell, describe, parseLimit, parseSeqCursor, tokenBalance, toTransactionDto, usdText } from './wallet-common';
+import { SEND, SWAP } from './wallet-functions';
+import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
 import { AddressBookService } from '../address-book/address-book.service';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
@@ -41,15 +40,25 @@ class PriceMovedError extends ServiceUnavailableError {
   }
 }
 
-/** The domain error of a failed one-statement guard (undefined: not a guard of these). */
-function moneyGuardError(code: string, detail: string, tokens: Array<{ id: string; symbol: string }>): Error | undefined {
-  if (code === PRICE_MOVED_STATE) return new PriceMovedError();
-  if (code === TOKEN_GONE_STATE) {
-    const live = new Set(detail.split(','));
-    const gone = tokens.find((token) => !live.has(token.id)) ?? tokens[0];
-    return new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);
+/** The key was taken by a concurrent duplicate (CPK01): its answer is replayed. */
+class KeyTakenError extends Error {}
+
+/** The domain error of a refusal the customer's money functions raise (see drizzle/0013_wallet_functions.sql). */
+function refusalOf(code: string, detail: string, tokens: Array<{ id: string; symbol: string }>, symbol: string): Error | undefined {
+  switch (code) {
+    case MONEY_CODES.insufficient:
+      return new InvalidInputError(`Insufficient ${symbol} balance`);
+    case MONEY_CODES.keyTaken:
+      return new KeyTakenError();
+    case MONEY_CODES.priceMoved:
+      return new PriceMovedError();
+    case MONEY_CODES.tokenGone: {
+      const gone = tokens.find((token) => token.id === detail) ?? tokens[0];
+      return new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);
+    }
+    default:
+      return undefined;
   }
-  return undefined;
 }
 
 export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
@@ -58,7 +67,6 @@ export const SWAP_SUCCESS = 'Swap successful';
 @Injectable()
 export class WalletService {
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
     private readonly ledger: LedgerService,
     private readonly prices: PriceService,
     private readonly tokens: WalletTokensRepository,
@@ -144,7 +152,9 @@ export class WalletService {
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
     const usdAt = usdValue(quantity, quote.price);
     const id = randomUUID();
-    const { statement, record: row } = this.transactions.insertStatement({
+    const at = new Date();
+    const details = memo ? { priceSource: quote.source, memo } : { priceSource: quote.source };
+    const row: Omit<TransactionRecord, 'seq'> = {
       id,
       userId: principal.id,
       type: 'withdrawal',
@@ -157,88 +167,82 @@ export class WalletService {
       status: 'pending',
       direction: 'out',
       note: null,
-      details: memo ? { priceSource: quote.source, memo } : { priceSource: quote.source },
-      createdBy: principal.id,
-    });
-    const notification = {
-      userId: principal.id,
-      title: 'Withdrawal pending',
-      message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
-      status: 'pending' as const,
+      details,
+      createdAt: at,
+      voidedAt: null,
     };
-    const auditEntry = {
-      action: 'wallet.send',
-      targetType: 'transaction',
-      targetId: id,
-      after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
-    };
-    const entry = {
-      kind: 'withdrawal_hold',
-      transactionId: id,
-      reason: 'withdrawal requested',
-      createdBy: principal.id,
-      legs: transfer(customer(principal.id, token.id), platform('withdrawals_pending', token.id, LEASED_SHARD), quantity),
-    };
-    const onShort = () => new InvalidInputError(`Insufficient ${symbol} balance`);
     const body: SendCryptoResponseDto = {
       message: SEND_SUCCESS,
       transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: token.symbol }),
     };
-    const mail = {
+    const notice = this.notifications.notificationRecord({
+      userId: principal.id,
+      title: 'Withdrawal pending',
+      message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
+      status: 'pending',
+    });
+    const mail = this.securityMails.withdrawalRequestedRecord(principal, {
       amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))})`,
       address,
       network: target.network.name,
-    };
-    const sendTarget = { token: token.id, network, address, memo };
+    });
+    const audit = this.audit.row(actor, {
+      action: 'wallet.send',
+      targetType: 'transaction',
+      targetId: id,
+      after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
+    });
+    // A withdrawal is a step-up action: a code given is checked now; without one the function refuses when two-factor
+    // sign-in is on.
+    const codeChecked = await this.stepUp.verifyGiven(principal, input.code);
+    await this.runWithKey(idem, () =>
+      this.ledger.run(
+        SEND,
+        (shard) => [
+          id,
+          principal.id,
+          token.id,
+          network,
+          address,
+          memo,
+          plain(quantity),
+          plain(usdAt),
+          plain(quote.price),
+          details,
+          at,
+          codeChecked,
+          PRICE_CHANGE_GRACE_MS,
+          shard,
+          this.idempotency.keyFor(idem, idem?.status ?? 201, body),
+          { notifications: [notice.row], audit: [audit], mail: [mail.row] },
+        ],
+        {
+          changes: [{ userId: principal.id, token: token.id }],
+          announce: [notice.announce, mail.announce],
+          refuse: ({ code, detail }) =>
+            this.stepUp.refusalOf(code) ?? this.addressBook.sendRefusal(code, detail, network) ?? refusalOf(code, detail, [token], symbol),
+          pauseBeforeCommitMs: idem ? this.idempotency.pauseBeforeCommitMs : 0,
+        },
+      ),
+    );
+    return body;
+  }
 
-    // A withdrawal is a step-up action: with two-factor sign-in on, nothing moves without a fresh code.
-    let stepUpChecked = false;
-    if (!idem || this.idempotency.claimsInStatement) {
-      // A code given is checked now; without one, the statement refuses when two-factor sign-in is on.
-      const secondFactor = await this.stepUp.verifyOrGuard(principal, input.code);
-      stepUpChecked = !secondFactor;
-      // ONE statement, one round trip: the idempotency claim (stored done with this response), the step-up check, the
-      // token's share lock, the address-book allowlist, the price still as quoted, then the customer account (the CHECK
-      // refuses an overdraft), the pending-withdrawals account, the transaction, notification, audit and mail outbox
-      // rows, the entry and its lines. The live events and the mail job's wake-up are announced after the commit.
-      const notified = this.notifications.notifyStatements(notification);
-      const mailed = this.securityMails.withdrawalRequestedStatements(principal, mail);
+  /**
+   * Runs a money call that claims `idem`: when a concurrent duplicate took the key first, its stored answer is replayed
+   * (or a different request refused) by the interceptor; when that claim rolled back meanwhile, the call runs again.
+   */
+  private async runWithKey(idem: IdempotencyContext | undefined, call: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
       try {
-        await this.ledger.postInOneRoundTrip(entry, onShort, {
-          extra: [statement, ...notified.extra, auditStatement(actor, auditEntry), ...mailed.extra],
-          announce: [notified.announce, mailed.announce],
-          guards: [
-            ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
-            ...(secondFactor ? [secondFactor] : []),
-            this.tokens.liveGuard([token.id]),
-            this.addressBook.sendAllowedGuard(principal.id, sendTarget),
-            this.tokens.priceGuard([{ coinId: token.id, price: plain(quote.price) }]),
-          ],
-          onGuard: (code, detail) =>
-            this.stepUp.refusalOf(code) ?? this.addressBook.sendRefusal(code, detail, network) ?? moneyGuardError(code, detail, [token]),
-        });
-        return body;
+        await call();
+        return;
       } catch (error) {
-        // The key is taken (a concurrent duplicate committed first): the claim below replays or refuses as usual.
-        if (!IdempotencyService.isKeyTaken(error)) throw error;
+        if (!idem || !(error instanceof KeyTakenError) || attempt >= 3) throw error;
+        const taken = await this.idempotency.taken(idem);
+        if (taken) throw taken;
       }
     }
-    if (!stepUpChecked) await this.stepUp.verify(principal, input.code);
-
-    // The multi-statement way (a taken key, or the claim test hook).
-    const sent = await inTransaction(this.db, async (tx) => {
-      // First in the transaction: a duplicate waits here, and a crash rolls the claim back with the effect.
-      await this.idempotency.claim(idem, tx);
-      await requireLiveTokens(this.tokens, [token], tx);
-      await this.addressBook.assertSendAllowed(principal.id, sendTarget, tx);
-      await this.notifications.notify(notification, tx);
-      await this.audit.record(actor, auditEntry, tx);
-      await this.ledger.post(entry, tx, onShort, [statement]);
-      await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
-      return body;
-    });
-    await this.securityMails.withdrawalRequested(principal, mail);
-    return sent;
   }
 
   async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
@@ -288,7 +292,9 @@ export class WalletService {
       fromPrice: plain(fromQuote.price),
       priceSource: fromQuote.source,
     };
-    const { statement, record: row } = this.transactions.insertPiece({
+    const at = new Date();
+    const note = `${fromSymbol} → ${toSymbol}`;
+    const row: Omit<TransactionRecord, 'seq'> = {
       id,
       userId: principal.id,
       type: 'swap',
@@ -300,10 +306,11 @@ export class WalletService {
       price: plain(fromQuote.price),
       status: 'approved',
       direction: 'out',
-      note: `${fromSymbol} → ${toSymbol}`,
+      note,
       details,
-      createdBy: principal.id,
-    });
+      createdAt: at,
+      voidedAt: null,
+    };
     const body: SwapResponseDto = {
       message: SWAP_SUCCESS,
       amount: usdNumber(usdAt),
@@ -311,53 +318,43 @@ export class WalletService {
       to: { token: to.id, symbol: to.symbol, coinAmount: formatQuantity(toQty, to.id), price: plain(toQuote.price) },
       transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: from.symbol }),
     };
-    const audit = auditPiece(actor, {
+    const audit = this.audit.row(actor, {
       action: 'wallet.swap',
       targetType: 'transaction',
       targetId: id,
       after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) },
     });
-    const entry = {
-      kind: 'swap',
-      transactionId: id,
-      reason: `swap ${from.id} to ${to.id}`,
-      createdBy: principal.id,
-      legs: [
-        ...transfer(customer(principal.id, from.id), platform('swap_pool', from.id, LEASED_SHARD), fromQty),
-        ...transfer(platform('swap_pool', to.id, LEASED_SHARD), customer(principal.id, to.id), toQty),
-      ],
-    };
-    const onShort = () => new InvalidInputError(`Insufficient ${fromSymbol} balance`);
-    if (!idem || this.idempotency.claimsInStatement) {
-      // ONE statement, one round trip: the idempotency claim (stored done with this response), the share locks on both
-      // tokens' supported rows (a concurrent token delete cannot slip in), both prices still as quoted, then both
-      // customer accounts, both pool shards, the transaction and audit rows, the entry and its lines.
-      try {
-        await this.ledger.postInOneRoundTrip(entry, onShort, {
-          extra: [statement, audit],
-          guards: [
-            ...(idem ? [this.idempotency.claimGuard(idem, idem.status ?? 201, body)] : []),
-            this.tokens.liveGuard([from.id, to.id]),
-            this.tokens.priceGuard([
-              { coinId: from.id, price: plain(fromQuote.price) },
-              { coinId: to.id, price: plain(toQuote.price) },
-            ]),
+    await this.runWithKey(idem, () =>
+      this.ledger.run(
+        SWAP,
+        (shard) => [
+          id,
+          principal.id,
+          from.id,
+          to.id,
+          plain(fromQty),
+          plain(toQty),
+          plain(usdAt),
+          plain(fromQuote.price),
+          plain(toQuote.price),
+          note,
+          details,
+          at,
+          PRICE_CHANGE_GRACE_MS,
+          shard,
+          this.idempotency.keyFor(idem, idem?.status ?? 201, body),
+          { audit: [audit] },
+        ],
+        {
+          changes: [
+            { userId: principal.id, token: from.id },
+            { userId: principal.id, token: to.id },
           ],
-          onGuard: (code, detail) => moneyGuardError(code, detail, [from, to]),
-        });
-        return body;
-      } catch (error) {
-        // The key is taken (a concurrent duplicate committed first): the claim below replays or refuses as usual.
-        if (!IdempotencyService.isKeyTaken(error)) throw error;
-      }
-    }
-    const stored = this.idempotency.completeStatement(idem, idem?.status ?? 201, body);
-    // The multi-statement way (a taken key, or the claim test hook): claim, share locks, then one write statement.
-    await this.ledger.postAtomically(entry, onShort, stored ? [statement, audit, stored] : [statement, audit], async (tx) => {
-      // A duplicate waits on the claim; a crash rolls it back with the movement.
-      await this.idempotency.claim(idem, tx);
-      await requireLiveTokens(this.tokens, [from, to], tx);
-    });
+          refuse: ({ code, detail }) => refusalOf(code, detail, [from, to], fromSymbol),
+          pauseBeforeCommitMs: idem ? this.idempotency.pauseBeforeCommitMs : 0,
+        },
+      ),
+    );
     return body;
   }
 

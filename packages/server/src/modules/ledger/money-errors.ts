@@ -1,0 +1,48 @@
+/**
+ * The codes the money functions raise (SQLSTATE class CP; see the header of drizzle/0012_ledger_core.sql and of each
+ * function family's migration). The services map each to their typed domain error; a code no service maps is a 500.
+ */
+export const MONEY_CODES = {
+  /** A customer balance would go below zero. Detail: the token. */
+  insufficient: 'CPI01',
+  /** The Idempotency-Key is taken: replay the stored answer. */
+  keyTaken: 'CPK01',
+  /** A token is not (or no longer) supported. Detail: the token. */
+  tokenGone: 'CPT01',
+  /** A price is no longer the one quoted. Detail: the token. */
+  priceMoved: 'CPP01',
+  /** Two-factor sign-in is on and no fresh code was checked. */
+  secondFactor: 'CPS01',
+  /** The allowlist is on and the destination is not in the address book. */
+  notInAddressBook: 'CPA01',
+  /** The address book entry is still on hold. Detail: {"label", "usableAtMs"}. */
+  addressOnHold: 'CPA02',
+  /** The transaction is not found, voided, or not the kind the operation acts on. Detail: why. */
+  transactionGone: 'CPX01',
+  /** The transaction changed since the caller read it (another status). Detail: the status now. */
+  transactionChanged: 'CPX02',
+  /** The customer is not found or not active. */
+  customerGone: 'CPU01',
+  /** A balance is no longer the one a four-eyes approval bound (set balance). Detail: the balance now. */
+  balanceChanged: 'CPB01',
+  /** A four-eyes approval no longer matches the movement it bound. Detail: why. */
+  staleApproval: 'CPB02',
+} as const;
+
+export type MoneyCode = (typeof MONEY_CODES)[keyof typeof MONEY_CODES];
+
+/** A refusal a money function raised: its code and detail (undefined: another error). */
+export interface MoneyRefusal {
+  code: string;
+  detail: string;
+}
+
+export function moneyRefusalOf(error: unknown): MoneyRefusal | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const e = current as { code?: unknown; message?: unknown };
+    if (typeof e.code === 'string' && e.code.startsWith('CP')) return { code: e.code, detail: String(e.message ?? '') };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
