@@ -196,7 +196,7 @@ describe.skipIf(!POSTGRES)('Idempotency-Key claimed in the effect transaction (P
     const db = t.app.get<Database>(DATABASE);
     for (;;) {
       const idle = (await db.execute(
-        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'idle in transaction' and query like 'insert into "idempotency_keys"%'`,
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'idle in transaction' and query like 'select cp_send(%'`,
       )) as unknown as { rows: Array<{ n: number }> };
       if (idle.rows[0].n > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 20));

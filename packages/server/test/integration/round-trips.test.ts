@@ -8,7 +8,10 @@ import type { IdempotencyContext } from '../../src/modules/ledger/idempotency';
 import { customer, LedgerService, platform, PLATFORM_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
 import { toMoney } from '../../src/modules/ledger/money';
 import { BALANCE_CHANGED_STATE, changedBalanceOf, guardFailureOf, type PlatformCode } from '../../src/modules/ledger/ledger.repository';
-import { PRICE_MOVED_STATE, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
+import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
+import { SWAP } from '../../src/modules/wallet/wallet-functions';
+import { MONEY_CODES } from '../../src/modules/ledger/money-errors';
+import { randomUUID } from 'node:crypto';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/admin/admin-transactions.service';
 import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
@@ -56,73 +59,72 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
 
   const keyed = (key: string): IdempotencyContext => ({ scope: `round-trips ${key}`, key, status: 201, requestHash: 'h' });
 
-  it('a steady-state swap (accounts known) is ONE statement: claim, token locks, price check, movement, rows, events', async () => {
+  it('a swap is ONE statement: the cp_swap function (claim, token locks, price check, movement, rows), then its events', async () => {
     const wallet = t.app.get(WalletService);
     const user = await customerPrincipal();
-    // Steady state: the accounts exist and their ids are cached (a first use of an account — the customer's ethereum
-    // one, each of the swap pool's shards, leased per posting — costs extra trips once).
-    const pools = shardsOf('swap_pool', ['bitcoin', 'ethereum']);
-    await t.app.get(LedgerService).accountIds([...pools, customer(user.id, 'bitcoin'), customer(user.id, 'ethereum')], t.app.get<Database>(DATABASE));
 
+    // The first swap into a token creates the customer's account inside the function: still one trip.
     const plain = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'bitcoin', to: 'ethereum' }));
-    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
-    expect(plain.trips[0]).toMatch(/^with /);
-    expect(plain.trips[0]).toMatch(/cp_require/);
+    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap\(/)]);
     // Tokens and prices come from the reference data cache.
     expect(plain.cachedReads).toEqual([]);
 
-    const withKey = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'ethereum', to: 'bitcoin' }, keyed(`swap-${user.id}`)));
-    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
-    expect(withKey.trips[0]).toMatch(/insert into idempotency_keys/);
+    const key = keyed(`swap-${user.id}`);
+    const withKey = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'ethereum', to: 'bitcoin' }, key));
+    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap\(/)]);
     expect(withKey.cachedReads).toEqual([]);
     expect(withKey.result.message).toBe('Swap successful');
     expect(Number((await holdings(t, user.token)).ethereum)).toBe(0);
+    // The key was claimed by the same statement, with the answer it replays.
+    const stored = (await t.app
+      .get<Database>(DATABASE)
+      .execute(sql`select state, response_body from idempotency_keys where scope = ${key.scope} and key = ${key.key}`)) as unknown as {
+      rows: Array<{ state: string; response_body: string }>;
+    };
+    expect(stored.rows).toEqual([{ state: 'done', response_body: key.storedBody }]);
   });
 
-  it('a steady-state send is ONE statement', async () => {
+  it('a send is ONE statement: the cp_send function', async () => {
     const wallet = t.app.get(WalletService);
     const user = await customerPrincipal();
     const send = (key?: string) =>
       wallet.send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } }, key ? keyed(`send-${key}`) : undefined);
-    await send();
 
     // The token, its networks (to choose the one the address is on) and its price come from the reference data cache.
     const plain = await measure(() => send());
-    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
+    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^select cp_send\(/)]);
     expect(plain.cachedReads).toEqual([]);
 
     const withKey = await measure(() => send(user.id));
-    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^with /)]);
-    expect(withKey.trips[0]).toMatch(/insert into idempotency_keys/);
+    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^select cp_send\(/)]);
     expect(withKey.cachedReads).toEqual([]);
     expect(withKey.result.transaction.status).toBe('pending');
   });
 
-  it('a stale quote never executes: the price guard refuses a price replaced longer ago than the grace, accepts it just after', async () => {
+  it('a stale quote never executes: a price replaced longer ago than the grace is refused and nothing moves; one replaced just now is taken', async () => {
     const user = await customerPrincipal();
     const db = t.app.get<Database>(DATABASE);
     const ledger = t.app.get(LedgerService);
-    const tokens = t.app.get(WalletTokensRepository);
-    const move = (price: string) =>
-      ledger.postInOneRoundTrip(
-        {
-          kind: 'swap',
-          transactionId: null,
-          reason: 'price guard test',
-          createdBy: user.id,
-          legs: transfer(customer(user.id, 'bitcoin'), platform('swap_pool', 'bitcoin', 1), toMoney('0.0001')),
-        },
-        () => new InvalidInputError('short'),
-        { guards: [tokens.priceGuard([{ coinId: 'bitcoin', price }])], onGuard: (code) => new Error(`guard ${code}`) },
+    const ethereumPrice = async () =>
+      ((await db.execute(sql`select current_price::text as price from coins where id = 'ethereum'`)) as unknown as { rows: Array<{ price: string }> }).rows[0]
+        .price;
+    const swapAt = async (bitcoinPrice: string) => {
+      const at = new Date();
+      const eth = await ethereumPrice();
+      return ledger.run(
+        SWAP,
+        (shard) => [randomUUID(), user.id, 'bitcoin', 'ethereum', '0.0001', '0.001', '5', bitcoinPrice, eth, 'price rule test', {}, at, PRICE_CHANGE_GRACE_MS, shard, null, null],
+        { refuse: ({ code }) => new Error(`refused ${code}`) },
       );
+    };
     const before = (await holdings(t, user.token)).bitcoin;
     // The price changes: a quote of the old one is still taken for a moment (as a request quoted just before).
     await db.execute(sql`update coins set current_price = 51000 where id = 'bitcoin'`);
-    await move('50000');
+    await swapAt('50000');
     // Long after the change, the old price is refused and nothing moves; the current one is taken.
     await db.execute(sql`update coins set price_changed_at = now() - interval '1 minute' where id = 'bitcoin'`);
-    await expect(move('50000')).rejects.toThrow(`guard ${PRICE_MOVED_STATE}`);
-    await move('51000');
+    await expect(swapAt('50000')).rejects.toThrow(`refused ${MONEY_CODES.priceMoved}`);
+    await swapAt('51000');
     await db.execute(sql`update coins set current_price = 50000 where id = 'bitcoin'`);
     expect(
       toMoney(before)

@@ -207,7 +207,22 @@ export class IdempotencyService {
    */
   async taken(context: IdempotencyContext): Promise<Error | undefined> {
     const stored = await this.find(context.scope, context.key);
-    return stored ? new KeyAlreadyUsed(stored) : undefined;
+    if (!stored) return undefined;
+    // A claim committed on its own by an older version, clearly abandoned: removed, and the call runs again.
+    if (stored.state === 'in_flight' && stored.requestHash === context.requestHash && Date.now() - stored.createdAt.getTime() > LEGACY_ABANDONED_AFTER_MS) {
+      await this.db
+        .delete(idempotencyKeys)
+        .where(
+          and(
+            eq(idempotencyKeys.scope, context.scope),
+            eq(idempotencyKeys.key, context.key),
+            eq(idempotencyKeys.state, 'in_flight'),
+            lt(idempotencyKeys.createdAt, new Date(Date.now() - LEGACY_ABANDONED_AFTER_MS)),
+          ),
+        );
+      return undefined;
+    }
+    return new KeyAlreadyUsed(stored);
   }
 
   /** The test hook's pause between a money call's claim and its commit (0: none). */
