@@ -225,9 +225,17 @@ export class IdempotencyService {
     return new KeyAlreadyUsed(stored);
   }
 
-  /** The test hook's pause between a money call's claim and its commit (0: none). */
-  get pauseBeforeCommitMs(): number {
-    return this.config.testPauseAfterIdempotencyClaimMs ?? 0;
+  /**
+   * Test hook (TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS): a money call that claims a key then waits this long before its
+   * commit, its claim uncommitted (see LedgerService.run's `beforeCommit`). Undefined: no pause (production).
+   */
+  pauseAfterClaim(context: IdempotencyContext | undefined): (() => Promise<void>) | undefined {
+    const ms = this.config.testPauseAfterIdempotencyClaimMs;
+    if (!context || !ms) return undefined;
+    return async () => {
+      this.logger.warn(`TEST HOOK: paused after claiming Idempotency-Key ${context.key}`);
+      await sleep(ms);
+    };
   }
 
   /**

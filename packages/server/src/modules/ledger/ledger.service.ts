@@ -402,8 +402,8 @@ export class LedgerService {
       changes?: BalanceChange[];
       announce?: Array<() => void>;
       refuse?: (refusal: MoneyRefusal) => Error | undefined;
-      /** Test hook (TEST_PAUSE_AFTER_IDEMPOTENCY_CLAIM_MS): the call runs in a transaction held open this long before its commit. */
-      pauseBeforeCommitMs?: number;
+      /** Test hook (see IdempotencyService.pauseAfterClaim): the call runs in a transaction that awaits this before its commit. */
+      beforeCommit?: () => Promise<void>;
     } = {},
     attempts = 4,
   ): Promise<unknown> {
@@ -412,11 +412,11 @@ export class LedgerService {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const pause = options.pauseBeforeCommitMs;
-          result = pause
+          const beforeCommit = options.beforeCommit;
+          result = beforeCommit
             ? await this.db.transaction(async (tx) => {
                 const value = await operation.call(this.db, args(lease.shard), tx);
-                await new Promise((resolve) => setTimeout(resolve, pause));
+                await beforeCommit();
                 return value;
               })
             : await operation.call(this.db, args(lease.shard));

@@ -221,7 +221,7 @@ export class WalletService {
           announce: [notice.announce, mail.announce],
           refuse: ({ code, detail }) =>
             this.stepUp.refusalOf(code) ?? this.addressBook.sendRefusal(code, detail, network) ?? refusalOf(code, detail, [token], symbol),
-          pauseBeforeCommitMs: idem ? this.idempotency.pauseBeforeCommitMs : 0,
+          beforeCommit: this.idempotency.pauseAfterClaim(idem),
         },
       ),
     );
@@ -351,7 +351,7 @@ export class WalletService {
             { userId: principal.id, token: to.id },
           ],
           refuse: ({ code, detail }) => refusalOf(code, detail, [from, to], fromSymbol),
-          pauseBeforeCommitMs: idem ? this.idempotency.pauseBeforeCommitMs : 0,
+          beforeCommit: this.idempotency.pauseAfterClaim(idem),
         },
       ),
     );
