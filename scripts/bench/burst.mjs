@@ -86,7 +86,10 @@ try {
        on conflict (id) do update set current_price = excluded.current_price, last_updated = now(), source = 'live'`,
       [id, symbol, name, price],
     );
-    await db.query(`insert into supported_tokens (coin_id) select $1::text where not exists (select 1 from supported_tokens where coin_id = $1::text and deleted_at is null)`, [id]);
+    await db.query(
+      `insert into supported_tokens (coin_id) select $1::text where not exists (select 1 from supported_tokens where coin_id = $1::text and deleted_at is null)`,
+      [id],
+    );
   }
   // The bitcoin network of the token (sends need one), as the app's seed gives it.
   await db.query(
@@ -110,7 +113,12 @@ try {
     while (!stop()) {
       for (const call of [
         () => timed(url, 'GET', '/api/user/get-user-balance', token),
-        () => timed(url, 'POST', '/api/crypto/swap', token, { amount: '1.00', from: latencies.length % 4 ? 'bitcoin' : 'ethereum', to: latencies.length % 4 ? 'ethereum' : 'bitcoin' }),
+        () =>
+          timed(url, 'POST', '/api/crypto/swap', token, {
+            amount: '1.00',
+            from: latencies.length % 4 ? 'bitcoin' : 'ethereum',
+            to: latencies.length % 4 ? 'ethereum' : 'bitcoin',
+          }),
       ]) {
         const { status, ms } = await call();
         latencies.push(ms);
@@ -124,7 +132,12 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const burster = await customer(`Burster${round}`);
     const bystander = await customer(`Bystander${round}`);
-    await api(url, 'POST', `/api/admin/update-balance/${burster._id}`, adminSession.token, { token: 'bitcoin', amount: '100', type: 'yes', msg: 'burst bench' });
+    await api(url, 'POST', `/api/admin/update-balance/${burster._id}`, adminSession.token, {
+      token: 'bitcoin',
+      amount: '100',
+      type: 'yes',
+      msg: 'burst bench',
+    });
     for (const token of ['bitcoin', 'ethereum']) {
       await api(url, 'POST', `/api/admin/update-balance/${bystander._id}`, adminSession.token, { token, amount: '100000', type: 'yes', msg: 'burst bench' });
     }

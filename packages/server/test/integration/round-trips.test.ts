@@ -12,6 +12,8 @@ import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from '../../src/modules
 import { SWAP } from '../../src/modules/wallet/wallet-functions';
 import { MONEY_CODES } from '../../src/modules/ledger/money-errors';
 import { randomUUID } from 'node:crypto';
+import { SendsService } from '../../src/modules/wallet/sends.service';
+import { SwapsService } from '../../src/modules/wallet/swaps.service';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/admin/admin-transactions.service';
 import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
@@ -60,17 +62,16 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
   const keyed = (key: string): IdempotencyContext => ({ scope: `round-trips ${key}`, key, status: 201, requestHash: 'h' });
 
   it('a swap is ONE statement: the cp_swap function (claim, token locks, price check, movement, rows), then its events', async () => {
-    const wallet = t.app.get(WalletService);
     const user = await customerPrincipal();
 
     // The first swap into a token creates the customer's account inside the function: still one trip.
-    const plain = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'bitcoin', to: 'ethereum' }));
+    const plain = await measure(() => t.app.get(SwapsService).swap(user, undefined, { amount: '10', from: 'bitcoin', to: 'ethereum' }));
     expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap\(/)]);
     // Tokens and prices come from the reference data cache.
     expect(plain.cachedReads).toEqual([]);
 
     const key = keyed(`swap-${user.id}`);
-    const withKey = await measure(() => wallet.swap(user, undefined, { amount: '10', from: 'ethereum', to: 'bitcoin' }, key));
+    const withKey = await measure(() => t.app.get(SwapsService).swap(user, undefined, { amount: '10', from: 'ethereum', to: 'bitcoin' }, key));
     expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap\(/)]);
     expect(withKey.cachedReads).toEqual([]);
     expect(withKey.result.message).toBe('Swap successful');
@@ -85,10 +86,11 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
   });
 
   it('a send is ONE statement: the cp_send function', async () => {
-    const wallet = t.app.get(WalletService);
     const user = await customerPrincipal();
     const send = (key?: string) =>
-      wallet.send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } }, key ? keyed(`send-${key}`) : undefined);
+      t.app
+        .get(SendsService)
+        .send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } }, key ? keyed(`send-${key}`) : undefined);
 
     // The token, its networks (to choose the one the address is on) and its price come from the reference data cache.
     const plain = await measure(() => send());
@@ -113,7 +115,24 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
       const eth = await ethereumPrice();
       return ledger.run(
         SWAP,
-        (shard) => [randomUUID(), user.id, 'bitcoin', 'ethereum', '0.0001', '0.001', '5', bitcoinPrice, eth, 'price rule test', {}, at, PRICE_CHANGE_GRACE_MS, shard, null, null],
+        (shard) => [
+          randomUUID(),
+          user.id,
+          'bitcoin',
+          'ethereum',
+          '0.0001',
+          '0.001',
+          '5',
+          bitcoinPrice,
+          eth,
+          'price rule test',
+          {},
+          at,
+          PRICE_CHANGE_GRACE_MS,
+          shard,
+          null,
+          null,
+        ],
         { refuse: ({ code }) => new Error(`refused ${code}`) },
       );
     };
@@ -238,13 +257,12 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
 
   it('a status change of a transaction known from the admin list; one changed meanwhile is decided from the database', async () => {
     const admin = t.app.get(AdminTransactionsService);
-    const wallet = t.app.get(WalletService);
     const db = t.app.get<Database>(DATABASE);
     const { actor, user } = await adminAndCustomer();
-    const send = await wallet.send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } });
+    const send = await t.app.get(SendsService).send(user, undefined, 'bitcoin', { transferData: { amount: '10', address: ADDRESSES.bitcoin } });
     const id = send.transaction._id;
     // Another instance's view: this one has not seen the withdrawal until the admin list shows it.
-    await wallet.history(undefined, { userId: user.id });
+    await t.app.get(WalletService).history(undefined, { userId: user.id });
     const approve = await measure(() => admin.modify(actor, { tId: id, modification: 'approved', expectedStatus: 'pending' }));
     expect(approve.trips.map(head)).toEqual(ONE_STATEMENT);
 
@@ -274,7 +292,6 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
 
   it('a steady-state balance adjustment is ONE statement: "add", and "set" and "add" with a key on the balance last seen', async () => {
     const ledger = t.app.get(LedgerService);
-    const wallet = t.app.get(WalletService);
     const db = t.app.get<Database>(DATABASE);
     const { actor, user } = await adminAndCustomer();
     const customerAndBalance = expect.stringMatching(/^select .*from "ledger_accounts".* from "users"/);
@@ -323,7 +340,7 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
 
     // A balance moved by something else (the customer's swap): the guard aborts the first statement and names the
     // balance it found; the second decides from that one. Nothing is read apart, nothing moves twice.
-    await wallet.swap({ ...user }, undefined, { amount: '100', from: 'bitcoin', to: 'ethereum' });
+    await t.app.get(SwapsService).swap({ ...user }, undefined, { amount: '100', from: 'bitcoin', to: 'ethereum' });
     const stale = await measure(() =>
       t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 150, type: 'no', msg: 'Reset' }),
     );

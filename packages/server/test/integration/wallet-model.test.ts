@@ -6,6 +6,8 @@ import { LedgerService } from '../../src/modules/ledger/ledger.service';
 import { CoinsRepository } from '../../src/modules/market/coins.repository';
 import { AdminTransactionsService } from '../../src/modules/admin/admin-transactions.service';
 import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
+import { SendsService } from '../../src/modules/wallet/sends.service';
+import { SwapsService } from '../../src/modules/wallet/swaps.service';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -63,7 +65,6 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
     const seed = Number(process.env.MODEL_SEED ?? Date.now() % 1_000_000);
     const random = rng(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-    const wallet = t.app.get(WalletService);
     const admin = t.app.get(AdminTransactionsService);
     const ledger = t.app.get(LedgerService);
     const coins = t.app.get(CoinsRepository);
@@ -139,7 +140,9 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
         const qty = floor(new D(amount).div(prices[token]), token);
         expected = qty.isZero() || balances[u][token].lt(qty) ? 400 : 200;
         const address = token === 'bitcoin' ? ADDRESSES.bitcoin : token === 'ethereum' ? ADDRESSES.ethereum : ADDRESSES.tetherTron;
-        outcome = await run(() => wallet.send(principals[u], undefined, token, { transferData: { address, amount, symbol: token, coinAmount: '0' } }));
+        outcome = await run(() =>
+          t.app.get(SendsService).send(principals[u], undefined, token, { transferData: { address, amount, symbol: token, coinAmount: '0' } }),
+        );
         if (outcome.status === 200 && expected === 200) {
           txs.push({ id: outcome.value.transaction._id, user: u, type: 'withdrawal', token, qty, status: 'pending', voided: false, direction: 'out' });
           balances[u][token] = balances[u][token].sub(qty);
@@ -151,7 +154,7 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
         const fromQty = floor(new D(amount).div(prices[token]), token);
         const toQty = floor(fromQty.mul(prices[token]).div(prices[to]), to);
         expected = fromQty.isZero() || toQty.isZero() || balances[u][token].lt(fromQty) ? 400 : 200;
-        outcome = await run(() => wallet.swap(principals[u], undefined, { amount, from: token, to }));
+        outcome = await run(() => t.app.get(SwapsService).swap(principals[u], undefined, { amount, from: token, to }));
         if (outcome.status === 200 && expected === 200) {
           expect([outcome.value.from.coinAmount, outcome.value.to.coinAmount], context()).toEqual([
             fromQty.toFixed(DECIMALS[token]),

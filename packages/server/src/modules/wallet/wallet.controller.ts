@@ -17,12 +17,18 @@ import { nextCursorHeader, setCursor } from '../../common/next-cursor';
 import { type Actor, CurrentActor, CurrentPrincipal, type Principal } from '../../common/principal';
 import { type IdempotencyContext, IdempotencyCtx } from '../ledger/idempotency';
 import { MoneyCall } from '../ledger/money-calls';
+import { SendsService } from './sends.service';
+import { SwapsService } from './swaps.service';
 import { WalletService } from './wallet.service';
 
 @ApiTags('wallet')
 @Controller()
 export class WalletController {
-  constructor(private readonly wallet: WalletService) {}
+  constructor(
+    private readonly wallet: WalletService,
+    private readonly sends: SendsService,
+    private readonly swaps: SwapsService,
+  ) {}
 
   @Get(WalletRoutes.getUserBalance)
   @UserAccess()
@@ -77,7 +83,7 @@ export class WalletController {
     @Body() body: SendCryptoDto,
     @IdempotencyCtx() idem?: IdempotencyContext,
   ): Promise<SendCryptoResponseDto> {
-    return this.wallet.send(principal, actor.requestId, tokenId, body, idem);
+    return this.sends.send(principal, actor.requestId, tokenId, body, idem);
   }
 
   @Post(WalletRoutes.swap)
@@ -95,6 +101,6 @@ export class WalletController {
     @Body() body: SwapDto,
     @IdempotencyCtx() idem?: IdempotencyContext,
   ): Promise<SwapResponseDto> {
-    return this.wallet.swap(principal, actor.requestId, body, idem);
+    return this.swaps.swap(principal, actor.requestId, body, idem);
   }
 }

@@ -4,13 +4,15 @@ import { TransactionsRepository } from './transactions.repository';
 import { WalletTokensRepository } from './wallet-tokens.repository';
 import { WalletUsersRepository } from './wallet-users.repository';
 import { WalletController } from './wallet.controller';
+import { SendsService } from './sends.service';
+import { SwapsService } from './swaps.service';
 import { WalletService } from './wallet.service';
 
 /** A customer's balances, send, swap and history; the admin money commands build on its repositories (admin module). */
 @Module({
   imports: [LedgerModule],
   controllers: [WalletController],
-  providers: [WalletService, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
+  providers: [WalletService, SendsService, SwapsService, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
   exports: [WalletService, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
 })
 export class WalletModule {}

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import type { SendCryptoDto, SendCryptoResponseDto } from '@coinpurse/contract';
+import { randomUUID } from 'node:crypto';
+import { InvalidInputError } from '../../common/errors';
+import type { Actor, Principal } from '../../common/principal';
+import { AddressBookService } from '../address-book/address-book.service';
+import { AuditService } from '../audit/audit.service';
+import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
+import { LedgerService } from '../ledger/ledger.service';
+import { parseAmount, plain, usdToQuantity, usdValue } from '../ledger/money';
+import { PriceService } from '../market/price.service';
+import { chooseTransferNetwork } from '../networks/network-choice';
+import { TokenNetworksRepository } from '../networks/token-networks.repository';
+import { NotificationsService } from '../notifications/notifications.service';
+import { SecurityMailService } from '../security/security-mail.service';
+import { StepUpService } from '../security/step-up.service';
+import type { TransactionRecord } from './transactions.repository';
+import { describe, toTransactionDto, usdText } from './wallet-common';
+import { SEND } from './wallet-functions';
+import { atCurrentPrice, refusalOf, runWithKey } from './wallet-money';
+import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
+
+export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
+
+/** A customer's send: a withdrawal request, its quantity held until it is paid (`cp_send`). */
+@Injectable()
+export class SendsService {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly prices: PriceService,
+    private readonly tokens: WalletTokensRepository,
+    private readonly notifications: NotificationsService,
+    private readonly audit: AuditService,
+    private readonly idempotency: IdempotencyService,
+    private readonly tokenNetworks: TokenNetworksRepository,
+    private readonly addressBook: AddressBookService,
+    private readonly stepUp: StepUpService,
+    private readonly securityMails: SecurityMailService,
+  ) {}
+
+  async send(
+    principal: Principal,
+    requestId: string | undefined,
+    tokenId: string,
+    input: SendCryptoDto,
+    idem?: IdempotencyContext,
+  ): Promise<SendCryptoResponseDto> {
+    // Executed only at the price it was quoted at: when it moved meanwhile (a stale cache), quoted again once.
+    return atCurrentPrice(() => this.sendOnce(principal, requestId, tokenId, input, idem));
+  }
+
+  private async sendOnce(
+    principal: Principal,
+    requestId: string | undefined,
+    tokenId: string,
+    input: SendCryptoDto,
+    idem?: IdempotencyContext,
+  ): Promise<SendCryptoResponseDto> {
+    const actor: Actor = { id: principal.id, role: principal.role, requestId };
+    const token = await this.tokens.findSupported(tokenId);
+    if (!token) throw new InvalidInputError(`"${tokenId.slice(0, 60)}" is not a supported token.`);
+    const { address } = input.transferData;
+    // The network: the token's only one, the one asked for, or the one network whose format takes the address.
+    const networks = await this.tokenNetworks.listForCoin(token.id);
+    const target = chooseTransferNetwork(
+      token,
+      networks.map((n) => n.network),
+      input.transferData,
+    );
+    const network = target.network.id;
+    const memo = target.memo ?? null;
+    const usd = parseAmount(input.transferData.amount);
+    const symbol = token.symbol.toUpperCase();
+
+    // The price at the time of the request; the movement itself is exact whatever the price does meanwhile.
+    const quote = await this.prices.quote(token.id);
+    const quantity = usdToQuantity(usd, quote.price, token.id);
+    if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
+    const usdAt = usdValue(quantity, quote.price);
+    const id = randomUUID();
+    const at = new Date();
+    const details = memo ? { priceSource: quote.source, memo } : { priceSource: quote.source };
+    const row: Omit<TransactionRecord, 'seq'> = {
+      id,
+      userId: principal.id,
+      type: 'withdrawal',
+      token: token.id,
+      network,
+      address,
+      coinAmount: plain(quantity),
+      usdAmount: plain(usdAt),
+      price: plain(quote.price),
+      status: 'pending',
+      direction: 'out',
+      note: null,
+      details,
+      createdAt: at,
+      voidedAt: null,
+    };
+    const body: SendCryptoResponseDto = {
+      message: SEND_SUCCESS,
+      transaction: toTransactionDto({ ...row, userName: principal.name, userEmail: principal.email, symbol: token.symbol }),
+    };
+    const notice = this.notifications.notificationRecord({
+      userId: principal.id,
+      title: 'Withdrawal pending',
+      message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
+      status: 'pending',
+    });
+    const mail = this.securityMails.withdrawalRequestedRecord(principal, {
+      amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))})`,
+      address,
+      network: target.network.name,
+    });
+    const audit = this.audit.row(actor, {
+      action: 'wallet.send',
+      targetType: 'transaction',
+      targetId: id,
+      after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
+    });
+    // A withdrawal is a step-up action: a code given is checked now; without one the function refuses when two-factor
+    // sign-in is on.
+    const codeChecked = await this.stepUp.verifyGiven(principal, input.code);
+    await runWithKey(this.idempotency, idem, () =>
+      this.ledger.run(
+        SEND,
+        (shard) => [
+          id,
+          principal.id,
+          token.id,
+          network,
+          address,
+          memo,
+          plain(quantity),
+          plain(usdAt),
+          plain(quote.price),
+          details,
+          at,
+          codeChecked,
+          PRICE_CHANGE_GRACE_MS,
+          shard,
+          this.idempotency.keyFor(idem, idem?.status ?? 201, body),
+          { notifications: [notice.row], audit: [audit], mail: [mail.row] },
+        ],
+        {
+          changes: [{ userId: principal.id, token: token.id }],
+          announce: [notice.announce, mail.announce],
+          refuse: ({ code, detail }) =>
+            this.stepUp.refusalOf(code) ?? this.addressBook.sendRefusal(code, detail, network) ?? refusalOf(code, detail, [token], symbol),
+          beforeCommit: this.idempotency.pauseAfterClaim(idem),
+        },
+      ),
+    );
+    return body;
+  }
+
+  /**
+   * Runs a money call that claims `idem`: when a concurrent duplicate took the key first, its stored answer is replayed
+   * (or a different request refused) by the interceptor; when that claim rolled back meanwhile, the call runs again.
+   */
+}
