@@ -8,7 +8,6 @@ import { AdminTransactionsService } from '../../src/modules/admin/admin-transact
 import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
 import { SendsService } from '../../src/modules/wallet/sends.service';
 import { SwapsService } from '../../src/modules/wallet/swaps.service';
-import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
 
