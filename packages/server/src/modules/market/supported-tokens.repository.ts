@@ -151,17 +151,4 @@ export class SupportedTokensRepository {
   async softDelete(id: string, executor: Executor = this.db): Promise<void> {
     await executor.update(supportedTokens).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(supportedTokens.id, id));
   }
-
-  /**
-   * Whether customers still have money in a token: a non-zero customer balance, or a pending (not voided)
-   * transaction that approving or rejecting would credit back.
-   */
-  async customerExposure(coinId: string, executor: Executor = this.db): Promise<{ balances: boolean; pending: boolean }> {
-    const result = await executor.execute(sql`
-      select
-        exists (select 1 from ledger_accounts where kind = 'customer' and token = ${coinId} and balance <> 0) as balances,
-        exists (select 1 from transactions where token = ${coinId} and status = 'pending' and voided_at is null) as pending`);
-    const row = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[]))[0] as { balances: unknown; pending: unknown };
-    return { balances: row.balances === true || row.balances === 't', pending: row.pending === true || row.pending === 't' };
-  }
 }

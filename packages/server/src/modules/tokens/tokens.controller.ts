@@ -15,19 +15,23 @@ import {
 import { AdminAccess } from '../../common/access.decorator';
 import { ImageUploadInterceptor, type UploadedImageFile } from '../../common/image-upload';
 import { type Actor, CurrentActor } from '../../common/principal';
-import { TokensService } from './tokens.service';
+import { CustomTokensService } from './custom-tokens.service';
+import { MarketTokensService } from './market-tokens.service';
 
 @ApiTags('admin-tokens')
 @ApiExtraModels(AddCustomTokenDto)
 @Controller()
 export class TokensController {
-  constructor(private readonly tokens: TokensService) {}
+  constructor(
+    private readonly marketTokens: MarketTokensService,
+    private readonly customTokens: CustomTokensService,
+  ) {}
 
   @Get(TokenRoutes.getTokens)
   @AdminAccess()
   @ApiOkResponse({ type: [AdminTokenDto], description: 'Supported market tokens (custom tokens are listed by get-custom-tokens).' })
   getTokens(): Promise<AdminTokenDto[]> {
-    return this.tokens.listTokens();
+    return this.marketTokens.listTokens();
   }
 
   @Post(TokenRoutes.addToken)
@@ -38,7 +42,7 @@ export class TokensController {
   })
   @ApiCreatedResponse({ type: TokenMutationResponseDto })
   addToken(@CurrentActor() actor: Actor, @Body() body: AddTokenDto): Promise<TokenMutationResponseDto> {
-    return this.tokens.addToken(actor, body);
+    return this.marketTokens.addToken(actor, body);
   }
 
   @Put(TokenRoutes.editToken)
@@ -49,7 +53,7 @@ export class TokensController {
   })
   @ApiOkResponse({ type: TokenMutationResponseDto })
   editToken(@CurrentActor() actor: Actor, @Body() body: EditTokenDto): Promise<TokenMutationResponseDto> {
-    return this.tokens.editToken(actor, body);
+    return this.marketTokens.editToken(actor, body);
   }
 
   @Delete(TokenRoutes.deleteToken)
@@ -57,14 +61,14 @@ export class TokensController {
   @ApiOperation({ summary: 'Stop supporting a token', description: 'Soft delete; 409 while any customer holds a balance or a pending transaction in it.' })
   @ApiOkResponse({ type: DeleteTokenResponseDto })
   deleteToken(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('name') name: string): Promise<DeleteTokenResponseDto> {
-    return this.tokens.deleteToken(actor, id, name);
+    return this.marketTokens.deleteToken(actor, id, name);
   }
 
   @Get(TokenRoutes.getCustomTokens)
   @AdminAccess()
   @ApiOkResponse({ type: [CustomTokenDto] })
   getCustomTokens(): Promise<CustomTokenDto[]> {
-    return this.tokens.listCustomTokens();
+    return this.customTokens.listCustomTokens();
   }
 
   @Post(TokenRoutes.addCustomToken)
@@ -89,7 +93,7 @@ export class TokensController {
     @Body() body: AddCustomTokenDto,
     @UploadedFile() image?: UploadedImageFile,
   ): Promise<CustomTokenMutationResponseDto> {
-    return this.tokens.addCustomToken(actor, body, image);
+    return this.customTokens.addCustomToken(actor, body, image);
   }
 
   @Put(TokenRoutes.editCustomToken)
@@ -97,7 +101,7 @@ export class TokensController {
   @ApiOperation({ summary: 'Edit a custom token: name, address and optionally its manual prices (audited)' })
   @ApiOkResponse({ type: CustomTokenMutationResponseDto })
   editCustomToken(@CurrentActor() actor: Actor, @Body() body: EditCustomTokenDto): Promise<CustomTokenMutationResponseDto> {
-    return this.tokens.editCustomToken(actor, body);
+    return this.customTokens.editCustomToken(actor, body);
   }
 
   @Delete(TokenRoutes.deleteCustomToken)
@@ -108,6 +112,6 @@ export class TokensController {
   })
   @ApiOkResponse({ type: DeleteTokenResponseDto })
   deleteCustomToken(@CurrentActor() actor: Actor, @Param('_id') first: string, @Param('id') second: string): Promise<DeleteTokenResponseDto> {
-    return this.tokens.deleteCustomToken(actor, first, second);
+    return this.customTokens.deleteCustomToken(actor, first, second);
   }
 }

@@ -9,6 +9,7 @@ import { FAILED, useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../hooks/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { useNetworkNames } from '../hooks/useNetworkNames';
+import { contractAddressProblem, editedContract } from '../lib/tokenContract';
 import { type AdminToken, useAddTokenMutation, useAdminTokensQuery, useDeleteTokenMutation, useEditTokenMutation } from '../store/adminApi';
 
 /** The networks of GET /crypto/networks; '' = the coin's native network (add) or unchanged (edit). */
@@ -28,16 +29,60 @@ function NetworkSelect({ value, onChange, none }: { value: string; onChange: (va
   );
 }
 
+/** The network of GET /crypto/networks with this id; undefined for '' (the coin's native network, which only the server knows). */
+function useNetwork(id: string) {
+  const { data: networks } = useGetNetworksQuery();
+  return id ? networks?.find((network) => network.id === id) : undefined;
+}
+
+/**
+ * The token's ERC-20 contract on its network (EVM networks only). Its problem shows under it once the admin has left
+ * the field or tried to send the form.
+ */
+function ContractField({
+  value,
+  onChange,
+  problem,
+  shown,
+  onLeave,
+  hint,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  problem: string | null;
+  shown: boolean;
+  onLeave: () => void;
+  hint: string;
+}) {
+  return (
+    <Field label="Token Contract" hint={hint} error={shown ? problem : null}>
+      <input value={value} onChange={(event) => onChange(event.target.value)} onBlur={onLeave} autoComplete="off" spellCheck={false} placeholder="0x…" />
+    </Field>
+  );
+}
+
 function AddTokenModal({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const [addToken, { isLoading }] = useAddTokenMutation();
   const [name, setName] = useState('');
   const [address, setAddress] = useState('');
   const [network, setNetwork] = useState('');
+  const [contract, setContract] = useState('');
+  const [contractLeft, setContractLeft] = useState(false);
+  const contractProblem = contractAddressProblem(contract, useNetwork(network));
   const { error, setError, run } = useAdminAction();
   const submit = async () => {
     if (!name.trim() || !address.trim()) return setError('Coin id and wallet address are required.');
+    if (contractProblem) return setContractLeft(true);
     setError(null);
-    const request = () => addToken({ addTokenDto: { name: name.trim(), address: address.trim(), ...(network ? { network } : {}) } }).unwrap();
+    const request = () =>
+      addToken({
+        addTokenDto: {
+          name: name.trim(),
+          address: address.trim(),
+          ...(network ? { network } : {}),
+          ...(contract.trim() ? { contractAddress: contract.trim() } : {}),
+        },
+      }).unwrap();
     if (await run(request, { success: 'Coin added successfully', ...FAILED })) onDone();
   };
   return (
@@ -57,6 +102,14 @@ function AddTokenModal({ onClose, onDone }: { onClose: () => void; onDone: () =>
       <Field label="Wallet Address">
         <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
       </Field>
+      <ContractField
+        value={contract}
+        onChange={setContract}
+        problem={contractProblem}
+        shown={contractLeft}
+        onLeave={() => setContractLeft(Boolean(contract.trim()))}
+        hint="An ERC-20 token on an EVM network (Ethereum, BNB Smart Chain, Polygon, ...): its contract there. Empty for a native coin."
+      />
     </FormModal>
   );
 }
@@ -66,13 +119,25 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
   const [name, setName] = useState(token.name);
   const [address, setAddress] = useState(token.address ?? '');
   const [network, setNetwork] = useState(token.network);
+  const [contract, setContract] = useState(token.contractAddress ?? '');
+  const [contractLeft, setContractLeft] = useState(false);
+  const contractProblem = contractAddressProblem(contract, useNetwork(network || token.network));
   const { error, setError, run } = useAdminAction();
   const submit = async () => {
     if (!name.trim() || !address.trim()) return setError('Name and address are required.');
+    if (contractProblem) return setContractLeft(true);
     setError(null);
+    const contractChange = editedContract(contract, token.contractAddress, (network || token.network) !== token.network);
     const request = () =>
       editToken({
-        editTokenDto: { token: name.trim(), address: address.trim(), tokenId: token._id, oldToken: token.name, ...(network ? { network } : {}) },
+        editTokenDto: {
+          token: name.trim(),
+          address: address.trim(),
+          tokenId: token._id,
+          oldToken: token.name,
+          ...(network ? { network } : {}),
+          ...contractChange,
+        },
       }).unwrap();
     if (await run(request, { success: 'Token updated successfully', ...FAILED })) onDone();
   };
@@ -93,6 +158,14 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
       <Field label="Address">
         <input value={address} onChange={(event) => setAddress(event.target.value)} required autoComplete="off" />
       </Field>
+      <ContractField
+        value={contract}
+        onChange={setContract}
+        problem={contractProblem}
+        shown={contractLeft}
+        onLeave={() => setContractLeft(Boolean(contract.trim()))}
+        hint="EVM networks only: the token's ERC-20 contract on this network. Empty removes it."
+      />
     </FormModal>
   );
 }
