@@ -4,11 +4,10 @@ import { JobLocks, tryXactLock } from '../../db/advisory-locks';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
-import { ConflictError, InvalidInputError } from '../../common/errors';
+import { InvalidInputError } from '../../common/errors';
 import type { NetworkFeeDto } from '@coinpurse/contract';
 import { inTransaction } from '../ledger/db-transaction';
-import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
-import { toMoney } from '../ledger/money';
+import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { AuditService } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
@@ -17,7 +16,8 @@ import { describe as describeAmount } from '../wallet/wallet-common';
 import { baseToCoins, HotWalletShort, NodeWalletSigner, type PayoutSigner, SignerRefusal } from './node-wallet-signer';
 import { EvmKeySigner } from './evm-key-signer';
 import { coinsToBase } from '../chain/utxo-node';
-import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
+import { payoutDetails, type PayoutRecord, PayoutsRepository } from './payouts.repository';
+import { FAIL_PAYOUT } from '../chain/chain-functions';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
@@ -277,74 +277,67 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * A payout that will never be signed (nothing went to the chain): failed, and the held amount returned to the
-   * customer by a reversal entry with the reason, the withdrawal rejected, the customer notified — in the transaction
-   * that moves the payout out of its unsigned state under its row lock, so it happens once.
+   * A payout that will never be signed (nothing went to the chain): `cp_fail_payout` fails it and, while the withdrawal
+   * is still approved, returns the held amount to the customer by a reversal entry with the reason and rejects the
+   * withdrawal — in the caller's transaction, which holds the payout's row lock, so it happens once. Here: the texts.
    */
   private async fail(chain: ConnectedChain, payout: PayoutRecord, reason: string, tx: Tx): Promise<void> {
-    await this.payouts.update(payout, { state: 'failed', lastError: reason, attempted: true }, chain.nativeDecimals, tx);
-    const withdrawal = await this.payouts.withdrawalForUpdate(payout.transactionId, tx);
-    if (!withdrawal || withdrawal.status !== 'approved' || withdrawal.voidedAt) return;
-    const quantity = toMoney(withdrawal.coinAmount);
-    await this.ledger.post(
-      {
-        kind: 'payout_failed_reversal',
-        transactionId: withdrawal.id,
-        reason: `payout failed: ${reason}`.slice(0, 500),
-        createdBy: null,
-        legs: transfer(platform('withdrawals_settled', withdrawal.token, LEASED_SHARD), customer(withdrawal.userId, withdrawal.token), quantity),
-      },
-      tx,
-      () => new ConflictError('The failed payout could not be returned.'),
-    );
-    await this.payouts.rejectWithdrawal(withdrawal.id, tx);
-    await this.notifications.notify(
-      {
+    const withdrawal = await this.payouts.withdrawalView(payout.transactionId, tx);
+    const notice =
+      withdrawal &&
+      this.notifications.notificationRecord({
         userId: withdrawal.userId,
         title: 'Withdrawal failed',
         message: `Your withdrawal could not be paid on the chain, so the amount was returned to your balance. Reason: ${reason}`,
         status: 'rejected',
         createdBy: null,
-      },
-      tx,
-    );
-    await this.audit.record(
-      null,
-      {
-        action: 'chain.payout_failed',
-        targetType: 'transaction',
-        targetId: withdrawal.id,
-        before: { status: 'approved' },
-        after: { status: 'rejected', reason },
-      },
-      tx,
-    );
-    const contact = await this.payouts.customerContact(withdrawal.userId, tx);
-    if (contact) {
-      await this.mail.send(
-        {
-          to: contact.email,
+      });
+    const mail = withdrawal?.email
+      ? this.mail.outboxRecord({
+          to: withdrawal.email,
           subject: 'Withdrawal failed',
-          text: `Hello ${contact.name},\n\nyour withdrawal could not be paid on the chain, so the amount was returned to your Coinpurse balance.\n\nReason: ${reason}\n`,
-        },
-        tx,
-      );
-    }
-    this.logger.warn(`Payout of withdrawal ${withdrawal.id} on ${payout.network} failed and was returned to the customer: ${reason}`);
+          text: `Hello ${withdrawal.name},\n\nyour withdrawal could not be paid on the chain, so the amount was returned to your Coinpurse balance.\n\nReason: ${reason}\n`,
+        })
+      : undefined;
+    const audit = this.audit.row(null, {
+      action: 'chain.payout_failed',
+      targetType: 'transaction',
+      targetId: payout.transactionId,
+      before: { status: 'approved' },
+      after: { status: 'rejected', reason },
+    });
+    const returned = await this.ledger.runIn(
+      tx,
+      FAIL_PAYOUT,
+      (shard) => [
+        payout.id,
+        reason,
+        payoutDetails({ ...payout, state: 'failed' }, chain.nativeDecimals),
+        shard,
+        { audit: [audit], ...(notice ? { notifications: [notice.row] } : {}), ...(mail ? { mail: [mail.row] } : {}) },
+      ],
+      { changes: withdrawal ? [{ userId: withdrawal.userId, token: withdrawal.token }] : [] },
+    );
+    if (returned !== true) return;
+    await notice?.publish(tx);
+    await mail?.publish(tx);
+    this.logger.warn(`Payout of withdrawal ${payout.transactionId} on ${payout.network} failed and was returned to the customer: ${reason}`);
   }
 
   /** The customer's notification and mail, and the audit entry, when the payment reaches its confirmations. */
   private async announceCompleted(chain: ConnectedChain, payout: PayoutRecord, confirmations: number, tx: Tx): Promise<void> {
-    const withdrawal = await this.payouts.withdrawalForUpdate(payout.transactionId, tx);
+    const withdrawal = await this.payouts.withdrawalView(payout.transactionId, tx);
     if (!withdrawal) return;
     const amountText = describeAmount(withdrawal.coinAmount, withdrawal.token, await this.payouts.symbolOf(withdrawal.token, tx));
     const network = findNetwork(chain.network);
     const link = network ? explorerUrl(network.explorerTx, payout.txid!) : '';
     const message = `Your withdrawal of ${amountText} was paid on ${network?.shortName ?? chain.network} and has ${confirmations} confirmations. Transaction hash: ${payout.txid}`;
     await this.notifications.notify({ userId: withdrawal.userId, title: 'Withdrawal completed', message, status: 'approved', createdBy: null }, tx);
-    const contact = await this.payouts.customerContact(withdrawal.userId, tx);
-    if (contact) {
-      await this.mail.send({ to: contact.email, subject: `Withdrawal completed: ${amountText}`, text: `Hello ${contact.name},\n\n${message}\n${link}\n` }, tx);
+    if (withdrawal.email) {
+      await this.mail.send(
+        { to: withdrawal.email, subject: `Withdrawal completed: ${amountText}`, text: `Hello ${withdrawal.name},\n\n${message}\n${link}\n` },
+        tx,
+      );
     }
     await this.audit.record(
       null,
