@@ -14,6 +14,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
 import { CREDIT_CHAIN_DEPOSIT } from './chain-functions';
+import { PerNetworkJob } from './per-network-job';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
@@ -30,8 +31,6 @@ interface TokenContract {
 const KEPT_BLOCKS = 288;
 /** Blocks read per poll at most (catching up continues at the next poll, at once). */
 const BLOCKS_PER_POLL = 200;
-/** The longest pause between attempts while a node is down or answers garbage. */
-const MAX_BACKOFF_MS = 5 * 60_000;
 
 export interface PollResult {
   network: string;
@@ -61,10 +60,8 @@ function baseToDecimal(amountBase: bigint, decimals: number): string {
 @Injectable()
 export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('ChainWatcher');
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly failures = new Map<string, number>();
-  private readonly running = new Map<string, Promise<unknown>>();
-  private stopped = false;
+  /** The polls: one at a time per network, never throwing; a failure is stored for the status screen. */
+  private readonly job = new PerNetworkJob(this.logger, 'watcher', (network, message) => this.deposits.noteNode(network, { error: message }));
   /** Mempool transactions already read, per network (cleared past 100,000). */
   private readonly mempoolKnown = new Map<string, Set<string>>();
   /** Decimals read from contracts whose row has none stored (added while the network had no node). */
@@ -89,67 +86,32 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       this.logger.log(
         `Watching ${chain.network} (${chain.chain}) at ${chain.rpcUrlForLogs}: ${chain.confirmations} confirmations, every ${chain.pollSeconds} s`,
       );
-      this.schedule(chain, 0);
+      this.job.start(chain.network, chain.pollSeconds * 1000, () => this.poll(chain.network));
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stop();
-    await Promise.allSettled([...this.running.values()]);
+  onModuleDestroy(): Promise<void> {
+    return this.job.close();
   }
 
   /** Stops the scheduled polls (tests drive `pollOnce` themselves; shutdown). */
   stop(): void {
-    this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.job.stop();
   }
 
   /** Consecutive failed polls of a network (0: the last one went through). */
   failuresOf(network: string): number {
-    return this.failures.get(network) ?? 0;
-  }
-
-  private schedule(chain: ConnectedChain, delayMs: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(async () => {
-      const ok = await this.pollSafely(chain.network);
-      const failures = this.failuresOf(chain.network);
-      // Back-off: the poll interval doubled per consecutive failure, at most MAX_BACKOFF_MS.
-      this.schedule(chain, ok ? chain.pollSeconds * 1000 : Math.min(chain.pollSeconds * 1000 * 2 ** Math.min(failures, 16), MAX_BACKOFF_MS));
-    }, delayMs);
-    timer.unref();
-    this.timers.set(chain.network, timer);
+    return this.job.failuresOf(network);
   }
 
   /** A poll that never throws: a failure is logged (without credentials), stored for the status screen and counted. */
   async pollSafely(network: string): Promise<boolean> {
-    try {
-      await this.pollOnce(network);
-      this.failures.set(network, 0);
-      return true;
-    } catch (error) {
-      const failures = this.failuresOf(network) + 1;
-      this.failures.set(network, failures);
-      const message = String((error as Error).message ?? error).slice(0, 500);
-      this.logger.warn(`${network} watcher: ${message} (attempt ${failures}; retrying with back-off)`);
-      await this.deposits.noteNode(network, { error: message }).catch(() => undefined);
-      return false;
-    }
+    return (await this.job.safely(network, () => this.poll(network))) !== undefined;
   }
 
   /** One poll of a network: rewind on a reorg, read new blocks, count confirmations and credit. Throws on node errors. */
-  async pollOnce(network: string): Promise<PollResult> {
-    const previous = this.running.get(network);
-    // One poll at a time per network in this process (a scheduled poll and a test's may meet).
-    if (previous) await previous.catch(() => undefined);
-    const run = this.poll(network);
-    this.running.set(network, run);
-    try {
-      return await run;
-    } finally {
-      if (this.running.get(network) === run) this.running.delete(network);
-    }
+  pollOnce(network: string): Promise<PollResult> {
+    return this.job.once(network, () => this.poll(network));
   }
 
   private async poll(network: string): Promise<PollResult> {

@@ -18,6 +18,7 @@ import { EvmKeySigner } from './evm-key-signer';
 import { coinsToBase } from '../chain/utxo-node';
 import { payoutDetails, type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { FAIL_PAYOUT } from '../chain/chain-functions';
+import { PerNetworkJob } from '../chain/per-network-job';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
@@ -59,9 +60,8 @@ export interface PayoutRunOptions {
 export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Payouts');
   private readonly signers = new Map<string, PayoutSigner>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly running = new Map<string, Promise<unknown>>();
-  private stopped = false;
+  /** The runs: one at a time per network, never throwing. */
+  private readonly job = new PerNetworkJob(this.logger, 'payouts');
 
   constructor(
     private readonly chains: ChainConnections,
@@ -122,54 +122,27 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       const chain = this.chains.get(network)!;
       const from = chain.wallet ? `the node wallet "${chain.wallet}"` : 'the hot address of its key file';
       this.logger.log(`Paying out approved ${network} withdrawals from ${from} every ${chain.pollSeconds} s`);
-      this.schedule(network, 0);
+      this.job.start(network, chain.pollSeconds * 1000, () => this.run(network, {}));
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stop();
-    await Promise.allSettled([...this.running.values()]);
+  onModuleDestroy(): Promise<void> {
+    return this.job.close();
   }
 
   /** Stops the scheduled runs (tests drive `runOnce` themselves; shutdown). */
   stop(): void {
-    this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.job.stop();
   }
 
-  private schedule(network: string, delayMs: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(async () => {
-      await this.runSafely(network);
-      this.schedule(network, this.chains.get(network)!.pollSeconds * 1000);
-    }, delayMs);
-    timer.unref();
-    this.timers.set(network, timer);
-  }
-
-  /** A run that never throws: a failure is logged (never with credentials) and retried at the next run. */
-  async runSafely(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult | undefined> {
-    try {
-      return await this.runOnce(network, options);
-    } catch (error) {
-      this.logger.warn(`${network} payouts: ${String((error as Error).message ?? error).slice(0, 500)} (retrying at the next run)`);
-      return undefined;
-    }
+  /** A run that never throws: a failure is logged (never with credentials) and retried with back-off. */
+  runSafely(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult | undefined> {
+    return this.job.safely(network, () => this.run(network, options));
   }
 
   /** One run of a network's payouts: create the due ones, sign, broadcast, count confirmations. */
-  async runOnce(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult> {
-    const previous = this.running.get(network);
-    // One run at a time per network in this process (a scheduled run and a test's may meet).
-    if (previous) await previous.catch(() => undefined);
-    const run = this.run(network, options);
-    this.running.set(network, run);
-    try {
-      return await run;
-    } finally {
-      if (this.running.get(network) === run) this.running.delete(network);
-    }
+  runOnce(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult> {
+    return this.job.once(network, () => this.run(network, options));
   }
 
   private lockKey(network: string): number {
