@@ -2,59 +2,26 @@
 // mines; the customer watches the deposit count its confirmations and land in the balance — the app's own watcher,
 // polling every second, with nothing driven by hand.
 import jsQR from 'jsqr';
-import { sql } from 'drizzle-orm';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { launchBrowser, newPage } from '../support/browser';
-import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
-import { seedCoins } from '../support/market';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
-import { supportTokens } from '../support/wallet';
-
-/** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic. */
-const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+import { type ChainE2e, openWallet, startChainE2e } from '../support/chain-e2e';
+import { litecoindInstalled } from '../support/litecoind';
+import { signUp } from '../support/test-app';
 
 describe.skipIf(!litecoindInstalled)('a deposit from the chain in Chromium', () => {
-  let ltc: RegtestLitecoind;
-  let t: TestApp;
-  let browser: Browser;
-  let page: Page;
+  let e2e: ChainE2e;
 
   beforeAll(async () => {
-    ltc = await RegtestLitecoind.start();
-    t = await startTestApp(
-      'pglite',
-      {
-        CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
-        CHAIN_LITECOIN_XPUB: TPUB,
-        CHAIN_LITECOIN_CHAIN: 'regtest',
-        CHAIN_LITECOIN_CONFIRMATIONS: '3',
-        CHAIN_LITECOIN_POLL_SECONDS: '1',
-      },
-      { listen: true },
-    );
-    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
-    await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
-    await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
-    browser = await launchBrowser();
-    ({ page } = await newPage(browser, t.url!));
+    e2e = await startChainE2e();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await ltc?.close();
+    await e2e?.close();
   });
 
   it('Receive shows the customer’s own address with its QR; the payment counts 1, 2 of 3 confirmations in History and lands in the balance', async () => {
-    const { password: _password, ...session } = await signUp(t.http);
-    await page.goto('/');
-    await page.evaluate((user) => localStorage.setItem('user', JSON.stringify(user)), session);
-    await page.goto('/wallet');
+    const { ltc, page } = e2e;
+    await openWallet(e2e, await signUp(e2e.t.http));
     await page.getByRole('button', { name: 'Receive', exact: true }).click();
     await page.getByRole('region', { name: 'Choose a token to receive' }).getByRole('button', { name: 'Litecoin (LTC)' }).click();
     const address = (await page.getByTestId('receive-address').textContent())!;

@@ -1,59 +1,29 @@
 // Browser walk (issue 25): a customer sends LTC, sees the network fee before confirming, an admin approves, and the
 // app's own payout job (every second) pays it from the regtest litecoind's hot wallet; the customer watches it complete.
-import { sql } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { launchBrowser, newPage } from '../support/browser';
-import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
-import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { supportTokens } from '../support/wallet';
-
-/** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic. */
-const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+import { type ChainE2e, openWallet, startChainE2e } from '../support/chain-e2e';
+import { litecoindInstalled } from '../support/litecoind';
+import { bearer, loginAdmin, signUp } from '../support/test-app';
 
 describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium', () => {
-  let ltc: RegtestLitecoind;
-  let t: TestApp;
-  let browser: Browser;
-  let page: Page;
+  let e2e: ChainE2e;
 
   beforeAll(async () => {
-    ltc = await RegtestLitecoind.start();
-    t = await startTestApp(
-      'pglite',
-      {
-        CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
-        CHAIN_LITECOIN_XPUB: TPUB,
-        CHAIN_LITECOIN_CHAIN: 'regtest',
-        CHAIN_LITECOIN_CONFIRMATIONS: '3',
-        CHAIN_LITECOIN_POLL_SECONDS: '1',
-        CHAIN_LITECOIN_WALLET: 'miner',
-      },
-      { listen: true },
-    );
-    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
-    await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
-    await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
-    browser = await launchBrowser();
-    ({ page } = await newPage(browser, t.url!));
+    // The regtest node's own wallet is the hot wallet.
+    e2e = await startChainE2e({ CHAIN_LITECOIN_WALLET: 'miner' });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await ltc?.close();
+    await e2e?.close();
   });
 
   it('Send shows the network fee before Confirm; approved, the withdrawal is paid on chain and completes in History', async () => {
+    const { ltc, t, page } = e2e;
     await ltc.node.call('createwallet', ['recipient']);
     const recipient = new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/recipient`, rpcUrlForLogs: 'recipient', timeoutMs: 60_000 });
     const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
-    const { password: _password, ...session } = await signUp(t.http);
+    const session = await signUp(t.http);
     const admin = (await loginAdmin(t.http)).token;
     await t.http
       .post(`/api/admin/update-balance/${session._id}`)
@@ -61,9 +31,7 @@ describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium
       .send({ token: 'litecoin', amount: 40, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'ltc' })
       .expect(200);
 
-    await page.goto('/');
-    await page.evaluate((user) => localStorage.setItem('user', JSON.stringify(user)), session);
-    await page.goto('/wallet');
+    await openWallet(e2e, session);
     await page.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click();
     await page
       .getByRole('region', { name: 'Choose a token to send' })

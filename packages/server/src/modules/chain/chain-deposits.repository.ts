@@ -235,10 +235,6 @@ export class ChainDepositsRepository {
     }
   }
 
-  async linkTransaction(depositId: string, transactionId: string, tx: Tx): Promise<void> {
-    await tx.update(chainDeposits).set({ transactionId }).where(eq(chainDeposits.id, depositId));
-  }
-
   /** Deposits in blocks above `height` (orphaned by a rewind to it). */
   async inBlocksAbove(network: string, height: number, tx: Tx): Promise<ChainDepositRecord[]> {
     return tx
@@ -294,9 +290,18 @@ export class ChainDepositsRepository {
     return [...new Set(changed.rows.map((row) => row.userId))];
   }
 
-  async forUpdate(id: string, tx: Tx): Promise<ChainDepositRecord | undefined> {
-    const [row] = await tx.select(depositColumns).from(chainDeposits).where(eq(chainDeposits.id, id)).for('update');
-    return row as ChainDepositRecord | undefined;
+  /**
+   * A deposit with what the texts of its credit need (no lock: `cp_credit_chain_deposit` decides under its own): the
+   * watcher's cursor height and the customer's mail address and name.
+   */
+  async creditView(id: string): Promise<(ChainDepositRecord & { cursorHeight: number | null; email: string | null; name: string | null }) | undefined> {
+    const [row] = await this.db
+      .select({ ...depositColumns, cursorHeight: chainCursors.height, email: users.email, name: users.name })
+      .from(chainDeposits)
+      .leftJoin(chainCursors, eq(chainCursors.network, chainDeposits.network))
+      .leftJoin(users, eq(users.id, chainDeposits.userId))
+      .where(eq(chainDeposits.id, id));
+    return row as (ChainDepositRecord & { cursorHeight: number | null; email: string | null; name: string | null }) | undefined;
   }
 
   async byOutput(network: string, txid: string, outputIndex: number, executor: Executor = this.db): Promise<ChainDepositRecord | undefined> {
@@ -325,35 +330,15 @@ export class ChainDepositsRepository {
 
   // --- the customer-facing transaction row of a deposit -------------------------------------------------------------
 
-  async insertTransaction(row: typeof transactions.$inferInsert, tx: Tx): Promise<string> {
-    const [inserted] = await tx.insert(transactions).values(row).returning({ id: transactions.id });
-    return inserted.id;
-  }
-
-  async transactionForUpdate(id: string, tx: Tx): Promise<{ id: string; status: string; voidedAt: Date | null } | undefined> {
-    const [row] = await tx
-      .select({ id: transactions.id, status: transactions.status, voidedAt: transactions.voidedAt })
-      .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    return row;
-  }
-
-  /** Sets the confirmations shown (and optionally the status) of deposits' transaction rows. */
-  async setTransactionConfirmations(ids: string[], confirmations: number, tx: Executor, status?: 'approved'): Promise<void> {
+  /** Sets the confirmations shown on deposits' transaction rows. */
+  async setTransactionConfirmations(ids: string[], confirmations: number, tx: Executor): Promise<void> {
     if (!ids.length) return;
     await tx
       .update(transactions)
       .set({
         details: sql`coalesce(${transactions.details}, '{}'::jsonb) || jsonb_build_object('confirmations', ${confirmations}::int)`,
-        ...(status ? { status } : {}),
         updatedAt: new Date(),
       })
       .where(inArray(transactions.id, ids));
-  }
-
-  async customerContact(userId: string, executor: Executor): Promise<{ email: string; name: string } | undefined> {
-    const [row] = await executor.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
-    return row;
   }
 }

@@ -3,10 +3,9 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { JobLocks, tryXactLock } from '../../db/advisory-locks';
 import { explorerUrl, findNetwork } from '../../common/networks';
-import { ConflictError } from '../../common/errors';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
-import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
+import { LedgerService } from '../ledger/ledger.service';
 import { plain, tokenDecimals, toMoney, usdValue } from '../ledger/money';
 import { MailService } from '../mail/mail.service';
 import { PriceService } from '../market/price.service';
@@ -14,6 +13,8 @@ import { LiveEventsService } from '../notifications/live-events.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
+import { CREDIT_CHAIN_DEPOSIT } from './chain-functions';
+import { PerNetworkJob } from './per-network-job';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
@@ -30,8 +31,6 @@ interface TokenContract {
 const KEPT_BLOCKS = 288;
 /** Blocks read per poll at most (catching up continues at the next poll, at once). */
 const BLOCKS_PER_POLL = 200;
-/** The longest pause between attempts while a node is down or answers garbage. */
-const MAX_BACKOFF_MS = 5 * 60_000;
 
 export interface PollResult {
   network: string;
@@ -61,10 +60,8 @@ function baseToDecimal(amountBase: bigint, decimals: number): string {
 @Injectable()
 export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('ChainWatcher');
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly failures = new Map<string, number>();
-  private readonly running = new Map<string, Promise<unknown>>();
-  private stopped = false;
+  /** The polls: one at a time per network, never throwing; a failure is stored for the status screen. */
+  private readonly job = new PerNetworkJob(this.logger, 'watcher', (network, message) => this.deposits.noteNode(network, { error: message }));
   /** Mempool transactions already read, per network (cleared past 100,000). */
   private readonly mempoolKnown = new Map<string, Set<string>>();
   /** Decimals read from contracts whose row has none stored (added while the network had no node). */
@@ -89,67 +86,32 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       this.logger.log(
         `Watching ${chain.network} (${chain.chain}) at ${chain.rpcUrlForLogs}: ${chain.confirmations} confirmations, every ${chain.pollSeconds} s`,
       );
-      this.schedule(chain, 0);
+      this.job.start(chain.network, chain.pollSeconds * 1000, () => this.poll(chain.network));
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stop();
-    await Promise.allSettled([...this.running.values()]);
+  onModuleDestroy(): Promise<void> {
+    return this.job.close();
   }
 
   /** Stops the scheduled polls (tests drive `pollOnce` themselves; shutdown). */
   stop(): void {
-    this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.job.stop();
   }
 
   /** Consecutive failed polls of a network (0: the last one went through). */
   failuresOf(network: string): number {
-    return this.failures.get(network) ?? 0;
-  }
-
-  private schedule(chain: ConnectedChain, delayMs: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(async () => {
-      const ok = await this.pollSafely(chain.network);
-      const failures = this.failuresOf(chain.network);
-      // Back-off: the poll interval doubled per consecutive failure, at most MAX_BACKOFF_MS.
-      this.schedule(chain, ok ? chain.pollSeconds * 1000 : Math.min(chain.pollSeconds * 1000 * 2 ** Math.min(failures, 16), MAX_BACKOFF_MS));
-    }, delayMs);
-    timer.unref();
-    this.timers.set(chain.network, timer);
+    return this.job.failuresOf(network);
   }
 
   /** A poll that never throws: a failure is logged (without credentials), stored for the status screen and counted. */
   async pollSafely(network: string): Promise<boolean> {
-    try {
-      await this.pollOnce(network);
-      this.failures.set(network, 0);
-      return true;
-    } catch (error) {
-      const failures = this.failuresOf(network) + 1;
-      this.failures.set(network, failures);
-      const message = String((error as Error).message ?? error).slice(0, 500);
-      this.logger.warn(`${network} watcher: ${message} (attempt ${failures}; retrying with back-off)`);
-      await this.deposits.noteNode(network, { error: message }).catch(() => undefined);
-      return false;
-    }
+    return (await this.job.safely(network, () => this.poll(network))) !== undefined;
   }
 
   /** One poll of a network: rewind on a reorg, read new blocks, count confirmations and credit. Throws on node errors. */
-  async pollOnce(network: string): Promise<PollResult> {
-    const previous = this.running.get(network);
-    // One poll at a time per network in this process (a scheduled poll and a test's may meet).
-    if (previous) await previous.catch(() => undefined);
-    const run = this.poll(network);
-    this.running.set(network, run);
-    try {
-      return await run;
-    } finally {
-      if (this.running.get(network) === run) this.running.delete(network);
-    }
+  pollOnce(network: string): Promise<PollResult> {
+    return this.job.once(network, () => this.poll(network));
   }
 
   private async poll(network: string): Promise<PollResult> {
@@ -441,77 +403,58 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
         await this.publishBalances(users, chain.nativeCoins[0], tx);
       });
     }
-    for (const deposit of due) await this.credit(chain, deposit.id, deposit.token);
+    for (const deposit of due) await this.credit(chain, deposit.id);
   }
 
   /**
-   * Credits one deposit exactly once: under its row lock it must still be confirming, in a block the cursor's chain
-   * holds, with N confirmations; its transaction row goes pending → approved and the ledger posts deposits → customer in
-   * the same transaction as the state change (a row an admin already approved moves no money again). Notification and
-   * mail commit with it.
+   * Credits one deposit exactly once (`cp_credit_chain_deposit` decides under the deposit's row lock: still confirming,
+   * its block still in the chain, the confirmations reached; an admin's hand settlement of its History row wins). Here:
+   * the texts — the notification, the mail and the audit entry commit with the movement. True when this call credited it.
    */
-  async credit(chain: ConnectedChain, depositId: string, token = chain.nativeCoins[0]): Promise<boolean> {
-    // Read before the transaction: on PGlite a read outside an open transaction waits for it to end.
-    const symbol = (await this.prices.quote(token).catch(() => undefined))?.symbol ?? token;
-    const credited = await inTransaction(this.db, async (tx) => {
-      const deposit = await this.deposits.forUpdate(depositId, tx);
-      if (!deposit || deposit.state !== 'confirming' || deposit.blockHeight === null) return undefined;
-      const cursor = await this.deposits.cursor(chain.network, tx);
-      const kept = await this.deposits.blockAt(chain.network, deposit.blockHeight, tx);
-      if (!cursor || !kept || kept.hash !== deposit.blockHash) return undefined;
-      const confirmations = cursor.height - deposit.blockHeight + 1;
-      if (confirmations < chain.confirmations) return undefined;
-      const row = deposit.transactionId ? await this.deposits.transactionForUpdate(deposit.transactionId, tx) : undefined;
-      const moveMoney = row?.status === 'pending' && !row.voidedAt;
-      // An admin settled the History row by hand meanwhile: approved (credited then) stays credited with no second
-      // movement; rejected or voided means the deposit is not credited at all.
-      const refused = !!row && !moveMoney && (row.status === 'rejected' || !!row.voidedAt);
-      await this.deposits.update(deposit.id, refused ? { state: 'dropped', confirmations } : { state: 'credited', confirmations, creditedAt: new Date() }, tx);
-      if (row) await this.deposits.setTransactionConfirmations([row.id], confirmations, tx, moveMoney ? 'approved' : undefined);
-      if (!moveMoney) return refused ? undefined : deposit;
-      const amountText = describeAmount(deposit.amount, deposit.token, symbol);
-      const network = findNetwork(chain.network);
-      const link = network ? explorerUrl(network.explorerTx, deposit.txid) : '';
-      await this.notifications.notify(
-        {
-          userId: deposit.userId,
-          title: 'Deposit approved',
-          message: `Your deposit of ${amountText} arrived on ${network?.shortName ?? chain.network} and was credited after ${confirmations} confirmations. Transaction hash: ${deposit.txid}`,
-          status: 'approved',
-          createdBy: null,
-        },
-        tx,
-      );
-      const contact = await this.deposits.customerContact(deposit.userId, tx);
-      if (contact) {
-        await this.mail.send(
-          {
-            to: contact.email,
-            subject: `Deposit credited: ${amountText}`,
-            text: `Hello ${contact.name},\n\nyour deposit of ${amountText} was credited to your Coinpurse wallet after ${confirmations} confirmations.\n\nTransaction: ${deposit.txid}\n${link}\n`,
-          },
-          tx,
-        );
-      }
-      await this.audit.record(
-        null,
-        {
-          action: 'chain.deposit_credit',
-          targetType: 'transaction',
-          targetId: row!.id,
-          after: { network: chain.network, txid: deposit.txid, outputIndex: deposit.outputIndex, amount: deposit.amount, token: deposit.token, confirmations },
-        },
-        tx,
-      );
-      // Last: the ledger takes the platform locks, held only until the commit.
-      const legs = transfer(platform('deposits', deposit.token, LEASED_SHARD), customer(deposit.userId, deposit.token), toMoney(deposit.amount));
-      await this.ledger.post(
-        { kind: 'chain_deposit_credit', transactionId: row!.id, reason: `chain deposit ${deposit.txid}:${deposit.outputIndex}`, createdBy: null, legs },
-        tx,
-        () => new ConflictError('The deposit could not be credited.'),
-      );
-      return deposit;
+  async credit(chain: ConnectedChain, depositId: string): Promise<boolean> {
+    const deposit = await this.deposits.creditView(depositId);
+    // Not in a block (seen, or orphaned): there are no confirmations to count yet.
+    if (!deposit || deposit.blockHeight === null || deposit.cursorHeight === null) return false;
+    const confirmations = deposit.cursorHeight - deposit.blockHeight + 1;
+    const symbol = (await this.prices.quote(deposit.token).catch(() => undefined))?.symbol ?? deposit.token;
+    const amountText = describeAmount(deposit.amount, deposit.token, symbol);
+    const network = findNetwork(chain.network);
+    const link = network ? explorerUrl(network.explorerTx, deposit.txid) : '';
+    const notice = this.notifications.notificationRecord({
+      userId: deposit.userId,
+      title: 'Deposit approved',
+      message: `Your deposit of ${amountText} arrived on ${network?.shortName ?? chain.network} and was credited after ${confirmations} confirmations. Transaction hash: ${deposit.txid}`,
+      status: 'approved',
+      createdBy: null,
     });
-    return Boolean(credited);
+    const mail = deposit.email
+      ? this.mail.outboxRecord({
+          to: deposit.email,
+          subject: `Deposit credited: ${amountText}`,
+          text: `Hello ${deposit.name},\n\nyour deposit of ${amountText} was credited to your Coinpurse wallet after ${confirmations} confirmations.\n\nTransaction: ${deposit.txid}\n${link}\n`,
+        })
+      : undefined;
+    const audit = this.audit.row(null, {
+      action: 'chain.deposit_credit',
+      targetType: 'transaction',
+      targetId: deposit.transactionId,
+      after: { network: chain.network, txid: deposit.txid, outputIndex: deposit.outputIndex, amount: deposit.amount, token: deposit.token, confirmations },
+    });
+    const credited = await this.ledger.run(
+      CREDIT_CHAIN_DEPOSIT,
+      (shard) => [
+        deposit.id,
+        confirmations,
+        chain.confirmations,
+        shard,
+        { notifications: [notice.row], audit: [audit], ...(mail ? { mail: [mail.row] } : {}) },
+      ],
+      // The customer's wallet refetches whatever the deposit became (credited, or dropped after an admin's rejection).
+      { changes: [{ userId: deposit.userId, token: deposit.token }] },
+    );
+    if (credited !== true) return false;
+    notice.announce();
+    mail?.announce();
+    return true;
   }
 }

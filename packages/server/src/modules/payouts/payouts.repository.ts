@@ -68,25 +68,20 @@ export class PayoutsRepository {
     return rows.map((r) => r.rawTx!).filter(Boolean);
   }
 
-  /** The withdrawal of a payout, row-locked (its status moves with a failed payout's reversal). */
-  async withdrawalForUpdate(id: string, tx: Executor) {
-    const [row] = await tx
+  /** The withdrawal of a payout with the customer's mail address and name (what its texts need; no lock). */
+  async withdrawalView(id: string, executor: Executor) {
+    const [row] = await executor
       .select({
         id: transactions.id,
         userId: transactions.userId,
         token: transactions.token,
         coinAmount: transactions.coinAmount,
-        status: transactions.status,
-        voidedAt: transactions.voidedAt,
+        email: users.email,
+        name: users.name,
       })
       .from(transactions)
-      .where(eq(transactions.id, id))
-      .for('update');
-    return row;
-  }
-
-  async customerContact(userId: string, executor: Executor): Promise<{ email: string; name: string } | undefined> {
-    const [row] = await executor.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+      .leftJoin(users, eq(users.id, transactions.userId))
+      .where(eq(transactions.id, id));
     return row;
   }
 
@@ -94,10 +89,6 @@ export class PayoutsRepository {
   async symbolOf(token: string, executor: Executor): Promise<string> {
     const [row] = await executor.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, token));
     return (row?.symbol ?? token).toUpperCase();
-  }
-
-  async rejectWithdrawal(id: string, tx: Executor): Promise<void> {
-    await tx.update(transactions).set({ status: 'rejected', updatedAt: new Date() }).where(eq(transactions.id, id));
   }
 
   async remove(id: string, executor: Executor): Promise<void> {
@@ -119,19 +110,22 @@ export class PayoutsRepository {
       .set({ ...fields, ...(attempted ? { attempts: sql`${payouts.attempts} + 1` } : {}), updatedAt: new Date() })
       .where(eq(payouts.id, payout.id))
       .returning();
-    const fee = row.feeBase === null ? null : baseToCoins(BigInt(row.feeBase), decimals);
     await executor
       .update(transactions)
-      .set({
-        details: sql`coalesce(${transactions.details}, '{}'::jsonb) || ${JSON.stringify({
-          payoutState: row.state,
-          ...(row.txid ? { txHash: row.txid } : {}),
-          ...(fee !== null ? { fee } : {}),
-          confirmations: row.confirmations,
-          requiredConfirmations: row.requiredConfirmations,
-        })}::jsonb`,
-      })
+      .set({ details: sql`coalesce(${transactions.details}, '{}'::jsonb) || ${JSON.stringify(payoutDetails(row, decimals))}::jsonb` })
       .where(eq(transactions.id, row.transactionId));
     return row;
   }
+}
+
+/** What the customer sees of a payout, mirrored into its withdrawal's details (payoutState, txHash, fee, confirmations). */
+export function payoutDetails(payout: PayoutRecord, decimals: number): Record<string, unknown> {
+  const fee = payout.feeBase === null ? null : baseToCoins(BigInt(payout.feeBase), decimals);
+  return {
+    payoutState: payout.state,
+    ...(payout.txid ? { txHash: payout.txid } : {}),
+    ...(fee !== null ? { fee } : {}),
+    confirmations: payout.confirmations,
+    requiredConfirmations: payout.requiredConfirmations,
+  };
 }

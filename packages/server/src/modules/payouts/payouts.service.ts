@@ -4,11 +4,10 @@ import { JobLocks, tryXactLock } from '../../db/advisory-locks';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
-import { ConflictError, InvalidInputError } from '../../common/errors';
+import { InvalidInputError } from '../../common/errors';
 import type { NetworkFeeDto } from '@coinpurse/contract';
 import { inTransaction } from '../ledger/db-transaction';
-import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
-import { toMoney } from '../ledger/money';
+import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { AuditService } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
@@ -17,7 +16,9 @@ import { describe as describeAmount } from '../wallet/wallet-common';
 import { baseToCoins, HotWalletShort, NodeWalletSigner, type PayoutSigner, SignerRefusal } from './node-wallet-signer';
 import { EvmKeySigner } from './evm-key-signer';
 import { coinsToBase } from '../chain/utxo-node';
-import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
+import { payoutDetails, type PayoutRecord, PayoutsRepository } from './payouts.repository';
+import { FAIL_PAYOUT } from '../chain/chain-functions';
+import { PerNetworkJob } from '../chain/per-network-job';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
@@ -59,9 +60,8 @@ export interface PayoutRunOptions {
 export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Payouts');
   private readonly signers = new Map<string, PayoutSigner>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly running = new Map<string, Promise<unknown>>();
-  private stopped = false;
+  /** The runs: one at a time per network, never throwing. */
+  private readonly job = new PerNetworkJob(this.logger, 'payouts');
 
   constructor(
     private readonly chains: ChainConnections,
@@ -122,54 +122,27 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       const chain = this.chains.get(network)!;
       const from = chain.wallet ? `the node wallet "${chain.wallet}"` : 'the hot address of its key file';
       this.logger.log(`Paying out approved ${network} withdrawals from ${from} every ${chain.pollSeconds} s`);
-      this.schedule(network, 0);
+      this.job.start(network, chain.pollSeconds * 1000, () => this.run(network, {}));
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stop();
-    await Promise.allSettled([...this.running.values()]);
+  onModuleDestroy(): Promise<void> {
+    return this.job.close();
   }
 
   /** Stops the scheduled runs (tests drive `runOnce` themselves; shutdown). */
   stop(): void {
-    this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.job.stop();
   }
 
-  private schedule(network: string, delayMs: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(async () => {
-      await this.runSafely(network);
-      this.schedule(network, this.chains.get(network)!.pollSeconds * 1000);
-    }, delayMs);
-    timer.unref();
-    this.timers.set(network, timer);
-  }
-
-  /** A run that never throws: a failure is logged (never with credentials) and retried at the next run. */
-  async runSafely(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult | undefined> {
-    try {
-      return await this.runOnce(network, options);
-    } catch (error) {
-      this.logger.warn(`${network} payouts: ${String((error as Error).message ?? error).slice(0, 500)} (retrying at the next run)`);
-      return undefined;
-    }
+  /** A run that never throws: a failure is logged (never with credentials) and retried with back-off. */
+  runSafely(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult | undefined> {
+    return this.job.safely(network, () => this.run(network, options));
   }
 
   /** One run of a network's payouts: create the due ones, sign, broadcast, count confirmations. */
-  async runOnce(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult> {
-    const previous = this.running.get(network);
-    // One run at a time per network in this process (a scheduled run and a test's may meet).
-    if (previous) await previous.catch(() => undefined);
-    const run = this.run(network, options);
-    this.running.set(network, run);
-    try {
-      return await run;
-    } finally {
-      if (this.running.get(network) === run) this.running.delete(network);
-    }
+  runOnce(network: string, options: PayoutRunOptions = {}): Promise<PayoutRunResult> {
+    return this.job.once(network, () => this.run(network, options));
   }
 
   private lockKey(network: string): number {
@@ -277,74 +250,67 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * A payout that will never be signed (nothing went to the chain): failed, and the held amount returned to the
-   * customer by a reversal entry with the reason, the withdrawal rejected, the customer notified — in the transaction
-   * that moves the payout out of its unsigned state under its row lock, so it happens once.
+   * A payout that will never be signed (nothing went to the chain): `cp_fail_payout` fails it and, while the withdrawal
+   * is still approved, returns the held amount to the customer by a reversal entry with the reason and rejects the
+   * withdrawal — in the caller's transaction, which holds the payout's row lock, so it happens once. Here: the texts.
    */
   private async fail(chain: ConnectedChain, payout: PayoutRecord, reason: string, tx: Tx): Promise<void> {
-    await this.payouts.update(payout, { state: 'failed', lastError: reason, attempted: true }, chain.nativeDecimals, tx);
-    const withdrawal = await this.payouts.withdrawalForUpdate(payout.transactionId, tx);
-    if (!withdrawal || withdrawal.status !== 'approved' || withdrawal.voidedAt) return;
-    const quantity = toMoney(withdrawal.coinAmount);
-    await this.ledger.post(
-      {
-        kind: 'payout_failed_reversal',
-        transactionId: withdrawal.id,
-        reason: `payout failed: ${reason}`.slice(0, 500),
-        createdBy: null,
-        legs: transfer(platform('withdrawals_settled', withdrawal.token, LEASED_SHARD), customer(withdrawal.userId, withdrawal.token), quantity),
-      },
-      tx,
-      () => new ConflictError('The failed payout could not be returned.'),
-    );
-    await this.payouts.rejectWithdrawal(withdrawal.id, tx);
-    await this.notifications.notify(
-      {
+    const withdrawal = await this.payouts.withdrawalView(payout.transactionId, tx);
+    const notice =
+      withdrawal &&
+      this.notifications.notificationRecord({
         userId: withdrawal.userId,
         title: 'Withdrawal failed',
         message: `Your withdrawal could not be paid on the chain, so the amount was returned to your balance. Reason: ${reason}`,
         status: 'rejected',
         createdBy: null,
-      },
-      tx,
-    );
-    await this.audit.record(
-      null,
-      {
-        action: 'chain.payout_failed',
-        targetType: 'transaction',
-        targetId: withdrawal.id,
-        before: { status: 'approved' },
-        after: { status: 'rejected', reason },
-      },
-      tx,
-    );
-    const contact = await this.payouts.customerContact(withdrawal.userId, tx);
-    if (contact) {
-      await this.mail.send(
-        {
-          to: contact.email,
+      });
+    const mail = withdrawal?.email
+      ? this.mail.outboxRecord({
+          to: withdrawal.email,
           subject: 'Withdrawal failed',
-          text: `Hello ${contact.name},\n\nyour withdrawal could not be paid on the chain, so the amount was returned to your Coinpurse balance.\n\nReason: ${reason}\n`,
-        },
-        tx,
-      );
-    }
-    this.logger.warn(`Payout of withdrawal ${withdrawal.id} on ${payout.network} failed and was returned to the customer: ${reason}`);
+          text: `Hello ${withdrawal.name},\n\nyour withdrawal could not be paid on the chain, so the amount was returned to your Coinpurse balance.\n\nReason: ${reason}\n`,
+        })
+      : undefined;
+    const audit = this.audit.row(null, {
+      action: 'chain.payout_failed',
+      targetType: 'transaction',
+      targetId: payout.transactionId,
+      before: { status: 'approved' },
+      after: { status: 'rejected', reason },
+    });
+    const returned = await this.ledger.runIn(
+      tx,
+      FAIL_PAYOUT,
+      (shard) => [
+        payout.id,
+        reason,
+        payoutDetails({ ...payout, state: 'failed' }, chain.nativeDecimals),
+        shard,
+        { audit: [audit], ...(notice ? { notifications: [notice.row] } : {}), ...(mail ? { mail: [mail.row] } : {}) },
+      ],
+      { changes: withdrawal ? [{ userId: withdrawal.userId, token: withdrawal.token }] : [] },
+    );
+    if (returned !== true) return;
+    await notice?.publish(tx);
+    await mail?.publish(tx);
+    this.logger.warn(`Payout of withdrawal ${payout.transactionId} on ${payout.network} failed and was returned to the customer: ${reason}`);
   }
 
   /** The customer's notification and mail, and the audit entry, when the payment reaches its confirmations. */
   private async announceCompleted(chain: ConnectedChain, payout: PayoutRecord, confirmations: number, tx: Tx): Promise<void> {
-    const withdrawal = await this.payouts.withdrawalForUpdate(payout.transactionId, tx);
+    const withdrawal = await this.payouts.withdrawalView(payout.transactionId, tx);
     if (!withdrawal) return;
     const amountText = describeAmount(withdrawal.coinAmount, withdrawal.token, await this.payouts.symbolOf(withdrawal.token, tx));
     const network = findNetwork(chain.network);
     const link = network ? explorerUrl(network.explorerTx, payout.txid!) : '';
     const message = `Your withdrawal of ${amountText} was paid on ${network?.shortName ?? chain.network} and has ${confirmations} confirmations. Transaction hash: ${payout.txid}`;
     await this.notifications.notify({ userId: withdrawal.userId, title: 'Withdrawal completed', message, status: 'approved', createdBy: null }, tx);
-    const contact = await this.payouts.customerContact(withdrawal.userId, tx);
-    if (contact) {
-      await this.mail.send({ to: contact.email, subject: `Withdrawal completed: ${amountText}`, text: `Hello ${contact.name},\n\n${message}\n${link}\n` }, tx);
+    if (withdrawal.email) {
+      await this.mail.send(
+        { to: withdrawal.email, subject: `Withdrawal completed: ${amountText}`, text: `Hello ${withdrawal.name},\n\n${message}\n${link}\n` },
+        tx,
+      );
     }
     await this.audit.record(
       null,

@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { DATABASE, type Database } from '../../src/db/database';
+import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
+import { launchBrowser, newPage } from './browser';
+import { RegtestLitecoind } from './litecoind';
+import { seedCoins } from './market';
+import { signUp, startTestApp, type TestApp } from './test-app';
+import { supportTokens } from './wallet';
+
+/** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic: the operator's watch-only key. */
+export const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+
+/** The browser walks' world: a regtest litecoind, the app listening on it, and a Chromium page on the app. */
+export interface ChainE2e {
+  ltc: RegtestLitecoind;
+  t: TestApp;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a regtest litecoind and the app connected to it (3 confirmations, polled every second; `env` adds to it, e.g.
+ * the hot wallet), with bitcoin, ethereum, tether and litecoin (LTC at $80) supported, and a Chromium page on the app.
+ */
+export async function startChainE2e(env: Record<string, string> = {}): Promise<ChainE2e> {
+  const started: { ltc?: RegtestLitecoind; t?: TestApp; browser?: Browser } = {};
+  const close = async () => {
+    await started.browser?.close();
+    await started.t?.close();
+    await started.ltc?.close();
+  };
+  try {
+    const ltc = (started.ltc = await RegtestLitecoind.start());
+    const t = (started.t = await startTestApp(
+      'pglite',
+      {
+        CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
+        CHAIN_LITECOIN_XPUB: TPUB,
+        CHAIN_LITECOIN_CHAIN: 'regtest',
+        CHAIN_LITECOIN_CONFIRMATIONS: '3',
+        CHAIN_LITECOIN_POLL_SECONDS: '1',
+        ...env,
+      },
+      { listen: true },
+    ));
+    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
+    await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
+    await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);
+    t.app.get(ReferenceDataCache).invalidate();
+    const browser = (started.browser = await launchBrowser());
+    const { page } = await newPage(browser, t.url!);
+    return { ltc, t, browser, page, close };
+  } catch (error) {
+    // Nothing left running when the set-up itself fails (the test's afterAll gets no handle to close).
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Signs the customer in on the page (their session in localStorage, as the app keeps it) and opens their wallet. */
+export async function openWallet({ page }: ChainE2e, customer: Awaited<ReturnType<typeof signUp>>): Promise<void> {
+  const { password: _password, ...session } = customer;
+  await page.goto('/');
+  await page.evaluate((user) => localStorage.setItem('user', JSON.stringify(user)), session);
+  await page.goto('/wallet');
+}
