@@ -227,3 +227,38 @@ describe.each(DATABASE_KINDS)('balance adjustment functions on %s', (kind) => {
     expect(befores).toEqual(['0.00200000', ...afters].sort());
   });
 });
+
+describe.each(DATABASE_KINDS)('balance adjustments under four-eyes on %s', (kind) => {
+  let t: WalletApp;
+
+  beforeAll(async () => {
+    t = await startWalletApp(kind, { APPROVAL_THRESHOLD_USD: '10000' });
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a keyed "set" the gate lets through is applied under the lock and replayed; one it holds is replayed as held', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'tether', 100);
+    const send = (key: string, amount: number) =>
+      t.http
+        .post(`/api/admin/update-balance/${user._id}`)
+        .set(bearer(t.admin))
+        .set('Idempotency-Key', key)
+        .send({ token: 'tether', amount, type: 'no', msg: 'Gated' });
+
+    const applied = await send(`small-${user._id}`, 40).expect(200);
+    expect(applied.body).toMatchObject({ balance: { coinAmount: '40.00' }, transaction: { direction: 'out', coinAmount: '60.00', amount: 60 } });
+    const again = await send(`small-${user._id}`, 40).expect(200);
+    expect([again.headers['idempotent-replayed'], again.text]).toEqual(['true', applied.text]);
+
+    const held = await send(`big-${user._id}`, 20000).expect(202);
+    expect(held.body.pendingApproval).toBe(true);
+    // (The replay's status is the route's 200, not the stored 202: the interceptor's, not this function's.)
+    const heldAgain = await send(`big-${user._id}`, 20000);
+    expect([heldAgain.headers['idempotent-replayed'], heldAgain.text]).toEqual(['true', held.text]);
+    expect((await holdings(t, user.token)).tether).toBe('40.00');
+    await expectLedgerClean(t);
+  });
+});
