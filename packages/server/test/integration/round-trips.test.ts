@@ -18,6 +18,7 @@ import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { AdminTransactionsService } from '../../src/modules/admin/admin-transactions.service';
 import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
 import { TransactionsRepository } from '../../src/modules/wallet/transactions.repository';
+import { WalletUsersRepository } from '../../src/modules/wallet/wallet-users.repository';
 import type { Actor } from '../../src/common/principal';
 import { DATABASE_KINDS } from '../support/databases';
 import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -171,10 +172,15 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
         ],
         db,
       );
+    // Steady state: the customer is known to this instance, as from the admin's user list (an adjustment, which reads
+    // the customer in its own function, no longer leaves it cached).
+    await t.app.get(WalletUsersRepository).findActiveCustomer(user.id);
     return { actor: { id: rows[0].id, role: 'admin' }, user };
   }
 
   const ONE_STATEMENT = [expect.stringMatching(/^with /)];
+  /** One call of the adjustment function (drizzle/0015_adjustment_functions.sql). */
+  const ONE_ADJUSTMENT = [expect.stringMatching(/^select cp_adjust_balance\(/)];
 
   it('a steady-state admin deposit is ONE statement: customer guard, claim, token lock, credit, rows, events', async () => {
     const admin = t.app.get(AdminTransactionsService);
@@ -210,10 +216,10 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(again.trips.map(head)).toEqual(ONE_STATEMENT);
     expect(again.result).toMatchObject({ user: { name: 'Renamed Meanwhile' } });
 
-    // The same for an "add" adjustment (one statement when the customer is known).
+    // An adjustment reads the customer in its own function: one call, answering with today's name.
     await db.execute(sql`update users set name = 'Renamed Twice' where id = ${user.id}::uuid`);
     const add = await measure(() => t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 5, type: 'yes' }));
-    expect(add.trips.length).toBeGreaterThan(1);
+    expect(add.trips.map(head)).toEqual(ONE_ADJUSTMENT);
     expect(add.result).toMatchObject({ balance: { coinAmount: '0.02010000' }, transaction: { user: { name: 'Renamed Twice' } } });
 
     await db.execute(sql`update users set deactivated_at = now() where id = ${user.id}::uuid`);
@@ -290,18 +296,15 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     expect(Number((await holdings(t, user.token)).bitcoin)).toBeCloseTo(1000 / 50000, 8);
   });
 
-  it('a steady-state balance adjustment is ONE statement: "add", and "set" and "add" with a key on the balance last seen', async () => {
-    const ledger = t.app.get(LedgerService);
+  it('a balance adjustment is ONE call, "add" or "set", with or without a key: a "set" is decided under the lock', async () => {
+    const adjustments = t.app.get(BalanceAdjustmentsService);
     const db = t.app.get<Database>(DATABASE);
     const { actor, user } = await adminAndCustomer();
-    const customerAndBalance = expect.stringMatching(/^select .*from "ledger_accounts".* from "users"/);
 
-    const add = await measure(() =>
-      t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 500, type: 'yes', msg: 'Goodwill' }),
-    );
-    // No BEGIN/COMMIT; the balance before and after come from the account the statement locks.
-    expect(add.trips.map(head)).toEqual(ONE_STATEMENT);
-    expect(add.trips[0]).toMatch(/for no key update/);
+    const add = await measure(() => adjustments.updateBalance(actor, user.id, { token: 'bitcoin', amount: 500, type: 'yes', msg: 'Goodwill' }));
+    // No BEGIN/COMMIT, nothing read first; the token and its price come from the reference data cache.
+    expect(add.trips.map(head)).toEqual(ONE_ADJUSTMENT);
+    expect(add.cachedReads).toEqual([]);
     expect(add.result).toMatchObject({ message: 'Balance updated successfully', balance: { coinAmount: '0.03000000' } });
     const lastAudit = async () => {
       const { rows } = (await db.execute(
@@ -318,44 +321,55 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
       transactionId: (add.result as { transaction: { _id: string } }).transaction._id,
     });
 
-    // "Set" decides from the balance: the one this instance last saw (here: the "add" above), checked under the lock.
-    const set = await measure(() =>
-      t.app
-        .get(BalanceAdjustmentsService)
-        .updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, { ...keyed(`set-${user.id}`), status: 200 }),
-    );
-    expect(set.trips.map(head)).toEqual(ONE_STATEMENT);
-    expect(set.trips[0]).toMatch(/insert into idempotency_keys/);
-    expect(set.trips[0]).toMatch(/from users/);
+    // "Set" with a key: the claim, the decision from the locked balance and the stored answer in the same call.
+    const setKey = { ...keyed(`set-${user.id}`), status: 200 };
+    const set = await measure(() => adjustments.updateBalance(actor, user.id, { token: 'bitcoin', amount: 250, type: 'no' }, setKey));
+    expect(set.trips.map(head)).toEqual(ONE_ADJUSTMENT);
     expect(set.result).toMatchObject({ balance: { coinAmount: '0.00500000' }, transaction: { direction: 'out', coinAmount: '0.02500000' } });
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00500000');
+    // What a retry with the key replays is the answer given, byte for byte.
+    const { rows: stored } = (await db.execute(
+      sql`select response_body from idempotency_keys where scope = ${setKey.scope} and key = ${setKey.key}`,
+    )) as unknown as { rows: Array<{ response_body: string }> };
+    expect(stored[0].response_body).toBe(setKey.storedBody);
+    expect(JSON.parse(stored[0].response_body)).toEqual(set.result);
 
     const addWithKey = await measure(() =>
-      t.app
-        .get(BalanceAdjustmentsService)
-        .updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' }, { ...keyed(`add-${user.id}`), status: 200 }),
+      adjustments.updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' }, { ...keyed(`add-${user.id}`), status: 200 }),
     );
-    expect(addWithKey.trips.map(head)).toEqual(ONE_STATEMENT);
+    expect(addWithKey.trips.map(head)).toEqual(ONE_ADJUSTMENT);
     expect(addWithKey.result).toMatchObject({ balance: { coinAmount: '0.00600000' } });
 
-    // A balance moved by something else (the customer's swap): the guard aborts the first statement and names the
-    // balance it found; the second decides from that one. Nothing is read apart, nothing moves twice.
+    // A balance moved by something else (the customer's swap): nothing of it was seen, and the "set" still decides from
+    // the balance it finds under the lock.
     await t.app.get(SwapsService).swap({ ...user }, undefined, { amount: '100', from: 'bitcoin', to: 'ethereum' });
-    const stale = await measure(() =>
-      t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 150, type: 'no', msg: 'Reset' }),
-    );
-    expect(stale.trips.map(head)).toEqual([...ONE_STATEMENT, ...ONE_STATEMENT]);
-    expect(stale.result).toMatchObject({ balance: { coinAmount: '0.00300000' }, transaction: { direction: 'out', coinAmount: '0.00100000' } });
+    const moved = await measure(() => adjustments.updateBalance(actor, user.id, { token: 'bitcoin', amount: 150, type: 'no', msg: 'Reset' }));
+    expect(moved.trips.map(head)).toEqual(ONE_ADJUSTMENT);
+    expect(moved.result).toMatchObject({ balance: { coinAmount: '0.00300000' }, transaction: { direction: 'out', coinAmount: '0.00100000' } });
     expect((await lastAudit()).before).toEqual({ token: 'bitcoin', balance: '0.004' });
     expect((await holdings(t, user.token)).bitcoin).toBe('0.00300000');
 
-    // No balance seen yet (an account this instance knows, never read): customer and balance in one query first.
-    const other = await newCustomer(t);
-    await ledger.accountIds([customer(other._id, 'bitcoin')], db);
-    const first = await measure(() => t.app.get(BalanceAdjustmentsService).updateBalance(actor, other._id, { token: 'bitcoin', amount: 100, type: 'no' }));
-    expect(first.trips.map(head)).toEqual([customerAndBalance, expect.stringMatching(/^with /)]);
-    expect(first.result).toMatchObject({ balance: { coinAmount: '0.00200000' }, transaction: { direction: 'in' } });
+    // "Set" to the balance it has: nothing moves, nothing is written, the answer has no transaction.
+    const same = await measure(() => adjustments.updateBalance(actor, user.id, { token: 'bitcoin', amount: 150, type: 'no', msg: 'Again' }));
+    expect(same.trips.map(head)).toEqual(ONE_ADJUSTMENT);
+    expect(same.result).toEqual({
+      message: 'Balance updated successfully',
+      balance: expect.objectContaining({ coinAmount: '0.00300000', balance: 150 }),
+      transaction: null,
+    });
+    expect((await lastAudit()).after).toMatchObject({ reason: 'Reset' });
 
+    // A customer whose account was never used: the function creates it, still one call.
+    const other = await newCustomer(t);
+    const first = await measure(() => adjustments.updateBalance(actor, other._id, { token: 'bitcoin', amount: 100, type: 'no' }));
+    expect(first.trips.map(head)).toEqual(ONE_ADJUSTMENT);
+    expect(first.result).toMatchObject({ balance: { coinAmount: '0.00200000' }, transaction: { direction: 'in' } });
+  });
+
+  // The ledger's expected-balance machinery (no adjustment uses it any more; it goes with postInOneRoundTrip).
+  it('ledger: a movement stating a balance that is no longer the one read aborts and names the balance found', async () => {
+    const ledger = t.app.get(LedgerService);
+    const { actor, user } = await adminAndCustomer();
     // A balance that is no longer the one read: a movement stating it (`expectedBalance`) aborts, nothing moves, and
     // the error names the balance found; so does `balanceGuard` (what a "set" that moves nothing states it with).
     const read = await ledger.customerBalance(user.id, 'bitcoin');
@@ -381,8 +395,8 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
         (e: unknown) => e,
       );
       expect(guardFailureOf(error)?.code).toBe(BALANCE_CHANGED_STATE);
-      expect(Number(changedBalanceOf(error))).toBe(0.004);
+      expect(Number(changedBalanceOf(error))).toBe(0.021);
     }
-    expect((await holdings(t, user.token)).bitcoin).toBe('0.00400000');
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.02100000');
   });
 });

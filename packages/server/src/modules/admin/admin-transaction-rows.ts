@@ -1,5 +1,4 @@
-import type { DepositDto, TransactionStatus, UpdateBalanceDto } from '@coinpurse/contract';
-import { is, SQL } from 'drizzle-orm';
+import type { DepositDto, TransactionStatus } from '@coinpurse/contract';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, InvalidInputError } from '../../common/errors';
 import type { Tx } from '../../db/database';
@@ -8,7 +7,6 @@ import { type BoundEffect, location, MOVEMENT_CHANGED_SINCE_REQUEST, sameLines, 
 import type { AccountKey } from '../ledger/ledger.repository';
 import { customer, type Leg, LEASED_SHARD, platform, transfer } from '../ledger/ledger.service';
 import { type Money, plain, toMoney, usdValue } from '../ledger/money';
-import { jsonWith } from '../wallet/audit-statement';
 import type { TransactionRecord } from '../wallet/transactions.repository';
 import { txExplorerUrl } from '../wallet/tx-hash';
 import { describe, usdText } from '../wallet/wallet-common';
@@ -191,68 +189,6 @@ export function voidRows(actor: Actor, record: Omit<TransactionRecord, 'seq'>, s
     entry: { kind: `${record.type}_void`, transactionId: record.id, reason: 'voided by an administrator', createdBy: actor.id, legs },
     onShort: (token: string) =>
       new ConflictError(`This transaction cannot be deleted: the customer no longer holds the ${symbolOf(token)} it would take back.`),
-  };
-}
-
-/**
- * What a balance adjustment of `delta` (not zero) writes, whichever path writes it: the transaction row, the customer's
- * notification, the audit entry — given the balance before and after, as values or as jsonb expressions of the one
- * statement that alone knows them — and the movement with the platform's adjustments account.
- */
-export function adjustmentRows(
-  actor: Actor,
-  user: CustomerRecord,
-  token: WalletToken,
-  type: UpdateBalanceDto['type'],
-  reason: string,
-  requestedUsd: Money,
-  delta: Money,
-  price: Money,
-) {
-  const symbol = token.symbol.toUpperCase();
-  const id = randomUUID();
-  const magnitude = delta.abs();
-  const usdAt = usdValue(magnitude, price);
-  const direction = delta.isPositive() ? ('in' as const) : ('out' as const);
-  const legs =
-    direction === 'in'
-      ? transfer(platform('adjustments', token.id, LEASED_SHARD), customer(user.id, token.id), magnitude)
-      : transfer(customer(user.id, token.id), platform('adjustments', token.id, LEASED_SHARD), magnitude);
-  const balanceOf = (balance: string | SQL, rest: Record<string, unknown>) =>
-    is(balance, SQL) ? jsonWith({ token: token.id, ...rest }, { balance }) : { token: token.id, balance, ...rest };
-  return {
-    record: {
-      id,
-      userId: user.id,
-      type: 'adjustment' as const,
-      token: token.id,
-      network: null,
-      address: null,
-      coinAmount: plain(magnitude),
-      usdAmount: plain(usdAt),
-      price: plain(price),
-      status: 'approved' as const,
-      direction,
-      note: reason,
-      details: { mode: type === 'yes' ? 'add' : 'set', requestedUsd: plain(requestedUsd) },
-      createdBy: actor.id,
-    },
-    notice: {
-      userId: user.id,
-      title: 'Balance updated',
-      message: `${reason} Your ${symbol} balance was ${direction === 'in' ? 'credited with' : 'debited by'} ${describe(plain(magnitude), token.id, symbol)} (${usdText(plain(usdAt))}).`,
-      status: 'approved' as const,
-      createdBy: actor.id,
-    },
-    audit: (before: string | SQL, after: string | SQL) => ({
-      action: 'balance.adjust',
-      targetType: 'user',
-      targetId: user.id,
-      before: balanceOf(before, {}),
-      after: balanceOf(after, { transactionId: id, reason }),
-    }),
-    entry: { kind: 'adjustment', transactionId: id, reason, createdBy: actor.id, legs },
-    onShort: () => new ConflictError(`Insufficient ${symbol} balance`),
   };
 }
 
