@@ -24,7 +24,7 @@ describe.each(DATABASE_KINDS)('ledger core functions on %s', (kind) => {
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => undefined,
-      (error: unknown) => moneyRefusalOf(error) ?? { code: 'other', detail: String((error as Error).message) },
+      (error: unknown) => moneyRefusalOf(error) ?? { code: 'other', detail: String((error as { cause?: Error }).cause?.message ?? (error as Error).message) },
     );
   const lineCount = async () => (await rows<{ n: number }>(sql`select count(*)::int as n from journal_lines`))[0].n;
   const balanceOf = async (userId: string, token: string) =>
@@ -82,9 +82,8 @@ describe.each(DATABASE_KINDS)('ledger core functions on %s', (kind) => {
     const [a] = await rows<{ id: string }>(sql`select cp_customer_account(${user._id}::uuid, 'tether') as id`);
     const [b] = await rows<{ id: string }>(sql`select cp_customer_account(${user._id}::uuid, 'tether') as id`);
     expect(a.id).toBe(b.id);
-    const [shard] = await rows<{ code: string }>(
-      sql`select platform_code as code from ledger_accounts where id = cp_platform_account('swap_pool', 'tether', 7)`,
-    );
+    const [created] = await rows<{ id: string }>(sql`select cp_platform_account('swap_pool', 'tether', 7) as id`);
+    const [shard] = await rows<{ code: string }>(sql`select platform_code as code from ledger_accounts where id = ${created.id}::uuid`);
     expect(shard.code).toBe('swap_pool#7');
   });
 });
