@@ -7,14 +7,29 @@ select cp_adjust_balance($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6
 -- cp_credit_chain_deposit: declared in src/modules/chain/chain-functions.ts, defined in drizzle/0016_chain_functions.sql
 select cp_credit_chain_deposit($1::uuid, $2::int, $3::int, $4::int, $5::jsonb) as result;
 
+-- cp_deposit: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
+select cp_deposit($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::numeric, $7::numeric, $8::numeric, $9::text, $10::timestamptz, $11::uuid, $12::int, $13::jsonb, $14::jsonb) as result;
+
 -- cp_fail_payout: declared in src/modules/chain/chain-functions.ts, defined in drizzle/0016_chain_functions.sql
 select cp_fail_payout($1::uuid, $2::text, $3::jsonb, $4::int, $5::jsonb) as result;
 
 -- cp_lock_customer_balance: declared in src/modules/admin/adjustment-functions.ts, defined in drizzle/0015_adjustment_functions.sql
 select cp_lock_customer_balance($1::uuid, $2::text) as result;
 
+-- cp_plan_transaction_status: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
+select cp_plan_transaction_status($1::uuid, $2::text, $3::text, $4::text) as result;
+
+-- cp_plan_void_transaction: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
+select cp_plan_void_transaction($1::uuid, $2::text) as result;
+
 -- cp_send: declared in src/modules/wallet/wallet-functions.ts, defined in drizzle/0013_wallet_functions.sql
 select cp_send($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::numeric, $8::numeric, $9::numeric, $10::jsonb, $11::timestamptz, $12::boolean, $13::int, $14::int, $15::jsonb, $16::jsonb) as result;
 
+-- cp_set_transaction_status: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
+select cp_set_transaction_status($1::uuid, $2::text, $3::text, $4::text, $5::text, $6::uuid, $7::int, $8::jsonb) as result;
+
 -- cp_swap: declared in src/modules/wallet/wallet-functions.ts, defined in drizzle/0013_wallet_functions.sql
 select cp_swap($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::numeric, $7::numeric, $8::numeric, $9::numeric, $10::text, $11::jsonb, $12::timestamptz, $13::int, $14::int, $15::jsonb, $16::jsonb) as result;
+
+-- cp_void_transaction: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
+select cp_void_transaction($1::uuid, $2::text, $3::uuid, $4::int, $5::jsonb) as result;

@@ -4,7 +4,9 @@ import { DomainError } from '../../src/common/errors';
 import type { Principal } from '../../src/common/principal';
 import { LedgerService } from '../../src/modules/ledger/ledger.service';
 import { CoinsRepository } from '../../src/modules/market/coins.repository';
-import { AdminTransactionsService } from '../../src/modules/admin/admin-transactions.service';
+import { AdminDepositsService } from '../../src/modules/admin/admin-deposits.service';
+import { TransactionStatusService } from '../../src/modules/admin/transaction-status.service';
+import { TransactionVoidsService } from '../../src/modules/admin/transaction-voids.service';
 import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
 import { SendsService } from '../../src/modules/wallet/sends.service';
 import { SwapsService } from '../../src/modules/wallet/swaps.service';
@@ -64,7 +66,7 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
     const seed = Number(process.env.MODEL_SEED ?? Date.now() % 1_000_000);
     const random = rng(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-    const admin = t.app.get(AdminTransactionsService);
+    const admin = { deposits: t.app.get(AdminDepositsService), statuses: t.app.get(TransactionStatusService), voids: t.app.get(TransactionVoidsService) };
     const ledger = t.app.get(LedgerService);
     const coins = t.app.get(CoinsRepository);
     const adminActor = { id: (await t.http.get('/api/user/me').set({ Authorization: `Bearer ${t.admin}` })).body._id as string, role: 'admin' as const };
@@ -129,7 +131,7 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
         const status = pick(STATUSES);
         const qty = floor(new D(amount).div(prices[token]), token);
         expected = qty.isZero() ? 400 : 200;
-        outcome = await run(() => admin.deposit(adminActor, people[u]._id, { amount, status, network: token }));
+        outcome = await run(() => admin.deposits.deposit(adminActor, people[u]._id, { amount, status, network: token }));
         if (outcome.status === 200 && expected === 200) {
           txs.push({ id: outcome.value._id, user: u, type: 'deposit', token, qty, status, voided: false, direction: 'in' });
           if (status === 'approved') balances[u][token] = balances[u][token].add(qty);
@@ -216,7 +218,7 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
             tx.status = status;
           }
         }
-        outcome = await run(() => admin.modify(adminActor, { tId: tx.id, modification: status }));
+        outcome = await run(() => admin.statuses.modify(adminActor, { tId: tx.id, modification: status }));
       } else {
         if (!txs.length) continue;
         const tx = pick(txs);
@@ -227,7 +229,7 @@ describe.each(DATABASE_KINDS)('ledger model test on %s', (kind) => {
         if (tx.type === 'adjustment') deltas.push([tx.token, tx.direction === 'in' ? tx.qty.neg() : tx.qty]);
         if (tx.voided) expected = 404;
         else expected = deltas.some(([k, d]) => balances[tx.user][k].add(d).isNegative()) ? 409 : 200;
-        outcome = await run(() => admin.void(adminActor, tx.id));
+        outcome = await run(() => admin.voids.void(adminActor, tx.id));
         if (expected === 200) {
           for (const [k, d] of deltas) balances[tx.user][k] = balances[tx.user][k].add(d);
           tx.voided = true;

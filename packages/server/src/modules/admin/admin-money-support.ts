@@ -2,11 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, InvalidInputError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { inTransaction } from '../ledger/db-transaction';
+import { LedgerEvents } from '../ledger/ledger-events';
 import { type Money, toMoney, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
+import { LiveEventsService } from '../notifications/live-events.service';
+import type { NotificationRecord } from '../notifications/notifications.repository';
+import { type NotificationRow, toNotificationDto } from '../notifications/notifications.service';
 import type { TransactionRecord } from '../wallet/transactions.repository';
 import { type WalletToken, WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from '../wallet/wallet-users.repository';
+import { type Applied, balanceChangesOf } from './admin-transaction-functions';
 import { ApprovalGate } from './approval-gate.service';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,6 +25,8 @@ export class AdminMoneySupport {
     private readonly tokens: WalletTokensRepository,
     private readonly customers: WalletUsersRepository,
     private readonly gate: ApprovalGate,
+    private readonly ledgerEvents: LedgerEvents,
+    private readonly live: LiveEventsService,
   ) {}
 
   /** In the caller's transaction (a four-eyes approval being applied), or in a new one. */
@@ -71,4 +78,34 @@ export class AdminMoneySupport {
       throw error;
     }
   }
+
+  /**
+   * The live events of a status change or void that committed: the customer's notification and the balances its lines
+   * changed (the customer is only known from the transaction the function read).
+   */
+  announce(applied: Applied): void {
+    this.ledgerEvents.announceBalanceChanges(balanceChangesOf(applied.lines));
+    if (applied.notification) this.live.announce([notificationEvent(applied.notification)]);
+  }
+
+  /** `announce` for a change made in `tx`: the events are sent when (and if) it commits. */
+  async publish(applied: Applied, tx: Tx): Promise<void> {
+    const changes = balanceChangesOf(applied.lines);
+    if (changes.length) await this.ledgerEvents.publishBalanceChanges(changes, tx);
+    if (applied.notification) await this.live.publishMany([notificationEvent(applied.notification)], tx);
+  }
+}
+
+/** A notification a money function wrote, as its live event. */
+function notificationEvent(row: NotificationRow) {
+  const data = toNotificationDto({
+    id: row.id,
+    userId: row.user_id,
+    title: row.title,
+    message: row.message,
+    status: row.status as NotificationRecord['status'],
+    read: false,
+    createdAt: new Date(row.created_at),
+  });
+  return { userId: row.user_id, event: { type: 'notification' as const, data } };
 }

@@ -25,9 +25,11 @@ import { type IdempotencyContext, IdempotencyCtx, Idempotent } from '../ledger/i
 import { LedgerService } from '../ledger/ledger.service';
 import { WalletService } from '../wallet/wallet.service';
 import { AdminLedgerViewsService } from './admin-ledger-views.service';
-import { AdminTransactionsService } from './admin-transactions.service';
+import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
 import { answer } from './approval-gate.service';
+import { TransactionStatusService } from './transaction-status.service';
+import { TransactionVoidsService } from './transaction-voids.service';
 
 const sentForApproval = ApiAcceptedResponse({
   type: PendingApprovalDto,
@@ -43,7 +45,9 @@ const sentForApproval = ApiAcceptedResponse({
 @Controller()
 export class AdminTransactionsController {
   constructor(
-    private readonly admin: AdminTransactionsService,
+    private readonly deposits: AdminDepositsService,
+    private readonly statuses: TransactionStatusService,
+    private readonly voids: TransactionVoidsService,
     private readonly adjustments: BalanceAdjustmentsService,
     private readonly views: AdminLedgerViewsService,
     private readonly wallet: WalletService,
@@ -67,7 +71,7 @@ export class AdminTransactionsController {
     @Res({ passthrough: true }) response: FastifyReply,
     @IdempotencyCtx() idem?: IdempotencyContext,
   ): Promise<TransactionDto | PendingApprovalDto> {
-    return answer(response, this.admin.deposit(actor, userId, body, idem));
+    return answer(response, this.deposits.deposit(actor, userId, body, idem));
   }
 
   @Post(WalletRoutes.modifyTransaction)
@@ -86,7 +90,7 @@ export class AdminTransactionsController {
     @Body() body: ModifyTransactionDto,
     @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<TransactionChangeDto | PendingApprovalDto> {
-    return answer(response, this.admin.modify(actor, body));
+    return answer(response, this.statuses.modify(actor, body));
   }
 
   @Delete(WalletRoutes.deleteTrx)
@@ -103,7 +107,7 @@ export class AdminTransactionsController {
     @Param('id') id: string,
     @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
-    return answer(response, this.admin.void(actor, id));
+    return answer(response, this.voids.void(actor, id));
   }
 
   @Post(WalletRoutes.updateBalance)

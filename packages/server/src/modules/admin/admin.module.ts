@@ -7,7 +7,7 @@ import { AdminService } from './admin.service';
 import { AdminTransactionsController, AdminUserBalancesController } from './admin-transactions.controller';
 import { AdminLedgerViewsService } from './admin-ledger-views.service';
 import { AdminMoneySupport } from './admin-money-support';
-import { AdminTransactionsService } from './admin-transactions.service';
+import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
 import { ApprovalGate } from './approval-gate.service';
 import { ApprovalsRepository } from './approvals.repository';
@@ -17,6 +17,8 @@ import { AdminsService } from './admins.service';
 import { ApprovalsService } from './approvals.service';
 import { ExportsRepository } from './exports.repository';
 import { ExportsService } from './exports.service';
+import { TransactionStatusService } from './transaction-status.service';
+import { TransactionVoidsService } from './transaction-voids.service';
 
 @Module({
   imports: [LedgerModule, WalletModule],
@@ -39,7 +41,9 @@ import { ExportsService } from './exports.service';
     AdminsService,
     AdminLedgerViewsService,
     AdminMoneySupport,
-    AdminTransactionsService,
+    AdminDepositsService,
+    TransactionStatusService,
+    TransactionVoidsService,
     ApprovalGate,
     BalanceAdjustmentsService,
     ApprovalsRepository,

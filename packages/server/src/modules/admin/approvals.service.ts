@@ -9,12 +9,14 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { plain } from '../ledger/money';
 import type { Applying } from './admin-transaction-rows';
-import { AdminTransactionsService } from './admin-transactions.service';
+import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminsRepository } from './admins.repository';
 import { type ApprovalRecord, type ApprovalView, ApprovalsRepository } from './approvals.repository';
 import { UUID_TEXT } from './page-cursor';
+import { TransactionStatusService } from './transaction-status.service';
+import { TransactionVoidsService } from './transaction-voids.service';
 
 const APPROVAL_NOT_FOUND = 'Approval request not found.';
 
@@ -81,7 +83,9 @@ export class ApprovalsService {
     private readonly admins: AdminsRepository,
     private readonly users: UsersRepository,
     private readonly tokens: WalletTokensRepository,
-    private readonly transactions: AdminTransactionsService,
+    private readonly deposits: AdminDepositsService,
+    private readonly statuses: TransactionStatusService,
+    private readonly voids: TransactionVoidsService,
     private readonly adjustments: BalanceAdjustmentsService,
     private readonly audit: AuditService,
   ) {}
@@ -165,20 +169,20 @@ export class ApprovalsService {
       const applying: Applying = { tx, effect: row.effect as unknown as BoundEffect | null };
       switch (row.action) {
         case 'deposit':
-          await this.transactions.deposit(actor, row.userId!, payload as unknown as DepositDto, undefined, applying);
+          await this.deposits.deposit(actor, row.userId!, payload as unknown as DepositDto, undefined, applying);
           return;
         case 'update-balance':
           await this.adjustments.updateBalance(actor, row.userId!, payload as unknown as UpdateBalanceDto, undefined, applying);
           return;
         case 'modify-transaction':
-          await this.transactions.modify(actor, payload as unknown as ModifyTransactionDto, applying);
+          await this.statuses.modify(actor, payload as unknown as ModifyTransactionDto, applying);
           return;
         case 'delete-trx': {
           const state = await this.admins.lockTransactionState(row.transactionId!, tx);
           const expected = applying.effect?.status ?? 'approved';
           if (!state || state.voided || state.status !== expected)
             throw new StaleApprovalError(`This transaction changed since the request (deleted or no longer ${expected}), so it was not applied.`);
-          await this.transactions.void(actor, row.transactionId!, applying);
+          await this.voids.void(actor, row.transactionId!, applying);
           return;
         }
         case 'create-admin':

@@ -21,6 +21,8 @@ export const MONEY_CODES = {
   transactionGone: 'CPX01',
   /** The transaction changed since the caller read it (another status). Detail: the status now. */
   transactionChanged: 'CPX02',
+  /** A txHash given for anything but approving a withdrawal. */
+  txHashNotAllowed: 'CPX03',
   /** The customer is not found or not active. */
   customerGone: 'CPU01',
   /** A balance is no longer the one a four-eyes approval bound (set balance). Detail: the balance now. */

@@ -2,14 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
 import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { userMatches } from '../../common/search';
-import { LRUCache } from 'lru-cache';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
-import type { MoneyGuard } from '../ledger/ledger.repository';
-import { sqlPiece, type SqlPiece } from '../../db/sql-template';
-
-/** SQLSTATE of a one-statement change whose transaction was changed (or voided) since it was read (`cp_require`). */
-export const TRANSACTION_CHANGED_STATE = 'CPX01';
 
 /** What a caller states about a transaction; the stored record and a new one both carry it. */
 interface TransactionFields {
@@ -38,20 +32,6 @@ export interface TransactionView extends TransactionRecord {
   userName: string;
   userEmail: string;
   symbol: string | null;
-}
-
-/**
- * A transaction as this instance last read (or wrote) it, without `seq` (not known for a row written in one statement;
- * no answer shows it). Its status, details (txHash) and customer's name and email may have changed since: the guards
- * below re-check them.
- */
-export type KnownTransaction = Omit<TransactionView, 'seq'>;
-
-/** What a one-statement change states it read besides the status (the guard aborts when one differs). */
-export interface ReadWith {
-  details: Record<string, unknown> | null;
-  userName: string;
-  userEmail: string;
 }
 
 export interface NewTransaction extends TransactionFields {
@@ -101,28 +81,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class TransactionsRepository {
-  /**
-   * The visible transactions this instance read or wrote last (the admin list, the admin's deposits): a status change or
-   * void of one then runs in one statement whose guard re-checks what may have changed — stale costs a trip, never a
-   * wrong answer.
-   */
-  private readonly recent = new LRUCache<string, KnownTransaction>({ max: 10_000 });
-
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** A visible transaction as this instance last saw it (no trip; may be stale: see KnownTransaction). */
-  known(id: string): KnownTransaction | undefined {
-    return this.recent.get(id);
-  }
-
-  remember(view: KnownTransaction): void {
-    if (view.voidedAt) this.recent.delete(view.id);
-    else this.recent.set(view.id, view);
-  }
-
-  forget(id: string): void {
-    this.recent.delete(id);
-  }
+  /**
+   * Nothing since the admin's status changes and voids became SQL functions (they kept the transactions an admin saw
+   * here). Still called by balance-adjustments.service.ts: delete it with those calls.
+   */
+  remember(_view: Omit<TransactionView, 'seq'>): void {}
 
   async insert(input: NewTransaction, executor: Executor = this.db): Promise<TransactionRecord> {
     const [row] = await executor.insert(transactions).values(input).returning(columns);
@@ -142,96 +107,8 @@ export class TransactionsRepository {
     return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
   }
 
-  /**
-   * `insertStatement` as a piece (hot paths: its text is built once; the columns and values are the same, encoded as
-   * Drizzle does: details as JSON, timestamps as ISO strings).
-   */
-  insertPiece(input: NewTransaction): { statement: SqlPiece; record: TransactionRecord } {
-    const createdAt = new Date();
-    const at = createdAt.toISOString();
-    const values = [
-      input.id,
-      input.userId,
-      input.type,
-      input.token,
-      input.network,
-      input.address,
-      input.coinAmount,
-      input.usdAmount,
-      input.price,
-      input.status,
-      input.direction,
-      input.note,
-      input.details === null ? null : JSON.stringify(input.details),
-      input.createdBy,
-      at,
-      at,
-    ];
-    const statement = sqlPiece(
-      'transaction',
-      values,
-      (
-        v,
-      ) => sql`insert into "transactions" ("id", "seq", "user_id", "type", "token", "network", "address", "coin_amount", "usd_amount", "price", "status", "direction", "note", "details", "created_by", "created_at", "updated_at", "voided_at", "voided_by")
-        values (${v(0)}, default, ${v(1)}, ${v(2)}, ${v(3)}, ${v(4)}, ${v(5)}, ${v(6)}, ${v(7)}, ${v(8)}, ${v(9)}, ${v(10)}, ${v(11)}, ${v(12)}, ${v(13)}, ${v(14)}, ${v(15)}, default, default)`,
-    );
-    return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
-  }
-
-  /** Locks the transaction row: status changes and voids on one transaction are serialized. */
-  async findForUpdate(id: string, executor: Executor): Promise<TransactionRecord | undefined> {
-    const [row] = await executor.select(columns).from(transactions).where(eq(transactions.id, id)).for('update');
-    return row as TransactionRecord | undefined;
-  }
-
-  async setStatus(id: string, status: TransactionStatus, executor: Executor): Promise<void> {
-    await executor.update(transactions).set({ status, updatedAt: new Date() }).where(eq(transactions.id, id));
-  }
-
-  /** Records the chain transaction id of a settled withdrawal (kept in details, searchable by admins). */
-  async setTxHash(id: string, txHash: string, executor: Executor): Promise<void> {
-    await executor
-      .update(transactions)
-      .set({ details: sql`coalesce(${transactions.details}, '{}'::jsonb) || jsonb_build_object('txHash', ${txHash}::text)`, updatedAt: new Date() })
-      .where(eq(transactions.id, id));
-  }
-
-  /**
-   * `setStatus` (and `setTxHash`) as the guard of a one-statement posting: the row is updated — and so locked until the
-   * statement commits — only while it still has the status it was read with and is not voided, and its details and its
-   * customer's name and email are still the ones read; otherwise the statement aborts with TRANSACTION_CHANGED_STATE
-   * (the caller then takes the row lock and decides again).
-   */
-  statusChangeGuard(id: string, from: TransactionStatus, to: TransactionStatus, read: ReadWith, txHash?: string): MoneyGuard {
-    const details = txHash ? sql`, details = coalesce(details, '{}'::jsonb) || jsonb_build_object('txHash', ${txHash}::text)` : sql``;
-    return (after, name) => [
-      sql`${sql.raw(`${name}_row`)} as (
-        update transactions set status = ${to}, updated_at = now()${details}
-        where id = ${id}::uuid and status = ${from} and voided_at is null and ${unchanged(read)} and ${after} returning id)`,
-      sql`${sql.raw(name)} as materialized (
-        select cp_require(exists (select 1 from ${sql.raw(`${name}_row`)}), ${TRANSACTION_CHANGED_STATE}, 'transaction changed') as ok)`,
-    ];
-  }
-
-  /** `markVoided` as the guard of a one-statement posting, under the same condition as `statusChangeGuard`. */
-  voidGuard(id: string, status: TransactionStatus, by: string, read: ReadWith): MoneyGuard {
-    return (after, name) => [
-      sql`${sql.raw(`${name}_row`)} as (
-        update transactions set voided_at = now(), voided_by = ${by}::uuid, updated_at = now()
-        where id = ${id}::uuid and status = ${status} and voided_at is null and ${unchanged(read)} and ${after} returning id)`,
-      sql`${sql.raw(name)} as materialized (
-        select cp_require(exists (select 1 from ${sql.raw(`${name}_row`)}), ${TRANSACTION_CHANGED_STATE}, 'transaction changed') as ok)`,
-    ];
-  }
-
-  async markVoided(id: string, by: string, executor: Executor): Promise<void> {
-    await executor.update(transactions).set({ voidedAt: new Date(), voidedBy: by, updatedAt: new Date() }).where(eq(transactions.id, id));
-  }
-
   async findView(id: string, executor: Executor = this.db): Promise<TransactionView | undefined> {
     const [row] = await this.viewQuery(executor).where(eq(transactions.id, id));
-    if (row) this.remember(row as TransactionView);
-    else this.forget(id);
     return row as TransactionView | undefined;
   }
 
@@ -256,8 +133,6 @@ export class TransactionsRepository {
       .where(and(...conditions))
       .orderBy(filter.ascending ? asc(transactions.seq) : desc(transactions.seq))
       .limit(filter.limit);
-    // The admin acts from its list: a change of one of these can then go in one statement.
-    for (const row of rows) this.remember(row as TransactionView);
     return rows as TransactionView[];
   }
 
@@ -310,10 +185,4 @@ export class TransactionsRepository {
       .leftJoin(coins, eq(coins.id, transactions.token))
       .$dynamic();
   }
-}
-
-/** The row's details and its customer's name and email are still `read` (a condition on `transactions`). */
-function unchanged(read: ReadWith): SQL {
-  return sql`details is not distinct from ${read.details === null ? null : JSON.stringify(read.details)}::jsonb
-    and exists (select 1 from users where users.id = transactions.user_id and users.name = ${read.userName} and users.email = ${read.userEmail})`;
 }
