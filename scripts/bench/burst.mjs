@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
 import { admin, api, benchServerEnv, dbUrl, freePort, requireFromServer, serverDir, waitForHealth } from './harness.mjs';

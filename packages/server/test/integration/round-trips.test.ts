@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { InvalidInputError } from '../../src/common/errors';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/common/principal';
 import { DATABASE_HANDLE } from '../../src/db/database.module';
 import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/database';
 import type { IdempotencyContext } from '../../src/modules/ledger/idempotency';
-import { customer, LedgerService, platform, PLATFORM_SHARDS, transfer } from '../../src/modules/ledger/ledger.service';
+import { LedgerService } from '../../src/modules/ledger/ledger.service';
 import { toMoney } from '../../src/modules/ledger/money';
-import { BALANCE_CHANGED_STATE, changedBalanceOf, guardFailureOf, type PlatformCode } from '../../src/modules/ledger/ledger.repository';
-import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from '../../src/modules/wallet/wallet-tokens.repository';
+import { PRICE_CHANGE_GRACE_MS } from '../../src/modules/wallet/wallet-tokens.repository';
 import { SWAP } from '../../src/modules/wallet/wallet-functions';
 import { MONEY_CODES } from '../../src/modules/ledger/money-errors';
 import { randomUUID } from 'node:crypto';
@@ -31,10 +29,6 @@ import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletA
 const head = (statement: string) => statement.replace(/\s+/g, ' ').slice(0, 160);
 
 const CACHED_READ = /^\s*select\b[\s\S]*\bfrom "(supported_tokens|coins)"/i;
-
-/** Every shard of a platform account in these tokens: a posting leases one of them (steady state: all exist). */
-const shardsOf = (code: PlatformCode, tokens: string[]) =>
-  tokens.flatMap((token) => Array.from({ length: PLATFORM_SHARDS }, (_, i) => platform(code, token, i + 1)));
 
 describe.each(DATABASE_KINDS)('database round trips per money operation on %s', (kind) => {
   let t: WalletApp;
@@ -153,25 +147,13 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     ).toBe('0.0002');
   });
 
-  /** The admin (an Actor as the routes pass it) and a customer whose bitcoin account is known (steady state). */
+  /** The admin (an Actor as the routes pass it) and a funded customer. */
   async function adminAndCustomer(): Promise<{ actor: Actor; user: Principal & { token: string } }> {
     const db = t.app.get<Database>(DATABASE);
     const { rows } = (await db.execute(sql`select id from users where role = 'admin' order by created_at limit 1`)) as unknown as {
       rows: Array<{ id: string }>;
     };
     const user = await customerPrincipal();
-    await t.app
-      .get(LedgerService)
-      .accountIds(
-        [
-          customer(user.id, 'bitcoin'),
-          ...shardsOf('deposits', ['bitcoin']),
-          ...shardsOf('withdrawals_pending', ['bitcoin']),
-          ...shardsOf('withdrawals_settled', ['bitcoin']),
-          ...shardsOf('adjustments', ['bitcoin']),
-        ],
-        db,
-      );
     return { actor: { id: rows[0].id, role: 'admin' }, user };
   }
 
@@ -355,39 +337,5 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
     const first = await measure(() => adjustments.updateBalance(actor, other._id, { token: 'bitcoin', amount: 100, type: 'no' }));
     expect(first.trips.map(head)).toEqual(ONE_ADJUSTMENT);
     expect(first.result).toMatchObject({ balance: { coinAmount: '0.00200000' }, transaction: { direction: 'in' } });
-  });
-
-  // The ledger's expected-balance machinery (no adjustment uses it any more; it goes with postInOneRoundTrip).
-  it('ledger: a movement stating a balance that is no longer the one read aborts and names the balance found', async () => {
-    const ledger = t.app.get(LedgerService);
-    const { actor, user } = await adminAndCustomer();
-    // A balance that is no longer the one read: a movement stating it (`expectedBalance`) aborts, nothing moves, and
-    // the error names the balance found; so does `balanceGuard` (what a "set" that moves nothing states it with).
-    const read = await ledger.customerBalance(user.id, 'bitcoin');
-    await t.app.get(BalanceAdjustmentsService).updateBalance(actor, user.id, { token: 'bitcoin', amount: 50, type: 'yes' });
-    const postFromRead = (options: Parameters<LedgerService['postInOneRoundTrip']>[2]) =>
-      ledger.postInOneRoundTrip(
-        {
-          kind: 'adjustment',
-          transactionId: null,
-          reason: 'balance guard test',
-          createdBy: actor.id,
-          legs: transfer(customer(user.id, 'bitcoin'), platform('adjustments', 'bitcoin'), toMoney(read.balance)),
-        },
-        () => new InvalidInputError('short'),
-        options,
-      );
-    for (const options of [
-      { guards: [t.app.get(WalletTokensRepository).liveGuard(['bitcoin'])], expectedBalance: read },
-      { guards: [ledger.balanceGuard(read.accountId, read.balance)] },
-    ]) {
-      const error = await postFromRead(options).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(guardFailureOf(error)?.code).toBe(BALANCE_CHANGED_STATE);
-      expect(Number(changedBalanceOf(error))).toBe(0.021);
-    }
-    expect((await holdings(t, user.token)).bitcoin).toBe('0.02100000');
   });
 });

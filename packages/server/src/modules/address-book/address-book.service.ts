@@ -20,8 +20,8 @@ import { CoinsRepository } from '../market/coins.repository';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { NotificationsService } from '../notifications/notifications.service';
-import type { MoneyGuard } from '../ledger/ledger.repository';
-import { ADDRESS_ON_HOLD_STATE, type AddressBookRecord, AddressBookRepository, NOT_IN_ADDRESS_BOOK_STATE } from './address-book.repository';
+import { MONEY_CODES } from '../ledger/money-errors';
+import { type AddressBookRecord, AddressBookRepository } from './address-book.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -152,29 +152,16 @@ export class AddressBookService {
   }
 
   /**
-   * Called by a send inside its transaction: with the allowlist on, the destination must be a saved address of this
-   * token and network (memo included) whose hold has passed; 403 otherwise.
+   * The error of a send refused by the allowlist rule (`cp_require_send_allowed`, drizzle/0013_wallet_functions.sql):
+   * not in the address book, or saved too recently (undefined: not one of its refusals).
    */
-  /** `assertSendAllowed` as a guard of a one-statement send; `sendRefusal` maps its failure. */
-  sendAllowedGuard(userId: string, target: { token: string; network: string; address: string; memo: string | null }): MoneyGuard {
-    return this.repository.sendAllowedGuard(userId, target);
-  }
-
-  /** The error `assertSendAllowed` throws, from a failed `sendAllowedGuard` (undefined: not one of its failures). */
   sendRefusal(code: string, detail: string, network: string): Error | undefined {
-    if (code === NOT_IN_ADDRESS_BOOK_STATE) return notInAddressBook(network);
-    if (code === ADDRESS_ON_HOLD_STATE) {
+    if (code === MONEY_CODES.notInAddressBook) return notInAddressBook(network);
+    if (code === MONEY_CODES.addressOnHold) {
       const held = JSON.parse(detail) as { label: string; usableAtMs: number };
       return onHold(held.label, new Date(Number(held.usableAtMs)));
     }
     return undefined;
-  }
-
-  async assertSendAllowed(userId: string, target: { token: string; network: string; address: string; memo: string | null }, executor: Executor): Promise<void> {
-    if (!(await this.repository.allowlistEnabled(userId, executor))) return;
-    const entry = await this.repository.findMatch(userId, target, executor);
-    if (!entry) throw notInAddressBook(target.network);
-    if (entry.usableAt.getTime() > Date.now()) throw onHold(entry.label, entry.usableAt);
   }
 
   /** Queued in the change's own transaction (the mail outbox): the change and its mail commit together. */

@@ -67,19 +67,6 @@ export class AdminMoneySupport {
   }
 
   /**
-   * Runs `work`, decided with the customer `known` from this instance's cache (no read first): when it refuses, a
-   * customer gone meanwhile is answered first (404), as on the path that reads the customer before anything else.
-   */
-  async customerFirst<T>(userId: string, known: CustomerRecord | undefined, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (known) await this.customerOr404(userId);
-      throw error;
-    }
-  }
-
-  /**
    * The live events of a status change or void that committed: the customer's notification and the balances its lines
    * changed (the customer is only known from the transaction the function read).
    */

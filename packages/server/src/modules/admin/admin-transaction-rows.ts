@@ -1,8 +1,7 @@
-import { ConflictError, InvalidInputError } from '../../common/errors';
+import { ConflictError } from '../../common/errors';
 import type { Tx } from '../../db/database';
 import { type BoundEffect, MOVEMENT_CHANGED_SINCE_REQUEST, sameLines, StaleApprovalError } from '../ledger/four-eyes-policy';
 import type { Leg } from '../ledger/ledger.service';
-import { TOKEN_GONE_STATE } from '../wallet/wallet-tokens.repository';
 
 /**
  * What the admin money commands share besides their SQL functions: the labels and errors their texts use, an approval
@@ -15,10 +14,6 @@ export const TYPE_LABEL: Record<string, string> = { deposit: 'deposit', withdraw
 /** A status change or void would give a customer money (or a pending transaction) in a token no longer supported. */
 export const removedToken = (symbol: string) =>
   new ConflictError(`${symbol} is no longer a supported token, so this would leave the customer holding it. Add the token again first.`);
-
-/** The `onGuard` of a one-statement write crediting `symbol`: the token was removed since it was looked up (400). */
-export const tokenGoneMeanwhile = (symbol: string) => (code: string) =>
-  code === TOKEN_GONE_STATE ? new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`) : undefined;
 
 /** A four-eyes approval being applied by the second admin: in its transaction, with the effect it binds (null: a request from before effects were bound). */
 export interface Applying {

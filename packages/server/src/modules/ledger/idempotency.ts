@@ -15,7 +15,7 @@ import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { Interval } from '@nestjs/schedule';
 import { ApiConflictResponse, ApiHeader, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_HEADER } from '@coinpurse/contract';
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, type Observable } from 'rxjs';
@@ -26,11 +26,6 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { idempotencyKeys } from '../../db/schema';
 import { sqlState } from './db-transaction';
-import type { MoneyGuard } from './ledger.repository';
-import { literal, sqlPiece } from '../../db/sql-template';
-
-/** SQLSTATE of a one-statement posting whose idempotency key was taken (raised by `cp_require`). */
-export const KEY_TAKEN_STATE = 'CPK01';
 
 /** Keys are kept at least this long (then purged). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
@@ -180,15 +175,6 @@ export class IdempotencyService {
     context.storedBody = bytes;
   }
 
-  /** The same as `complete`, as a statement to run inside a single-statement posting (after `claim` in that transaction). */
-  completeStatement(context: IdempotencyContext | undefined, status: number, body: unknown): SQL | undefined {
-    if (!context) return undefined;
-    const bytes = JSON.stringify(body ?? null);
-    context.storedBody = bytes;
-    return sql`update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${bytes}
-      where scope = ${context.scope} and key = ${context.key}`;
-  }
-
   /**
    * The key as a money function claims it (`cp_claim_key`): already done, with the answer it will replay (undefined: the
    * request has no key).
@@ -236,38 +222,6 @@ export class IdempotencyService {
       this.logger.warn(`TEST HOOK: paused after claiming Idempotency-Key ${context.key}`);
       await sleep(ms);
     };
-  }
-
-  /**
-   * False while the test hook that pauses after a claim is on: the claim must then be its own statement (see `claim`).
-   */
-  get claimsInStatement(): boolean {
-    return !this.config.testPauseAfterIdempotencyClaimMs;
-  }
-
-  /**
-   * `claim` and `complete` at once, as the first guard of a one-statement posting: the key is inserted already done with
-   * the response. A concurrent duplicate waits on it (primary key) until the statement commits or rolls back. When the
-   * key is taken the statement aborts with KEY_TAKEN_STATE: run the operation the multi-statement way (`claim` in a
-   * transaction), which replays or refuses as usual.
-   */
-  claimGuard(context: IdempotencyContext, status: number, body: unknown): MoneyGuard {
-    const bytes = JSON.stringify(body ?? null);
-    context.storedBody = bytes;
-    return sqlPiece<[SQL, string]>(
-      'claim',
-      [context.scope, context.key, context.requestHash, status, bytes],
-      (bind, after, name) => sql`${sql.raw(`${name}_claim`)} as (
-        insert into idempotency_keys (scope, key, request_hash, state, response_status, response_body)
-        select ${bind(0)}::text, ${bind(1)}::text, ${bind(2)}::text, 'done', ${bind(3)}::int, ${bind(4)}::text where ${after}
-        on conflict do nothing returning 1 as claimed), ${sql.raw(name)} as materialized (
-        select cp_require(exists (select 1 from ${sql.raw(`${name}_claim`)}), ${literal(KEY_TAKEN_STATE)}, 'Idempotency-Key already taken') as ok)`,
-    );
-  }
-
-  /** Whether a one-statement posting aborted because its idempotency key was taken (see `claimGuard`). */
-  static isKeyTaken(error: unknown): boolean {
-    return sqlState(error) === KEY_TAKEN_STATE;
   }
 
   /**

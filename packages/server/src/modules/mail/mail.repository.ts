@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { DATABASE, type Database, type DatabaseHandle, type Executor } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
 import { mailOutbox } from '../../db/schema';
@@ -24,18 +24,6 @@ export class MailRepository {
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DATABASE_HANDLE) private readonly handle: DatabaseHandle,
   ) {}
-
-  /**
-   * `enqueue` as a statement to run inside a one-statement posting (`extra`: the outbox row) and the delivery job's
-   * wake-up (`announce`: call it once the posting committed; the job also polls).
-   */
-  enqueueStatements(mail: { to: string; subject: string; text: string; html?: string | null }): { extra: SQL[]; announce: () => void } {
-    const insert = this.db
-      .insert(mailOutbox)
-      .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null })
-      .getSQL();
-    return { extra: [insert], announce: () => this.handle.announcer.wake(MAIL_CHANNEL) };
-  }
 
   /** Wakes the delivery job now (a mail committed already). */
   wake(): void {

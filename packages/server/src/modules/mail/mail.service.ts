@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppConfig } from '../../config/config';
-import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
 import { MailRepository } from './mail.repository';
 
@@ -51,11 +50,6 @@ export class MailService {
       announce: () => this.outbox.wake(),
       publish: (tx) => this.outbox.wakeOnCommit(tx),
     };
-  }
-
-  /** `send` as statements to run inside a one-statement posting (see `MailRepository.enqueueStatements`). */
-  sendStatements(mail: OutgoingMail): { extra: SQL[]; announce: () => void } {
-    return this.outbox.enqueueStatements(mail);
   }
 
   async send(mail: OutgoingMail, executor?: Executor): Promise<QueuedMailReceipt> {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { randomUUID } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { notifications, users } from '../../db/schema';
 
@@ -38,24 +37,6 @@ export const NOTIFICATIONS_LIST_LIMIT = 500;
 @Injectable()
 export class NotificationsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
-
-  /** The row `insert` writes, as a statement to run inside a one-statement posting, with the record it writes. */
-  insertStatement(input: NewNotification): { statement: SQL; record: NotificationRecord } {
-    const record: NotificationRecord = {
-      id: randomUUID(),
-      userId: input.userId,
-      title: input.title,
-      message: input.message,
-      status: input.status ?? null,
-      read: false,
-      createdAt: new Date(),
-    };
-    const statement = this.db
-      .insert(notifications)
-      .values({ ...record, createdBy: input.createdBy ?? null })
-      .getSQL();
-    return { statement, record };
-  }
 
   async insert(input: NewNotification, executor: Executor = this.db): Promise<NotificationRecord> {
     const [row] = await executor

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { NotificationDto } from '@coinpurse/contract';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../common/errors';
-import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
 import { LiveEventsService } from './live-events.service';
 import { type NewNotification, type NotificationRecord, NotificationsRepository } from './notifications.repository';
@@ -70,16 +69,6 @@ export class NotificationsService {
       announce: () => this.live.announce([{ userId: record.userId, event }]),
       publish: (tx) => this.live.publish(record.userId, event, tx),
     };
-  }
-
-  /**
-   * `notify` as a statement to run inside a one-statement posting (`extra`: the row) and its live event (`announce`:
-   * call it once the posting committed).
-   */
-  notifyStatements(input: NewNotification): { extra: SQL[]; announce: () => void } {
-    const { statement, record } = this.repository.insertStatement(input);
-    const events = [{ userId: record.userId, event: { type: 'notification' as const, data: toNotificationDto(record) } }];
-    return { extra: [statement], announce: () => this.live.announce(events) };
   }
 
   /** One notification for every active customer; returns how many got it. */

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
 import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -94,16 +93,10 @@ export class SecurityMailService {
    * The `withdrawalRequested` mail as statements to run in the withdrawal's own one-statement posting (the outbox row
    * commits with the withdrawal; its delivery stays after the commit).
    */
+
   /** The withdrawal-requested mail as a row for the send's money function (see MailService.outboxRecord). */
   withdrawalRequestedRecord(user: SecurityRecipient, withdrawal: { amount: string; address: string; network?: string | null }) {
     return this.mail.outboxRecord(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
-  }
-
-  withdrawalRequestedStatements(
-    user: SecurityRecipient,
-    withdrawal: { amount: string; address: string; network?: string | null },
-  ): { extra: SQL[]; announce: () => void } {
-    return this.mail.sendStatements(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
   }
 
   /** Goes to the OLD address (the one an attacker who changed it cannot read), and to the new one. */

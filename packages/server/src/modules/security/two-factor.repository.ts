@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { recoveryCodes, twoFactor } from '../../db/schema';
-import type { MoneyGuard } from '../ledger/ledger.repository';
 
 export interface TwoFactorRecord {
   userId: string;
@@ -13,20 +12,9 @@ export interface TwoFactorRecord {
 
 const columns = { userId: twoFactor.userId, secretEncrypted: twoFactor.secretEncrypted, enabledAt: twoFactor.enabledAt, lastUsedStep: twoFactor.lastUsedStep };
 
-/** SQLSTATE of `offGuard` (raised by `cp_require`). */
-export const SECOND_FACTOR_ON_STATE = 'CPS01';
-
 @Injectable()
 export class TwoFactorRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
-
-  /** A guard of a one-statement posting that aborts with SECOND_FACTOR_ON_STATE when the user has two-factor sign-in on. */
-  offGuard(userId: string): MoneyGuard {
-    return (after, name) => [
-      sql`${sql.raw(name)} as materialized (
-        select cp_require(${after} and not exists (select 1 from two_factor where user_id = ${userId}::uuid and enabled_at is not null), ${SECOND_FACTOR_ON_STATE}, '') as ok)`,
-    ];
-  }
 
   async find(userId: string, options: { lock?: boolean } = {}, executor: Executor = this.db): Promise<TwoFactorRecord | undefined> {
     const query = executor.select(columns).from(twoFactor).where(eq(twoFactor.userId, userId));

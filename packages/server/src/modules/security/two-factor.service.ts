@@ -12,8 +12,8 @@ import { AuditService } from '../audit/audit.service';
 import { SecretBox } from './secret-box';
 import { type SecurityRecipient, SecurityMailService } from './security-mail.service';
 import { SessionsService } from './sessions.service';
-import type { MoneyGuard } from '../ledger/ledger.repository';
-import { SECOND_FACTOR_ON_STATE, TwoFactorRepository } from './two-factor.repository';
+import { TwoFactorRepository } from './two-factor.repository';
+import { MONEY_CODES } from '../ledger/money-errors';
 
 export const ISSUER = 'Coinpurse';
 export const RECOVERY_CODE_COUNT = 10;
@@ -118,22 +118,9 @@ export class TwoFactorService {
     return { recoveryCodes };
   }
 
-  /**
-   * `requireCode` for a one-statement money operation: with a code, checked now (undefined is returned); without one, a
-   * guard that refuses inside the statement when two-factor sign-in is on (`refusalOf` maps its failure), which saves
-   * the read in the common case.
-   */
-  async requireCodeOrGuard(account: TwoFactorAccount, code: string | undefined): Promise<MoneyGuard | undefined> {
-    if (code) {
-      await this.requireCode(account, code);
-      return undefined;
-    }
-    return this.repository.offGuard(account.id);
-  }
-
-  /** The error of a failed `requireCodeOrGuard` guard (undefined: not its failure). */
+  /** The error of a money function's CPS01 refusal: two-factor sign-in is on and no code was checked (undefined: another code). */
   refusalOf(code: string): Error | undefined {
-    return code === SECOND_FACTOR_ON_STATE ? new TwoFactorRequiredError(TWO_FACTOR_REQUIRED_MESSAGE) : undefined;
+    return code === MONEY_CODES.secondFactor ? new TwoFactorRequiredError(TWO_FACTOR_REQUIRED_MESSAGE) : undefined;
   }
 
   /**

@@ -83,30 +83,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class TransactionsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /**
-   * Nothing since the admin's status changes and voids became SQL functions (they kept the transactions an admin saw
-   * here). Still called by balance-adjustments.service.ts: delete it with those calls.
-   */
-  remember(_view: Omit<TransactionView, 'seq'>): void {}
-
-  async insert(input: NewTransaction, executor: Executor = this.db): Promise<TransactionRecord> {
-    const [row] = await executor.insert(transactions).values(input).returning(columns);
-    return row as TransactionRecord;
-  }
-
-  /**
-   * The insert as a statement to run inside the ledger posting (one round trip); returns the record as it will be
-   * stored (`seq` is not known yet and set to 0).
-   */
-  insertStatement(input: NewTransaction): { statement: SQL; record: TransactionRecord } {
-    const createdAt = new Date();
-    const statement = this.db
-      .insert(transactions)
-      .values({ ...input, createdAt, updatedAt: createdAt })
-      .getSQL();
-    return { statement, record: { ...input, seq: 0, createdAt, voidedAt: null } };
-  }
-
   async findView(id: string, executor: Executor = this.db): Promise<TransactionView | undefined> {
     const [row] = await this.viewQuery(executor).where(eq(transactions.id, id));
     return row as TransactionView | undefined;

@@ -1,9 +1,7 @@
 import type { TokenBalanceDto, TransactionDto } from '@coinpurse/contract';
-import { type DomainError, InvalidInputError } from '../../common/errors';
+import { InvalidInputError } from '../../common/errors';
 import { formatQuantity, plain, toMoney, usdNumber, usdValue } from '../ledger/money';
-import type { Executor } from '../../db/database';
 import type { TransactionView } from './transactions.repository';
-import type { WalletTokensRepository } from './wallet-tokens.repository';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
@@ -19,25 +17,6 @@ export function parseSeqCursor(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,15}$/.test(raw)) throw new InvalidInputError('The cursor is not valid.');
   return Number(raw);
-}
-
-/**
- * Call first inside a money transaction: share-locks the tokens' supported rows (see `WalletTokensRepository.lockLive`)
- * and refuses when one was removed since it was looked up (400 by default; `refuse` builds another error).
- */
-export async function requireLiveTokens(
-  repository: WalletTokensRepository,
-  tokens: Array<{ id: string; symbol: string }>,
-  tx: Executor,
-  refuse: (symbol: string) => DomainError = (symbol) =>
-    new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`),
-): Promise<void> {
-  const live = await repository.lockLive(
-    tokens.map((token) => token.id),
-    tx,
-  );
-  const gone = tokens.find((token) => !live.has(token.id));
-  if (gone) throw refuse(gone.symbol.toUpperCase());
 }
 
 export function symbolOf(view: { symbol: string | null; token: string }): string {
