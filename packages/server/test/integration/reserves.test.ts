@@ -220,7 +220,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('reserves on a regtest
         network: 'litecoin',
         name: 'Litecoin',
         state: 'read',
-        note: expect.stringContaining('Deposit addresses are keys of the node wallet "hot"'),
+        note: expect.stringContaining('Deposit addresses held by the node wallet "hot" (its descriptor matches the XPUB)'),
         hotWallet: 'hot',
         hot: hotLtc,
         deposits: '1.5',
@@ -301,7 +301,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('reserves on a regtest
     const chain = { ...t.app.get(ChainConnections).get('litecoin')!, wallet: 'cold' };
     const deposits = await t.app.get(ReservesRepository).depositAddresses('litecoin');
     const read = await readHoldings(chain, [{ token: 'litecoin', contract: null, decimals: 8 }], deposits, null);
-    expect(read.note).toContain('1 deposit addresses are not keys of the node wallet "cold"');
+    expect(read.note).toContain('1 deposit address not held by the node wallet "cold"');
     // The deposit's coins are in the "hot" wallet, not "cold": read from the UTXO set, counted outside the hot figure.
     expect(read.byToken.get('litecoin')).toMatchObject({ deposits: 150_000_000n, depositsInHot: 0n, cold: [{ address: ltcCold, amount: 25_000_000n }] });
   });

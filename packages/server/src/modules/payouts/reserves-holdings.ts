@@ -85,10 +85,12 @@ async function readUtxoHoldings(chain: ConnectedChain, node: UtxoNode, tokens: H
   const walletName = chain.wallet ? `the node wallet "${chain.wallet}"` : '';
   let note: string | null = null;
   if (!wallet) note = `No hot wallet configured (${envName(chain, 'WALLET')}): deposit addresses read from the UTXO set.`;
-  else if (deposits.length && !outside.length)
-    note = `Deposit addresses are keys of ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`;
-  else if (outside.length)
-    note = `${outside.length} deposit addresses are not keys of ${walletName} (its descriptor does not match the XPUB): read from the UTXO set.`;
+  else if (deposits.length && !outside.length) {
+    note = `Deposit addresses held by ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`;
+  } else if (outside.length) {
+    const count = outside.length === 1 ? '1 deposit address' : `${outside.length} deposit addresses`;
+    note = `${count} not held by ${walletName} (its descriptor does not match the XPUB): read from the UTXO set.`;
+  }
   return { hotWallet: chain.wallet ?? null, note, byToken };
 }
 

@@ -6,6 +6,9 @@ import { PageToolbar } from '../components/PageToolbar';
 /** Exact amounts: every decimal a chain has (wei: 18), grouped. */
 const amount = (value: string | null | undefined) => (value === null || value === undefined ? '—' : formatQuantity(value, 18));
 
+/** A long address as its ends (the whole one in the tooltip). */
+const short = (text: string) => (text.length > 20 ? `${text.slice(0, 8)}…${text.slice(-4)}` : text);
+
 /** A network's figure, or why there is none. */
 function held(network: ReserveNetworkDto, value: string | null) {
   if (network.state === 'not_connected') return <span className="muted">not connected</span>;
@@ -64,37 +67,46 @@ export default function ReservesPage() {
       <section className="admin-section" aria-labelledby="reserves-networks-title">
         <h2 id="reserves-networks-title">Holdings per network</h2>
         <Table
-          columns={['Token', 'Network', 'Hot wallet', 'Deposit addresses', 'Cold wallets', 'Total', 'Note']}
+          columns={['Token on network', 'Hot wallet', 'Deposit addresses', 'Cold wallets', 'Total', 'Note']}
           rows={networks}
           empty={reserves.isLoading ? 'Loading…' : 'No network'}
         >
           {({ token, network }) => (
             <tr key={`${token.token}-${network.network}`} data-testid={`reserves-${token.token}-${network.network}`}>
-              <td>{token.symbol.toUpperCase()}</td>
-              <td>{network.name}</td>
+              <td>
+                {token.symbol.toUpperCase()} <span className="muted">on {network.name}</span>
+              </td>
               <td className="mono nowrap">
                 {held(network, network.hot)}
-                {network.hotWallet ? <div className="muted">{network.hotWallet}</div> : null}
+                {network.hotWallet ? (
+                  <div className="muted" title={network.hotWallet}>
+                    {short(network.hotWallet)}
+                  </div>
+                ) : null}
               </td>
               <td className="mono nowrap">
                 {held(network, network.deposits)}
                 {network.state === 'read' ? (
-                  <div className="muted">
-                    {network.depositAddresses} addresses
-                    {network.depositsInHot !== null && network.depositsInHot !== '0' ? `, ${amount(network.depositsInHot)} inside the hot wallet` : ''}
-                  </div>
+                  <>
+                    <div className="muted">
+                      {network.depositAddresses} {network.depositAddresses === 1 ? 'address' : 'addresses'}
+                    </div>
+                    {network.depositsInHot !== null && network.depositsInHot !== '0' ? (
+                      <div className="muted">{amount(network.depositsInHot)} in the hot wallet</div>
+                    ) : null}
+                  </>
                 ) : null}
               </td>
               <td className="mono nowrap">
                 {held(network, network.cold)}
                 {network.coldAddresses.map((cold) => (
                   <div key={cold.address} className="muted" title={cold.address}>
-                    {cold.address.slice(0, 10)}…{cold.address.slice(-6)}: {amount(cold.balance)}
+                    {short(cold.address)}: {amount(cold.balance)}
                   </div>
                 ))}
               </td>
               <td className="mono nowrap">{held(network, network.total)}</td>
-              <td className="small-text">{network.note ?? '—'}</td>
+              <td className="break-anywhere">{network.note ?? '—'}</td>
             </tr>
           )}
         </Table>
