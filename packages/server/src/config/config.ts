@@ -87,6 +87,11 @@ export interface ChainConnection {
    * readable only by the process that signs). Read by the signer, never stored in the configuration.
    */
   keyFile?: string;
+  /**
+   * Cold wallets watched on this network (`CHAIN_<NETWORK>_COLD_ADDRESSES`, comma-separated): their balances count as
+   * holdings on the Reserves screen; read-only, never spent by the app (see README "Reserves").
+   */
+  coldAddresses?: string[];
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -272,13 +277,13 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE', 'COLD_ADDRESSES'] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE)$/.test(name) && !known.has(name) && env[name]) {
+    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|COLD_ADDRESSES)$/.test(name) && !known.has(name) && env[name]) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -290,6 +295,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const chainRaw = (env[`${prefix}CHAIN`]?.trim() || 'mainnet').toLowerCase();
     if (!rawUrl && !xpub) {
       if (env[`${prefix}WALLET`]?.trim()) problems.push(`${prefix}WALLET needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      if (env[`${prefix}COLD_ADDRESSES`]?.trim()) problems.push(`${prefix}COLD_ADDRESSES needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
       continue;
     }
     if (!rawUrl || !xpub) {
@@ -317,6 +323,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
     const wallet = parseWalletName(env, prefix, network, problems);
     const keyFile = parseKeyFile(env, prefix, network, problems);
+    const coldAddresses = parseColdAddresses(env, prefix, problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -329,6 +336,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       pollSeconds,
       ...(wallet ? { wallet } : {}),
       ...(keyFile ? { keyFile } : {}),
+      ...(coldAddresses.length ? { coldAddresses } : {}),
     });
   }
   return chains;
@@ -362,6 +370,31 @@ function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetw
     return undefined;
   }
   return path;
+}
+
+/** Cold addresses watched per network at most (each is read from the node at every reserves check). */
+const MAX_COLD_ADDRESSES = 100;
+
+/**
+ * `CHAIN_<NETWORK>_COLD_ADDRESSES`: comma-separated addresses, each once. Only their form is checked here (the
+ * configuration sits below the address validators): the Reserves service checks each against the network's validator
+ * when the app starts and refuses to start otherwise.
+ */
+function parseColdAddresses(env: NodeJS.ProcessEnv, prefix: string, problems: string[]): string[] {
+  const entries = (env[`${prefix}COLD_ADDRESSES`] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const problem = entries.some((entry) => !/^[A-Za-z0-9:]{14,120}$/.test(entry))
+    ? 'must be addresses separated by commas'
+    : new Set(entries).size !== entries.length
+      ? 'names an address twice'
+      : entries.length > MAX_COLD_ADDRESSES
+        ? `may name at most ${MAX_COLD_ADDRESSES} addresses`
+        : undefined;
+  if (!problem) return entries;
+  problems.push(`${prefix}COLD_ADDRESSES ${problem}`);
+  return [];
 }
 
 /** `CHAIN_<NETWORK>_WALLET`: a wallet name of the node (UTXO family only; the EVM family signs with a key file). */

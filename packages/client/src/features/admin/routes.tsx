@@ -15,6 +15,7 @@ const UserDetailPage = lazyScreen(() => import('./pages/UserDetailPage'));
 const ApprovalsPage = lazyScreen(() => import('./pages/ApprovalsPage'));
 const AdminsPage = lazyScreen(() => import('./pages/AdminsPage'));
 const ChainStatusPage = lazyScreen(() => import('./pages/ChainStatusPage'));
+const ReservesPage = lazyScreen(() => import('./pages/ReservesPage'));
 
 /** Children of /admin (the admin guard wraps them in the app router). */
 export const adminRoutes: RouteObject[] = [
@@ -33,6 +34,7 @@ export const adminRoutes: RouteObject[] = [
       { path: 'approvals', element: <ApprovalsPage /> },
       { path: 'admins', element: <AdminsPage /> },
       { path: 'chain', element: <ChainStatusPage /> },
+      { path: 'reserves', element: <ReservesPage /> },
     ],
   },
 ];

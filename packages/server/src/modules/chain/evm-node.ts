@@ -103,7 +103,51 @@ export class EvmNode implements ChainNode {
   get client(): JsonRpcClient {
     return this.rpc;
   }
+
+  /**
+   * The native balance (`eth_getBalance`) and the `balanceOf` of each ERC-20 contract of every address, in base units,
+   * all read at one block (the latest when asked) so the figures add up; batched, `BALANCE_CALLS_PER_BATCH` calls per
+   * request.
+   */
+  async balances(addresses: string[], contracts: string[] = []): Promise<{ block: number; balances: Map<string, AddressBalances> }> {
+    const block = await this.tipHeight();
+    const tag = `0x${block.toString(16)}`;
+    const calls: Array<{ method: string; params: unknown[]; address: string; contract?: string }> = [];
+    for (const address of addresses) {
+      if (!ADDRESS.test(address)) throw new ChainRpcError(`Not an EVM address: ${address.slice(0, 60)}`);
+      calls.push({ method: 'eth_getBalance', params: [address, tag], address });
+      const word = address.slice(2).toLowerCase().padStart(64, '0');
+      // balanceOf(address): selector 0x70a08231 and the address as one word.
+      for (const contract of contracts) calls.push({ method: 'eth_call', params: [{ to: contract, data: `0x70a08231${word}` }, tag], address, contract });
+    }
+    const balances = new Map<string, AddressBalances>(addresses.map((address) => [address, { native: 0n, tokens: new Map() }]));
+    for (let i = 0; i < calls.length; i += BALANCE_CALLS_PER_BATCH) {
+      const chunk = calls.slice(i, i + BALANCE_CALLS_PER_BATCH);
+      const answers = await this.rpc.batch<unknown>(chunk.map(({ method, params }) => ({ method, params })));
+      for (const [j, call] of chunk.entries()) {
+        const held = balances.get(call.address)!;
+        if (!call.contract) {
+          held.native = quantity(answers[j], 'eth_getBalance');
+          continue;
+        }
+        const answer = answers[j];
+        if (typeof answer !== 'string' || !/^0x[0-9a-f]{64}$/i.test(answer))
+          throw new ChainRpcError(`balanceOf answered nothing on ${call.contract} (not an ERC-20 contract?)`);
+        held.tokens.set(call.contract.toLowerCase(), BigInt(answer));
+      }
+    }
+    return { block, balances };
+  }
 }
+
+/** What one address holds: the native coin and each ERC-20 asked for (lowercase contract → base units). */
+export interface AddressBalances {
+  native: bigint;
+  tokens: Map<string, bigint>;
+}
+
+/** JSON-RPC calls per batch request when reading balances (providers cap batches; 100 is a common limit). */
+const BALANCE_CALLS_PER_BATCH = 100;
 
 interface RawLog {
   address: string;

@@ -50,7 +50,7 @@ export function coinsToBase(value: unknown, decimals = 8): bigint {
 export class UtxoNode implements ChainNode {
   private readonly rpc: JsonRpcClient;
 
-  constructor(options: JsonRpcOptions) {
+  constructor(private readonly options: JsonRpcOptions) {
     this.rpc = new JsonRpcClient(options);
   }
 
@@ -103,6 +103,72 @@ export class UtxoNode implements ChainNode {
   /** The raw client, for tests and tools (regtest mining, sending). */
   get client(): JsonRpcClient {
     return this.rpc;
+  }
+
+  /** A wallet of the node (`/wallet/<name>`), read-only uses: balances, unspent outputs, whether an address is its own. */
+  wallet(name: string): UtxoWallet {
+    const url = new URL(this.options.rpcUrl);
+    url.pathname = `${url.pathname.replace(/\/$/, '')}/wallet/${encodeURIComponent(name)}`;
+    return new UtxoWallet(new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${this.options.rpcUrlForLogs} (wallet ${name})` }));
+  }
+
+  /**
+   * The coins on each address in the node's UTXO set (`scantxoutset` with `addr(…)` descriptors), in satoshis: confirmed
+   * outputs only, whatever wallet holds the keys (watch-only). One scan reads the whole UTXO set — minutes on mainnet —
+   * and a node runs one at a time (another answers "Scan already in progress").
+   */
+  async addressBalances(addresses: string[]): Promise<Map<string, bigint>> {
+    const balances = new Map(addresses.map((address) => [address, 0n]));
+    if (!addresses.length) return balances;
+    // The script of each address tells the scan's outputs apart (its descriptors may spell an address differently).
+    const byScript = new Map<string, string>();
+    for (let i = 0; i < addresses.length; i += 500) {
+      const chunk = addresses.slice(i, i + 500);
+      const infos = await this.rpc.batch<{ isvalid?: boolean; scriptPubKey?: string }>(
+        chunk.map((address) => ({ method: 'validateaddress', params: [address] })),
+      );
+      for (const [j, info] of infos.entries()) {
+        if (!info?.isvalid || typeof info.scriptPubKey !== 'string') throw new ChainRpcError(`The node does not accept the address ${chunk[j]}`);
+        byScript.set(info.scriptPubKey.toLowerCase(), chunk[j]);
+      }
+    }
+    const scanner = new JsonRpcClient({ ...this.options, timeoutMs: SCAN_TIMEOUT_MS });
+    const scan = await scanner.call<{ success?: boolean; unspents?: Array<{ scriptPubKey?: string; amount?: number }> }>('scantxoutset', [
+      'start',
+      addresses.map((address) => `addr(${address})`),
+    ]);
+    if (!scan || scan.success === false || !Array.isArray(scan.unspents)) throw new ChainRpcError('scantxoutset answered something else than a finished scan');
+    for (const unspent of scan.unspents) {
+      const address = byScript.get(String(unspent?.scriptPubKey ?? '').toLowerCase());
+      if (address) balances.set(address, balances.get(address)! + coinsToBase(unspent.amount));
+    }
+    return balances;
+  }
+}
+
+/** How long a UTXO-set scan may take before the node counts as not answering (mainnet scans take minutes). */
+const SCAN_TIMEOUT_MS = 15 * 60_000;
+
+/** One wallet of a UTXO node, read-only. */
+export class UtxoWallet {
+  constructor(readonly client: JsonRpcClient) {}
+
+  /** The wallet's balance (`getbalance`: confirmed, and its own unconfirmed change), in satoshis. */
+  async balance(): Promise<bigint> {
+    return coinsToBase(await this.client.call<unknown>('getbalance'));
+  }
+
+  /** The wallet's confirmed unspent outputs (`listunspent`): their script (hex, as deposit addresses are matched) and amount. */
+  async unspent(): Promise<Array<{ matchKey: string; amountBase: bigint }>> {
+    const rows = await this.client.call<Array<{ scriptPubKey?: string; amount?: number }>>('listunspent', [1]);
+    if (!Array.isArray(rows)) throw new ChainRpcError('listunspent answered something else than a list');
+    return rows.map((row) => ({ matchKey: String(row.scriptPubKey ?? '').toLowerCase(), amountBase: coinsToBase(row.amount) }));
+  }
+
+  /** Whether the wallet holds the key of an address (`getaddressinfo` … `ismine`). */
+  async owns(address: string): Promise<boolean> {
+    const info = await this.client.call<{ ismine?: boolean }>('getaddressinfo', [address]);
+    return info?.ismine === true;
   }
 }
 

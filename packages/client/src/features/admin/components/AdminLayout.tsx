@@ -18,6 +18,7 @@ const LINKS = [
   { to: '/admin/approvals', label: 'Approvals' },
   { to: '/admin/admins', label: 'Admins' },
   { to: '/admin/chain', label: 'Chain status' },
+  { to: '/admin/reserves', label: 'Reserves' },
 ];
 
 /** The number of four-eyes requests waiting, next to Approvals (refreshed every 30 s and on each visit). */

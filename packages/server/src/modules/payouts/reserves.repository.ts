@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { DATABASE, type Database, type Executor } from '../../db/database';
+import { rowsOf } from '../../db/rows';
+import { coins, depositAddresses, users } from '../../db/schema';
+
+/** A customer's deposit address on a network, as the reserves read it. */
+export interface ReserveDepositAddress {
+  address: string;
+  /** UTXO: the output script (hex); EVM: the lowercase address. */
+  matchKey: string;
+  derivationIndex: number;
+  keyFingerprint: string;
+}
+
+/** The audit actions of a reserves episode: a shortfall raised, then its recovery. */
+export const RESERVES_SHORTFALL = 'reserves.shortfall';
+export const RESERVES_RECOVERED = 'reserves.recovered';
+
+/** All SQL of the Reserves screen and its alert (read-only but for the alert's audit rows, written by AuditService). */
+@Injectable()
+export class ReservesRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** Every deposit address allocated on the network. */
+  depositAddresses(network: string, executor: Executor = this.db): Promise<ReserveDepositAddress[]> {
+    return executor
+      .select({
+        address: depositAddresses.address,
+        matchKey: depositAddresses.matchKey,
+        derivationIndex: depositAddresses.derivationIndex,
+        keyFingerprint: depositAddresses.keyFingerprint,
+      })
+      .from(depositAddresses)
+      .where(eq(depositAddresses.network, network));
+  }
+
+  async coinNames(ids: string[], executor: Executor = this.db): Promise<Map<string, { symbol: string; name: string }>> {
+    if (!ids.length) return new Map();
+    const rows = await executor.select({ id: coins.id, symbol: coins.symbol, name: coins.name }).from(coins).where(inArray(coins.id, ids));
+    return new Map(rows.map((row) => [row.id, { symbol: row.symbol, name: row.name }]));
+  }
+
+  /** The tokens whose last reserves episode is an open shortfall (raised, not recovered yet). */
+  async openShortfalls(executor: Executor = this.db): Promise<Set<string>> {
+    const rows = rowsOf(
+      await executor.execute(
+        sql`select distinct on (target_id) target_id as token, action from audit_log
+            where target_type = 'reserves' and action in (${RESERVES_SHORTFALL}, ${RESERVES_RECOVERED})
+            order by target_id, id desc`,
+      ),
+    ) as Array<{ token: string; action: string }>;
+    return new Set(rows.filter((row) => row.action === RESERVES_SHORTFALL).map((row) => row.token));
+  }
+
+  /** The active administrators, who receive the reserves alert by mail. */
+  activeAdmins(executor: Executor = this.db): Promise<Array<{ name: string; email: string }>> {
+    return executor
+      .select({ name: users.name, email: users.email })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), isNull(users.deactivatedAt)));
+  }
+}
