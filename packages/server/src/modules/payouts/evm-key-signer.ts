@@ -5,8 +5,10 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
+import { parseEvmKeyFile } from '../../config/evm-key-file';
 import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from './erc20-transfer';
 import { reserveEvmNonce } from './evm-nonces';
+import { EvmSweepSigner } from './evm-sweep-signer';
 import { HotWalletShort, type PayoutRequest, type PayoutSigner, type SignedPayout, SignerRefusal } from './node-wallet-signer';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
@@ -22,21 +24,25 @@ const hexToBigInt = (value: unknown, what: string): bigint => {
  * the process that signs) signs EIP-1559 payments from its hot address: the native coin, or an ERC-20 token by its
  * contract's `transfer(to, amount)`. Like the node-wallet signer it re-reads the withdrawal and signs only its approved
  * payment (the transaction's `to`, `value` and `data` — the transfer's calldata decoded — are checked after signing).
- * Nonces are reserved per sending address in the database (`evm_nonces`), in the transaction that stores the signed
- * payment, so two payouts never share one and a restart never reuses one.
+ * With the account's xprv in the key file it also holds the sweep signer (`sweeper`). Nonces are reserved per sending
+ * address in the database (`evm_nonces`), in the transaction that stores the signed payment, so two payouts never share
+ * one and a restart never reuses one.
  */
 export class EvmKeySigner implements PayoutSigner {
   private readonly logger = new Logger('PayoutSigner');
   private readonly rpc: JsonRpcClient;
   private readonly account: PrivateKeyAccount;
+  /** Signs the sweeps of the deposit addresses (the key file holds the account's xprv); undefined: no sweeps. */
+  readonly sweeper: EvmSweepSigner | undefined;
 
   constructor(
     private readonly chain: ConnectedChain,
     keyFile: string,
   ) {
-    const key = readFileSync(keyFile, 'utf8').trim();
-    this.account = privateKeyToAccount((key.startsWith('0x') ? key : `0x${key}`) as Hex);
+    const keys = parseEvmKeyFile(readFileSync(keyFile, 'utf8'));
+    this.account = privateKeyToAccount(keys.hotKey);
     this.rpc = new JsonRpcClient({ rpcUrl: chain.rpcUrl, rpcUrlForLogs: chain.rpcUrlForLogs, timeoutMs: 30_000 });
+    this.sweeper = keys.depositKey ? new EvmSweepSigner(chain, this.account, keys.depositKey, this.rpc) : undefined;
   }
 
   /** The hot address payouts are sent from. */
