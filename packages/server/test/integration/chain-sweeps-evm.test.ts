@@ -142,6 +142,9 @@ describe.each(DATABASE_KINDS)('EVM sweeps on an anvil chain on %s', (kind) => {
     expect(swept).toMatchObject({ state: 'completed', amountBase: '12345678', feeBase: expect.stringMatching(/^[1-9]\d*$/) });
     expect(await testTokenBalance(anvil, contract, address)).toBe(0n);
     expect((await testTokenBalance(anvil, contract, HOT_ADDRESS)) - hotTokens).toBe(12_345_678n);
+    // The watcher reads the blocks with the top-up paid to the customer's address: the platform's own gas, no deposit.
+    await credit();
+    expect(await rows(sql`select count(*)::int as n from chain_deposits where user_id = ${customer._id}`)).toEqual([{ n: 1 }]);
     // The books: the token moved from deposits to the hot wallet; the gas is the platform's fee; no customer moved.
     expect(await customerBalances(customer._id)).toEqual(before);
     expect(trimmed(await platform('hot_wallet', 'tether'))).toBe('-12.345678');
