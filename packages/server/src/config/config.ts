@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
-import { AccountKeyError, parseAccountKey } from './account-key';
+import { type AccountKey, AccountKeyError, parseAccountKey } from './account-key';
+import { EvmKeyFileError, isCounterpartOf, parseEvmKeyFile } from './evm-key-file';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -92,6 +93,11 @@ export interface ChainConnection {
    * holdings on the Reserves screen; read-only, never spent by the app (see README "Reserves").
    */
   coldAddresses?: string[];
+  /**
+   * EVM family: sweep a deposit address's balance of a coin to the hot address once it is worth at least this many USD
+   * (`CHAIN_<NETWORK>_SWEEP_MIN`; the native coin after its gas). Needs the account's xprv in the key file; unset: no sweeps.
+   */
+  sweepMinUsd?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -277,13 +283,13 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE', 'COLD_ADDRESSES'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE', 'COLD_ADDRESSES', 'SWEEP_MIN'] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|COLD_ADDRESSES)$/.test(name) && !known.has(name) && env[name]) {
+    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|COLD_ADDRESSES|SWEEP_MIN)$/.test(name) && !known.has(name) && env[name]) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -313,8 +319,9 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     if (!parsedUrl) problems.push(`${prefix}RPC_URL must be an http or https URL`);
     if (!(CHAIN_KINDS as readonly string[]).includes(chainRaw)) problems.push(`${prefix}CHAIN must be mainnet, testnet or regtest (got "${chainRaw}")`);
     const chain = ((CHAIN_KINDS as readonly string[]).includes(chainRaw) ? chainRaw : 'mainnet') as ChainKind;
+    let accountKey: AccountKey | undefined;
     try {
-      parseAccountKey(network, chain, xpub);
+      accountKey = parseAccountKey(network, chain, xpub);
     } catch (error) {
       if (!(error instanceof AccountKeyError)) throw error;
       problems.push(`${prefix}XPUB ${error.message}`);
@@ -322,8 +329,9 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
     const wallet = parseWalletName(env, prefix, network, problems);
-    const keyFile = parseKeyFile(env, prefix, network, problems);
+    const keyFile = parseKeyFile(env, prefix, network, problems, accountKey);
     const coldAddresses = parseColdAddresses(env, prefix, problems);
+    const sweepMinUsd = parseSweepMin(env, prefix, network, keyFile, problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -337,22 +345,25 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       ...(wallet ? { wallet } : {}),
       ...(keyFile ? { keyFile } : {}),
       ...(coldAddresses.length ? { coldAddresses } : {}),
+      ...(sweepMinUsd !== undefined ? { sweepMinUsd } : {}),
     });
   }
   return chains;
 }
 
 /**
- * `CHAIN_<NETWORK>_KEY_FILE` (EVM family): a file with one hex private key, not readable by group or others. Only its
- * form is checked here; the key itself stays in the signer.
+ * `CHAIN_<NETWORK>_KEY_FILE` (EVM family): a file with the hot key (64 hex digits) and optionally the account's
+ * extended private key for sweeps (the private counterpart of the XPUB), not readable by group or others. Only its
+ * form is checked here; the keys themselves stay in the signer.
  */
-function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): string | undefined {
+function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[], account: AccountKey | undefined): string | undefined {
   const path = env[`${prefix}KEY_FILE`]?.trim() || '';
   if (!path) return undefined;
   if (!isEvmNetwork(network)) {
     problems.push(`${prefix}KEY_FILE is for the EVM family; ${network} payouts are signed by a node wallet (${prefix}WALLET)`);
     return undefined;
   }
+  let text: string;
   try {
     const stat = statSync(path);
     if (!stat.isFile()) throw new Error('not a file');
@@ -360,13 +371,23 @@ function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetw
       problems.push(`${prefix}KEY_FILE must be readable by its owner only (chmod 600)`);
       return undefined;
     }
-    // The message never repeats the content: it is a private key.
-    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(readFileSync(path, 'utf8').trim())) {
-      problems.push(`${prefix}KEY_FILE must hold one private key as 64 hex digits`);
-      return undefined;
-    }
+    text = readFileSync(path, 'utf8');
   } catch {
     problems.push(`${prefix}KEY_FILE cannot be read`);
+    return undefined;
+  }
+  // The messages never repeat the content: it is private keys.
+  try {
+    const keys = parseEvmKeyFile(text);
+    if (keys.depositKey && account && !isCounterpartOf(keys.depositKey, account.key)) {
+      problems.push(`${prefix}KEY_FILE holds an extended private key that is not the private counterpart of ${prefix}XPUB`);
+      return undefined;
+    }
+  } catch (error) {
+    if (!(error instanceof EvmKeyFileError)) throw error;
+    problems.push(
+      `${prefix}KEY_FILE must hold one private key as 64 hex digits (the hot address) and, for sweeps, the account's xprv on a line of its own: it ${error.message}`,
+    );
     return undefined;
   }
   return path;
@@ -395,6 +416,25 @@ function parseColdAddresses(env: NodeJS.ProcessEnv, prefix: string, problems: st
   if (!problem) return entries;
   problems.push(`${prefix}COLD_ADDRESSES ${problem}`);
   return [];
+}
+
+/** `CHAIN_<NETWORK>_SWEEP_MIN`: a USD amount; sweeps need the deposit addresses' keys (the xprv in the key file). */
+function parseSweepMin(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, keyFile: string | undefined, problems: string[]): string | undefined {
+  const raw = env[`${prefix}SWEEP_MIN`]?.trim() || '';
+  if (!raw) return undefined;
+  if (!isEvmNetwork(network)) {
+    problems.push(`${prefix}SWEEP_MIN is for the EVM family (a UTXO network's deposits are spent by its node wallet directly)`);
+    return undefined;
+  }
+  if (!/^\d{1,15}(\.\d{1,8})?$/.test(raw)) {
+    problems.push(`${prefix}SWEEP_MIN must be a USD amount such as 50 (got "${raw.slice(0, 40)}")`);
+    return undefined;
+  }
+  if (!keyFile || !parseEvmKeyFile(readFileSync(keyFile, 'utf8')).depositKey) {
+    problems.push(`${prefix}SWEEP_MIN needs ${prefix}KEY_FILE with the account's extended private key (xprv) to sweep the deposit addresses`);
+    return undefined;
+  }
+  return raw;
 }
 
 /** `CHAIN_<NETWORK>_WALLET`: a wallet name of the node (UTXO family only; the EVM family signs with a key file). */

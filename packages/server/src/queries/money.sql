@@ -22,6 +22,9 @@ select cp_plan_transaction_status($1::uuid, $2::text, $3::text, $4::text) as res
 -- cp_plan_void_transaction: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
 select cp_plan_void_transaction($1::uuid, $2::text) as result;
 
+-- cp_record_sweep: declared in src/modules/payouts/sweep-functions.ts, defined in drizzle/0021_sweeps.sql
+select cp_record_sweep($1::uuid, $2::int, $3::boolean, $4::numeric, $5::numeric, $6::int, $7::jsonb) as result;
+
 -- cp_send: declared in src/modules/wallet/wallet-functions.ts, defined in drizzle/0013_wallet_functions.sql
 select cp_send($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::numeric, $8::numeric, $9::numeric, $10::jsonb, $11::timestamptz, $12::boolean, $13::int, $14::int, $15::jsonb, $16::jsonb) as result;
 

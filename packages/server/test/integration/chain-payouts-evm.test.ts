@@ -142,7 +142,7 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
     expect(BigInt(await anvil.rpc.call<string>('eth_getTransactionCount', [HOT_ADDRESS, 'latest']))).toBe(nonceBefore + 2n);
   });
 
-  it('a USDT (ERC-20) withdrawal on ethereum is not paid from the key (no token transfer yet): no payout, the signer refuses', async () => {
+  it('a USDT (ERC-20) withdrawal on ethereum without its contract set is not paid from the key: no payout, the signer refuses', async () => {
     await addTokenNetwork(t, 'tether', 'ethereum');
     const to = randomAddress();
     const customer = await signUp(t.http);

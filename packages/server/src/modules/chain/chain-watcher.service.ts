@@ -172,7 +172,9 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
   private async applyBlock(chain: ConnectedChain, from: CursorRecord, block: ChainBlock, contracts: Map<string, TokenContract>): Promise<boolean> {
     const keys = [...new Set(block.outputs.map((o) => o.matchKey))];
     const owners = new Map((await this.addresses.ownersOf(chain.network, keys)).map((row) => [row.matchKey, row]));
-    const paid = block.outputs.filter((o) => owners.has(o.matchKey) && (!o.contract || contracts.has(o.contract)));
+    // The platform's own gas top-ups to deposit addresses (sweeps) are not deposits.
+    const own = await this.addresses.ownPayments(chain.network, [...new Set(block.outputs.filter((o) => owners.has(o.matchKey)).map((o) => o.txid))]);
+    const paid = block.outputs.filter((o) => owners.has(o.matchKey) && !own.has(o.txid) && (!o.contract || contracts.has(o.contract)));
     const native = await this.nativeToken(chain);
     // Each payment's token and decimals: the network's own coin, or the token whose contract emitted the Transfer.
     const tokenOf = (output: ChainBlock['outputs'][number]) =>

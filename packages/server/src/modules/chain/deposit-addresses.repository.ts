@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { depositAddressCounters, depositAddresses } from '../../db/schema';
+import { depositAddressCounters, depositAddresses, sweeps } from '../../db/schema';
 
 export interface DepositAddressRecord {
   userId: string;
@@ -62,6 +62,19 @@ export class DepositAddressesRepository {
       .onConflictDoNothing({ target: [depositAddresses.userId, depositAddresses.network] })
       .returning(columns);
     return row;
+  }
+
+  /**
+   * Which of these transactions are the platform's own payments to deposit addresses (the gas top-ups of EVM sweeps,
+   * stored with their txid before they are sent): coins of the platform, never a customer's deposit.
+   */
+  async ownPayments(network: string, txids: string[], executor: Executor = this.db): Promise<Set<string>> {
+    if (!txids.length) return new Set();
+    const rows = await executor
+      .select({ txid: sweeps.topupTxid })
+      .from(sweeps)
+      .where(and(eq(sweeps.network, network), inArray(sweeps.topupTxid, txids)));
+    return new Set(rows.map((row) => row.txid!));
   }
 
   /** The owners of these output scripts (or EVM addresses) on a network. */

@@ -29,6 +29,8 @@ export const MONEY_CODES = {
   balanceChanged: 'CPB01',
   /** A four-eyes approval no longer matches the movement it bound. Detail: why. */
   staleApproval: 'CPB02',
+  /** A sweep's recorded fees are not what its row allows (drizzle/0021_sweeps.sql). Detail: why. */
+  sweepFees: 'CPW01',
 } as const;
 
 export type MoneyCode = (typeof MONEY_CODES)[keyof typeof MONEY_CODES];

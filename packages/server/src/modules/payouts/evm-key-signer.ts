@@ -1,12 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
 import { type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
-import { HotWalletShort, type PayoutRequest, type PayoutSigner, readApprovedPayment, type SignedPayout, SignerRefusal } from './node-wallet-signer';
+import { parseEvmKeyFile } from '../../config/evm-key-file';
+import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from './erc20-transfer';
+import { reserveEvmNonce } from './evm-nonces';
+import { EvmSweepSigner } from './evm-sweep-signer';
+import { HotWalletShort, type PayoutRequest, type PayoutSigner, type SignedPayout, SignerRefusal } from './node-wallet-signer';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
 const DEFAULT_TIP_WEI = 1_000_000_000n;
@@ -18,23 +21,28 @@ const hexToBigInt = (value: unknown, what: string): bigint => {
 
 /**
  * The EVM family's signer: a local key read from `CHAIN_<NETWORK>_KEY_FILE` (outside the database, readable only by
- * the process that signs) signs EIP-1559 transfers of the native coin from its hot address. Like the node-wallet
- * signer it re-reads the withdrawal and signs only its approved payment (the transaction's `to`, `value` and empty
- * `data` are checked after signing). Nonces are reserved per sending address in the database (`evm_nonces`), in the
- * transaction that stores the signed payment, so two payouts never share one and a restart never reuses one.
+ * the process that signs) signs EIP-1559 payments from its hot address: the native coin, or an ERC-20 token by its
+ * contract's `transfer(to, amount)`. Like the node-wallet signer it re-reads the withdrawal and signs only its approved
+ * payment (the transaction's `to`, `value` and `data` — the transfer's calldata decoded — are checked after signing).
+ * With the account's xprv in the key file it also holds the sweep signer (`sweeper`). Nonces are reserved per sending
+ * address in the database (`evm_nonces`), in the transaction that stores the signed payment, so two payouts never share
+ * one and a restart never reuses one.
  */
 export class EvmKeySigner implements PayoutSigner {
   private readonly logger = new Logger('PayoutSigner');
   private readonly rpc: JsonRpcClient;
   private readonly account: PrivateKeyAccount;
+  /** Signs the sweeps of the deposit addresses (the key file holds the account's xprv); undefined: no sweeps. */
+  readonly sweeper: EvmSweepSigner | undefined;
 
   constructor(
     private readonly chain: ConnectedChain,
     keyFile: string,
   ) {
-    const key = readFileSync(keyFile, 'utf8').trim();
-    this.account = privateKeyToAccount((key.startsWith('0x') ? key : `0x${key}`) as Hex);
+    const keys = parseEvmKeyFile(readFileSync(keyFile, 'utf8'));
+    this.account = privateKeyToAccount(keys.hotKey);
     this.rpc = new JsonRpcClient({ rpcUrl: chain.rpcUrl, rpcUrlForLogs: chain.rpcUrlForLogs, timeoutMs: 30_000 });
+    this.sweeper = keys.depositKey ? new EvmSweepSigner(chain, this.account, keys.depositKey, this.rpc) : undefined;
   }
 
   /** The hot address payouts are sent from. */
@@ -44,7 +52,7 @@ export class EvmKeySigner implements PayoutSigner {
 
   async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
     try {
-      const approved = await readApprovedPayment(request, this.chain, executor, (a, b) => a.toLowerCase() === b.toLowerCase());
+      const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
       return await this.signTransfer(approved, executor);
     } catch (error) {
       if (error instanceof SignerRefusal || error instanceof HotWalletShort) {
@@ -54,10 +62,16 @@ export class EvmKeySigner implements PayoutSigner {
     }
   }
 
-  private async signTransfer(approved: { address: string; amountBase: bigint }, executor: Executor): Promise<SignedPayout> {
+  private async signTransfer(approved: ApprovedEvmPayment, executor: Executor): Promise<SignedPayout> {
     const from = this.account.address;
-    const to = approved.address as Hex;
-    const value = approved.amountBase;
+    // A token is paid by its contract's transfer(to, amount), with no value.
+    const to = (approved.contract ?? approved.address) as Hex;
+    const value = approved.contract ? 0n : approved.amountBase;
+    const data = approved.contract ? transferCalldata(approved.address, approved.amountBase) : undefined;
+    if (approved.contract) {
+      const held = await tokenBalance(this.rpc, approved.contract, from);
+      if (held < approved.amountBase) throw new HotWalletShort(`the hot address ${from} holds ${held} of the token, less than ${approved.amountBase}`);
+    }
     const [chainIdHex, pendingHex, latest, balanceHex] = await this.rpc.batch<unknown>([
       { method: 'eth_chainId' },
       { method: 'eth_getTransactionCount', params: [from, 'pending'] },
@@ -73,7 +87,7 @@ export class EvmKeySigner implements PayoutSigner {
     // Room for the base fee to double before the transaction is mined.
     const maxFeePerGas = 2n * baseFee + tip;
     const gas = hexToBigInt(
-      await this.rpc.call('eth_estimateGas', [{ from, to, value: `0x${value.toString(16)}` }]).catch((error: unknown) => {
+      await this.rpc.call('eth_estimateGas', [{ from, to, value: `0x${value.toString(16)}`, ...(data ? { data } : {}) }]).catch((error: unknown) => {
         if (error instanceof ChainRpcError && error.rpcCode !== undefined) throw new SignerRefusal(`the node cannot estimate the transfer: ${error.message}`);
         throw error;
       }),
@@ -81,40 +95,21 @@ export class EvmKeySigner implements PayoutSigner {
     );
     const balance = hexToBigInt(balanceHex, 'eth_getBalance');
     if (balance < value + gas * maxFeePerGas) throw new HotWalletShort(`the hot address ${from} holds ${balance} wei, less than ${value} plus gas`);
-    const nonce = await this.reserveNonce(from, hexToBigInt(pendingHex, 'eth_getTransactionCount'), executor);
+    const nonce = await reserveEvmNonce(executor, this.chain.network, from, hexToBigInt(pendingHex, 'eth_getTransactionCount'));
     const serialized = await this.account.signTransaction({
       type: 'eip1559',
       chainId: Number(hexToBigInt(chainIdHex, 'eth_chainId')),
       nonce: Number(nonce),
       to,
       value,
+      ...(data ? { data } : {}),
       gas,
       maxFeePerGas,
       maxPriorityFeePerGas,
     });
-    const parsed = parseTransaction(serialized);
-    if (parsed.to?.toLowerCase() !== approved.address.toLowerCase() || parsed.value !== approved.amountBase || (parsed.data && parsed.data !== '0x')) {
-      throw new SignerRefusal('the signed transaction does not pay exactly the approved output');
-    }
+    if (!paysExactly(parseTransaction(serialized), approved)) throw new SignerRefusal('the signed transaction does not pay exactly the approved output');
     // The fee at most (gas × max fee); the one actually paid is read from the receipt.
     return { rawTx: serialized, txid: keccak256(serialized), feeBase: gas * maxFeePerGas };
-  }
-
-  /**
-   * The next nonce of `address`, reserved in the caller's transaction (row-locked): the larger of the one stored and the
-   * node's pending count (the operator may have sent from the address meanwhile).
-   */
-  private async reserveNonce(address: string, pending: bigint, executor: Executor): Promise<bigint> {
-    const key = address.toLowerCase();
-    await executor.execute(
-      sql`insert into evm_nonces (network, address, next_nonce) values (${this.chain.network}, ${key}, ${pending.toString()}) on conflict do nothing`,
-    );
-    const result = (await executor.execute(
-      sql`select next_nonce::text as n from evm_nonces where network = ${this.chain.network} and address = ${key} for update`,
-    )) as unknown as { rows: Array<{ n: string }> };
-    const nonce = [BigInt(result.rows[0].n), pending].reduce((a, b) => (a > b ? a : b));
-    await executor.execute(sql`update evm_nonces set next_nonce = ${(nonce + 1n).toString()} where network = ${this.chain.network} and address = ${key}`);
-    return nonce;
   }
 
   async broadcast(rawTx: string): Promise<void> {
@@ -133,6 +128,8 @@ export class EvmKeySigner implements PayoutSigner {
     const [receipt, tipHex] = await this.rpc.batch<unknown>([{ method: 'eth_getTransactionReceipt', params: [txid] }, { method: 'eth_blockNumber' }]);
     if (!receipt) return { confirmations: 0 };
     const r = receipt as { blockNumber?: unknown; gasUsed?: unknown; effectiveGasPrice?: unknown; status?: unknown };
+    // Mined but reverted (a token contract refused the transfer): never counted as paid; the error stays on the payout.
+    if (r.status === '0x0') throw new ChainRpcError(`the payout transaction ${txid} reverted on chain: the recipient got nothing (an admin must check)`);
     const height = hexToBigInt(r.blockNumber, 'the receipt block');
     const tip = hexToBigInt(tipHex, 'eth_blockNumber');
     const feeBase = hexToBigInt(r.gasUsed, 'gasUsed') * hexToBigInt(r.effectiveGasPrice ?? '0x0', 'effectiveGasPrice');

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { Erc20Payouts } from './erc20-payouts';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
@@ -6,11 +7,13 @@ import { ReservesAlertService } from './reserves-alert.service';
 import { ReservesController } from './reserves.controller';
 import { ReservesRepository } from './reserves.repository';
 import { ReservesService } from './reserves.service';
+import { SweepsRepository } from './sweeps.repository';
+import { SweepsService } from './sweeps.service';
 
-/** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the reserves. */
+/** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; EVM sweeps; the reserves. */
 @Module({
   controllers: [PayoutsController, ReservesController],
-  providers: [PayoutsRepository, PayoutsService, ReservesRepository, ReservesAlertService, ReservesService],
-  exports: [PayoutsService, PayoutsRepository],
+  providers: [PayoutsRepository, PayoutsService, Erc20Payouts, SweepsRepository, SweepsService, ReservesRepository, ReservesAlertService, ReservesService],
+  exports: [PayoutsService, PayoutsRepository, SweepsService],
 })
 export class PayoutsModule {}

@@ -19,6 +19,7 @@ import { coinsToBase } from '../chain/utxo-node';
 import { payoutDetails, type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { FAIL_PAYOUT } from '../chain/chain-functions';
 import { PerNetworkJob } from '../chain/per-network-job';
+import { Erc20Payouts } from './erc20-payouts';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
@@ -71,6 +72,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly mail: MailService,
     private readonly audit: AuditService,
     @Inject(DATABASE) private readonly db: Database,
+    private readonly tokenPayouts: Erc20Payouts,
   ) {
     for (const chain of chains.list()) {
       if (chain.family === 'utxo' && chain.wallet) this.signers.set(chain.network, new NodeWalletSigner(chain as ConnectedChain & { wallet: string }));
@@ -161,7 +163,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     const result: PayoutRunResult = { network, created: 0, signed: 0, broadcast: 0, completed: 0 };
     const created = await this.locked(network, async (tx) => {
       await this.payouts.enableNetwork(network, tx);
-      return this.payouts.createDue(network, chain.nativeCoins, chain.nativeDecimals, chain.confirmations, tx);
+      const native = await this.payouts.createDue(network, chain.nativeCoins, chain.nativeDecimals, chain.confirmations, tx);
+      return native + (await this.tokenPayouts.createDue(chain, tx));
     });
     if (created === undefined) return { ...result, yielded: true };
     result.created = created;

@@ -1,0 +1,227 @@
+import { Logger } from '@nestjs/common';
+import type { HDKey } from '@scure/bip32';
+import { and, eq } from 'drizzle-orm';
+import { type Hex, keccak256, parseTransaction, toHex } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { Executor } from '../../db/database';
+import { depositAddresses, sweeps } from '../../db/schema';
+import type { ConnectedChain } from '../chain/chain-connections';
+import { ChainRpcError, type JsonRpcClient } from '../chain/json-rpc';
+import { paysExactly, tokenBalance, transferCalldata } from './erc20-transfer';
+import { reserveEvmNonce } from './evm-nonces';
+import { HotWalletShort, SignerRefusal } from './node-wallet-signer';
+
+/** Gas of a native transfer to an account without code. */
+const NATIVE_TRANSFER_GAS = 21_000n;
+/** Tip offered when the node does not suggest one (1 gwei). */
+const DEFAULT_TIP_WEI = 1_000_000_000n;
+
+/** A signed transaction of a sweep, stored before it is broadcast. */
+export interface SignedSweepTx {
+  rawTx: string;
+  txid: string;
+  amountBase: bigint;
+  /** The most it can pay as fee (gas limit × max fee); the fee paid is read from the receipt. */
+  maxFeeBase: bigint;
+}
+
+/** Nothing worth sweeping now (the balance no longer covers its gas, or fell below the minimum): nothing was signed. */
+export class SweepDeferred extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SweepDeferred';
+  }
+}
+
+const quantity = (value: unknown, what: string): bigint => {
+  if (typeof value !== 'string' || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainRpcError(`The node answered ${what} with something else than a quantity`);
+  return BigInt(value);
+};
+
+/**
+ * Signs the sweeps of an EVM network's customer deposit addresses: it holds the account's extended private key (the
+ * private counterpart of `CHAIN_<NETWORK>_XPUB`, from the key file) and derives a deposit address's key at the index
+ * the database stores for it — only for an address the database lists as a customer's deposit address of this
+ * network, derived from this very key (fingerprint and derived address checked). What it signs is fixed here, not by
+ * the caller: a sweep pays the hot address only (the whole token balance, or the native balance minus its gas), and a
+ * gas top-up goes from the hot address to that deposit address only, of no more than the sweep's gas. Each signed
+ * transaction is parsed back and checked before it is returned; nonces are reserved in the database (`evm_nonces`).
+ */
+export class EvmSweepSigner {
+  private readonly logger = new Logger('SweepSigner');
+  private readonly fingerprint: string;
+
+  constructor(
+    private readonly chain: ConnectedChain,
+    private readonly hot: PrivateKeyAccount,
+    private readonly accountKey: HDKey,
+    private readonly rpc: JsonRpcClient,
+  ) {
+    this.fingerprint = accountKey.fingerprint.toString(16).padStart(8, '0');
+  }
+
+  /** The hot address sweeps pay to. */
+  get hotAddress(): string {
+    return this.hot.address;
+  }
+
+  /**
+   * The gas top-up an ERC-20 sweep needs before its transfer can be sent: undefined when the deposit address already
+   * holds the gas, else the hot address's signed payment of the difference to it.
+   */
+  async signTopUp(sweepId: string, executor: Executor): Promise<SignedSweepTx | undefined> {
+    return this.refusingLogged(sweepId, async () => {
+      const sweep = await this.openSweep(sweepId, ['planned'], executor);
+      if (!sweep.contract) throw new SignerRefusal('a native sweep pays its own gas');
+      const deposit = await this.depositAccount(sweep.address, executor);
+      const held = await tokenBalance(this.rpc, sweep.contract, deposit.address);
+      if (held === 0n) throw new SweepDeferred('the deposit address holds none of the token');
+      const fees = await this.fees();
+      const gas = await this.tokenTransferGas(deposit.address, sweep.contract, held);
+      const needed = gas * fees.maxFeePerGas;
+      const have = await this.balance(deposit.address);
+      if (have >= needed) return undefined;
+      const value = needed - have;
+      const hotBalance = await this.balance(this.hot.address);
+      if (hotBalance < value + NATIVE_TRANSFER_GAS * fees.maxFeePerGas) {
+        throw new HotWalletShort(`the hot address ${this.hot.address} holds ${hotBalance} wei, less than the top-up of ${value} plus gas`);
+      }
+      const payment = { address: deposit.address, amountBase: value, contract: null };
+      return this.signFrom(this.hot, payment, NATIVE_TRANSFER_GAS, fees, executor);
+    });
+  }
+
+  /**
+   * The sweep itself, from the deposit address to the hot address: the whole token balance (its gas paid by the
+   * top-up), or the native balance minus its gas, refused below `minNativeBase` (SweepDeferred).
+   */
+  async signSweep(sweepId: string, minNativeBase: bigint, executor: Executor): Promise<SignedSweepTx> {
+    return this.refusingLogged(sweepId, async () => {
+      // A native sweep is signed as planned; an ERC-20 one once its gas is there (ready).
+      const sweep = await this.openSweep(sweepId, ['planned', 'ready'], executor);
+      if (sweep.contract && sweep.state !== 'ready') throw new SignerRefusal("the sweep's gas top-up is not done");
+      if (!sweep.contract && sweep.state !== 'planned') throw new SignerRefusal(`the sweep is ${sweep.state}`);
+      const deposit = await this.depositAccount(sweep.address, executor);
+      const fees = await this.fees();
+      const have = await this.balance(deposit.address);
+      if (!sweep.contract) {
+        const amountBase = have - NATIVE_TRANSFER_GAS * fees.maxFeePerGas;
+        if (amountBase <= 0n || amountBase < minNativeBase) throw new SweepDeferred(`the balance of ${have} wei no longer covers its gas and the minimum`);
+        return this.signFrom(deposit, { address: this.hot.address, amountBase, contract: null }, NATIVE_TRANSFER_GAS, fees, executor);
+      }
+      const amountBase = await tokenBalance(this.rpc, sweep.contract, deposit.address);
+      if (amountBase === 0n) throw new SweepDeferred('the deposit address holds none of the token');
+      const gas = await this.tokenTransferGas(deposit.address, sweep.contract, amountBase);
+      // The gas the top-up brought, at whatever price it allows now (at least the base fee and the tip).
+      const maxFeePerGas = have / gas < fees.maxFeePerGas ? have / gas : fees.maxFeePerGas;
+      if (maxFeePerGas < fees.baseFee + fees.maxPriorityFeePerGas) {
+        throw new HotWalletShort(`the deposit address holds ${have} wei, too little gas for the transfer at the current fees (retried)`);
+      }
+      return this.signFrom(deposit, { address: this.hot.address, amountBase, contract: sweep.contract }, gas, { ...fees, maxFeePerGas }, executor);
+    });
+  }
+
+  /** What the gas of a native sweep may cost at most now (its gas × the max fee it would offer). */
+  async nativeSweepGasCost(): Promise<bigint> {
+    return NATIVE_TRANSFER_GAS * (await this.fees()).maxFeePerGas;
+  }
+
+  /** A sweep transaction's receipt: undefined until it is in a block; whether it succeeded and the fee it paid. */
+  async receipt(txid: string): Promise<{ confirmations: number; succeeded: boolean; feeBase: bigint } | undefined> {
+    const [receipt, tipHex] = await this.rpc.batch<unknown>([{ method: 'eth_getTransactionReceipt', params: [txid] }, { method: 'eth_blockNumber' }]);
+    if (!receipt) return undefined;
+    const r = receipt as { blockNumber?: unknown; gasUsed?: unknown; effectiveGasPrice?: unknown; status?: unknown };
+    const height = quantity(r.blockNumber, 'the receipt block');
+    const feeBase = quantity(r.gasUsed, 'gasUsed') * quantity(r.effectiveGasPrice ?? '0x0', 'effectiveGasPrice');
+    return { confirmations: Number(quantity(tipHex, 'eth_blockNumber') - height + 1n), succeeded: r.status === '0x1', feeBase };
+  }
+
+  private async refusingLogged<T>(sweepId: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof SignerRefusal) this.logger.warn(`Refused to sign sweep ${sweepId} on ${this.chain.network}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** The sweep as the database shows it, in one of `states`, on this signer's network. */
+  private async openSweep(id: string, states: string[], executor: Executor) {
+    const [sweep] = await executor.select().from(sweeps).where(eq(sweeps.id, id));
+    if (!sweep) throw new SignerRefusal('no such sweep');
+    if (sweep.network !== this.chain.network) throw new SignerRefusal(`the sweep is on ${sweep.network}, this signer signs on ${this.chain.network}`);
+    if (!states.includes(sweep.state)) throw new SignerRefusal(`the sweep is ${sweep.state}`);
+    return sweep;
+  }
+
+  /**
+   * The key of a customer deposit address: the database must list it on this network, derived from this account key
+   * (its fingerprint), and the key derived at its stored index must give exactly that address.
+   */
+  private async depositAccount(address: string, executor: Executor): Promise<PrivateKeyAccount> {
+    const [row] = await executor
+      .select({ index: depositAddresses.derivationIndex, fingerprint: depositAddresses.keyFingerprint, address: depositAddresses.address })
+      .from(depositAddresses)
+      .where(and(eq(depositAddresses.network, this.chain.network), eq(depositAddresses.address, address)));
+    if (!row) throw new SignerRefusal(`${address} is not a customer deposit address on ${this.chain.network}`);
+    if (row.fingerprint !== this.fingerprint) throw new SignerRefusal(`${address} was derived from another key (${row.fingerprint})`);
+    const child = this.accountKey.deriveChild(0).deriveChild(row.index);
+    const account = privateKeyToAccount(toHex(child.privateKey!));
+    if (account.address.toLowerCase() !== row.address.toLowerCase()) throw new SignerRefusal(`the key at index ${row.index} does not give ${address}`);
+    return account;
+  }
+
+  private async signFrom(
+    from: PrivateKeyAccount,
+    payment: { address: string; amountBase: bigint; contract: string | null },
+    gas: bigint,
+    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+    executor: Executor,
+  ): Promise<SignedSweepTx> {
+    const [chainIdHex, pendingHex] = await this.rpc.batch<unknown>([
+      { method: 'eth_chainId' },
+      { method: 'eth_getTransactionCount', params: [from.address, 'pending'] },
+    ]);
+    const nonce = await reserveEvmNonce(executor, this.chain.network, from.address, quantity(pendingHex, 'eth_getTransactionCount'));
+    const data = payment.contract ? transferCalldata(payment.address, payment.amountBase) : undefined;
+    const serialized = await from.signTransaction({
+      type: 'eip1559',
+      chainId: Number(quantity(chainIdHex, 'eth_chainId')),
+      nonce: Number(nonce),
+      to: (payment.contract ?? payment.address) as Hex,
+      value: payment.contract ? 0n : payment.amountBase,
+      ...(data ? { data } : {}),
+      gas,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    if (!paysExactly(parseTransaction(serialized), payment)) throw new SignerRefusal('the signed transaction does not pay exactly what was decided');
+    return { rawTx: serialized, txid: keccak256(serialized), amountBase: payment.amountBase, maxFeeBase: gas * fees.maxFeePerGas };
+  }
+
+  /** EIP-1559 fees: the node's tip, and room for the base fee to double before the transaction is mined. */
+  private async fees(): Promise<{ baseFee: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    const latest = await this.rpc.call<{ baseFeePerGas?: unknown } | null>('eth_getBlockByNumber', ['latest', false]);
+    const baseFee = quantity(latest?.baseFeePerGas ?? '0x0', 'the base fee');
+    const tip = await this.rpc
+      .call<string>('eth_maxPriorityFeePerGas')
+      .then((v) => quantity(v, 'eth_maxPriorityFeePerGas'))
+      .catch(() => DEFAULT_TIP_WEI);
+    return { baseFee, maxFeePerGas: 2n * baseFee + tip, maxPriorityFeePerGas: tip };
+  }
+
+  /** Gas of the token transfer to the hot address, with a quarter more room (the hot's token balance may change meanwhile). */
+  private async tokenTransferGas(from: string, contract: string, amountBase: bigint): Promise<bigint> {
+    const estimate = await this.rpc
+      .call<string>('eth_estimateGas', [{ from, to: contract, data: transferCalldata(this.hot.address, amountBase) }])
+      .catch((error: unknown) => {
+        if (error instanceof ChainRpcError && error.rpcCode !== undefined) throw new SignerRefusal(`the node cannot estimate the transfer: ${error.message}`);
+        throw error;
+      });
+    return (quantity(estimate, 'eth_estimateGas') * 5n) / 4n;
+  }
+
+  private async balance(address: string): Promise<bigint> {
+    return quantity(await this.rpc.call('eth_getBalance', [address, 'latest']), 'eth_getBalance');
+  }
+}

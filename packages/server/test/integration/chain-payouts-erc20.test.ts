@@ -1,0 +1,192 @@
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { sql } from 'drizzle-orm';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
+import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
+import { PayoutsService } from '../../src/modules/payouts/payouts.service';
+import { Anvil } from '../support/anvil';
+import { DATABASE_KINDS } from '../support/databases';
+import { seedCoins } from '../support/market';
+import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { deployTestToken, setTokenContract, testTokenBalance, transferTestToken } from '../support/test-token';
+import { supportTokens } from '../support/wallet';
+
+/** The operator's deposit key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
+const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
+  "m/44'/60'/0'",
+).publicExtendedKey;
+/** Anvil's dev account 1 (published test key): the hot address here. */
+const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const HOT_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const CONFIRMATIONS = 3;
+/** The test token has 6 decimals, like USDT. */
+const UNIT = 10n ** 6n;
+
+interface Tx {
+  _id: string;
+  status: string;
+  txHash?: string;
+  payoutState?: string;
+  fee?: string;
+  confirmations?: number;
+}
+
+/** ERC-20 withdrawals (tether on ethereum, its contract the test token) paid by the hot key's transfer() on a real anvil. */
+describe.each(DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain on %s', (kind) => {
+  let anvil: Anvil;
+  let t: TestApp;
+  let db: Database;
+  let payouts: PayoutsService;
+  let admin = '';
+  let contract = '';
+  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
+
+  beforeAll(async () => {
+    anvil = await Anvil.start();
+    const keyFile = join(keyDir, 'ethereum.key');
+    writeFileSync(keyFile, `${HOT_KEY}\n`);
+    chmodSync(keyFile, 0o600);
+    t = await startTestApp(kind, {
+      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
+      CHAIN_ETHEREUM_XPUB: XPUB,
+      CHAIN_ETHEREUM_CHAIN: 'regtest',
+      CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
+      CHAIN_ETHEREUM_POLL_SECONDS: '1',
+      CHAIN_ETHEREUM_KEY_FILE: keyFile,
+    });
+    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1' });
+    await supportTokens(t, ['bitcoin', 'ethereum', 'tether']);
+    db = t.app.get(DATABASE);
+    t.app.get(ChainWatcherService).stop();
+    payouts = t.app.get(PayoutsService);
+    payouts.stop();
+    admin = (await loginAdmin(t.http)).token;
+    contract = await deployTestToken(anvil, 6, 10n ** 12n);
+    await setTokenContract(t, admin, 'tether', 'ethereum', contract, anvil.accounts[2]);
+    // The hot address holds 100 tokens to pay from.
+    await transferTestToken(anvil, contract, HOT_ADDRESS, 100n * UNIT);
+    await payouts.runOnce('ethereum');
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await anvil?.close();
+    rmSync(keyDir, { recursive: true, force: true });
+  });
+
+  const randomAddress = () => `0x${[...Array(40)].map(() => Math.floor(Math.random() * 16).toString(16)).join('')}`;
+  const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  /** A customer holding 50 tether sends `coinAmount` of it to `address` on ethereum. */
+  const withdrawal = async (address: string, coinAmount: string) => {
+    const customer = await signUp(t.http);
+    await t.http
+      .post(`/api/admin/update-balance/${customer._id}`)
+      .set(bearer(admin))
+      .send({ token: 'tether', amount: 50, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'usdt' })
+      .expect(200);
+    const sent = await t.http
+      .post('/api/crypto/send-crypto/tether')
+      .set(bearer(customer.token))
+      .send({ transferData: { address, amount: Number(coinAmount), symbol: 'usdt', coinAmount, network: 'ethereum' } })
+      .expect(201);
+    expect(sent.body.transaction.network).toBe('ethereum');
+    return { customer, id: sent.body.transaction._id as string };
+  };
+  const approve = (id: string) => t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'approved' }).expect(200);
+  const history = async (token: string) => (await t.http.get('/api/user/get-transaction').set(bearer(token)).expect(200)).body as Tx[];
+  const payout = async (id: string) =>
+    (
+      await rows<{ state: string; txid: string; amountBase: string; lastError: string | null }>(
+        sql`select state, txid, amount_base::text as "amountBase", last_error as "lastError" from payouts where transaction_id = ${id}`,
+      )
+    )[0];
+
+  it('an approved tether withdrawal is paid by transfer(to, amount) on its contract, confirms and completes; History shows the txid', async () => {
+    const to = randomAddress();
+    const { customer, id } = await withdrawal(to, '20');
+    // Nothing is paid before the approval.
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 0, signed: 0 });
+    await approve(id);
+    const hotTokensBefore = await testTokenBalance(anvil, contract, HOT_ADDRESS);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+    const row = await payout(id);
+    // Counted in the contract's 6 decimals; mined at once by anvil (1 confirmation).
+    expect(row).toMatchObject({ state: 'confirming', amountBase: (20n * UNIT).toString() });
+    const onChain = await anvil.rpc.call<{ type: string; from: string; to: string; value: string; input: Hex }>('eth_getTransactionByHash', [row.txid]);
+    expect(onChain).toMatchObject({ type: '0x2', from: HOT_ADDRESS, to: contract.toLowerCase(), value: '0x0' });
+    const call = decodeFunctionData({ abi: erc20Abi, data: onChain.input });
+    expect(call.functionName).toBe('transfer');
+    expect([(call.args![0] as string).toLowerCase(), call.args![1]]).toEqual([to, 20n * UNIT]);
+    await anvil.mine(CONFIRMATIONS - 1);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
+    expect(await testTokenBalance(anvil, contract, to)).toBe(20n * UNIT);
+    expect(hotTokensBefore - (await testTokenBalance(anvil, contract, HOT_ADDRESS))).toBe(20n * UNIT);
+    const [tx] = await history(customer.token);
+    expect(tx).toMatchObject({ _id: id, status: 'approved', payoutState: 'completed', txHash: row.txid, confirmations: CONFIRMATIONS });
+    // The fee is the gas the hot address paid, in ETH (18 decimals).
+    expect(tx.fee).toMatch(/^0\.\d{18}$/);
+    expect((await t.http.get('/api/admin/ledger/check').set(bearer(admin)).expect(200)).body.ok).toBe(true);
+  });
+
+  it('the signer refuses a request that is not the approved transfer (amount, recipient, not approved), nothing is signed', async () => {
+    const to = randomAddress();
+    const { id } = await withdrawal(to, '5');
+    const signer = payouts.signerOf('ethereum')!;
+    const nonce = async () =>
+      (await rows<{ n: string }>(sql`select next_nonce::text as n from evm_nonces where network = 'ethereum' and address = ${HOT_ADDRESS}`))[0]?.n;
+    const nonceBefore = await nonce();
+    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 5n * UNIT }, db)).rejects.toThrow(
+      'the withdrawal is pending, not approved',
+    );
+    await approve(id);
+    // Counted in 18 decimals instead of the contract's 6: not the approved amount.
+    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 5n * 10n ** 18n }, db)).rejects.toThrow(
+      `the amount asked for (${5n * 10n ** 18n}) is not the approved amount (${5n * UNIT})`,
+    );
+    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: randomAddress(), amountBase: 5n * UNIT }, db)).rejects.toThrow(SignerRefusal);
+    // No nonce was taken by the refused requests.
+    expect(await nonce()).toBe(nonceBefore);
+    // The job pays it as approved.
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+    await anvil.mine(CONFIRMATIONS - 1);
+    await payouts.runOnce('ethereum');
+    expect(await testTokenBalance(anvil, contract, to)).toBe(5n * UNIT);
+  });
+
+  it('a hot address short of the token waits (awaiting_funds); signed and killed before the broadcast, the restart sends the same bytes once', async () => {
+    const to = randomAddress();
+    const held = await testTokenBalance(anvil, contract, HOT_ADDRESS);
+    const { customer, id } = await withdrawal(to, '40');
+    await approve(id);
+    // Move the hot's tokens away but 10.
+    const hotSigner = await anvil.rpc.call<string>('eth_sendTransaction', [
+      {
+        from: HOT_ADDRESS,
+        to: contract,
+        data: `0xa9059cbb${anvil.accounts[3].slice(2).toLowerCase().padStart(64, '0')}${(held - 10n * UNIT).toString(16).padStart(64, '0')}`,
+      },
+    ]);
+    await anvil.mined(hotSigner);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 0 });
+    expect(await payout(id)).toMatchObject({ state: 'awaiting_funds', lastError: expect.stringContaining('of the token, less than 40000000') });
+    await transferTestToken(anvil, contract, HOT_ADDRESS, 100n * UNIT);
+    // Signed and stored; the process "dies" before broadcasting.
+    expect(await payouts.runOnce('ethereum', { stopAfterSigning: true })).toMatchObject({ signed: 1 });
+    const signed = await payout(id);
+    expect(signed.state).toBe('signed');
+    expect(await anvil.rpc.call('eth_getTransactionByHash', [signed.txid])).toBeNull();
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ signed: 0, broadcast: 1 });
+    await anvil.mine(CONFIRMATIONS - 1);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
+    expect((await payout(id)).txid).toBe(signed.txid);
+    expect(await testTokenBalance(anvil, contract, to)).toBe(40n * UNIT);
+    const [tx] = await history(customer.token);
+    expect(tx).toMatchObject({ payoutState: 'completed', txHash: signed.txid });
+  });
+});
