@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
 import { AccountKeyError, parseAccountKey } from './account-key';
+import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -87,6 +88,8 @@ export interface ChainConnection {
    * readable only by the process that signs). Read by the signer, never stored in the configuration.
    */
   keyFile?: string;
+  /** The hot limits and the cold side of the payouts (`CHAIN_<NETWORK>_HOT_LIMIT`, …; see README "Hot and cold"). */
+  hotCold?: HotColdSettings;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -272,13 +275,17 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE', ...HOT_COLD_SETTINGS] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE)$/.test(name) && !known.has(name) && env[name]) {
+    if (
+      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|HOT_LIMIT|HOT_DAILY_LIMIT|COLD_WALLET|COLD_ADDRESS)$/.test(name) &&
+      !known.has(name) &&
+      env[name]
+    ) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -290,6 +297,9 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const chainRaw = (env[`${prefix}CHAIN`]?.trim() || 'mainnet').toLowerCase();
     if (!rawUrl && !xpub) {
       if (env[`${prefix}WALLET`]?.trim()) problems.push(`${prefix}WALLET needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      for (const setting of HOT_COLD_SETTINGS) {
+        if (env[`${prefix}${setting}`]?.trim()) problems.push(`${prefix}${setting} needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      }
       continue;
     }
     if (!rawUrl || !xpub) {
@@ -317,6 +327,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
     const wallet = parseWalletName(env, prefix, network, problems);
     const keyFile = parseKeyFile(env, prefix, network, problems);
+    const hotCold = parseHotCold(env, prefix, network, Boolean(wallet || keyFile), problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -329,6 +340,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       pollSeconds,
       ...(wallet ? { wallet } : {}),
       ...(keyFile ? { keyFile } : {}),
+      ...(Object.keys(hotCold).length ? { hotCold } : {}),
     });
   }
   return chains;

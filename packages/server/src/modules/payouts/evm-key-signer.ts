@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
 import { type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
+import { reserveEvmNonce } from './evm-nonces';
 import { HotWalletShort, type PayoutRequest, type PayoutSigner, readApprovedPayment, type SignedPayout, SignerRefusal } from './node-wallet-signer';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
@@ -100,21 +100,9 @@ export class EvmKeySigner implements PayoutSigner {
     return { rawTx: serialized, txid: keccak256(serialized), feeBase: gas * maxFeePerGas };
   }
 
-  /**
-   * The next nonce of `address`, reserved in the caller's transaction (row-locked): the larger of the one stored and the
-   * node's pending count (the operator may have sent from the address meanwhile).
-   */
-  private async reserveNonce(address: string, pending: bigint, executor: Executor): Promise<bigint> {
-    const key = address.toLowerCase();
-    await executor.execute(
-      sql`insert into evm_nonces (network, address, next_nonce) values (${this.chain.network}, ${key}, ${pending.toString()}) on conflict do nothing`,
-    );
-    const result = (await executor.execute(
-      sql`select next_nonce::text as n from evm_nonces where network = ${this.chain.network} and address = ${key} for update`,
-    )) as unknown as { rows: Array<{ n: string }> };
-    const nonce = [BigInt(result.rows[0].n), pending].reduce((a, b) => (a > b ? a : b));
-    await executor.execute(sql`update evm_nonces set next_nonce = ${(nonce + 1n).toString()} where network = ${this.chain.network} and address = ${key}`);
-    return nonce;
+  /** The next nonce of `address`, reserved in the caller's transaction (`evm_nonces`). */
+  private reserveNonce(address: string, pending: bigint, executor: Executor): Promise<bigint> {
+    return reserveEvmNonce(this.chain.network, address, pending, executor);
   }
 
   async broadcast(rawTx: string): Promise<void> {
