@@ -1,6 +1,4 @@
-import { HDKey } from '@scure/bip32';
 import { sql } from 'drizzle-orm';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { addAdministrator } from '../../src/modules/admin/add-administrator';
@@ -8,6 +6,7 @@ import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.servi
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
+import { createColdWallet } from '../support/cold-wallet';
 import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
@@ -16,8 +15,6 @@ import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (deposits). */
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
-/** BIP32 versions of the test chains (tprv / tpub). */
-const TEST_VERSIONS = { private: 0x04358394, public: 0x043587cf };
 
 interface Tx {
   _id: string;
@@ -64,7 +61,6 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('cold payouts on a reg
   let largeCustomer = '';
 
   const wallet = (name: string) => new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/${name}`, rpcUrlForLogs: name, timeoutMs: 60_000 });
-  const withChecksum = async (descriptor: string) => `${descriptor}#${(await ltc.node.call<{ checksum: string }>('getdescriptorinfo', [descriptor])).checksum}`;
   const payoutOf = async (id: string) =>
     (
       (await db.execute(
@@ -141,29 +137,9 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('cold payouts on a reg
     ltc = await RegtestLitecoind.start();
     for (const name of ['recipient', 'hot']) await ltc.node.call('createwallet', [name]);
     // The cold wallet: keys from a seed only the test holds; its watch-only twin gets the public descriptors only.
-    const account = HDKey.fromMasterSeed(randomBytes(32), TEST_VERSIONS).derive("m/84'/1'/0'");
-    await ltc.node.call('createwallet', ['cold', false, true]);
-    await ltc.node.call('createwallet', ['cold-watch', true, true]);
-    cold = wallet('cold');
-    coldWatch = wallet('cold-watch');
+    ({ cold, watch: coldWatch } = await createColdWallet(ltc));
     hot = wallet('hot');
     recipient = wallet('recipient');
-    const imports = async (target: JsonRpcClient, key: string, watchOnly: boolean) => {
-      const result = await target.call<Array<{ success: boolean }>>('importmulti', [
-        await Promise.all(
-          [0, 1].map(async (branch) => ({
-            desc: await withChecksum(`wpkh(${key}/${branch}/*)`),
-            range: [0, 50],
-            internal: branch === 1,
-            timestamp: 'now',
-            ...(watchOnly ? { watchonly: true, keypool: true } : {}),
-          })),
-        ),
-      ]);
-      expect(result.every((r) => r.success)).toBe(true);
-    };
-    await imports(cold, account.privateExtendedKey, false);
-    await imports(coldWatch, account.publicExtendedKey, true);
     // Cold storage holds 20 LTC; the hot wallet 1 LTC (less than some payouts below).
     await ltc.send(await coldWatch.call<string>('getnewaddress', ['', 'bech32']), '20');
     await ltc.send(await hot.call<string>('getnewaddress', ['', 'bech32']), '1');
