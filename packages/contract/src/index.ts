@@ -15,3 +15,4 @@ export * from './security';
 export * from './chain';
 export * from './payouts';
 export * from './reserves';
+export * from './cold-payouts';

@@ -1,5 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+/** Where a withdrawal the platform pays on chain stands (its payout's state; `payoutState` of a transaction). */
+export const PAYOUT_STATES = ['approved', 'awaiting_funds', 'awaiting_cold_signature', 'signed', 'broadcast', 'confirming', 'completed', 'failed'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
 /** Withdrawals to the chain (under `/api`). */
 export const PayoutRoutes = {
   /** The network fee of a send, for the Send confirm step (networks the platform pays out on by itself). */

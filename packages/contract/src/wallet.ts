@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PAYOUT_STATES, type PayoutState } from './payouts';
 import { SecondFactorCode } from './security';
 import { COUNTRY_OUT, RequiredText } from './text';
 import { Transform, Type } from 'class-transformer';
@@ -229,11 +230,11 @@ export class TransactionDto {
   requiredConfirmations?: number;
 
   @ApiPropertyOptional({
-    enum: ['approved', 'awaiting_funds', 'signed', 'broadcast', 'confirming', 'completed', 'failed'],
+    enum: PAYOUT_STATES,
     description:
-      'Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming)',
+      'Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline)',
   })
-  payoutState?: 'approved' | 'awaiting_funds' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
+  payoutState?: PayoutState;
 
   @ApiPropertyOptional({ example: '0.00001410', description: 'Withdrawals paid on chain: the network fee of the payment, in the token (paid by the platform)' })
   fee?: string;

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
 import { type AccountKey, AccountKeyError, parseAccountKey } from './account-key';
 import { EvmKeyFileError, isCounterpartOf, parseEvmKeyFile } from './evm-key-file';
+import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -98,6 +99,8 @@ export interface ChainConnection {
    * (`CHAIN_<NETWORK>_SWEEP_MIN`; the native coin after its gas). Needs the account's xprv in the key file; unset: no sweeps.
    */
   sweepMinUsd?: string;
+  /** The hot limits and the cold side of the payouts (`CHAIN_<NETWORK>_HOT_LIMIT`, …; see README "Hot and cold"). */
+  hotCold?: HotColdSettings;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -283,13 +286,30 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE', 'COLD_ADDRESSES', 'SWEEP_MIN'] as const;
+const CHAIN_SETTINGS = [
+  'RPC_URL',
+  'XPUB',
+  'CHAIN',
+  'CONFIRMATIONS',
+  'POLL_SECONDS',
+  'WALLET',
+  'KEY_FILE',
+  'COLD_ADDRESSES',
+  'SWEEP_MIN',
+  ...HOT_COLD_SETTINGS,
+] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|COLD_ADDRESSES|SWEEP_MIN)$/.test(name) && !known.has(name) && env[name]) {
+    if (
+      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|COLD_ADDRESSES|SWEEP_MIN|HOT_LIMIT|HOT_DAILY_LIMIT|COLD_WALLET|COLD_ADDRESS)$/.test(
+        name,
+      ) &&
+      !known.has(name) &&
+      env[name]
+    ) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -302,6 +322,9 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     if (!rawUrl && !xpub) {
       if (env[`${prefix}WALLET`]?.trim()) problems.push(`${prefix}WALLET needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
       if (env[`${prefix}COLD_ADDRESSES`]?.trim()) problems.push(`${prefix}COLD_ADDRESSES needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      for (const setting of HOT_COLD_SETTINGS) {
+        if (env[`${prefix}${setting}`]?.trim()) problems.push(`${prefix}${setting} needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      }
       continue;
     }
     if (!rawUrl || !xpub) {
@@ -332,6 +355,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const keyFile = parseKeyFile(env, prefix, network, problems, accountKey);
     const coldAddresses = parseColdAddresses(env, prefix, problems);
     const sweepMinUsd = parseSweepMin(env, prefix, network, keyFile, problems);
+    const hotCold = parseHotCold(env, prefix, network, Boolean(wallet || keyFile), problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -346,6 +370,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       ...(keyFile ? { keyFile } : {}),
       ...(coldAddresses.length ? { coldAddresses } : {}),
       ...(sweepMinUsd !== undefined ? { sweepMinUsd } : {}),
+      ...(Object.keys(hotCold).length ? { hotCold } : {}),
     });
   }
   return chains;

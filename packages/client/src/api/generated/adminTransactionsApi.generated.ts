@@ -157,8 +157,8 @@ export type TransactionDto = {
   confirmations?: number;
   /** Deposits from the chain: confirmations needed before it is credited (status approved) */
   requiredConfirmations?: number;
-  /** Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming) */
-  payoutState?: 'approved' | 'awaiting_funds' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
+  /** Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline) */
+  payoutState?: 'approved' | 'awaiting_funds' | 'awaiting_cold_signature' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
   /** Withdrawals paid on chain: the network fee of the payment, in the token (paid by the platform) */
   fee?: string;
 };

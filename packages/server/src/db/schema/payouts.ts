@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { transactions } from './ledger';
 
-export const PAYOUT_STATES = ['approved', 'awaiting_funds', 'signed', 'broadcast', 'confirming', 'completed', 'failed'] as const;
+export const PAYOUT_STATES = ['approved', 'awaiting_funds', 'awaiting_cold_signature', 'signed', 'broadcast', 'confirming', 'completed', 'failed'] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 
 /**
@@ -33,6 +33,13 @@ export const payouts = pgTable(
     broadcastAt: timestamp('broadcast_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Why the payout waits for a cold signature (migration 0020); null: paid by the hot signer. */
+    coldReason: text('cold_reason'),
+    /** The unsigned transaction handed out for the offline signature (base64 PSBT, or an unsigned EIP-1559 hex). */
+    unsignedTx: text('unsigned_tx'),
+    /** The fee of the unsigned transaction (the most a signed upload may pay). */
+    unsignedFeeBase: numeric('unsigned_fee_base', { precision: 78, scale: 0 }),
+    preparedAt: timestamp('prepared_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('payouts_transaction_key').on(t.transactionId),

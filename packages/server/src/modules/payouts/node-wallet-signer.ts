@@ -178,7 +178,8 @@ export class NodeWalletSigner implements PayoutSigner {
       // its change, and signals replaceability (RBF).
       funded = await this.wallet.call('walletcreatefundedpsbt', [[], [{ [approved.address]: amount }], 0, { replaceable: true, lockUnspents: true }]);
     } catch (error) {
-      if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_INSUFFICIENT_FUNDS) {
+      // Litecoin Core 0.21 (like Bitcoin Core before 22) answers "Insufficient funds" with the generic wallet error -4.
+      if (error instanceof ChainRpcError && (error.rpcCode === RPC_WALLET_INSUFFICIENT_FUNDS || /insufficient funds/i.test(error.message))) {
         throw new HotWalletShort(`the hot wallet cannot pay ${amount} and its fee: ${error.message}`);
       }
       if (error instanceof ChainRpcError && error.rpcCode === RPC_INVALID_ADDRESS_OR_KEY) {

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { Erc20Payouts } from './erc20-payouts';
+import { ColdPayoutsController } from './cold-payouts.controller';
+import { ColdPayoutsRepository } from './cold-payouts.repository';
+import { ColdPayoutsService } from './cold-payouts.service';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
@@ -10,10 +13,21 @@ import { ReservesService } from './reserves.service';
 import { SweepsRepository } from './sweeps.repository';
 import { SweepsService } from './sweeps.service';
 
-/** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; EVM sweeps; the reserves. */
+/** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the cold-signature path; EVM sweeps; the reserves. */
 @Module({
-  controllers: [PayoutsController, ReservesController],
-  providers: [PayoutsRepository, PayoutsService, Erc20Payouts, SweepsRepository, SweepsService, ReservesRepository, ReservesAlertService, ReservesService],
+  controllers: [PayoutsController, ReservesController, ColdPayoutsController],
+  providers: [
+    PayoutsRepository,
+    PayoutsService,
+    Erc20Payouts,
+    ColdPayoutsRepository,
+    ColdPayoutsService,
+    SweepsRepository,
+    SweepsService,
+    ReservesRepository,
+    ReservesAlertService,
+    ReservesService,
+  ],
   exports: [PayoutsService, PayoutsRepository, SweepsService],
 })
 export class PayoutsModule {}

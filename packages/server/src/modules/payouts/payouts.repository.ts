@@ -98,9 +98,10 @@ export class PayoutsRepository {
   /** Moves the payout and mirrors what the customer sees on its withdrawal (payoutState, txHash, fee, confirmations). */
   async update(
     payout: PayoutRecord,
-    change: Partial<Pick<PayoutRecord, 'state' | 'rawTx' | 'txid' | 'feeBase' | 'confirmations' | 'lastError' | 'signedAt' | 'broadcastAt' | 'completedAt'>> & {
-      attempted?: boolean;
-    },
+    change: Partial<Pick<PayoutRecord, 'state' | 'rawTx' | 'txid' | 'feeBase' | 'confirmations' | 'lastError' | 'signedAt' | 'broadcastAt' | 'completedAt'>> &
+      Partial<Pick<PayoutRecord, 'coldReason' | 'unsignedTx' | 'unsignedFeeBase' | 'preparedAt'>> & {
+        attempted?: boolean;
+      },
     decimals: number,
     executor: Executor,
   ): Promise<PayoutRecord> {

@@ -20,6 +20,7 @@ import { payoutDetails, type PayoutRecord, PayoutsRepository } from './payouts.r
 import { FAIL_PAYOUT } from '../chain/chain-functions';
 import { PerNetworkJob } from '../chain/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';
+import { ColdPayoutsService } from './cold-payouts.service';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
@@ -73,6 +74,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly audit: AuditService,
     @Inject(DATABASE) private readonly db: Database,
     private readonly tokenPayouts: Erc20Payouts,
+    private readonly cold: ColdPayoutsService,
   ) {
     for (const chain of chains.list()) {
       if (chain.family === 'utxo' && chain.wallet) this.signers.set(chain.network, new NodeWalletSigner(chain as ConnectedChain & { wallet: string }));
@@ -179,6 +181,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
         const payout = await this.payouts.lockNext(network, ['approved', 'awaiting_funds'], visited, tx);
         if (!payout) return 'none' as const;
         visited.push(payout.id);
+        // Above the hot limits: it waits for a cold signature instead (README "Hot and cold").
+        if (await this.cold.routeToCold(chain, payout, tx)) return 'skipped' as const;
         return (await this.sign(chain, signer, payout, tx)) ? ('signed' as const) : ('skipped' as const);
       });
       if (step === undefined) return { ...result, yielded: true };
@@ -240,6 +244,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
         return false;
       }
       if (error instanceof HotWalletShort) {
+        if (await this.cold.holdShortPayout(chain, payout, error.message, tx)) return false;
         await this.payouts.update(payout, { state: 'awaiting_funds', lastError: error.message, attempted: true }, chain.nativeDecimals, tx);
         return false;
       }
@@ -343,7 +348,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private async confirm(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
     let seen: { confirmations: number; feeBase?: bigint };
     try {
-      seen = await signer.status(payout.txid!);
+      // A cold payment may be invisible to the hot signer (a UTXO payment from the cold wallet).
+      seen = await (this.cold.statusReader(payout) ?? signer).status(payout.txid!);
     } catch (error) {
       if (!(error instanceof ChainRpcError)) throw error;
       await this.payouts.update(payout, { lastError: error.message }, chain.nativeDecimals, tx);

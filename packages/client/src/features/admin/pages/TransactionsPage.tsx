@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ColdPayoutsPanel } from '../components/ColdPayoutsPanel';
 import { CreateDepositModal } from '../components/CreateDepositModal';
 import { PageToolbar } from '../components/PageToolbar';
 import { SearchBox } from '../components/SearchBox';
@@ -12,6 +13,7 @@ export default function TransactionsPage() {
   return (
     <>
       <PageToolbar title="Transactions" actionLabel="Create Deposit" onAction={() => creating.open(true)} />
+      <ColdPayoutsPanel />
       <div className="admin-filters">
         <SearchBox label="Search transactions" placeholder="Customer email or name, or a transaction hash" onSearch={setSearch} />
       </div>

@@ -291,6 +291,7 @@ function TransactionDetail({ tx, onClose }: { tx: TransactionDto; onClose: () =>
 const PAYOUT_STATE_TEXT: Record<string, string> = {
   approved: 'Approved, being prepared',
   awaiting_funds: 'Waiting for the hot wallet to be topped up',
+  awaiting_cold_signature: 'Approved, waiting for its signature from cold storage',
   signed: 'Signed, being sent',
   broadcast: 'Sent, waiting for the first confirmation',
   confirming: 'Confirming',
