@@ -29,9 +29,6 @@ interface DepositTarget {
   address: string | null;
 }
 
-/** The key was taken by a concurrent duplicate (CPK01): its answer is replayed. */
-class KeyTakenError extends Error {}
-
 /**
  * A stored answer names the customer as `cp_deposit` reads them: the response is built with this stand-in, which the
  * function replaces (see drizzle/0014_admin_transaction_functions.sql).
@@ -234,7 +231,7 @@ export class AdminDepositsService {
       outcome = (await this.ledger.runIn(via.tx, DEPOSIT, args, { changes, refuse })) as DepositOutcome;
       await notice.publish(via.tx);
     } else {
-      outcome = await this.runWithKey(
+      outcome = await this.idempotency.runClaiming(
         idem,
         async () =>
           (await this.ledger.run(DEPOSIT, args, {
@@ -249,22 +246,6 @@ export class AdminDepositsService {
     }
     return dto(outcome);
   }
-
-  /**
-   * Runs a money call that claims `idem`: when a concurrent duplicate took the key first, its stored answer is replayed
-   * (or a different request refused) by the interceptor; when that claim rolled back meanwhile, the call runs again.
-   */
-  private async runWithKey<T>(idem: IdempotencyContext | undefined, call: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        if (!idem || !(error instanceof KeyTakenError) || attempt >= 3) throw error;
-        const taken = await this.idempotency.taken(idem);
-        if (taken) throw taken;
-      }
-    }
-  }
 }
 
 /** The domain error of a refusal `cp_deposit` raised (undefined: rethrown as is). */
@@ -272,8 +253,6 @@ function depositRefusal({ code }: MoneyRefusal, symbol: string): Error | undefin
   switch (code) {
     case MONEY_CODES.customerGone:
       return new NotFoundError('User not found.');
-    case MONEY_CODES.keyTaken:
-      return new KeyTakenError();
     case MONEY_CODES.tokenGone:
       return new InvalidInputError(`${symbol} is no longer a supported token: it was removed meanwhile. Reload and try again.`);
     default:

@@ -25,9 +25,6 @@ import { ApprovalGate, type GatedAction } from './approval-gate.service';
 
 export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.';
 
-/** The key was taken by a concurrent duplicate (CPK01): its answer is replayed. */
-class KeyTakenError extends Error {}
-
 /** What is decided before the lock: the token, its price, and the quantity added ('add') or the balance to set ('set'). */
 interface Decided {
   token: WalletToken;
@@ -56,8 +53,6 @@ function refusalOf({ code }: MoneyRefusal, symbol: string): Error | undefined {
       return new NotFoundError('User not found.');
     case MONEY_CODES.balanceChanged:
       return new StaleApprovalError(BALANCE_CHANGED_SINCE_REQUEST);
-    case MONEY_CODES.keyTaken:
-      return new KeyTakenError();
     default:
       return undefined;
   }
@@ -225,7 +220,7 @@ export class BalanceAdjustmentsService {
         await this.live.publish(userId, adjustmentNoticeEvent(records.notice, adjusted.message!), placement.tx);
       }
     } else {
-      adjusted = await this.runWithKey(idem, async () =>
+      adjusted = await this.idempotency.runClaiming(idem, async () =>
         adjustedOf(await this.ledger.run(ADJUST_BALANCE, args, { refuse, beforeCommit: this.idempotency.pauseAfterClaim(idem) })),
       );
       if (idem) idem.storedBody = adjusted.answer;
@@ -235,22 +230,6 @@ export class BalanceAdjustmentsService {
       }
     }
     return JSON.parse(adjusted.answer) as UpdateBalanceResponseDto;
-  }
-
-  /**
-   * Runs a call that claims `idem`: when a concurrent duplicate took the key first, its stored answer is replayed (or a
-   * different request refused) by the interceptor; when that claim rolled back meanwhile, the call runs again.
-   */
-  private async runWithKey<T>(idem: IdempotencyContext | undefined, call: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        if (!idem || !(error instanceof KeyTakenError) || attempt >= 3) throw error;
-        const taken = await this.idempotency.taken(idem);
-        if (taken) throw taken;
-      }
-    }
   }
 }
 

@@ -26,6 +26,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { idempotencyKeys } from '../../db/schema';
 import { sqlState } from './db-transaction';
+import { MONEY_CODES, moneyRefusalOf } from './money-errors';
 
 /** Keys are kept at least this long (then purged). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
@@ -184,6 +185,23 @@ export class IdempotencyService {
     const bytes = JSON.stringify(body ?? null);
     context.storedBody = bytes;
     return { scope: context.scope, key: context.key, requestHash: context.requestHash, status, body: bytes };
+  }
+
+  /**
+   * Runs a money call that claims `idem` (`cp_claim_key`): when a concurrent duplicate took the key first (CPK01), its
+   * stored answer is replayed (or a different request refused) by the interceptor; when that claim rolled back
+   * meanwhile, the call runs again.
+   */
+  async runClaiming<T>(idem: IdempotencyContext | undefined, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!idem || moneyRefusalOf(error)?.code !== MONEY_CODES.keyTaken || attempt >= 3) throw error;
+        const taken = await this.taken(idem);
+        if (taken) throw taken;
+      }
+    }
   }
 
   /**

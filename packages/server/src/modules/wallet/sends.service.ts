@@ -17,7 +17,7 @@ import { StepUpService } from '../security/step-up.service';
 import type { TransactionRecord } from './transactions.repository';
 import { describe, toTransactionDto, usdText } from './wallet-common';
 import { SEND } from './wallet-functions';
-import { atCurrentPrice, refusalOf, runWithKey } from './wallet-money';
+import { atCurrentPrice, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
 
 export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
@@ -121,7 +121,7 @@ export class SendsService {
     // A withdrawal is a step-up action: a code given is checked now; without one the function refuses when two-factor
     // sign-in is on.
     const codeChecked = await this.stepUp.verifyGiven(principal, input.code);
-    await runWithKey(this.idempotency, idem, () =>
+    await this.idempotency.runClaiming(idem, () =>
       this.ledger.run(
         SEND,
         (shard) => [

@@ -12,7 +12,7 @@ import { PriceService, type Quote } from '../market/price.service';
 import type { TransactionRecord } from './transactions.repository';
 import { toTransactionDto } from './wallet-common';
 import { SWAP } from './wallet-functions';
-import { atCurrentPrice, refusalOf, runWithKey } from './wallet-money';
+import { atCurrentPrice, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
 
 export const SWAP_SUCCESS = 'Swap successful';
@@ -102,7 +102,7 @@ export class SwapsService {
       targetId: id,
       after: { from: from.id, fromCoinAmount: plain(fromQty), to: to.id, toCoinAmount: plain(toQty), usd: plain(usdAt) },
     });
-    await runWithKey(this.idempotency, idem, () =>
+    await this.idempotency.runClaiming(idem, () =>
       this.ledger.run(
         SWAP,
         (shard) => [

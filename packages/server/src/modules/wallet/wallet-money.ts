@@ -1,10 +1,9 @@
 import { ServiceUnavailableError, InvalidInputError } from '../../common/errors';
-import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { MONEY_CODES } from '../ledger/money-errors';
 
 /**
  * What the customer's money calls share: the refusals their functions raise (drizzle/0013_wallet_functions.sql) as
- * domain errors, and the Idempotency-Key taken by a concurrent duplicate.
+ * domain errors, and the price moved meanwhile.
  */
 
 /**
@@ -17,16 +16,11 @@ export class PriceMovedError extends ServiceUnavailableError {
   }
 }
 
-/** The key was taken by a concurrent duplicate (CPK01): its answer is replayed. */
-class KeyTakenError extends Error {}
-
 /** The domain error of a refusal of `cp_send` / `cp_swap` (undefined: not one of theirs). */
 export function refusalOf(code: string, detail: string, tokens: Array<{ id: string; symbol: string }>, symbol: string): Error | undefined {
   switch (code) {
     case MONEY_CODES.insufficient:
       return new InvalidInputError(`Insufficient ${symbol} balance`);
-    case MONEY_CODES.keyTaken:
-      return new KeyTakenError();
     case MONEY_CODES.priceMoved:
       return new PriceMovedError();
     case MONEY_CODES.tokenGone: {
@@ -35,23 +29,6 @@ export function refusalOf(code: string, detail: string, tokens: Array<{ id: stri
     }
     default:
       return undefined;
-  }
-}
-
-/**
- * Runs a money call that claims `idem`: when a concurrent duplicate took the key first, its stored answer is replayed
- * (or a different request refused) by the interceptor; when that claim rolled back meanwhile, the call runs again.
- */
-export async function runWithKey(idempotency: IdempotencyService, idem: IdempotencyContext | undefined, call: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await call();
-      return;
-    } catch (error) {
-      if (!idem || !(error instanceof KeyTakenError) || attempt >= 3) throw error;
-      const taken = await idempotency.taken(idem);
-      if (taken) throw taken;
-    }
   }
 }
 
