@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
+import {
+  CHAIN_KINDS,
+  CHAIN_NETWORKS,
+  type ChainKind,
+  type ChainNetwork,
+  DEFAULT_CONFIRMATIONS,
+  DEFAULT_MAX_FEE,
+  DEFAULT_POLL_SECONDS,
+  DEFAULT_STUCK_MINUTES,
+  isEvmNetwork,
+} from './chain-params';
 import { AccountKeyError, parseAccountKey } from './account-key';
 
 /** Everything the server reads from the environment, validated once at boot. */
@@ -87,6 +97,10 @@ export interface ChainConnection {
    * readable only by the process that signs). Read by the signer, never stored in the configuration.
    */
   keyFile?: string;
+  /** Minutes an unmined payout waits before its fee is bumped (`CHAIN_<NETWORK>_STUCK_MINUTES`; fractions allowed). */
+  stuckMinutes: number;
+  /** The most one payout may pay as network fee, a decimal amount of the network's own coin (`CHAIN_<NETWORK>_MAX_FEE`). */
+  maxFee: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -272,13 +286,17 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE', 'STUCK_MINUTES', 'MAX_FEE'] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE)$/.test(name) && !known.has(name) && env[name]) {
+    if (
+      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|STUCK_MINUTES|MAX_FEE)$/.test(name) &&
+      !known.has(name) &&
+      env[name]
+    ) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -317,6 +335,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
     const wallet = parseWalletName(env, prefix, network, problems);
     const keyFile = parseKeyFile(env, prefix, network, problems);
+    const { stuckMinutes, maxFee } = parseFeeSettings(env, prefix, network, problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -329,9 +348,33 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       pollSeconds,
       ...(wallet ? { wallet } : {}),
       ...(keyFile ? { keyFile } : {}),
+      stuckMinutes,
+      maxFee,
     });
   }
   return chains;
+}
+
+/**
+ * `CHAIN_<NETWORK>_STUCK_MINUTES` (a positive number of minutes, fractions allowed: tests use a few seconds) and
+ * `CHAIN_<NETWORK>_MAX_FEE` (a positive decimal amount of the network's own coin, at most its decimals: 8 on the UTXO
+ * chains, 18 on the EVM ones).
+ */
+function parseFeeSettings(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): { stuckMinutes: number; maxFee: string } {
+  let stuckMinutes = DEFAULT_STUCK_MINUTES[network];
+  const stuckRaw = env[`${prefix}STUCK_MINUTES`]?.trim() || '';
+  if (stuckRaw) {
+    if (/^\d{1,6}(\.\d{1,6})?$/.test(stuckRaw) && Number(stuckRaw) > 0) stuckMinutes = Number(stuckRaw);
+    else problems.push(`${prefix}STUCK_MINUTES must be a positive number of minutes such as 30 or 0.5 (got "${stuckRaw}")`);
+  }
+  let maxFee = DEFAULT_MAX_FEE[network];
+  const maxFeeRaw = env[`${prefix}MAX_FEE`]?.trim() || '';
+  if (maxFeeRaw) {
+    const decimals = isEvmNetwork(network) ? 18 : 8;
+    if (new RegExp(`^\\d{1,12}(\\.\\d{1,${decimals}})?$`).test(maxFeeRaw) && /[1-9]/.test(maxFeeRaw)) maxFee = maxFeeRaw;
+    else problems.push(`${prefix}MAX_FEE must be a positive amount of the network's own coin with at most ${decimals} decimals (got "${maxFeeRaw}")`);
+  }
+  return { stuckMinutes, maxFee };
 }
 
 /**

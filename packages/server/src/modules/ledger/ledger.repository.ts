@@ -5,7 +5,7 @@ import { type Bind, isSqlPiece, literal, type SqlPiece, sqlPiece, StatementTempl
 import { ledgerAccounts } from '../../db/schema';
 
 /** Platform accounts, one per token: the other side of every customer movement. */
-export type PlatformCode = 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments';
+export type PlatformCode = 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments' | 'network_fees' | 'network_fee_margin';
 
 /**
  * A platform account may be split into shards (`swap_pool#3`): each shard is an ordinary account with its own lines and
