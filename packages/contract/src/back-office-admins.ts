@@ -91,7 +91,17 @@ export class PendingApprovalDto {
 export const GATE_REASONS = ['threshold', 'velocity', 'settled-refund', 'admin-change'] as const;
 export type GateReason = (typeof GATE_REASONS)[number];
 
-export const POSTING_ACCOUNTS = ['customer', 'deposits', 'withdrawals_pending', 'withdrawals_settled', 'swap_pool', 'adjustments'] as const;
+/** Every ledger account: a customer's, or a platform account (network_fees and network_fee_margin are moved only by completed payouts). */
+export const POSTING_ACCOUNTS = [
+  'customer',
+  'deposits',
+  'withdrawals_pending',
+  'withdrawals_settled',
+  'swap_pool',
+  'adjustments',
+  'network_fees',
+  'network_fee_margin',
+] as const;
 
 /** One ledger line an approval applies, exactly. */
 export class ApprovalPostingLineDto {

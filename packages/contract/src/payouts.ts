@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Where a withdrawal the platform pays on chain stands (its payout's state; `payoutState` of a transaction). */
 export const PAYOUT_STATES = ['approved', 'awaiting_funds', 'awaiting_cold_signature', 'signed', 'broadcast', 'confirming', 'completed', 'failed'] as const;
@@ -10,7 +10,10 @@ export const PayoutRoutes = {
   networkFee: 'crypto/network-fee/:tokenId',
 } as const;
 
-/** What a send of `coinAmount` would cost on the chain and what the recipient gets. */
+/**
+ * What a send of `coinAmount` would cost on the chain and what the recipient gets: the customer pays the network fee
+ * out of the amount (the fee is fixed when the payment is signed; the platform absorbs or keeps any later difference).
+ */
 export class NetworkFeeDto {
   @ApiProperty({ example: 'litecoin' })
   token: string;
@@ -25,7 +28,7 @@ export class NetworkFeeDto {
     type: String,
     nullable: true,
     example: '0.00001410',
-    description: 'Estimated network fee of the payment, in the token; null when the node gives no estimate',
+    description: 'Estimated network fee of the payment, in the token (taken out of the amount); null when the node gives no estimate',
   })
   estimatedFee: string | null;
 
@@ -33,16 +36,25 @@ export class NetworkFeeDto {
     type: String,
     nullable: true,
     example: '0.00010000',
-    description: "The node's fee rate (estimatesmartfee, coins per 1,000 virtual bytes, for confirmation within `targetBlocks`); null without enough data",
+    description:
+      "UTXO: the node's fee rate (estimatesmartfee, coins per 1,000 virtual bytes, for confirmation within `targetBlocks`). EVM: the next block's base fee plus the median tip of recent blocks (eth_feeHistory), coins per gas. Null without enough data",
   })
   feeRate: string | null;
 
   @ApiProperty({ example: 6, description: 'Blocks within which the estimate aims to confirm' })
   targetBlocks: number;
 
-  @ApiProperty({ example: '0.12500000', description: 'What the recipient gets: the full amount (the platform pays the network fee)' })
-  recipientGets: string;
+  @ApiPropertyOptional({ example: 21000, description: 'EVM: the gas the estimate assumes (a plain transfer of the coin)' })
+  gasLimit?: number;
 
-  @ApiProperty({ enum: ['platform'], description: 'Who pays the network fee' })
-  feePaidBy: 'platform';
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0.12498590',
+    description: 'What the recipient gets: the amount less the estimated network fee ("0" when the fee takes it all); null without an estimate',
+  })
+  recipientGets: string | null;
+
+  @ApiProperty({ enum: ['customer', 'platform'], description: 'Who pays the network fee: the customer, out of the amount' })
+  feePaidBy: 'customer' | 'platform';
 }

@@ -236,8 +236,17 @@ export class TransactionDto {
   })
   payoutState?: PayoutState;
 
-  @ApiPropertyOptional({ example: '0.00001410', description: 'Withdrawals paid on chain: the network fee of the payment, in the token (paid by the platform)' })
+  @ApiPropertyOptional({
+    example: '0.00001410',
+    description: "Withdrawals paid on chain: the network fee of the payment in the network's own coin (once completed, the fee the chain took)",
+  })
   fee?: string;
+
+  @ApiPropertyOptional({
+    example: '0.12498590',
+    description: 'Withdrawals paid on chain: what the recipient gets, the amount less the network fee charged to the customer when the payment was signed',
+  })
+  recipientGets?: string;
 }
 
 export class TransferDataDto {

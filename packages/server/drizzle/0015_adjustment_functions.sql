@@ -6,26 +6,12 @@
 --   CPU01  the customer is not found or not active
 --   CPB01  the balance is no longer the one a four-eyes approval bound      MESSAGE: the balance now
 
--- "1234567.5" → "1,234,567.5": only the integer part is grouped, so exact decimals keep every digit (groupThousands in
--- wallet-common.ts: texts people read print amounts as the client does).
-CREATE FUNCTION cp_group_thousands(p_decimal text) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT regexp_replace(split_part(p_decimal, '.', 1), '(\d)(?=(\d{3})+$)', '\1,', 'g')
-    || CASE WHEN strpos(p_decimal, '.') > 0 THEN '.' || split_part(p_decimal, '.', 2) ELSE '' END
-$$;
---> statement-breakpoint
+-- cp_group_thousands and cp_usd_text: see 0014_admin_transaction_functions.sql.
 
 -- "1,234.50000000 BTC": a quantity cut to the token's decimals, with its symbol (describe in wallet-common.ts).
 CREATE FUNCTION cp_quantity_text(p_quantity numeric, p_decimals int, p_symbol text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
   SELECT cp_group_thousands(trunc(p_quantity, p_decimals)::text) || ' ' || upper(p_symbol)
-$$;
---> statement-breakpoint
-
--- "$1,234.56": USD cut to cents (usdText in wallet-common.ts).
-CREATE FUNCTION cp_usd_text(p_usd numeric) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE WHEN p_usd < 0 THEN '-$' ELSE '$' END || cp_group_thousands(trunc(abs(p_usd), 2)::text)
 $$;
 --> statement-breakpoint
 

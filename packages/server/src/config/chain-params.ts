@@ -48,6 +48,38 @@ export const DEFAULT_POLL_SECONDS: Record<ChainNetwork, number> = {
   avalanche: 2,
 };
 
+/**
+ * Minutes a payout may wait unmined before its fee is bumped (`CHAIN_<NETWORK>_STUCK_MINUTES`): about six expected
+ * blocks, never under a minute (a replacement needs time to reach miners before the next one).
+ */
+export const DEFAULT_STUCK_MINUTES: Record<ChainNetwork, number> = {
+  bitcoin: 60,
+  litecoin: 15,
+  'bitcoin-cash': 60,
+  dogecoin: 6,
+  ethereum: 2,
+  bsc: 1,
+  polygon: 1,
+  arbitrum: 1,
+  avalanche: 1,
+};
+
+/**
+ * The most one payout may pay as network fee, in the network's own coin (`CHAIN_<NETWORK>_MAX_FEE`): the first
+ * signature waits while the fee would be higher, and a bump never goes above it. Roughly 5–20 USD at 2025 prices.
+ */
+export const DEFAULT_MAX_FEE: Record<ChainNetwork, string> = {
+  bitcoin: '0.0002',
+  litecoin: '0.05',
+  'bitcoin-cash': '0.01',
+  dogecoin: '50',
+  ethereum: '0.005',
+  bsc: '0.01',
+  polygon: '20',
+  arbitrum: '0.002',
+  avalanche: '0.2',
+};
+
 /** Address encodings of a UTXO chain: bech32 prefix (none: no SegWit), base58 version bytes, CashAddr prefix. */
 export interface UtxoAddressParams {
   bech32: string | null;

@@ -125,6 +125,8 @@ describe('chain connections (CHAIN_<NETWORK>_*)', () => {
         chain: 'mainnet',
         confirmations: 4,
         pollSeconds: 60,
+        stuckMinutes: 60,
+        maxFee: '0.0002',
       },
     ]);
     const bch = loadConfig({

@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
+import {
+  CHAIN_KINDS,
+  CHAIN_NETWORKS,
+  type ChainKind,
+  type ChainNetwork,
+  DEFAULT_CONFIRMATIONS,
+  DEFAULT_MAX_FEE,
+  DEFAULT_POLL_SECONDS,
+  DEFAULT_STUCK_MINUTES,
+  isEvmNetwork,
+} from './chain-params';
 import { type AccountKey, AccountKeyError, parseAccountKey } from './account-key';
 import { EvmKeyFileError, isCounterpartOf, parseEvmKeyFile } from './evm-key-file';
 import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
@@ -101,6 +111,10 @@ export interface ChainConnection {
   sweepMinUsd?: string;
   /** The hot limits and the cold side of the payouts (`CHAIN_<NETWORK>_HOT_LIMIT`, …; see README "Hot and cold"). */
   hotCold?: HotColdSettings;
+  /** Minutes an unmined payout waits before its fee is bumped (`CHAIN_<NETWORK>_STUCK_MINUTES`; fractions allowed). */
+  stuckMinutes: number;
+  /** The most one payout may pay as network fee, a decimal amount of the network's own coin (`CHAIN_<NETWORK>_MAX_FEE`). */
+  maxFee: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -296,6 +310,8 @@ const CHAIN_SETTINGS = [
   'KEY_FILE',
   'COLD_ADDRESSES',
   'SWEEP_MIN',
+  'STUCK_MINUTES',
+  'MAX_FEE',
   ...HOT_COLD_SETTINGS,
 ] as const;
 
@@ -304,7 +320,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
     if (
-      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|COLD_ADDRESSES|SWEEP_MIN|HOT_LIMIT|HOT_DAILY_LIMIT|COLD_WALLET|COLD_ADDRESS)$/.test(
+      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|STUCK_MINUTES|MAX_FEE|COLD_ADDRESSES|SWEEP_MIN|HOT_LIMIT|HOT_DAILY_LIMIT|COLD_WALLET|COLD_ADDRESS)$/.test(
         name,
       ) &&
       !known.has(name) &&
@@ -356,6 +372,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const coldAddresses = parseColdAddresses(env, prefix, problems);
     const sweepMinUsd = parseSweepMin(env, prefix, network, keyFile, problems);
     const hotCold = parseHotCold(env, prefix, network, Boolean(wallet || keyFile), problems);
+    const { stuckMinutes, maxFee } = parseFeeSettings(env, prefix, network, problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
@@ -371,9 +388,33 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       ...(coldAddresses.length ? { coldAddresses } : {}),
       ...(sweepMinUsd !== undefined ? { sweepMinUsd } : {}),
       ...(Object.keys(hotCold).length ? { hotCold } : {}),
+      stuckMinutes,
+      maxFee,
     });
   }
   return chains;
+}
+
+/**
+ * `CHAIN_<NETWORK>_STUCK_MINUTES` (a positive number of minutes, fractions allowed: tests use a few seconds) and
+ * `CHAIN_<NETWORK>_MAX_FEE` (a positive decimal amount of the network's own coin, at most its decimals: 8 on the UTXO
+ * chains, 18 on the EVM ones).
+ */
+function parseFeeSettings(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): { stuckMinutes: number; maxFee: string } {
+  let stuckMinutes = DEFAULT_STUCK_MINUTES[network];
+  const stuckRaw = env[`${prefix}STUCK_MINUTES`]?.trim() || '';
+  if (stuckRaw) {
+    if (/^\d{1,6}(\.\d{1,6})?$/.test(stuckRaw) && Number(stuckRaw) > 0) stuckMinutes = Number(stuckRaw);
+    else problems.push(`${prefix}STUCK_MINUTES must be a positive number of minutes such as 30 or 0.5 (got "${stuckRaw}")`);
+  }
+  let maxFee = DEFAULT_MAX_FEE[network];
+  const maxFeeRaw = env[`${prefix}MAX_FEE`]?.trim() || '';
+  if (maxFeeRaw) {
+    const decimals = isEvmNetwork(network) ? 18 : 8;
+    if (new RegExp(`^\\d{1,12}(\\.\\d{1,${decimals}})?$`).test(maxFeeRaw) && /[1-9]/.test(maxFeeRaw)) maxFee = maxFeeRaw;
+    else problems.push(`${prefix}MAX_FEE must be a positive amount of the network's own coin with at most ${decimals} decimals (got "${maxFeeRaw}")`);
+  }
+  return { stuckMinutes, maxFee };
 }
 
 /**

@@ -4,6 +4,9 @@
 -- cp_adjust_balance: declared in src/modules/admin/adjustment-functions.ts, defined in drizzle/0015_adjustment_functions.sql
 select cp_adjust_balance($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric, $10::text, $11::int, $12::uuid, $13::timestamptz, $14::int, $15::jsonb, $16::jsonb, $17::jsonb, $18::jsonb) as result;
 
+-- cp_complete_payout: declared in src/modules/payouts/payout-functions.ts, defined in drizzle/0019_payout_fees.sql
+select cp_complete_payout($1::uuid, $2::text, $3::int, $4::numeric, $5::text, $6::int, $7::jsonb, $8::int, $9::jsonb) as result;
+
 -- cp_credit_chain_deposit: declared in src/modules/chain/chain-functions.ts, defined in drizzle/0016_chain_functions.sql
 select cp_credit_chain_deposit($1::uuid, $2::int, $3::int, $4::int, $5::jsonb) as result;
 

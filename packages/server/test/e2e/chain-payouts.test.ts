@@ -1,6 +1,8 @@
 // Browser walk (issue 25): a customer sends LTC, sees the network fee before confirming, an admin approves, and the
 // app's own payout job (every second) pays it from the regtest litecoind's hot wallet; the customer watches it complete.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, type Database } from '../../src/db/database';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { type ChainE2e, openWallet, startChainE2e } from '../support/chain-e2e';
 import { litecoindInstalled } from '../support/litecoind';
@@ -40,9 +42,10 @@ describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium
     await page.getByLabel('Address', { exact: true }).fill(address);
     await page.getByLabel('Amount in USD').fill('10');
     await page.getByRole('button', { name: 'Next' }).click();
-    // The fee the hot wallet would pay, before the customer confirms; the recipient gets the full amount.
-    await expect.poll(() => page.getByTestId('confirm-network-fee').textContent(), { timeout: 20_000 }).toMatch(/^≈ 0\.\d{8} LTC \(paid by Coinpurse\)$/);
-    expect(await page.getByTestId('confirm-recipient-gets').textContent()).toBe('0.125 LTC');
+    // The fee the hot wallet would pay, before the customer confirms; the customer pays it out of the amount.
+    await expect.poll(() => page.getByTestId('confirm-network-fee').textContent(), { timeout: 20_000 }).toMatch(/^≈ 0\.\d{8} LTC \(included in the amount\)$/);
+    const estimatedFee = Number(/0\.\d{8}/.exec((await page.getByTestId('confirm-network-fee').textContent())!)![0]);
+    expect(await page.getByTestId('confirm-recipient-gets').textContent()).toBe(`≈ ${(0.125 - estimatedFee).toFixed(8)} LTC`);
     await page.getByRole('button', { name: 'Confirm' }).click();
 
     // The admin approves; the app's own payout job signs and broadcasts it.
@@ -60,6 +63,12 @@ describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium
     await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: withdrawalId, modification: 'approved' }).expect(200);
     await expect.poll(async () => (await ltc.node.call<string[]>('getrawmempool')).length, { timeout: 20_000 }).toBe(1);
     const [txid] = await ltc.node.call<string[]>('getrawmempool');
+    const [{ charged }] = (
+      (await t.app.get<Database>(DATABASE).execute(sql`select charged_fee_base::int as charged from payouts where txid = ${txid}`)) as unknown as {
+        rows: Array<{ charged: number }>;
+      }
+    ).rows;
+    const recipientGets = ((12_500_000 - charged) / 1e8).toFixed(8);
     await ltc.mine(3);
     await expect
       .poll(
@@ -68,7 +77,7 @@ describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium
           timeout: 20_000,
         },
       )
-      .toEqual([[txid, 0.125]]);
+      .toEqual([[txid, Number(recipientGets)]]);
 
     // The app's job counts the confirmations: completed.
     await expect
@@ -95,6 +104,7 @@ describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium
     expect(detail).toContain(txid);
     expect(detail).toContain('3 of 3');
     expect(detail).toContain('Payment on chainCompleted');
-    expect(detail).toMatch(/Network fee0\.\d{8} LTC \(paid by Coinpurse\)/);
+    expect(detail).toMatch(/Network fee0\.\d{8} LTC \(included in the amount\)/);
+    expect(detail).toContain(`Recipient got${recipientGets} LTC`);
   });
 });

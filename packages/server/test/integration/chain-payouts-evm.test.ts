@@ -90,30 +90,37 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
   const approve = (id: string) => t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'approved' }).expect(200);
   const history = async (token: string) => (await t.http.get('/api/user/get-transaction').set(bearer(token)).expect(200)).body as Tx[];
 
-  it('an approved ETH withdrawal is signed from the key file (EIP-1559), sent, confirms and completes: exactly the amount arrives', async () => {
+  it('an approved ETH withdrawal is signed from the key file (EIP-1559), sent, confirms and completes: the amount less the fee arrives', async () => {
     const to = randomAddress();
     const { customer, id } = await withdrawal(to, 100);
     await approve(id);
     const hotBefore = await balanceOf(HOT_ADDRESS);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
     const [row] = (
-      (await db.execute(sql`select state, txid, raw_tx as "rawTx", fee_base::text as fee from payouts where transaction_id = ${id}`)) as unknown as {
-        rows: Array<{ state: string; txid: string; rawTx: string; fee: string }>;
+      (await db.execute(
+        sql`select state, txid, raw_tx as "rawTx", fee_base::text as fee, charged_fee_base::text as charged from payouts where transaction_id = ${id}`,
+      )) as unknown as {
+        rows: Array<{ state: string; txid: string; rawTx: string; fee: string; charged: string }>;
       }
     ).rows;
     expect(row.txid).toMatch(/^0x[0-9a-f]{64}$/);
+    // The customer pays the network fee (21,000 gas at the quote) out of the amount.
+    const charged = BigInt(row.charged);
+    expect(charged).toBeGreaterThan(0n);
+    expect(charged % 21_000n).toBe(0n);
+    const paid = 4n * 10n ** 16n - charged;
     const onChain = await anvil.rpc.call<{ type: string; from: string; to: string; value: string; nonce: string }>('eth_getTransactionByHash', [row.txid]);
-    expect(onChain).toMatchObject({ type: '0x2', from: HOT_ADDRESS, to, value: `0x${(4n * 10n ** 16n).toString(16)}` });
+    expect(onChain).toMatchObject({ type: '0x2', from: HOT_ADDRESS, to, value: `0x${paid.toString(16)}` });
     await anvil.rpc.call('anvil_mine', ['0x2']);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
-    expect(await balanceOf(to)).toBe(4n * 10n ** 16n);
+    expect(await balanceOf(to)).toBe(paid);
     const [tx] = await history(customer.token);
     expect(tx).toMatchObject({ _id: id, status: 'approved', payoutState: 'completed', txHash: row.txid, confirmations: 3 });
-    // The fee recorded is the one paid (gas used × effective price): the hot address paid amount + fee, nothing else.
+    // The fee recorded is the one paid (gas used × effective price): the hot address paid what the recipient got + fee.
     expect(tx.fee).toMatch(/^0\.\d{18}$/);
     const feeWei = BigInt(tx.fee!.replace('.', ''));
     expect(feeWei).toBeGreaterThan(0n);
-    expect(hotBefore - (await balanceOf(HOT_ADDRESS))).toBe(4n * 10n ** 16n + feeWei);
+    expect(hotBefore - (await balanceOf(HOT_ADDRESS))).toBe(paid + feeWei);
   });
 
   it('two withdrawals approved together get consecutive nonces reserved in the database; a forged request is refused', async () => {
@@ -138,7 +145,14 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
     await payouts.runOnce('ethereum');
     await anvil.rpc.call('anvil_mine', ['0x3']);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 2 });
-    for (const to of targets) expect(await balanceOf(to)).toBe(2n * 10n ** 16n);
+    for (const [i, to] of targets.entries()) {
+      const [row] = (
+        (await db.execute(sql`select charged_fee_base::text as charged from payouts where transaction_id = ${ids[i]}`)) as unknown as {
+          rows: Array<{ charged: string }>;
+        }
+      ).rows;
+      expect(await balanceOf(to)).toBe(2n * 10n ** 16n - BigInt(row.charged));
+    }
     expect(BigInt(await anvil.rpc.call<string>('eth_getTransactionCount', [HOT_ADDRESS, 'latest']))).toBe(nonceBefore + 2n);
   });
 

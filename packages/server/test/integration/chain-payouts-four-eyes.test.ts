@@ -85,6 +85,13 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('a large withdrawal wa
     expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
     expect(await payouts.runOnce('litecoin')).toMatchObject({ created: 0, signed: 0, broadcast: 0, completed: 0 });
     const paid = await recipient.call<Array<{ amount: number }>>('listunspent', [0, 9999999, [address]]);
-    expect(paid.map((u) => u.amount.toFixed(8))).toEqual(['2.50000000']);
+    // The approved amount less the network fee charged to the customer when it was signed.
+    const charged = (await t.app
+      .get<Database>(DATABASE)
+      .execute(sql`select charged_fee_base::int as fee from payouts where transaction_id = ${id}`)) as unknown as {
+      rows: Array<{ fee: number }>;
+    };
+    expect(charged.rows[0].fee).toBeGreaterThan(0);
+    expect(paid.map((u) => u.amount.toFixed(8))).toEqual([((250_000_000 - charged.rows[0].fee) / 1e8).toFixed(8)]);
   });
 });

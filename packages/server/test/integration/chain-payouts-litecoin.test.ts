@@ -28,6 +28,7 @@ interface Tx {
   txHash?: string;
   payoutState?: string;
   fee?: string;
+  recipientGets?: string;
   confirmations?: number;
   requiredConfirmations?: number;
 }
@@ -80,6 +81,13 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
         sql`select state, txid, raw_tx as "rawTx", confirmations, attempts from payouts where transaction_id = ${transactionId}`,
       )
     )[0];
+  /** What the recipient of a withdrawal of `amount` LTC gets: the amount less the network fee charged when it was signed. */
+  const net = async (app: TestApp, transactionId: string, amount: string) => {
+    const [row] = await rows<{ charged: string }>(app, sql`select charged_fee_base::text as charged from payouts where transaction_id = ${transactionId}`);
+    expect(BigInt(row.charged)).toBeGreaterThan(0n);
+    const base = BigInt(amount.replace('.', '')) - BigInt(row.charged);
+    return `${base / 100_000_000n}.${(base % 100_000_000n).toString().padStart(8, '0')}`;
+  };
   const history = async (app: TestApp, token: string) => (await app.http.get('/api/user/get-transaction').set(bearer(token)).expect(200)).body as Tx[];
   /** A customer holding `usd` of LTC who sends `sendUsd` to `address`; returns the withdrawal's id. */
   const withdrawal = async (app: TestApp, address: string, usd: number, sendUsd: number) => {
@@ -173,8 +181,9 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
     [tx] = await history(app, customer.token);
     expect(tx).toMatchObject({ status: 'approved', payoutState: 'completed', txHash: payout.txid, confirmations: 3 });
-    // Exactly the approved amount reached the address, once.
-    expect(await received(address)).toEqual([{ txid: payout.txid, amount: '0.12500000' }]);
+    // The approved amount less the network fee (the customer pays it) reached the address, once.
+    expect(await received(address)).toEqual([{ txid: payout.txid, amount: await net(app, id, '0.12500000') }]);
+    expect(tx.recipientGets).toBe(await net(app, id, '0.12500000'));
     const [notice] = (await app.http.get('/api/user/get-notifications').set(bearer(customer.token)).expect(200)).body as Array<{
       title: string;
       message: string;
@@ -186,7 +195,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(await received(address)).toHaveLength(1);
   });
 
-  it('shows the network fee before the customer confirms: the fee the hot wallet would pay, the recipient gets the full amount', async () => {
+  it('shows the network fee before the customer confirms: the fee the hot wallet would pay, and the amount less it for the recipient', async () => {
     const app = current();
     const customer = await signUp(app.http);
     const fee = (await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '0.125' }).set(bearer(customer.token)).expect(200)).body as {
@@ -197,11 +206,11 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
       token: 'litecoin',
       network: 'litecoin',
       coinAmount: '0.12500000',
-      recipientGets: '0.12500000',
       targetBlocks: 6,
-      feePaidBy: 'platform',
+      feePaidBy: 'customer',
     });
     expect(fee.estimatedFee).toMatch(/^0\.\d{8}$/);
+    expect(Number(fee.recipientGets)).toBeCloseTo(0.125 - Number(fee.estimatedFee), 8);
     // The node's fallback rate (0.0001 LTC/kvB) for a one-input, two-output P2WPKH payment: about 141 vbytes.
     expect(Number(fee.estimatedFee)).toBeGreaterThan(0.00001);
     expect(Number(fee.estimatedFee)).toBeLessThan(0.0001);
@@ -244,7 +253,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     // The approved one is paid normally by the job (exactly its amount).
     expect(await app.app.get(PayoutsService).runOnce('litecoin')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
     await ltc.mine(1);
-    expect((await received(address)).map((r) => r.amount)).toEqual(['0.10000000']);
+    expect((await received(address)).map((r) => r.amount)).toEqual([await net(app, approved.id, '0.10000000')]);
   });
 
   it('a payout the node refuses to fund fails: the held amount returns to the customer once, with the reason', async () => {
@@ -308,7 +317,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(await payoutOf(app, id)).toMatchObject({ state: 'completed', txid: signed.txid });
     // A second instance's run finds nothing to sign or send.
     expect(await app.app.get(PayoutsService).runOnce('litecoin')).toMatchObject({ created: 0, signed: 0, broadcast: 0 });
-    expect(await received(address)).toEqual([{ txid: signed.txid, amount: '0.20000000' }]);
+    expect(await received(address)).toEqual([{ txid: signed.txid, amount: await net(app, id, '0.20000000') }]);
     const login = await app.http.post('/api/user/login-user').send({ email: customer.email, password: customer.password }).expect(200);
     expect((await history(app, login.body.token))[0]).toMatchObject({ _id: id, payoutState: 'completed', txHash: signed.txid });
   });
@@ -335,7 +344,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(await payoutOf(app, id)).toMatchObject({ state: 'broadcast', txid: signed.txid });
     await ltc.mine(CONFIRMATIONS);
     expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
-    expect(await received(address)).toEqual([{ txid: signed.txid, amount: '0.15000000' }]);
+    expect(await received(address)).toEqual([{ txid: signed.txid, amount: await net(app, id, '0.15000000') }]);
     // The node's password never reached a log line.
     expect(logLines.join('')).not.toContain(ltc.rpcPassword);
   });
@@ -360,7 +369,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     await ltc.mine(CONFIRMATIONS, await ltc.newAddress());
     expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1, signed: 0 });
     expect(await payoutOf(app, id)).toMatchObject({ state: 'completed', txid: sent.txid });
-    expect(await received(address)).toEqual([{ txid: sent.txid, amount: '0.25000000' }]);
+    expect(await received(address)).toEqual([{ txid: sent.txid, amount: await net(app, id, '0.25000000') }]);
   });
 
   it.skipIf(kind !== 'postgres')('two instances running the payout job at once pay each approved withdrawal once', async () => {
@@ -385,7 +394,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     for (const [i, id] of ids.entries()) {
       const payout = await payoutOf(a, id);
       expect(payout.state).toBe('completed');
-      expect(await received(addresses[i])).toEqual([{ txid: payout.txid, amount: '0.05000000' }]);
+      expect(await received(addresses[i])).toEqual([{ txid: payout.txid, amount: await net(a, id, '0.05000000') }]);
     }
     const counts = await rows<{ n: number }>(
       a,

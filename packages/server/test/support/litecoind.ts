@@ -32,6 +32,7 @@ export class RegtestLitecoind {
   readonly rpcUser = 'coinpurse';
   readonly rpcPassword = `pw-${Math.random().toString(36).slice(2)}`;
   private process: ChildProcess | undefined;
+  private extraArgs: string[] = [];
   node!: JsonRpcClient;
   wallet!: JsonRpcClient;
   minerAddress = '';
@@ -41,8 +42,10 @@ export class RegtestLitecoind {
     readonly p2pPort: number,
   ) {}
 
-  static async start(): Promise<RegtestLitecoind> {
+  /** `args`: more node options (e.g. `-mempoolreplacement=1`: Litecoin Core relays no replacement by default). */
+  static async start(options: { args?: string[] } = {}): Promise<RegtestLitecoind> {
     const node = new RegtestLitecoind(await freePort(), await freePort());
+    node.extraArgs = options.args ?? [];
     await node.start();
     await node.node.call('createwallet', ['miner']);
     node.minerAddress = await node.wallet.call<string>('getnewaddress', ['', 'bech32']);
@@ -76,6 +79,7 @@ export class RegtestLitecoind {
         '-vbparams=mweb:-2:0',
         '-server=1',
         '-printtoconsole=0',
+        ...this.extraArgs,
       ],
       { stdio: 'ignore' },
     );

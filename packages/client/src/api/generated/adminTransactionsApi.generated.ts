@@ -159,8 +159,10 @@ export type TransactionDto = {
   requiredConfirmations?: number;
   /** Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline) */
   payoutState?: 'approved' | 'awaiting_funds' | 'awaiting_cold_signature' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
-  /** Withdrawals paid on chain: the network fee of the payment, in the token (paid by the platform) */
+  /** Withdrawals paid on chain: the network fee of the payment in the network's own coin (once completed, the fee the chain took) */
   fee?: string;
+  /** Withdrawals paid on chain: what the recipient gets, the amount less the network fee charged to the customer when the payment was signed */
+  recipientGets?: string;
 };
 export type PendingApprovalDto = {
   pendingApproval: boolean;

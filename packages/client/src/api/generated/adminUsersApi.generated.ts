@@ -118,7 +118,7 @@ export type UserDetailAuditDto = {
 };
 export type ApprovalPostingLineDto = {
   /** The customer's account, or a platform account. */
-  account: 'customer' | 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments';
+  account: 'customer' | 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments' | 'network_fees' | 'network_fee_margin';
   /** The customer (customer lines only). */
   userId?: string;
   /** Token (coin id). */

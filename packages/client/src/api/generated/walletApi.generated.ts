@@ -169,8 +169,10 @@ export type TransactionDto = {
   requiredConfirmations?: number;
   /** Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline) */
   payoutState?: 'approved' | 'awaiting_funds' | 'awaiting_cold_signature' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
-  /** Withdrawals paid on chain: the network fee of the payment, in the token (paid by the platform) */
+  /** Withdrawals paid on chain: the network fee of the payment in the network's own coin (once completed, the fee the chain took) */
   fee?: string;
+  /** Withdrawals paid on chain: what the recipient gets, the amount less the network fee charged to the customer when the payment was signed */
+  recipientGets?: string;
 };
 export type SendCryptoResponseDto = {
   message: string;
@@ -224,16 +226,18 @@ export type NetworkFeeDto = {
   network: string;
   /** The amount asked for, exact decimal string */
   coinAmount: string;
-  /** Estimated network fee of the payment, in the token; null when the node gives no estimate */
+  /** Estimated network fee of the payment, in the token (taken out of the amount); null when the node gives no estimate */
   estimatedFee: string | null;
-  /** The node's fee rate (estimatesmartfee, coins per 1,000 virtual bytes, for confirmation within `targetBlocks`); null without enough data */
+  /** UTXO: the node's fee rate (estimatesmartfee, coins per 1,000 virtual bytes, for confirmation within `targetBlocks`). EVM: the next block's base fee plus the median tip of recent blocks (eth_feeHistory), coins per gas. Null without enough data */
   feeRate: string | null;
   /** Blocks within which the estimate aims to confirm */
   targetBlocks: number;
-  /** What the recipient gets: the full amount (the platform pays the network fee) */
-  recipientGets: string;
-  /** Who pays the network fee */
-  feePaidBy: 'platform';
+  /** EVM: the gas the estimate assumes (a plain transfer of the coin) */
+  gasLimit?: number;
+  /** What the recipient gets: the amount less the estimated network fee ("0" when the fee takes it all); null without an estimate */
+  recipientGets: string | null;
+  /** Who pays the network fee: the customer, out of the amount */
+  feePaidBy: 'customer' | 'platform';
 };
 export const {
   useGetUserBalanceQuery,

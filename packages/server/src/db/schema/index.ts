@@ -10,3 +10,4 @@ export * from './price-history';
 export * from './chain';
 export * from './payouts';
 export * from './sweeps';
+export * from './payout-bumps';

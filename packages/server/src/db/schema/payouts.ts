@@ -23,7 +23,13 @@ export const payouts = pgTable(
     state: text('state').$type<PayoutState>().notNull().default('approved'),
     rawTx: text('raw_tx'),
     txid: text('txid'),
+    /** The network fee of the payment as signed; once completed, the fee the chain took (migration 0019). */
     feeBase: numeric('fee_base', { precision: 78, scale: 0 }),
+    /** The network fee charged to the customer: the recipient gets amountBase − chargedFeeBase (migration 0019). */
+    chargedFeeBase: numeric('charged_fee_base', { precision: 78, scale: 0 }).notNull().default('0'),
+    /** Fee bumps so far, and when the last one was tried (the next waits the stuck minutes from then). */
+    bumps: integer('bumps').notNull().default(0),
+    bumpedAt: timestamp('bumped_at', { withTimezone: true }),
     confirmations: integer('confirmations').notNull().default(0),
     requiredConfirmations: integer('required_confirmations').notNull(),
     attempts: integer('attempts').notNull().default(0),

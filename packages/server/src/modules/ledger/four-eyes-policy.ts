@@ -1,6 +1,6 @@
 import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
 import { ConflictError } from '../../common/errors';
-import type { AccountKey } from './ledger.repository';
+import type { AccountKey, PlatformCode } from './ledger.repository';
 import { customer, LEASED_SHARD, type Leg, platform } from './ledger.service';
 import { plain, toMoney } from './money';
 
@@ -63,7 +63,7 @@ export function refundsSettledWithdrawal(legs: Leg[]): boolean {
 
 /** One ledger line as the approval stores and shows it: the account (customer or platform code), token, signed amount. */
 export interface BoundLine {
-  account: 'customer' | 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments';
+  account: 'customer' | PlatformCode;
   userId?: string;
   token: string;
   amount: string;

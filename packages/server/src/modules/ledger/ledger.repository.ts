@@ -3,7 +3,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { ledgerAccounts } from '../../db/schema';
 /** Platform accounts, one per token: the other side of every customer movement. */
-export type PlatformCode = 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments';
+export type PlatformCode = 'deposits' | 'withdrawals_pending' | 'withdrawals_settled' | 'swap_pool' | 'adjustments' | 'network_fees' | 'network_fee_margin';
 
 /**
  * A platform account may be split into shards (`swap_pool#3`): each shard is an ordinary account with its own lines and

@@ -9,24 +9,27 @@ import { parseEvmKeyFile } from '../../config/evm-key-file';
 import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from './erc20-transfer';
 import { reserveEvmNonce } from './evm-nonces';
 import { EvmSweepSigner } from './evm-sweep-signer';
-import { HotWalletShort, type PayoutRequest, type PayoutSigner, type SignedPayout, SignerRefusal } from './node-wallet-signer';
-
-/** Tip offered when the node does not suggest one (1 gwei). */
-const DEFAULT_TIP_WEI = 1_000_000_000n;
-
-const hexToBigInt = (value: unknown, what: string): bigint => {
-  if (typeof value !== 'string' || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainRpcError(`The node answered ${what} with something else than a quantity`);
-  return BigInt(value);
-};
+import {
+  checkRecipientAmount,
+  HotWalletShort,
+  type PayoutRequest,
+  type PayoutSigner,
+  readApprovedPayment,
+  type SignedPayout,
+  SignerRefusal,
+  type StoredPayment,
+} from './node-wallet-signer';
+import { evmFeeQuote, evmPaymentFees, evmQuantity as hexToBigInt, evmQuotedFee, evmReplacementFees, maxFeeBase } from './payout-fees';
 
 /**
  * The EVM family's signer: a local key read from `CHAIN_<NETWORK>_KEY_FILE` (outside the database, readable only by
- * the process that signs) signs EIP-1559 payments from its hot address: the native coin, or an ERC-20 token by its
- * contract's `transfer(to, amount)`. Like the node-wallet signer it re-reads the withdrawal and signs only its approved
- * payment (the transaction's `to`, `value` and `data` — the transfer's calldata decoded — are checked after signing).
- * With the account's xprv in the key file it also holds the sweep signer (`sweeper`). Nonces are reserved per sending
- * address in the database (`evm_nonces`), in the transaction that stores the signed payment, so two payouts never share
- * one and a restart never reuses one.
+ * the process that signs) signs EIP-1559 payments from its hot address: the native coin — the approved amount less the
+ * network fee at the quote (gas × (base fee + tip), which the customer pays) — or an ERC-20 token by its contract's
+ * `transfer(to, amount)` (the whole amount; its gas is the platform's). Like the node-wallet signer it re-reads the
+ * withdrawal and signs only its approved payment (the transaction's `to`, `value` and `data` — the transfer's calldata
+ * decoded — are checked after signing). With the account's xprv in the key file it also holds the sweep signer
+ * (`sweeper`). Nonces are reserved per sending address in the database (`evm_nonces`), in the transaction that stores
+ * the signed payment, so two payouts never share one and a restart never reuses one.
  */
 export class EvmKeySigner implements PayoutSigner {
   private readonly logger = new Logger('PayoutSigner');
@@ -66,33 +69,33 @@ export class EvmKeySigner implements PayoutSigner {
     const from = this.account.address;
     // A token is paid by its contract's transfer(to, amount), with no value.
     const to = (approved.contract ?? approved.address) as Hex;
-    const value = approved.contract ? 0n : approved.amountBase;
     const data = approved.contract ? transferCalldata(approved.address, approved.amountBase) : undefined;
     if (approved.contract) {
       const held = await tokenBalance(this.rpc, approved.contract, from);
       if (held < approved.amountBase) throw new HotWalletShort(`the hot address ${from} holds ${held} of the token, less than ${approved.amountBase}`);
     }
-    const [chainIdHex, pendingHex, latest, balanceHex] = await this.rpc.batch<unknown>([
+    const [chainIdHex, pendingHex, balanceHex] = await this.rpc.batch<unknown>([
       { method: 'eth_chainId' },
       { method: 'eth_getTransactionCount', params: [from, 'pending'] },
-      { method: 'eth_getBlockByNumber', params: ['latest', false] },
       { method: 'eth_getBalance', params: [from, 'latest'] },
     ]);
-    const baseFee = hexToBigInt((latest as { baseFeePerGas?: unknown } | null)?.baseFeePerGas ?? '0x0', 'the base fee');
-    const tip = await this.rpc
-      .call<string>('eth_maxPriorityFeePerGas')
-      .then((v) => hexToBigInt(v, 'eth_maxPriorityFeePerGas'))
-      .catch(() => DEFAULT_TIP_WEI);
-    const maxPriorityFeePerGas = tip;
-    // Room for the base fee to double before the transaction is mined.
-    const maxFeePerGas = 2n * baseFee + tip;
+    const quote = await evmFeeQuote(this.rpc);
     const gas = hexToBigInt(
-      await this.rpc.call('eth_estimateGas', [{ from, to, value: `0x${value.toString(16)}`, ...(data ? { data } : {}) }]).catch((error: unknown) => {
-        if (error instanceof ChainRpcError && error.rpcCode !== undefined) throw new SignerRefusal(`the node cannot estimate the transfer: ${error.message}`);
-        throw error;
-      }),
+      await this.rpc
+        .call('eth_estimateGas', [{ from, to, value: `0x${(approved.contract ? 0n : approved.amountBase).toString(16)}`, ...(data ? { data } : {}) }])
+        .catch((error: unknown) => {
+          if (error instanceof ChainRpcError && error.rpcCode !== undefined) throw new SignerRefusal(`the node cannot estimate the transfer: ${error.message}`);
+          throw error;
+        }),
       'eth_estimateGas',
     );
+    const { maxFeePerGas, maxPriorityFeePerGas } = evmPaymentFees(quote, gas, maxFeeBase(this.chain));
+    // A native payment: the customer pays the network fee at the quote, the recipient gets the amount less it. A token
+    // payment: the recipient gets the whole amount, the gas (in the native coin) is the platform's.
+    const chargedFeeBase = approved.contract ? 0n : evmQuotedFee(quote, gas);
+    const value = approved.contract ? 0n : approved.amountBase - chargedFeeBase;
+    if (!approved.contract && value <= 0n)
+      throw new SignerRefusal(`the amount ${approved.amountBase} wei does not cover the network fee (${chargedFeeBase} wei)`);
     const balance = hexToBigInt(balanceHex, 'eth_getBalance');
     if (balance < value + gas * maxFeePerGas) throw new HotWalletShort(`the hot address ${from} holds ${balance} wei, less than ${value} plus gas`);
     const nonce = await reserveEvmNonce(executor, this.chain.network, from, hexToBigInt(pendingHex, 'eth_getTransactionCount'));
@@ -107,9 +110,66 @@ export class EvmKeySigner implements PayoutSigner {
       maxFeePerGas,
       maxPriorityFeePerGas,
     });
-    if (!paysExactly(parseTransaction(serialized), approved)) throw new SignerRefusal('the signed transaction does not pay exactly the approved output');
+    const paid = approved.contract ? approved : { ...approved, amountBase: value };
+    if (!paysExactly(parseTransaction(serialized), paid)) throw new SignerRefusal('the signed transaction does not pay exactly the approved output');
     // The fee at most (gas × max fee); the one actually paid is read from the receipt.
-    return { rawTx: serialized, txid: keccak256(serialized), feeBase: gas * maxFeePerGas };
+    return { rawTx: serialized, txid: keccak256(serialized), feeBase: gas * maxFeePerGas, chargedFeeBase };
+  }
+
+  /**
+   * A same-nonce replacement of a stuck payment: the same recipient, value and gas, tip and fee cap each at least 10 %
+   * higher (and what the quote asks now), within the ceiling; undefined when the ceiling leaves no room. The withdrawal
+   * is checked as for `sign`, and the payment replaced must pay its approved address (less a fee within the ceiling).
+   */
+  async replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined> {
+    try {
+      const approved = await readApprovedPayment(request, this.chain, executor, (a, b) => a.toLowerCase() === b.toLowerCase());
+      return await this.replaceTransfer(approved, payment);
+    } catch (error) {
+      if (error instanceof SignerRefusal)
+        this.logger.warn(`Refused to replace the payment ${payment.txid} of withdrawal ${request.transactionId}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async replaceTransfer(approved: { address: string; amountBase: bigint }, payment: StoredPayment): Promise<SignedPayout | undefined> {
+    const ceiling = maxFeeBase(this.chain);
+    if (keccak256(payment.rawTx as Hex) !== payment.txid) throw new SignerRefusal('the stored bytes are not the stored transaction');
+    const old = parseTransaction(payment.rawTx as Hex);
+    if (old.type !== 'eip1559' || old.nonce === undefined || !old.gas || old.chainId === undefined)
+      throw new SignerRefusal('only an EIP-1559 payment is replaced');
+    // A token payment (a contract call) is not replaced: it waits at its fee (not built: its replacement).
+    if (old.data && old.data !== '0x') return undefined;
+    if (old.to?.toLowerCase() !== approved.address.toLowerCase() || (old.data && old.data !== '0x')) {
+      throw new SignerRefusal('the payment replaced does not pay the approved address');
+    }
+    checkRecipientAmount(old.value ?? 0n, approved, ceiling);
+    const fees = evmReplacementFees(
+      { maxFeePerGas: old.maxFeePerGas ?? 0n, maxPriorityFeePerGas: old.maxPriorityFeePerGas ?? 0n },
+      await evmFeeQuote(this.rpc),
+      old.gas,
+      ceiling,
+    );
+    if (!fees) return undefined;
+    const serialized = await this.account.signTransaction({
+      type: 'eip1559',
+      chainId: old.chainId,
+      nonce: old.nonce,
+      to: old.to,
+      value: old.value,
+      gas: old.gas,
+      ...fees,
+    });
+    const parsed = parseTransaction(serialized);
+    if (
+      parsed.nonce !== old.nonce ||
+      parsed.to?.toLowerCase() !== old.to.toLowerCase() ||
+      parsed.value !== old.value ||
+      (parsed.data && parsed.data !== '0x')
+    ) {
+      throw new SignerRefusal('the replacement does not pay exactly what the payment it replaces paid');
+    }
+    return { rawTx: serialized, txid: keccak256(serialized), feeBase: old.gas * fees.maxFeePerGas };
   }
 
   async broadcast(rawTx: string): Promise<void> {

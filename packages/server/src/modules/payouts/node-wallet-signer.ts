@@ -5,6 +5,7 @@ import { transactions } from '../../db/schema';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
 import { coinsToBase } from '../chain/utxo-node';
+import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from './payout-fees';
 
 /** What the payout job asks a signer to sign: one withdrawal's single payment. */
 export interface PayoutRequest {
@@ -21,6 +22,18 @@ export interface SignedPayout {
   txid: string;
   /** Satoshis the transaction pays as fee. */
   feeBase: bigint;
+  /**
+   * The network fee taken out of the approved amount (the customer pays it: the recipient gets amount − this). Set
+   * when a payment is first signed; a replacement keeps the charge of the payment it replaces.
+   */
+  chargedFeeBase?: bigint;
+}
+
+/** A signed payment of a payout, as stored. */
+export interface StoredPayment {
+  txid: string;
+  rawTx: string;
+  feeBase: bigint;
 }
 
 /**
@@ -33,6 +46,22 @@ export interface PayoutSigner {
   broadcast(rawTx: string): Promise<void>;
   /** Confirmations of a sent payment (0: not in a block of the best chain) and the fee it actually paid, when known. */
   status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }>;
+  /**
+   * A replacement of a stuck payment that pays a higher fee (RBF: the same inputs; EVM: the same nonce), the same
+   * recipient output, within the network's fee ceiling; undefined when the ceiling leaves no room to raise the fee.
+   * Checked like `sign`: the withdrawal is still approved and the payment pays its address.
+   */
+  replace?(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined>;
+}
+
+/**
+ * What a payment of an approved withdrawal may pay its recipient: the approved amount less a network fee within the
+ * ceiling (the customer pays the fee out of the amount). Refused otherwise.
+ */
+export function checkRecipientAmount(paid: bigint, approved: { amountBase: bigint }, ceilingBase: bigint): void {
+  if (paid > approved.amountBase || paid < approved.amountBase - ceilingBase || paid <= 0n) {
+    throw new SignerRefusal(`the payment pays ${paid} to the approved address, not the approved amount (${approved.amountBase}) less a fee within the ceiling`);
+  }
 }
 
 /**
@@ -105,6 +134,7 @@ export class HotWalletShort extends Error {
 /** Bitcoin Core RPC error codes the signer tells apart. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
+const RPC_WALLET_ERROR = -4;
 
 /** Satoshis as a decimal coin amount for the node (exact: no float arithmetic). */
 export function baseToCoins(amountBase: bigint, decimals = 8): string {
@@ -114,10 +144,10 @@ export function baseToCoins(amountBase: bigint, decimals = 8): string {
 
 /**
  * The UTXO family's signer: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) holds the keys; this
- * process only asks it to fund and sign (`walletcreatefundedpsbt` with the one approved output, `walletprocesspsbt`,
- * `finalizepsbt`). It signs only a withdrawal the database shows approved, not voided, on its network, whose request
- * names exactly the approved address and amount — and only a transaction whose outputs are that payment and change
- * back to the wallet itself. Anything else is refused and logged with the reason.
+ * process only asks it to fund and sign (`walletcreatefundedpsbt` with the one approved output, the fee subtracted
+ * from it, `walletprocesspsbt`, `finalizepsbt`). It signs only a withdrawal the database shows approved, not voided, on
+ * its network, whose request names exactly the approved address and amount — and only a transaction whose outputs are
+ * that payment (the amount less the network fee, within the ceiling) and change back to the wallet itself. Anything else is refused and logged with the reason.
  */
 export class NodeWalletSigner implements PayoutSigner {
   private readonly logger = new Logger('PayoutSigner');
@@ -176,8 +206,17 @@ export class NodeWalletSigner implements PayoutSigner {
     try {
       // The one approved output; the wallet adds its inputs (locked, so a payout signed next never spends them too) and
       // its change, and signals replaceability (RBF).
-      funded = await this.wallet.call('walletcreatefundedpsbt', [[], [{ [approved.address]: amount }], 0, { replaceable: true, lockUnspents: true }]);
+      // The customer pays the network fee: it is subtracted from the payment output.
+      funded = await this.wallet.call('walletcreatefundedpsbt', [
+        [],
+        [{ [approved.address]: amount }],
+        0,
+        { replaceable: true, lockUnspents: true, subtractFeeFromOutputs: [0] },
+      ]);
     } catch (error) {
+      if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_ERROR && /too small/i.test(error.message)) {
+        throw new SignerRefusal(`the amount ${amount} does not cover the network fee: ${error.message}`);
+      }
       // Litecoin Core 0.21 (like Bitcoin Core before 22) answers "Insufficient funds" with the generic wallet error -4.
       if (error instanceof ChainRpcError && (error.rpcCode === RPC_WALLET_INSUFFICIENT_FUNDS || /insufficient funds/i.test(error.message))) {
         throw new HotWalletShort(`the hot wallet cannot pay ${amount} and its fee: ${error.message}`);
@@ -187,14 +226,83 @@ export class NodeWalletSigner implements PayoutSigner {
       }
       throw error;
     }
-    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [funded.psbt, true, 'ALL']);
+    const feeBase = coinsToBase(String(funded.fee), this.chain.nativeDecimals);
+    const ceiling = maxFeeBase(this.chain);
+    if (feeBase > ceiling) {
+      await this.unlockInputs(funded.psbt);
+      throw new FeeAboveCeiling(`the network fee ${baseToCoins(feeBase, this.chain.nativeDecimals)} is above the ceiling of ${this.chain.maxFee}`);
+    }
+    const { hex, decoded } = await this.signPsbt(funded.psbt);
+    await this.checkOutputs(decoded, { address: approved.address, amountBase: approved.amountBase - feeBase });
+    return { rawTx: hex, txid: decoded.txid, feeBase, chargedFeeBase: feeBase };
+  }
+
+  /** Signs a funded PSBT with the hot wallet's keys and decodes the final transaction. */
+  private async signPsbt(psbt: string): Promise<{ hex: string; decoded: DecodedTransaction }> {
+    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [psbt, true, 'ALL']);
     if (!processed.complete) throw new SignerRefusal('the hot wallet could not sign every input (is it locked or watch-only?)');
     const finalized = await this.wallet.call<{ hex?: string; complete: boolean }>('finalizepsbt', [processed.psbt, true]);
     if (!finalized.complete || !finalized.hex) throw new SignerRefusal('the signed transaction could not be finalized');
-    const decoded = await this.wallet.call<DecodedTransaction>('decoderawtransaction', [finalized.hex]);
-    await this.checkOutputs(decoded, approved);
-    const feeBase = coinsToBase(String(funded.fee), this.chain.nativeDecimals);
-    return { rawTx: finalized.hex, txid: decoded.txid, feeBase };
+    return { hex: finalized.hex, decoded: await this.wallet.call<DecodedTransaction>('decoderawtransaction', [finalized.hex]) };
+  }
+
+  /** Releases the inputs a funded PSBT locked (a payment that is not signed after all). */
+  private async unlockInputs(psbt: string): Promise<void> {
+    const decoded = await this.wallet.call<{ tx: { vin: Array<{ txid: string; vout: number }> } }>('decodepsbt', [psbt]).catch(() => undefined);
+    const inputs = decoded?.tx.vin.map((input) => ({ txid: input.txid, vout: input.vout })) ?? [];
+    if (inputs.length) await this.wallet.call('lockunspent', [true, inputs]).catch(() => undefined);
+  }
+
+  /**
+   * A replacement of a stuck payment by the node's `psbtbumpfee` (RBF), signed by the hot wallet, never broadcast here.
+   * The withdrawal is checked as for `sign`; the replacement must spend exactly the inputs of the payment it replaces
+   * (so at most one of them is ever mined), pay the recipient the same output, everything else back to the wallet, and
+   * a fee within the ceiling. The raise is taken from the change, never from the recipient.
+   */
+  async replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined> {
+    try {
+      const approved = await this.approvedPayment(request, executor);
+      return await this.replacePayment(approved, payment);
+    } catch (error) {
+      if (error instanceof SignerRefusal)
+        this.logger.warn(`Refused to replace the payment ${payment.txid} of withdrawal ${request.transactionId}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async replacePayment(approved: { address: string; amountBase: bigint }, payment: StoredPayment): Promise<SignedPayout | undefined> {
+    const decimals = this.chain.nativeDecimals;
+    const ceiling = maxFeeBase(this.chain);
+    const original = await this.wallet.call<DecodedTransaction>('decoderawtransaction', [payment.rawTx]);
+    if (original.txid !== payment.txid) throw new SignerRefusal('the stored bytes are not the stored transaction');
+    const paid = this.paymentOutput(original, approved.address);
+    checkRecipientAmount(paid, approved, ceiling);
+    const [network, estimate] = await Promise.all([
+      this.wallet.call<{ incrementalfee?: number }>('getnetworkinfo'),
+      this.wallet.call<{ feerate?: number }>('estimatesmartfee', [2]).catch(() => ({}) as { feerate?: number }),
+    ]);
+    const rate = utxoReplacementFeeRate({ feeBase: payment.feeBase, vsize: original.vsize }, ceiling, {
+      incrementalPerKvB: coinsToBase(network.incrementalfee ?? 0.00001, decimals),
+      ...(typeof estimate.feerate === 'number' ? { estimatePerKvB: coinsToBase(estimate.feerate, decimals) } : {}),
+    });
+    if (rate === undefined) return undefined;
+    const bumped = await this.wallet.call<{ psbt: string; fee: number }>('psbtbumpfee', [payment.txid, { fee_rate: rate }]);
+    const feeBase = coinsToBase(bumped.fee, decimals);
+    if (feeBase > ceiling) return undefined;
+    const { hex, decoded } = await this.signPsbt(bumped.psbt);
+    const spends = (tx: DecodedTransaction) => tx.vin.map((input) => `${input.txid}:${input.vout}`).sort();
+    if (JSON.stringify(spends(decoded)) !== JSON.stringify(spends(original))) {
+      throw new SignerRefusal('the replacement does not spend exactly the inputs of the payment it replaces');
+    }
+    await this.checkOutputs(decoded, { address: approved.address, amountBase: paid });
+    return { rawTx: hex, txid: decoded.txid, feeBase };
+  }
+
+  /** The value a transaction pays `address` (0 when none). */
+  private paymentOutput(decoded: DecodedTransaction, address: string): bigint {
+    return decoded.vout
+      .filter((out) => (out.scriptPubKey.address ?? out.scriptPubKey.addresses?.[0]) === address)
+      .reduce((sum, out) => sum + coinsToBase(out.value, this.chain.nativeDecimals), 0n);
   }
 
   /**
@@ -204,7 +312,12 @@ export class NodeWalletSigner implements PayoutSigner {
   async feeFor(amountBase: bigint): Promise<bigint> {
     this.feeProbeAddress ??= await this.wallet.call<string>('getrawchangeaddress', []);
     const amount = baseToCoins(amountBase, this.chain.nativeDecimals);
-    const funded = await this.wallet.call<{ fee: number }>('walletcreatefundedpsbt', [[], [{ [this.feeProbeAddress]: amount }], 0, { lockUnspents: false }]);
+    const funded = await this.wallet.call<{ fee: number }>('walletcreatefundedpsbt', [
+      [],
+      [{ [this.feeProbeAddress]: amount }],
+      0,
+      { lockUnspents: false, subtractFeeFromOutputs: [0] },
+    ]);
     return coinsToBase(funded.fee, this.chain.nativeDecimals);
   }
 
@@ -241,5 +354,7 @@ export class NodeWalletSigner implements PayoutSigner {
 
 interface DecodedTransaction {
   txid: string;
+  vsize: number;
+  vin: Array<{ txid: string; vout: number }>;
   vout: Array<{ value: number; n: number; scriptPubKey: { address?: string; addresses?: string[] } }>;
 }

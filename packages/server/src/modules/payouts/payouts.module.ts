@@ -12,6 +12,10 @@ import { ReservesRepository } from './reserves.repository';
 import { ReservesService } from './reserves.service';
 import { SweepsRepository } from './sweeps.repository';
 import { SweepsService } from './sweeps.service';
+import { NetworkFeeService } from './network-fee.service';
+import { PayoutBumps } from './payout-bumps';
+import { PayoutCompletion } from './payout-completion';
+import { PayoutVersionsRepository } from './payout-versions.repository';
 
 /** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the cold-signature path; EVM sweeps; the reserves. */
 @Module({
@@ -27,6 +31,10 @@ import { SweepsService } from './sweeps.service';
     ReservesRepository,
     ReservesAlertService,
     ReservesService,
+    NetworkFeeService,
+    PayoutBumps,
+    PayoutCompletion,
+    PayoutVersionsRepository,
   ],
   exports: [PayoutsService, PayoutsRepository, SweepsService],
 })

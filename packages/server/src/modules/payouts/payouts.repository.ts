@@ -98,10 +98,29 @@ export class PayoutsRepository {
   /** Moves the payout and mirrors what the customer sees on its withdrawal (payoutState, txHash, fee, confirmations). */
   async update(
     payout: PayoutRecord,
-    change: Partial<Pick<PayoutRecord, 'state' | 'rawTx' | 'txid' | 'feeBase' | 'confirmations' | 'lastError' | 'signedAt' | 'broadcastAt' | 'completedAt'>> &
-      Partial<Pick<PayoutRecord, 'coldReason' | 'unsignedTx' | 'unsignedFeeBase' | 'preparedAt'>> & {
-        attempted?: boolean;
-      },
+    change: Partial<
+      Pick<
+        PayoutRecord,
+        | 'state'
+        | 'rawTx'
+        | 'txid'
+        | 'feeBase'
+        | 'chargedFeeBase'
+        | 'bumps'
+        | 'bumpedAt'
+        | 'confirmations'
+        | 'lastError'
+        | 'signedAt'
+        | 'broadcastAt'
+        | 'completedAt'
+        | 'coldReason'
+        | 'unsignedTx'
+        | 'unsignedFeeBase'
+        | 'preparedAt'
+      >
+    > & {
+      attempted?: boolean;
+    },
     decimals: number,
     executor: Executor,
   ): Promise<PayoutRecord> {
@@ -119,13 +138,18 @@ export class PayoutsRepository {
   }
 }
 
-/** What the customer sees of a payout, mirrored into its withdrawal's details (payoutState, txHash, fee, confirmations). */
+/**
+ * What the customer sees of a payout, mirrored into its withdrawal's details (payoutState, txHash, fee, confirmations,
+ * and recipientGets when the network fee was taken out of the amount).
+ */
 export function payoutDetails(payout: PayoutRecord, decimals: number): Record<string, unknown> {
   const fee = payout.feeBase === null ? null : baseToCoins(BigInt(payout.feeBase), decimals);
+  const charged = BigInt(payout.chargedFeeBase ?? '0');
   return {
     payoutState: payout.state,
     ...(payout.txid ? { txHash: payout.txid } : {}),
     ...(fee !== null ? { fee } : {}),
+    ...(charged > 0n ? { recipientGets: baseToCoins(BigInt(payout.amountBase) - charged, decimals) } : {}),
     confirmations: payout.confirmations,
     requiredConfirmations: payout.requiredConfirmations,
   };

@@ -4,23 +4,21 @@ import { JobLocks, tryXactLock } from '../../db/advisory-locks';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
-import { InvalidInputError } from '../../common/errors';
-import type { NetworkFeeDto } from '@coinpurse/contract';
 import { inTransaction } from '../ledger/db-transaction';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { AuditService } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
-import { explorerUrl, findNetwork } from '../../common/networks';
-import { describe as describeAmount } from '../wallet/wallet-common';
-import { baseToCoins, HotWalletShort, NodeWalletSigner, type PayoutSigner, SignerRefusal } from './node-wallet-signer';
+import { HotWalletShort, NodeWalletSigner, type PayoutSigner, SignerRefusal } from './node-wallet-signer';
 import { EvmKeySigner } from './evm-key-signer';
-import { coinsToBase } from '../chain/utxo-node';
 import { payoutDetails, type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { FAIL_PAYOUT } from '../chain/chain-functions';
 import { PerNetworkJob } from '../chain/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';
 import { ColdPayoutsService } from './cold-payouts.service';
+import { FeeAboveCeiling } from './payout-fees';
+import { PayoutBumps, type StoredReplacement } from './payout-bumps';
+import { PayoutCompletion } from './payout-completion';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
@@ -28,17 +26,14 @@ export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
 const RPC_VERIFY_REJECTED = -26;
 const RPC_VERIFY_ERROR = -25;
 
-/** Confirmation target of the fee estimate shown before a send. */
-const FEE_TARGET_BLOCKS = 6;
-/** A P2WPKH payout: one input, the payment and change (vbytes). */
-const TYPICAL_PAYOUT_VBYTES = 141n;
-
 export interface PayoutRunResult {
   network: string;
   created: number;
   signed: number;
   broadcast: number;
   completed: number;
+  /** Stuck payouts whose fee was bumped (absent when none). */
+  bumped?: number;
   /** Another instance holds the network's payout lock: this run did nothing. */
   yielded?: boolean;
 }
@@ -75,6 +70,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(DATABASE) private readonly db: Database,
     private readonly tokenPayouts: Erc20Payouts,
     private readonly cold: ColdPayoutsService,
+    private readonly bumps: PayoutBumps,
+    private readonly completion: PayoutCompletion,
   ) {
     for (const chain of chains.list()) {
       if (chain.family === 'utxo' && chain.wallet) this.signers.set(chain.network, new NodeWalletSigner(chain as ConnectedChain & { wallet: string }));
@@ -85,40 +82,6 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** The signer of a network (undefined: its withdrawals are settled by hand). */
   signerOf(network: string): PayoutSigner | undefined {
     return this.signers.get(network);
-  }
-
-  /**
-   * The network fee a send of `coinAmount` of `tokenId` would pay, for the Send confirm step: the node's fee rate
-   * (`estimatesmartfee`) and the fee the hot wallet would pay for this payment (funded, never signed nor locked).
-   */
-  async networkFee(tokenId: string, coinAmount: string | undefined, targetBlocks = FEE_TARGET_BLOCKS): Promise<NetworkFeeDto> {
-    const chain = this.chains.list().find((c) => this.signers.get(c.network) instanceof NodeWalletSigner && c.nativeCoins.includes(tokenId));
-    if (!chain) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not paid out on the chain by the platform: no network fee estimate.`);
-    const text = typeof coinAmount === 'string' ? coinAmount.trim() : '';
-    let amountBase: bigint;
-    try {
-      amountBase = coinsToBase(text, chain.nativeDecimals);
-    } catch {
-      throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
-    }
-    if (amountBase <= 0n) throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
-    const signer = this.signers.get(chain.network) as NodeWalletSigner;
-    const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [targetBlocks]).catch(() => ({}) as { feerate?: number });
-    const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, chain.nativeDecimals) : null;
-    let feeBase = await signer.feeFor(amountBase).catch(() => null);
-    // The wallet cannot fund it (or is unreachable): the rate times a typical payout's size.
-    if (feeBase === null && feeRateBase !== null) feeBase = (feeRateBase * TYPICAL_PAYOUT_VBYTES + 999n) / 1000n;
-    const amount = baseToCoins(amountBase, chain.nativeDecimals);
-    return {
-      token: tokenId,
-      network: chain.network,
-      coinAmount: amount,
-      estimatedFee: feeBase === null ? null : baseToCoins(feeBase, chain.nativeDecimals),
-      feeRate: feeRateBase === null ? null : baseToCoins(feeRateBase, chain.nativeDecimals),
-      targetBlocks,
-      recipientGets: amount,
-      feePaidBy: 'platform',
-    };
   }
 
   onApplicationBootstrap(): void {
@@ -205,18 +168,19 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (step === 'sent') result.broadcast++;
     }
 
-    // Confirmations, read from the node.
+    // Confirmations, read from the node; a stuck payment's replacement is broadcast once it is stored.
     visited.length = 0;
     for (;;) {
       const step = await this.locked(network, async (tx) => {
         const payout = await this.payouts.lockNext(network, ['broadcast', 'confirming'], visited, tx);
         if (!payout) return 'none' as const;
         visited.push(payout.id);
-        return (await this.confirm(chain, signer, payout, tx)) ? ('completed' as const) : ('open' as const);
+        return this.confirm(chain, signer, payout, tx);
       });
       if (step === undefined) return { ...result, yielded: true };
       if (step === 'none') break;
       if (step === 'completed') result.completed++;
+      if (typeof step === 'object' && (await this.bumps.sendReplacement(chain, signer, step))) result.bumped = (result.bumped ?? 0) + 1;
     }
     return result;
   }
@@ -227,7 +191,15 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       const signed = await signer.sign(request, tx);
       await this.payouts.update(
         payout,
-        { state: 'signed', rawTx: signed.rawTx, txid: signed.txid, feeBase: signed.feeBase.toString(), signedAt: new Date(), lastError: null },
+        {
+          state: 'signed',
+          rawTx: signed.rawTx,
+          txid: signed.txid,
+          feeBase: signed.feeBase.toString(),
+          chargedFeeBase: (signed.chargedFeeBase ?? 0n).toString(),
+          signedAt: new Date(),
+          lastError: null,
+        },
         chain.nativeDecimals,
         tx,
       );
@@ -248,8 +220,9 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
         await this.payouts.update(payout, { state: 'awaiting_funds', lastError: error.message, attempted: true }, chain.nativeDecimals, tx);
         return false;
       }
-      if (error instanceof ChainRpcError) {
-        // The node is down or answered garbage: nothing was signed and stored; the next run tries again.
+      if (error instanceof ChainRpcError || error instanceof FeeAboveCeiling) {
+        // The node is down or answered garbage, or the fee is above the ceiling now: nothing was signed and stored; the
+        // next run tries again.
         await this.payouts.update(payout, { lastError: error.message, attempted: true }, chain.nativeDecimals, tx);
         return false;
       }
@@ -305,33 +278,6 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     this.logger.warn(`Payout of withdrawal ${payout.transactionId} on ${payout.network} failed and was returned to the customer: ${reason}`);
   }
 
-  /** The customer's notification and mail, and the audit entry, when the payment reaches its confirmations. */
-  private async announceCompleted(chain: ConnectedChain, payout: PayoutRecord, confirmations: number, tx: Tx): Promise<void> {
-    const withdrawal = await this.payouts.withdrawalView(payout.transactionId, tx);
-    if (!withdrawal) return;
-    const amountText = describeAmount(withdrawal.coinAmount, withdrawal.token, await this.payouts.symbolOf(withdrawal.token, tx));
-    const network = findNetwork(chain.network);
-    const link = network ? explorerUrl(network.explorerTx, payout.txid!) : '';
-    const message = `Your withdrawal of ${amountText} was paid on ${network?.shortName ?? chain.network} and has ${confirmations} confirmations. Transaction hash: ${payout.txid}`;
-    await this.notifications.notify({ userId: withdrawal.userId, title: 'Withdrawal completed', message, status: 'approved', createdBy: null }, tx);
-    if (withdrawal.email) {
-      await this.mail.send(
-        { to: withdrawal.email, subject: `Withdrawal completed: ${amountText}`, text: `Hello ${withdrawal.name},\n\n${message}\n${link}\n` },
-        tx,
-      );
-    }
-    await this.audit.record(
-      null,
-      {
-        action: 'chain.payout_completed',
-        targetType: 'transaction',
-        targetId: withdrawal.id,
-        after: { network: chain.network, txid: payout.txid, fee: payout.feeBase, confirmations },
-      },
-      tx,
-    );
-  }
-
   private async broadcast(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
     try {
       await signer.broadcast(payout.rawTx!);
@@ -345,36 +291,40 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     return true;
   }
 
-  private async confirm(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {
+  /**
+   * Counts the payment's confirmations (whichever of its versions is mined, see PayoutBumps). One not in a block yet is
+   * sent again (the same bytes) or, stuck for the network's stuck minutes, replaced by a higher fee: the replacement is
+   * returned to be broadcast after this transaction commits. At its confirmations the payout completes with its fee
+   * booked (PayoutCompletion).
+   */
+  private async confirm(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<'completed' | 'open' | StoredReplacement> {
     let seen: { confirmations: number; feeBase?: bigint };
     try {
-      // A cold payment may be invisible to the hot signer (a UTXO payment from the cold wallet).
-      seen = await (this.cold.statusReader(payout) ?? signer).status(payout.txid!);
+      // A cold payment may be invisible to the hot signer (a UTXO payment from the cold wallet), and is never bumped
+      // (the hot wallet cannot sign its replacement).
+      const coldReader = this.cold.statusReader(payout);
+      if (coldReader) seen = await coldReader.status(payout.txid!);
+      else ({ payout, seen } = await this.bumps.confirmedVersion(chain, signer, payout, tx));
     } catch (error) {
       if (!(error instanceof ChainRpcError)) throw error;
       await this.payouts.update(payout, { lastError: error.message }, chain.nativeDecimals, tx);
-      return false;
+      return 'open';
     }
     const confirmations = Math.max(0, seen.confirmations);
     if (seen.confirmations <= 0) {
+      const replacement = await this.bumps.bumpIfStuck(chain, signer, payout, tx);
+      if (replacement) return replacement;
       // Not in a block of the best chain (dropped from the mempool, or its block orphaned): the same bytes again.
       await signer.broadcast(payout.rawTx!).catch(() => undefined);
     }
     const feeBase = seen.feeBase !== undefined ? seen.feeBase.toString() : payout.feeBase;
-    const completed = confirmations >= payout.requiredConfirmations;
-    const state = completed ? 'completed' : confirmations > 0 ? 'confirming' : 'broadcast';
-    if (state === payout.state && confirmations === payout.confirmations) return false;
-    await this.payouts.update(
-      payout,
-      { state, confirmations, feeBase, lastError: null, ...(completed ? { completedAt: new Date() } : {}) },
-      chain.nativeDecimals,
-      tx,
-    );
-    if (completed) {
-      await this.announceCompleted(chain, payout, confirmations, tx);
-      this.logger.log(`Payout of withdrawal ${payout.transactionId} on ${payout.network} completed: ${payout.txid}`);
+    if (confirmations >= payout.requiredConfirmations && feeBase !== null) {
+      return (await this.completion.complete(chain, payout, confirmations, feeBase, tx)) ? 'completed' : 'open';
     }
-    return completed;
+    const state = confirmations > 0 ? 'confirming' : 'broadcast';
+    if (state === payout.state && confirmations === payout.confirmations) return 'open';
+    await this.payouts.update(payout, { state, confirmations, feeBase, lastError: null }, chain.nativeDecimals, tx);
+    return 'open';
   }
 }
 

@@ -61,6 +61,7 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>): Transactio
   // A withdrawal paid on chain by the platform (see PayoutsService).
   if (typeof view.details?.payoutState === 'string') dto.payoutState = view.details.payoutState as TransactionDto['payoutState'];
   if (typeof view.details?.fee === 'string') dto.fee = view.details.fee;
+  if (typeof view.details?.recipientGets === 'string') dto.recipientGets = view.details.recipientGets;
   return dto;
 }
 

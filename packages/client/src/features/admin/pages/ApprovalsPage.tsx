@@ -29,6 +29,8 @@ const ACCOUNT_TEXT: Record<Approval['posting'][number]['account'], string> = {
   withdrawals_settled: 'Settled withdrawals',
   swap_pool: 'Swap pool',
   adjustments: 'Platform adjustments',
+  network_fees: 'Network fees paid',
+  network_fee_margin: 'Network fee margin',
 };
 
 /** Exactly what approving moves: each ledger line (account, signed amount, USD at the request's price), and a set balance's from → to. */

@@ -244,7 +244,9 @@ function TransactionDetail({ tx, onClose }: { tx: TransactionDto; onClose: () =>
   if (tx.memo) rows.push([network?.memoLabel ?? 'Memo', tx.memo]);
   if (tx.requiredConfirmations !== undefined) rows.push(['Confirmations', `${tx.confirmations ?? 0} of ${tx.requiredConfirmations}`]);
   if (tx.payoutState) rows.push(['Payment on chain', PAYOUT_STATE_TEXT[tx.payoutState] ?? tx.payoutState]);
-  if (tx.fee) rows.push(['Network fee', `${tx.fee} ${tx.symbol.toUpperCase()} (paid by Coinpurse)`]);
+  // The customer pays the network fee out of the amount (recipientGets is then set); otherwise the platform paid it.
+  if (tx.fee) rows.push(['Network fee', `${tx.fee} ${tx.symbol.toUpperCase()} ${tx.recipientGets ? '(included in the amount)' : '(paid by Coinpurse)'}`]);
+  if (tx.recipientGets) rows.push(['Recipient got', `${tx.recipientGets} ${tx.symbol.toUpperCase()}`]);
   if (tx.txHash)
     rows.push([
       'Chain transaction',

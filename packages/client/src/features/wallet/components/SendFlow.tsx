@@ -38,9 +38,9 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const needsNetwork = tokenNetworks.length > 1 && !chosen;
   const canContinue = usd > 0 && address.trim().length > 0 && !needsNetwork;
   const saved = (book?.addresses ?? []).filter((entry) => entry.token === token.id);
-  // On a network the platform pays out on by itself the confirm step shows the network fee (the server answers 400
-  // for the others: then nothing is shown).
-  const feeAmount = row.price > 0 ? (token.id === 'tether' ? usd : usd / row.price).toFixed(8) : '';
+  // On a network the platform pays out on by itself the confirm step shows the network fee, which the customer pays
+  // out of the amount, and what the recipient gets (the server answers 400 for the others: then nothing is shown).
+  const feeAmount = row.price > 0 ? sendCoinAmount(usd, row.price, token.id) : '';
   const { data: fee } = useGetNetworkFeeQuery({ tokenId: token.id, coinAmount: feeAmount }, { skip: !confirming || !feeAmount || usd <= 0 });
   const alreadySaved = saved.some((entry) => entry.address === address.trim() && entry.network === network && (entry.memo ?? '') === memo.trim());
 
@@ -141,11 +141,12 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             <>
               <dt>Network fee</dt>
               <dd data-testid="confirm-network-fee">
-                ≈ {fee.estimatedFee} {token.symbol.toUpperCase()} (paid by Coinpurse)
+                ≈ {fee.estimatedFee} {token.symbol.toUpperCase()} {fee.feePaidBy === 'customer' ? '(included in the amount)' : '(paid by Coinpurse)'}
               </dd>
               <dt>Recipient gets</dt>
               <dd data-testid="confirm-recipient-gets">
-                {confirmCoinAmount(usd, row.price, token.id).slice(1)} {token.symbol.toUpperCase()}
+                {fee.feePaidBy === 'customer' && fee.recipientGets !== null ? `≈ ${fee.recipientGets}` : confirmCoinAmount(usd, row.price, token.id).slice(1)}{' '}
+                {token.symbol.toUpperCase()}
               </dd>
             </>
           )}
