@@ -14,3 +14,4 @@ export * from './back-office-admins';
 export * from './security';
 export * from './chain';
 export * from './payouts';
+export * from './deposit-reviews';

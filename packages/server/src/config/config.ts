@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { CHAIN_KINDS, CHAIN_NETWORKS, type ChainKind, type ChainNetwork, DEFAULT_CONFIRMATIONS, DEFAULT_POLL_SECONDS, isEvmNetwork } from './chain-params';
+import {
+  CHAIN_KINDS,
+  CHAIN_NETWORKS,
+  type ChainKind,
+  type ChainNetwork,
+  DEFAULT_CONFIRMATIONS,
+  DEFAULT_POLL_SECONDS,
+  DROP_AFTER_CONFIRMATIONS,
+  isEvmNetwork,
+} from './chain-params';
 import { AccountKeyError, parseAccountKey } from './account-key';
 
 /** Everything the server reads from the environment, validated once at boot. */
@@ -77,6 +86,8 @@ export interface ChainConnection {
   chain: ChainKind;
   confirmations: number;
   pollSeconds: number;
+  /** Blocks after which a deposit orphaned before credit and not mined again is dropped (default 6 × confirmations). */
+  dropAfterBlocks: number;
   /**
    * UTXO family: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) that signs approved withdrawals
    * (see README "Withdrawals to the chain"); unset: withdrawals on this network are settled by hand.
@@ -272,13 +283,13 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'WALLET', 'KEY_FILE'] as const;
+const CHAIN_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'POLL_SECONDS', 'DROP_AFTER_BLOCKS', 'WALLET', 'KEY_FILE'] as const;
 
 /** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
 function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
-    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE)$/.test(name) && !known.has(name) && env[name]) {
+    if (/^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|DROP_AFTER_BLOCKS|WALLET|KEY_FILE)$/.test(name) && !known.has(name) && env[name]) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -315,6 +326,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     }
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
+    const dropAfterBlocks = int(`${prefix}DROP_AFTER_BLOCKS`, DROP_AFTER_CONFIRMATIONS * confirmations, 1, 1_000_000);
     const wallet = parseWalletName(env, prefix, network, problems);
     const keyFile = parseKeyFile(env, prefix, network, problems);
     if (!parsedUrl) continue;
@@ -327,6 +339,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       chain,
       confirmations,
       pollSeconds,
+      dropAfterBlocks,
       ...(wallet ? { wallet } : {}),
       ...(keyFile ? { keyFile } : {}),
     });

@@ -9,3 +9,4 @@ export * from './security';
 export * from './price-history';
 export * from './chain';
 export * from './payouts';
+export * from './deposit-tags';

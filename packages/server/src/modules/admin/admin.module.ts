@@ -47,5 +47,7 @@ import { ExportsService } from './exports.service';
     ExportsRepository,
     ExportsService,
   ],
+  // The four-eyes gate of the admin money actions other modules own (chain: taking a deposit back).
+  exports: [ApprovalGate],
 })
 export class AdminModule {}

@@ -27,6 +27,10 @@ export const MONEY_CODES = {
   balanceChanged: 'CPB01',
   /** A four-eyes approval no longer matches the movement it bound. Detail: why. */
   staleApproval: 'CPB02',
+  /** The chain deposit is not waiting for an admin's decision. Detail: 'not found', 'not flagged' or 'resolved: <how>'. */
+  depositNotInReview: 'CPD01',
+  /** The flagged chain deposit's History row was rejected or deleted by hand (nothing left to take back). Detail: its status. */
+  depositHistorySettled: 'CPD02',
 } as const;
 
 export type MoneyCode = (typeof MONEY_CODES)[keyof typeof MONEY_CODES];
