@@ -39,7 +39,7 @@ export function DepositTagLookup({ onFound }: { onFound: (owner: DepositTagOwner
   };
 
   return (
-    <fieldset className="deposit-tag-lookup" aria-label="Find the customer by destination tag or memo">
+    <fieldset className="deposit-tag-lookup">
       <legend>Memo networks: find the customer by the deposit's tag</legend>
       <Field label="Tag network">
         <select value={network} onChange={(event) => setNetwork(event.target.value as typeof network)}>
