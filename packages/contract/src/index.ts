@@ -16,3 +16,4 @@ export * from './chain';
 export * from './payouts';
 export * from './reserves';
 export * from './cold-payouts';
+export * from './deposit-reviews';

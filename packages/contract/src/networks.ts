@@ -67,6 +67,16 @@ export class TokenNetworkDto {
     description: "A network connected to a node: `address` is the customer's own, and deposits to it are credited after this many confirmations",
   })
   requiredConfirmations?: number;
+
+  @ApiPropertyOptional({
+    example: '482913577',
+    description:
+      "A memo network (xrp, stellar) with a deposit address, for a signed-in customer: the customer's own destination tag (xrp) or memo (stellar) on the shared `address`. A deposit without it cannot be credited to them.",
+  })
+  memo?: string;
+
+  @ApiPropertyOptional({ example: 'Destination tag', description: "What the network calls `memo`: 'Destination tag' (xrp) or 'Memo' (stellar)" })
+  memoLabel?: string;
 }
 
 export class AddressBookEntryDto {

@@ -80,6 +80,13 @@ export const DEFAULT_MAX_FEE: Record<ChainNetwork, string> = {
   avalanche: '0.2',
 };
 
+/**
+ * A deposit orphaned before credit and not mined again is dropped once the chain has moved this many times its
+ * confirmations past the fork (CHAIN_<NETWORK>_DROP_AFTER_BLOCKS overrides): a reorganised payment is normally mined
+ * again within a few blocks, so by then it was double-spent or fell out of the mempools.
+ */
+export const DROP_AFTER_CONFIRMATIONS = 6;
+
 /** Address encodings of a UTXO chain: bech32 prefix (none: no SegWit), base58 version bytes, CashAddr prefix. */
 export interface UtxoAddressParams {
   bech32: string | null;

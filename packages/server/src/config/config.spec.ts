@@ -127,6 +127,7 @@ describe('chain connections (CHAIN_<NETWORK>_*)', () => {
         pollSeconds: 60,
         stuckMinutes: 60,
         maxFee: '0.0002',
+        dropAfterBlocks: 24,
       },
     ]);
     const bch = loadConfig({
@@ -143,6 +144,28 @@ describe('chain connections (CHAIN_<NETWORK>_*)', () => {
       ['litecoin', 'regtest', 3, 1],
       ['bitcoin-cash', 'mainnet', 15, 60],
     ]);
+    // A deposit orphaned before credit is dropped 6 × confirmations blocks later unless the network says otherwise.
+    expect(bch.chains.map((c) => [c.network, c.dropAfterBlocks])).toEqual([
+      ['litecoin', 18],
+      ['bitcoin-cash', 90],
+    ]);
+    const dropAfter = loadConfig({
+      DATA_DIR: ':memory:',
+      CHAIN_LITECOIN_RPC_URL: 'http://127.0.0.1:19443',
+      CHAIN_LITECOIN_XPUB: TPUB,
+      CHAIN_LITECOIN_CHAIN: 'regtest',
+      CHAIN_LITECOIN_DROP_AFTER_BLOCKS: '5',
+    });
+    expect(dropAfter.chains[0].dropAfterBlocks).toBe(5);
+    expect(() =>
+      loadConfig({
+        DATA_DIR: ':memory:',
+        CHAIN_LITECOIN_RPC_URL: 'http://127.0.0.1:19443',
+        CHAIN_LITECOIN_XPUB: TPUB,
+        CHAIN_LITECOIN_CHAIN: 'regtest',
+        CHAIN_LITECOIN_DROP_AFTER_BLOCKS: '0',
+      }),
+    ).toThrow(ConfigError);
   });
 
   it('refuses half a connection, a bad URL, a key of the wrong chain, a private key and an unknown network — never echoing the URL', () => {

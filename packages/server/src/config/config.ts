@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_FEE,
   DEFAULT_POLL_SECONDS,
   DEFAULT_STUCK_MINUTES,
+  DROP_AFTER_CONFIRMATIONS,
   isEvmNetwork,
 } from './chain-params';
 import { type AccountKey, AccountKeyError, parseAccountKey } from './account-key';
@@ -89,6 +90,8 @@ export interface ChainConnection {
   chain: ChainKind;
   confirmations: number;
   pollSeconds: number;
+  /** Blocks after which a deposit orphaned before credit and not mined again is dropped (default 6 × confirmations). */
+  dropAfterBlocks: number;
   /**
    * UTXO family: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) that signs approved withdrawals
    * (see README "Withdrawals to the chain"); unset: withdrawals on this network are settled by hand.
@@ -306,6 +309,7 @@ const CHAIN_SETTINGS = [
   'CHAIN',
   'CONFIRMATIONS',
   'POLL_SECONDS',
+  'DROP_AFTER_BLOCKS',
   'WALLET',
   'KEY_FILE',
   'COLD_ADDRESSES',
@@ -320,7 +324,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   for (const name of Object.keys(env)) {
     if (
-      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|WALLET|KEY_FILE|STUCK_MINUTES|MAX_FEE|COLD_ADDRESSES|SWEEP_MIN|HOT_LIMIT|HOT_DAILY_LIMIT|COLD_WALLET|COLD_ADDRESS)$/.test(
+      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|DROP_AFTER_BLOCKS|WALLET|KEY_FILE|STUCK_MINUTES|MAX_FEE|COLD_ADDRESSES|SWEEP_MIN|HOT_LIMIT|HOT_DAILY_LIMIT|COLD_WALLET|COLD_ADDRESS)$/.test(
         name,
       ) &&
       !known.has(name) &&
@@ -367,6 +371,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     }
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
+    const dropAfterBlocks = int(`${prefix}DROP_AFTER_BLOCKS`, DROP_AFTER_CONFIRMATIONS * confirmations, 1, 1_000_000);
     const wallet = parseWalletName(env, prefix, network, problems);
     const keyFile = parseKeyFile(env, prefix, network, problems, accountKey);
     const coldAddresses = parseColdAddresses(env, prefix, problems);
@@ -383,6 +388,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       chain,
       confirmations,
       pollSeconds,
+      dropAfterBlocks,
       ...(wallet ? { wallet } : {}),
       ...(keyFile ? { keyFile } : {}),
       ...(coldAddresses.length ? { coldAddresses } : {}),

@@ -13,11 +13,20 @@ select cp_credit_chain_deposit($1::uuid, $2::int, $3::int, $4::int, $5::jsonb) a
 -- cp_deposit: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
 select cp_deposit($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::numeric, $7::numeric, $8::numeric, $9::text, $10::timestamptz, $11::uuid, $12::int, $13::jsonb, $14::jsonb) as result;
 
+-- cp_drop_chain_deposit: declared in src/modules/chain/deposit-review-functions.ts, defined in drizzle/0017_deposit_review.sql
+select cp_drop_chain_deposit($1::uuid, $2::int, $3::text, $4::jsonb) as result;
+
 -- cp_fail_payout: declared in src/modules/chain/chain-functions.ts, defined in drizzle/0016_chain_functions.sql
 select cp_fail_payout($1::uuid, $2::text, $3::jsonb, $4::int, $5::jsonb) as result;
 
+-- cp_keep_chain_deposit: declared in src/modules/chain/deposit-review-functions.ts, defined in drizzle/0017_deposit_review.sql
+select cp_keep_chain_deposit($1::uuid, $2::text, $3::uuid, $4::jsonb) as result;
+
 -- cp_lock_customer_balance: declared in src/modules/admin/adjustment-functions.ts, defined in drizzle/0015_adjustment_functions.sql
 select cp_lock_customer_balance($1::uuid, $2::text) as result;
+
+-- cp_plan_chain_deposit_reversal: declared in src/modules/chain/deposit-review-functions.ts, defined in drizzle/0017_deposit_review.sql
+select cp_plan_chain_deposit_reversal($1::uuid) as result;
 
 -- cp_plan_transaction_status: declared in src/modules/admin/admin-transaction-functions.ts, defined in drizzle/0014_admin_transaction_functions.sql
 select cp_plan_transaction_status($1::uuid, $2::text, $3::text, $4::text) as result;
@@ -27,6 +36,9 @@ select cp_plan_void_transaction($1::uuid, $2::text) as result;
 
 -- cp_record_sweep: declared in src/modules/payouts/sweep-functions.ts, defined in drizzle/0021_sweeps.sql
 select cp_record_sweep($1::uuid, $2::int, $3::boolean, $4::numeric, $5::numeric, $6::int, $7::jsonb) as result;
+
+-- cp_reverse_chain_deposit: declared in src/modules/chain/deposit-review-functions.ts, defined in drizzle/0017_deposit_review.sql
+select cp_reverse_chain_deposit($1::uuid, $2::text, $3::text, $4::uuid, $5::int, $6::jsonb) as result;
 
 -- cp_send: declared in src/modules/wallet/wallet-functions.ts, defined in drizzle/0013_wallet_functions.sql
 select cp_send($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::numeric, $8::numeric, $9::numeric, $10::jsonb, $11::timestamptz, $12::boolean, $13::int, $14::int, $15::jsonb, $16::jsonb) as result;

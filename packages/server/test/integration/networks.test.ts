@@ -92,8 +92,16 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       }
       const row = (await adminTokens()).find((r) => r.name === coin)!;
       expect(row).toMatchObject({ network, address: mainnet.at(-1) });
+      // On a memo network the customer also gets their own destination tag or memo on the shared address (issue 24).
+      const memo = { xrp: 'Destination tag', stellar: 'Memo' }[network as string];
       expect((await walletTokens()).find((w) => w.id === coin)!.networks).toEqual([
-        { network, name: expect.any(String), address: mainnet.at(-1), depositNote: null },
+        {
+          network,
+          name: expect.any(String),
+          address: mainnet.at(-1),
+          depositNote: null,
+          ...(memo ? { memo: expect.stringMatching(/^\d{9}$/), memoLabel: memo } : {}),
+        },
       ]);
     });
 

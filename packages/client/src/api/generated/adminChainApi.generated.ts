@@ -19,6 +19,22 @@ const injectedRtkApi = api
         }),
         providesTags: ['admin-chain'],
       }),
+      getDepositReviews: build.query<GetDepositReviewsApiResponse, GetDepositReviewsApiArg>({
+        query: () => ({ url: `/api/admin/chain/deposit-reviews` }),
+        providesTags: ['admin-chain'],
+      }),
+      takeBackDeposit: build.mutation<TakeBackDepositApiResponse, TakeBackDepositApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/chain/deposit-reviews/${queryArg.id}/take-back`, method: 'POST', body: queryArg.resolveDepositReviewDto }),
+        invalidatesTags: ['admin-chain'],
+      }),
+      keepDeposit: build.mutation<KeepDepositApiResponse, KeepDepositApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/chain/deposit-reviews/${queryArg.id}/keep`, method: 'POST', body: queryArg.resolveDepositReviewDto }),
+        invalidatesTags: ['admin-chain'],
+      }),
+      getDepositTagOwner: build.query<GetDepositTagOwnerApiResponse, GetDepositTagOwnerApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/deposit-tags/${queryArg.network}/${queryArg.tag}` }),
+        providesTags: ['admin-chain'],
+      }),
     }),
     overrideExisting: false,
   });
@@ -29,6 +45,29 @@ export type GetChainStatusApiArg = void;
 export type GetChainDepositsApiResponse = /** status 200 Deposits seen on chain, newest first (at most 200). */ ChainDepositDto[];
 export type GetChainDepositsApiArg = {
   network?: string;
+};
+export type GetDepositReviewsApiResponse =
+  /** status 200 Credited deposits whose block was orphaned by a reorganisation (flagged, never debited by themselves): open ones first, newest first (at most 200). */ ChainDepositReviewDto[];
+export type GetDepositReviewsApiArg = void;
+export type TakeBackDepositApiResponse =
+  | /** status 200 Moves the credited amount from the customer back to the deposits platform account, drops the deposit, rejects its History row with the reason, notifies and mails the customer and writes an audit row, in one call. */ DepositReviewResolvedDto
+  | /** status 202 Four-eyes: it takes from what is owed to a customer, so at or above APPROVAL_THRESHOLD_USD (alone or over the window) a second admin must approve it; nothing is applied yet. */ PendingApprovalDto;
+export type TakeBackDepositApiArg = {
+  id: string;
+  resolveDepositReviewDto: ResolveDepositReviewDto;
+};
+export type KeepDepositApiResponse =
+  /** status 200 The customer keeps the credit; the review is resolved with the reason and an audit row. No money moves. */ DepositReviewResolvedDto;
+export type KeepDepositApiArg = {
+  id: string;
+  resolveDepositReviewDto: ResolveDepositReviewDto;
+};
+export type GetDepositTagOwnerApiResponse = /** status 200 Whom a deposit to the shared address with this tag or memo is for. */ DepositTagOwnerDto;
+export type GetDepositTagOwnerApiArg = {
+  /** xrp or stellar */
+  network: string;
+  /** The destination tag or memo sent with the deposit */
+  tag: string;
 };
 export type ChainStatusDto = {
   network: string;
@@ -88,4 +127,70 @@ export type ChainDepositDto = {
   transactionId: string | null;
   createdAt: string;
 };
-export const { useGetChainStatusQuery, useLazyGetChainStatusQuery, useGetChainDepositsQuery, useLazyGetChainDepositsQuery } = injectedRtkApi;
+export type ChainDepositReviewDto = {
+  /** The chain deposit */
+  _id: string;
+  network: string;
+  /** Chain transaction id */
+  txHash: string;
+  /** Output index (UTXO), log index (ERC-20) or -1 (EVM value transfer) */
+  outputIndex: number;
+  userId: string;
+  userEmail: string;
+  token: string;
+  symbol: string;
+  /** The credited amount (exact) */
+  amount: string;
+  /** credited until taken back (then dropped) */
+  state: 'credited' | 'dropped';
+  /** The block the payment is in now: mined again after the reorganisation (null: in no block of the best chain) */
+  blockHeight: number | null;
+  /** The History row (type deposit) */
+  transactionId: string | null;
+  /** null: waiting for an admin */
+  resolution: ('taken_back' | 'kept') | null;
+  /** The deciding admin's reason */
+  reason: string | null;
+  resolvedAt: string | null;
+  /** The deciding admin */
+  resolvedBy: string | null;
+  /** When the deposit was first seen */
+  createdAt: string;
+};
+export type DepositReviewResolvedDto = {
+  message: string;
+  review: ChainDepositReviewDto;
+};
+export type PendingApprovalDto = {
+  pendingApproval: boolean;
+  approvalId: string;
+  message: string;
+};
+export type ResolveDepositReviewDto = {
+  reason: string;
+};
+export type DepositTagOwnerDto = {
+  network: string;
+  /** The tag or memo, as the customer was shown it */
+  tag: string;
+  /** What the network calls it: 'Destination tag' (xrp) or 'Memo' (stellar) */
+  label: string;
+  /** The customer */
+  userId: string;
+  name: string;
+  email: string;
+  /** false: the account is deactivated (a deposit cannot be recorded for it) */
+  active: boolean;
+};
+export const {
+  useGetChainStatusQuery,
+  useLazyGetChainStatusQuery,
+  useGetChainDepositsQuery,
+  useLazyGetChainDepositsQuery,
+  useGetDepositReviewsQuery,
+  useLazyGetDepositReviewsQuery,
+  useTakeBackDepositMutation,
+  useKeepDepositMutation,
+  useGetDepositTagOwnerQuery,
+  useLazyGetDepositTagOwnerQuery,
+} = injectedRtkApi;

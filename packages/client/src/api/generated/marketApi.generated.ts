@@ -107,6 +107,10 @@ export type TokenNetworkDto = {
   depositNote: string | null;
   /** A network connected to a node: `address` is the customer's own, and deposits to it are credited after this many confirmations */
   requiredConfirmations?: number;
+  /** A memo network (xrp, stellar) with a deposit address, for a signed-in customer: the customer's own destination tag (xrp) or memo (stellar) on the shared `address`. A deposit without it cannot be credited to them. */
+  memo?: string;
+  /** What the network calls `memo`: 'Destination tag' (xrp) or 'Memo' (stellar) */
+  memoLabel?: string;
 };
 export type WalletTokenDto = {
   /** Coin id (CoinGecko id, or an admin-made custom token id) */

@@ -10,7 +10,7 @@ export const adminApprovals = pgTable(
   'admin_approvals',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    action: text('action', { enum: ['update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin'] }).notNull(),
+    action: text('action', { enum: ['update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit'] }).notNull(),
     status: text('status', { enum: ['pending', 'approved', 'rejected'] })
       .notNull()
       .default('pending'),
@@ -43,7 +43,10 @@ export const adminApprovals = pgTable(
   (t) => [
     index('admin_approvals_status_created_idx').on(t.status, t.createdAt),
     check('admin_approvals_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
-    check('admin_approvals_action_check', sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin')`),
+    check(
+      'admin_approvals_action_check',
+      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit')`,
+    ),
     check('admin_approvals_decided_check', sql`(${t.status} = 'pending') = (${t.decidedBy} is null)`),
   ],
 );

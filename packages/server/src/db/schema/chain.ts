@@ -98,6 +98,13 @@ export const chainDeposits = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     creditedAt: timestamp('credited_at', { withTimezone: true }),
+    /** The cursor height where its block was orphaned before credit (back to seen); dropped if not mined again. */
+    orphanedAtHeight: bigint('orphaned_at_height', { mode: 'number' }),
+    /** An admin's decision on a `review` (see drizzle/0017_deposit_review.sql). */
+    reviewResolution: text('review_resolution', { enum: ['taken_back', 'kept'] }),
+    reviewReason: text('review_reason'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('chain_deposits_output_key').on(t.network, t.txid, t.outputIndex),
@@ -109,5 +116,8 @@ export const chainDeposits = pgTable(
     check('chain_deposits_state_check', sql`${t.state} in ('seen', 'confirming', 'credited', 'dropped', 'below_minimum')`),
     check('chain_deposits_review_check', sql`${t.review} is null or ${t.review} in ('orphaned_after_credit')`),
     check('chain_deposits_amount_check', sql`${t.amountBase} > 0`),
+    index('chain_deposits_review_idx')
+      .on(t.createdAt)
+      .where(sql`${t.review} is not null`),
   ],
 );

@@ -11,3 +11,4 @@ export * from './chain';
 export * from './payouts';
 export * from './sweeps';
 export * from './payout-bumps';
+export * from './deposit-tags';

@@ -51,5 +51,7 @@ import { TransactionVoidsService } from './transaction-voids.service';
     ExportsRepository,
     ExportsService,
   ],
+  // The four-eyes gate of the admin money actions other modules own (chain: taking a deposit back).
+  exports: [ApprovalGate],
 })
 export class AdminModule {}

@@ -5,6 +5,7 @@ import { UsersRepository } from '../auth/users.repository';
 import { type BoundEffect, type BoundLine, StaleApprovalError } from '../ledger/four-eyes-policy';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
+import { ChainDepositReversals } from './chain-deposit-reversals';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { plain } from '../ledger/money';
@@ -88,6 +89,7 @@ export class ApprovalsService {
     private readonly voids: TransactionVoidsService,
     private readonly adjustments: BalanceAdjustmentsService,
     private readonly audit: AuditService,
+    private readonly chainDeposits: ChainDepositReversals,
   ) {}
 
   async list(query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
@@ -187,6 +189,9 @@ export class ApprovalsService {
         }
         case 'create-admin':
           await this.createAdmin(actor, row.effect as unknown as NewAdminEffect, tx);
+          return;
+        case 'reverse-chain-deposit':
+          await this.chainDeposits.takeBack(actor, String(payload.depositId), { reason: String(payload.reason) }, applying);
           return;
       }
     } catch (error) {

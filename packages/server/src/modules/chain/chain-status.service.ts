@@ -65,7 +65,7 @@ export class ChainStatusService implements OnModuleInit {
     const out: ChainStatusDto[] = [];
     const counts = await this.deposits.countsByState();
     const review = (await this.db.execute(
-      sql`select network, count(*)::int as n from chain_deposits where review is not null group by network`,
+      sql`select network, count(*)::int as n from chain_deposits where review is not null and review_resolution is null group by network`,
     )) as unknown as { rows: Array<{ network: string; n: number }> };
     for (const chain of this.chains.list()) {
       const [cursor] = await this.db.select().from(chainCursors).where(eq(chainCursors.network, chain.network));

@@ -18,6 +18,7 @@ import { PerNetworkJob } from './per-network-job';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
+import { DepositDropsService } from './deposit-drops.service';
 import { type ChainBlock, UtxoNode } from './utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
@@ -79,6 +80,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     private readonly audit: AuditService,
     private readonly networks: TokenNetworksRepository,
     @Inject(DATABASE) private readonly db: Database,
+    private readonly drops: DepositDropsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -157,6 +159,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     await this.scanMempool(chain);
     await this.deposits.noteNode(network, { nodeHeight: tip, nodeBlockAt, error: null });
     await this.advanceConfirmations(chain, cursor);
+    await this.drops.dropStale(chain, cursor.height);
     return result;
   }
 
@@ -363,6 +366,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       if (!cursor || cursor.height !== from.height || cursor.blockHash !== from.blockHash) return false;
       const orphaned = await this.deposits.inBlocksAbove(network, fork!.height, tx);
       const users = new Set<string>();
+      const backToSeen: string[] = [];
       for (const deposit of orphaned) {
         users.add(deposit.userId);
         if (deposit.state === 'credited') {
@@ -371,10 +375,13 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
         } else if (deposit.state === 'confirming') {
           await this.deposits.update(deposit.id, { state: 'seen', confirmations: 0, blockHeight: null, blockHash: null }, tx);
           if (deposit.transactionId) await this.deposits.setTransactionConfirmations([deposit.transactionId], 0, tx);
+          backToSeen.push(deposit.id);
         } else {
           await this.deposits.update(deposit.id, { blockHeight: null, blockHash: null }, tx);
         }
       }
+      // Dropped if not mined again within CHAIN_<NETWORK>_DROP_AFTER_BLOCKS of the fork (DepositDropsService).
+      await this.drops.noteOrphaned(backToSeen, fork!.height, tx);
       await this.deposits.dropBlocksAbove(network, fork!.height, tx);
       if (restartBlock) await this.deposits.insertBlock(network, restartBlock, tx);
       await this.deposits.moveCursor(network, fork!.height, fork!.blockHash, tx);

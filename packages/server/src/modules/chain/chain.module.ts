@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { CustomerDepositAddresses } from '../market/customer-deposit-addresses';
 import { ChainCustomerAddresses } from './chain-customer-addresses';
 import { ObservabilityModule } from '../observability/observability.module';
+import { AdminModule } from '../admin/admin.module';
+import { ChainDepositReversals } from '../admin/chain-deposit-reversals';
 import { ChainController } from './chain.controller';
 import { ChainStatusService } from './chain-status.service';
 import { ChainConnections } from './chain-connections';
@@ -9,12 +11,20 @@ import { ChainDepositsRepository } from './chain-deposits.repository';
 import { ChainWatcherService } from './chain-watcher.service';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositAddressesService } from './deposit-addresses.service';
+import { DepositDropsService } from './deposit-drops.service';
+import { DepositReviewsController } from './deposit-reviews.controller';
+import { DepositReviewsRepository } from './deposit-reviews.repository';
+import { DepositReviewsService } from './deposit-reviews.service';
+import { DepositTagsController } from './deposit-tags.controller';
+import { DepositTagsRepository } from './deposit-tags.repository';
+import { DepositTagsService } from './deposit-tags.service';
 
 /** Deposits from the chain: node connections, customers' deposit addresses, the watchers. */
 @Global()
 @Module({
-  imports: [ObservabilityModule],
-  controllers: [ChainController],
+  // AdminModule: the four-eyes gate (taking a deposit back is an admin money action).
+  imports: [ObservabilityModule, AdminModule],
+  controllers: [ChainController, DepositReviewsController, DepositTagsController],
   providers: [
     { provide: CustomerDepositAddresses, useClass: ChainCustomerAddresses },
     ChainStatusService,
@@ -23,8 +33,14 @@ import { DepositAddressesService } from './deposit-addresses.service';
     DepositAddressesService,
     ChainDepositsRepository,
     ChainWatcherService,
+    DepositTagsRepository,
+    DepositTagsService,
+    DepositReviewsRepository,
+    DepositReviewsService,
+    DepositDropsService,
+    { provide: ChainDepositReversals, useExisting: DepositReviewsService },
   ],
-  // CustomerDepositAddresses: the token list's port (market), bound here.
-  exports: [CustomerDepositAddresses, ChainConnections, DepositAddressesService, ChainDepositsRepository, ChainWatcherService],
+  // CustomerDepositAddresses: the token list's port (market), bound here; ChainDepositReversals: the approvals' (admin).
+  exports: [CustomerDepositAddresses, ChainConnections, DepositAddressesService, ChainDepositsRepository, ChainWatcherService, ChainDepositReversals],
 })
 export class ChainModule {}

@@ -31,6 +31,10 @@ export const MONEY_CODES = {
   staleApproval: 'CPB02',
   /** A sweep's recorded fees are not what its row allows (drizzle/0021_sweeps.sql). Detail: why. */
   sweepFees: 'CPW01',
+  /** The chain deposit is not waiting for an admin's decision. Detail: 'not found', 'not flagged' or 'resolved: <how>'. */
+  depositNotInReview: 'CPD01',
+  /** The flagged chain deposit's History row was rejected or deleted by hand (nothing left to take back). Detail: its status. */
+  depositHistorySettled: 'CPD02',
 } as const;
 
 export type MoneyCode = (typeof MONEY_CODES)[keyof typeof MONEY_CODES];

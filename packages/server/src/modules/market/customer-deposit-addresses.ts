@@ -7,4 +7,6 @@ export abstract class CustomerDepositAddresses {
   abstract confirmationsFor(network: string, coinId: string, contractAddress: string | null): number | undefined;
   /** The customer's own address per watched network (allocated the first time). */
   abstract addressesFor(userId: string, networks: string[]): Promise<Map<string, string>>;
+  /** The customer's own destination tag or memo per memo network among these (xrp, stellar; allocated the first time). */
+  abstract memosFor(userId: string, networks: string[]): Promise<Map<string, string>>;
 }

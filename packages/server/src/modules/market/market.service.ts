@@ -6,7 +6,7 @@ import { CoinsRepository } from './coins.repository';
 import { toMarketCoin } from './market-cache.service';
 import { MarketRefreshService } from './market-refresh.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
-import { depositNote, networkName } from '../../common/networks';
+import { depositNote, findNetwork, networkName } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { CustomerDepositAddresses } from './customer-deposit-addresses';
 
@@ -36,15 +36,31 @@ export class MarketService {
           watched.map((n) => n.network),
         )
       : new Map<string, string>();
+    // Memo networks (xrp, stellar): one shared address, the customer's own tag or memo on it (once deposits are set up).
+    const withMemo = userId ? networks.filter((n) => n.address && findNetwork(n.network)?.memo) : [];
+    const memos = withMemo.length
+      ? await this.depositAddresses.memosFor(
+          userId!,
+          withMemo.map((n) => n.network),
+        )
+      : new Map<string, string>();
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks) {
       const name = networkName(n.network)!;
       const required = own.has(n.network) ? confirmationsOf(n) : undefined;
       const address = required !== undefined ? own.get(n.network)! : n.address;
+      const memo = address ? memos.get(n.network) : undefined;
       byToken.set(n.tokenId, [
         ...(byToken.get(n.tokenId) ?? []),
         // The note follows the final address: the customer's own on a watched network means deposits are set up.
-        { network: n.network, name, address, depositNote: depositNote(name, address), ...(required !== undefined ? { requiredConfirmations: required } : {}) },
+        {
+          network: n.network,
+          name,
+          address,
+          depositNote: depositNote(name, address),
+          ...(required !== undefined ? { requiredConfirmations: required } : {}),
+          ...(memo !== undefined ? { memo, memoLabel: findNetwork(n.network)!.memo!.label } : {}),
+        },
       ]);
     }
     return rows.map((row) => {

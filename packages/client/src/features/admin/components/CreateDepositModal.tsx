@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ChoiceSelect } from './ChoiceSelect';
+import { DepositTagLookup } from './DepositTagLookup';
 import { Field } from './Field';
 import { FormModal } from './FormModal';
 import { useIdempotencyKey } from './useIdempotencyKey';
@@ -26,6 +27,8 @@ export function CreateDepositModal({
   const [amount, setAmount] = useState('');
   const [status, setStatus] = useState<TransactionStatus | ''>('');
   const [network, setNetwork] = useState('');
+  // The customer a memo network deposit's tag named (the picker then shows them).
+  const [tagged, setTagged] = useState<{ _id: string; name: string; email: string } | undefined>();
   const { error, setError, run } = useAdminAction();
   const submit = async () => {
     if (!userId || !amount.trim() || !status || !network.trim()) return setError('User, amount, status and network are required.');
@@ -42,7 +45,16 @@ export function CreateDepositModal({
           For {user.name} ({user.email})
         </p>
       ) : (
-        <UserSelect value={userId} onChange={setUserId} />
+        <>
+          <DepositTagLookup
+            onFound={(owner) => {
+              setTagged({ _id: owner.userId, name: owner.name, email: owner.email });
+              setUserId(owner.userId);
+              setNetwork(owner.network);
+            }}
+          />
+          <UserSelect key={tagged?._id ?? 'search'} value={userId} onChange={setUserId} initialUser={tagged} />
+        </>
       )}
       <Field label="Amount (USD)">
         <input value={amount} onChange={(event) => setAmount(event.target.value)} inputMode="decimal" autoComplete="off" />

@@ -1,6 +1,7 @@
 import { formatDateTime } from '../../../lib/format';
 import { useGetChainDepositsQuery, useGetChainStatusQuery } from '../../../api/generated/adminChainApi.generated';
 import { Table } from '../components/DataTable';
+import { DepositReviews } from '../components/DepositReviews';
 import { PageToolbar } from '../components/PageToolbar';
 
 /** Seconds as "45 s", "12 min", "3 h". */
@@ -42,6 +43,7 @@ export default function ChainStatusPage() {
           </tr>
         )}
       </Table>
+      <DepositReviews />
       <h2>Deposits</h2>
       <Table
         columns={['Seen', 'Network', 'Amount', 'State', 'Confirmations', 'Transaction', 'Address']}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import QRCode from 'react-qr-code';
 import toast from 'react-hot-toast';
 import type { WalletToken } from '../../../app/api/endpoints';
-import { networksOf } from '../lib/networks';
+import { networksOf, receiveUri } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
 
 export default function ReceiveView({ token, onClose }: { token: WalletToken; onClose: () => void }) {
@@ -10,6 +10,9 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
   const [networkId, setNetworkId] = useState(networks[0]?.network ?? '');
   const network = networks.find((n) => n.network === networkId) ?? networks[0];
   const address = (network ? network.address : token.address) ?? '';
+  // Memo networks (xrp, stellar): the shared address and the customer's own tag or memo, which the deposit must carry.
+  const memo = address && network?.memo ? { value: network.memo, label: network.memoLabel ?? 'Memo' } : null;
+  const qrValue = receiveUri(network?.network, address, memo?.value);
   async function copy() {
     if (!address) {
       toast.error('No address available to copy.');
@@ -20,6 +23,15 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
       toast.success('Address copied to clipboard!');
     } catch {
       toast.error('Failed to copy address. Please try again.');
+    }
+  }
+  async function copyMemo() {
+    if (!memo) return;
+    try {
+      await navigator.clipboard.writeText(memo.value);
+      toast.success(`${memo.label} copied to clipboard!`);
+    } catch {
+      toast.error(`Failed to copy the ${memo.label.toLowerCase()}. Please try again.`);
     }
   }
   return (
@@ -57,8 +69,8 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
             {/* Quiet zone (margin) of 4 modules around the code, as scanners expect. */}
             <div style={{ background: '#fff', padding: 24 }}>
               <QRCode
-                key={address}
-                value={address}
+                key={qrValue}
+                value={qrValue}
                 size={256}
                 level="H"
                 title={`QR code of the ${token.name} address${network ? ` on ${network.name}` : ''}`}
@@ -68,6 +80,16 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
           <p className="address-text" data-testid="receive-address">
             {address}
           </p>
+          {memo ? (
+            <>
+              <p className="warning center" data-testid="receive-memo">
+                {memo.label}: <strong data-testid="receive-memo-value">{memo.value}</strong> — include it or the deposit cannot be credited to you
+              </p>
+              <button type="button" className="button block" onClick={copyMemo}>
+                Copy {memo.label}
+              </button>
+            </>
+          ) : null}
           {network?.requiredConfirmations ? (
             // A network watched on chain: this address is the customer's own, credited by itself.
             <p className="center muted" data-testid="receive-confirmations">

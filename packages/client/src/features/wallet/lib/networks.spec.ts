@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WalletToken } from '../../../app/api/endpoints';
-import { defaultSendNetwork, networksOf, shortAddress } from './networks';
+import { defaultSendNetwork, networksOf, receiveUri, shortAddress } from './networks';
 
 const token = (networks?: WalletToken['networks']) => ({ id: 'tether', address: '0xabc', networks }) as unknown as WalletToken;
 
@@ -19,6 +19,14 @@ describe('wallet networks', () => {
   it('treats a token list cached before networks existed as having none', () => {
     expect(networksOf(token(undefined))).toEqual([]);
     expect(defaultSendNetwork(token(undefined))).toBe('');
+  });
+  it('puts the XRP destination tag in the Receive QR code the way wallets read it; the address alone elsewhere', () => {
+    expect(receiveUri('xrp', 'rG1QQv2nh2gr7RCZ1P8YYcBUKCCN633jCn', '482913577')).toBe('rG1QQv2nh2gr7RCZ1P8YYcBUKCCN633jCn?dt=482913577');
+    expect(receiveUri('xrp', 'rG1QQv2nh2gr7RCZ1P8YYcBUKCCN633jCn', undefined)).toBe('rG1QQv2nh2gr7RCZ1P8YYcBUKCCN633jCn');
+    expect(receiveUri('stellar', 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7', '482913577')).toBe(
+      'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7',
+    );
+    expect(receiveUri('litecoin', 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh', undefined)).toBe('ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh');
   });
   it('shortens long addresses only', () => {
     expect(shortAddress('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBe('TR7NHqje…gjLj6t');

@@ -15,3 +15,11 @@ export function defaultSendNetwork(token: WalletToken): string {
 export function shortAddress(address: string): string {
   return address.length > 20 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address;
 }
+
+/**
+ * What a Receive QR code holds: the address, and on XRP the destination tag the way wallets read it (`address?dt=tag`).
+ * Elsewhere the address alone: the memo is shown beside it to type in.
+ */
+export function receiveUri(network: string | undefined, address: string, memo: string | undefined): string {
+  return network === 'xrp' && memo ? `${address}?dt=${memo}` : address;
+}

@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/**
+ * A customer's destination tag (xrp) or memo (stellar) on the network's shared deposit address: allocated once per
+ * customer and network, unique per network (an admin finds the customer of a deposit by it).
+ */
+export const depositTags = pgTable(
+  'deposit_tags',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    network: text('network').notNull(),
+    tag: bigint('tag', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'deposit_tags_pkey', columns: [t.userId, t.network] }),
+    uniqueIndex('deposit_tags_network_tag_key').on(t.network, t.tag),
+    check('deposit_tags_network_check', sql`${t.network} in ('xrp', 'stellar')`),
+    check('deposit_tags_tag_check', sql`${t.tag} between 0 and 4294967295`),
+  ],
+);
