@@ -1,7 +1,7 @@
-import type { TransactionStatus, TransactionType } from '@coinpurse/contract';
+import type { TransactionStatus } from '@coinpurse/contract';
 import { ConflictError } from '../../common/errors';
 import type { AccountKey, PlatformCode } from './ledger.repository';
-import { customer, LEASED_SHARD, type Leg, platform } from './ledger.service';
+import type { Leg } from './ledger.service';
 import { plain, toMoney } from './money';
 
 /**
@@ -36,12 +36,8 @@ import { plain, toMoney } from './money';
  * | any         | void                 | the reverse of where it sits  | as its movement |
  * | adjustment  | add / set, ±         | adjustments ↔ customer        | yes   |
  */
-export function location(record: { type: TransactionType; userId: string; token: string }, status: TransactionStatus): AccountKey {
-  if (record.type === 'deposit') return status === 'approved' ? customer(record.userId, record.token) : platform('deposits', record.token, LEASED_SHARD);
-  if (status === 'pending') return platform('withdrawals_pending', record.token, LEASED_SHARD);
-  if (status === 'approved') return platform('withdrawals_settled', record.token, LEASED_SHARD);
-  return customer(record.userId, record.token);
-}
+// Where a transaction's quantity sits in each status (the table above) is `cp_transaction_location`
+// (drizzle/0014_admin_transaction_functions.sql), the one place the rule is written.
 
 /** Accounts inside the line of what is owed to customers: their balances and their held withdrawals. */
 function isOwedToCustomers(account: AccountKey): boolean {
