@@ -62,21 +62,28 @@ DECLARE
   v_entry uuid := gen_random_uuid();
   v_move record;
   v_updated uuid;
-  v_moved int := 0;
+  v_accounts uuid[] := '{}';
+  v_tokens text[] := '{}';
+  v_amounts numeric[] := '{}';
+  v_sum_tokens text[] := '{}';
+  v_sums numeric[] := '{}';
+  v_at int;
 BEGIN
-  IF EXISTS (
-    SELECT 1 FROM unnest(p_moves) AS m JOIN ledger_accounts AS a ON a.id = m.account GROUP BY a.token HAVING sum(m.amount) <> 0
-  ) THEN
-    RAISE EXCEPTION 'ledger: the entry % does not sum to zero per token', p_kind;
-  END IF;
-
+  -- One read of the accounts moved (net per account), customers first, then by id: the lock order.
   FOR v_move IN
-    SELECT a.id, a.kind, a.token, sum(m.amount) AS amount
-    FROM unnest(p_moves) AS m JOIN ledger_accounts AS a ON a.id = m.account
-    GROUP BY a.id, a.kind, a.token
-    HAVING sum(m.amount) <> 0
+    SELECT a.id, a.kind, a.token, m.amount
+    FROM (SELECT account, sum(amount) AS amount FROM unnest(p_moves) GROUP BY account) AS m
+    JOIN ledger_accounts AS a ON a.id = m.account
     ORDER BY a.kind <> 'customer', a.id
   LOOP
+    v_at := array_position(v_sum_tokens, v_move.token);
+    IF v_at IS NULL THEN
+      v_sum_tokens := v_sum_tokens || v_move.token;
+      v_sums := v_sums || v_move.amount;
+    ELSE
+      v_sums[v_at] := v_sums[v_at] + v_move.amount;
+    END IF;
+    CONTINUE WHEN v_move.amount = 0;
     UPDATE ledger_accounts SET balance = balance + v_move.amount
     WHERE id = v_move.id AND (kind <> 'customer' OR balance + v_move.amount >= 0)
     RETURNING id INTO v_updated;
@@ -84,18 +91,21 @@ BEGIN
       RAISE EXCEPTION USING ERRCODE = 'CPI01', MESSAGE = v_move.token;
     END IF;
     v_updated := NULL;
-    v_moved := v_moved + 1;
+    v_accounts := v_accounts || v_move.id;
+    v_tokens := v_tokens || v_move.token;
+    v_amounts := v_amounts || v_move.amount;
   END LOOP;
+  -- Every token's lines sum to zero (else nothing of it is written: the statement aborts).
+  IF EXISTS (SELECT 1 FROM unnest(v_sums) AS total WHERE total <> 0) THEN
+    RAISE EXCEPTION 'ledger: the entry % does not sum to zero per token', p_kind;
+  END IF;
 
-  IF v_moved = 0 THEN
+  IF cardinality(v_accounts) = 0 THEN
     RETURN NULL;
   END IF;
   INSERT INTO journal_entries (id, kind, transaction_id, reason, created_by) VALUES (v_entry, p_kind, p_transaction, p_reason, p_created_by);
   INSERT INTO journal_lines (entry_id, account_id, token, amount)
-  SELECT v_entry, a.id, a.token, sum(m.amount)
-  FROM unnest(p_moves) AS m JOIN ledger_accounts AS a ON a.id = m.account
-  GROUP BY a.id, a.token
-  HAVING sum(m.amount) <> 0;
+  SELECT v_entry, line.account, line.token, line.amount FROM unnest(v_accounts, v_tokens, v_amounts) AS line(account, token, amount);
   RETURN v_entry;
 END
 $$;
@@ -132,14 +142,16 @@ $$;
 CREATE FUNCTION cp_require_live_tokens(p_tokens text[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_live text[];
   v_gone text;
 BEGIN
-  PERFORM 1 FROM supported_tokens WHERE coin_id = ANY (p_tokens) AND deleted_at IS NULL ORDER BY coin_id FOR SHARE;
-  SELECT t INTO v_gone FROM unnest(p_tokens) AS t
-  WHERE NOT EXISTS (SELECT 1 FROM supported_tokens WHERE coin_id = t AND deleted_at IS NULL)
-  LIMIT 1;
-  IF v_gone IS NOT NULL THEN
-    RAISE EXCEPTION USING ERRCODE = 'CPT01', MESSAGE = v_gone;
+  SELECT array_agg(coin_id) INTO v_live
+  FROM (SELECT coin_id FROM supported_tokens WHERE coin_id = ANY (p_tokens) AND deleted_at IS NULL ORDER BY coin_id FOR SHARE) AS live;
+  IF coalesce(cardinality(v_live), 0) < cardinality(p_tokens) THEN
+    SELECT t INTO v_gone FROM unnest(p_tokens) AS t WHERE NOT (t = ANY (coalesce(v_live, '{}'))) LIMIT 1;
+    IF v_gone IS NOT NULL THEN
+      RAISE EXCEPTION USING ERRCODE = 'CPT01', MESSAGE = v_gone;
+    END IF;
   END IF;
 END
 $$;
