@@ -19,7 +19,7 @@ import { PerNetworkJob } from './per-network-job';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type DepositToRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
-import { type ChainBlock, UtxoNode } from './utxo-node';
+import type { ChainBlock } from './utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 /** An ERC-20 token watched on an EVM network: the ledger token (coin id) its Transfer logs credit, and its decimals. */
@@ -244,11 +244,11 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
   }
 
   /**
-   * Payments to customers waiting in the node's mempool (UTXO nodes): recorded as seen, with their History row, before
-   * their first block. Each transaction is read once per process.
+   * Payments to customers waiting in the node's mempool (UTXO nodes; EVM nodes' pending block): recorded as seen, with
+   * their History row, before their first block. Each transaction is read once per process.
    */
   private async scanMempool(chain: ConnectedChain): Promise<void> {
-    if (!(chain.node instanceof UtxoNode)) return;
+    if (!chain.node.mempoolOutputs) return;
     let known = this.mempoolKnown.get(chain.network);
     if (!known || known.size > 100_000) this.mempoolKnown.set(chain.network, (known = new Set()));
     const outputs = await chain.node.mempoolOutputs(known);
