@@ -176,19 +176,29 @@ describe.each(DATABASE_KINDS)('ETH sent on by a contract (internal transfers) an
   });
 });
 
-describe.each(DATABASE_KINDS)('an EVM node without tracing (debug_* refused, as hosted providers do), on %s', (kind) => {
+describe.each(DATABASE_KINDS)('EVM nodes with fewer trace APIs (trace_* or debug_* refused, as geth or hosted providers do), on %s', (kind) => {
   let anvil: Anvil;
   let proxy: RefusingRpcProxy;
   let t: TestApp;
   let db: Database;
   let watcher: ChainWatcherService;
+  let forwarder: string;
+  const poll = () => watcher.pollOnce('ethereum');
+  const internalTransfers = async () => {
+    const admin = await loginAdmin(t.http);
+    const [status] = (await t.http.get('/api/admin/chain/status').set(bearer(admin.token)).expect(200)).body;
+    expect(status).toMatchObject({ network: 'ethereum', reachable: true, lastError: null });
+    return status.internalTransfers as string | null;
+  };
 
   beforeAll(async () => {
     anvil = await Anvil.start();
-    proxy = await RefusingRpcProxy.start(anvil.rpcUrl, (method) => method.startsWith('debug_'));
+    // Like geth: no trace_block, only debug_traceBlockByHash.
+    proxy = await RefusingRpcProxy.start(anvil.rpcUrl, (method) => method.startsWith('trace_'));
     t = await chainApp(kind, proxy.url);
     db = t.app.get(DATABASE);
     watcher = t.app.get(ChainWatcherService);
+    forwarder = (await anvil.sendData(FORWARDER.bytecode)).contractAddress!;
   });
   afterAll(async () => {
     await t?.close();
@@ -196,20 +206,32 @@ describe.each(DATABASE_KINDS)('an EVM node without tracing (debug_* refused, as 
     await anvil?.close();
   });
 
-  it('says "not traced" on the Chain status screen and keeps crediting direct transfers', async () => {
-    const forwarder = (await anvil.sendData(FORWARDER.bytecode)).contractAddress!;
+  it('without trace_block, the call trees of debug_traceBlockByHash give the same deposits (same indexes)', async () => {
+    const first = await customerAddress(t);
+    const second = await customerAddress(t);
+    await poll();
+    const txid = await call(anvil, forwarder, SPLIT + word(first.address) + word(second.address), ETH);
+    await call(anvil, forwarder, FORWARD_UNDONE + word(first.address), ETH);
+    await poll();
+    expect(await depositsOf(db, txid)).toEqual([
+      expect.objectContaining({ outputIndex: -2, amountBase: (ETH / 2n).toString(), address: first.address }),
+      expect.objectContaining({ outputIndex: -3, amountBase: (ETH / 2n).toString(), address: second.address }),
+    ]);
+    expect(await internalTransfers()).toBe('traced');
+  });
+
+  it('without either, says "not traced" on the Chain status screen and keeps crediting direct transfers', async () => {
+    proxy.refused = (method) => method.startsWith('trace_') || method.startsWith('debug_');
     const customer = await customerAddress(t);
-    await watcher.pollOnce('ethereum');
+    await poll();
     const forwarded = await call(anvil, forwarder, FORWARD + word(customer.address), ETH);
     const direct = await anvil.sendEth(customer.address, 2n * ETH);
     await anvil.mine(CONFIRMATIONS);
-    await watcher.pollOnce('ethereum');
-    await watcher.pollOnce('ethereum');
+    await poll();
+    await poll();
     expect(await depositsOf(db, forwarded)).toEqual([]);
     expect(await depositsOf(db, direct)).toEqual([expect.objectContaining({ state: 'credited', outputIndex: -1 })]);
     expect(await balanceOf(db, customer._id)).toBe('2.000000000000000000');
-    const admin = await loginAdmin(t.http);
-    const [status] = (await t.http.get('/api/admin/chain/status').set(bearer(admin.token)).expect(200)).body;
-    expect(status).toMatchObject({ network: 'ethereum', reachable: true, lastError: null, internalTransfers: 'not traced' });
+    expect(await internalTransfers()).toBe('not traced');
   });
 });

@@ -6,12 +6,18 @@ import type { AddressInfo } from 'node:net';
  * -32601) and passes every other call (single or batch) through unchanged: a node without the debug namespace.
  */
 export class RefusingRpcProxy {
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+  private server!: Server;
+  private url_ = '';
+
+  /** Which methods are refused (may be changed while it runs). */
+  constructor(public refused: (method: string) => boolean) {}
+
+  get url(): string {
+    return this.url_;
+  }
 
   static async start(target: string, refused: (method: string) => boolean): Promise<RefusingRpcProxy> {
+    const proxy = new RefusingRpcProxy(refused);
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -19,9 +25,9 @@ export class RefusingRpcProxy {
         void (async () => {
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: unknown; method: string } | Array<{ id: unknown; method: string }>;
           const calls = Array.isArray(body) ? body : [body];
-          const passed = calls.filter((call) => !refused(call.method));
+          const passed = calls.filter((call) => !proxy.refused(call.method));
           const answers = new Map<unknown, unknown>();
-          for (const call of calls.filter((c) => refused(c.method))) {
+          for (const call of calls.filter((c) => proxy.refused(c.method))) {
             answers.set(call.id, { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'the method does not exist/is not available' } });
           }
           if (passed.length) {
@@ -43,7 +49,9 @@ export class RefusingRpcProxy {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new RefusingRpcProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    proxy.server = server;
+    proxy.url_ = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return proxy;
   }
 
   close(): Promise<void> {

@@ -29,7 +29,8 @@ export class EvmNode implements ChainNode {
 
   constructor(options: JsonRpcOptions) {
     this.rpc = new JsonRpcClient(options);
-    this.tracer = new EvmTracer(this.rpc);
+    // Tracing may execute the block again (geth): minutes for a full block on a busy node, not the usual 15 s.
+    this.tracer = new EvmTracer(new JsonRpcClient({ ...options, timeoutMs: Math.max(options.timeoutMs ?? 0, 120_000) }));
   }
 
   async tipHeight(): Promise<number> {
@@ -85,11 +86,12 @@ export class EvmNode implements ChainNode {
       }
     }
     const txids = block.transactions.map((tx) => tx.hash.toLowerCase());
-    for (const output of await this.tracer.internalTransfers(hash.toLowerCase(), txids)) if (succeeded.has(output.txid)) outputs.push(output);
+    const height = Number(quantity(block.number, 'number'));
+    for (const output of await this.tracer.internalTransfers(hash.toLowerCase(), height, txids)) if (succeeded.has(output.txid)) outputs.push(output);
     const parentHash = String(block.parentHash ?? '').toLowerCase();
     if (!HEX32.test(parentHash)) throw new ChainRpcError('eth_getBlockByHash answered a block without a valid parent hash');
     return {
-      height: Number(quantity(block.number, 'number')),
+      height,
       hash: block.hash.toLowerCase(),
       parentHash,
       time: new Date(Number(quantity(block.timestamp, 'timestamp')) * 1000),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CallFrame, internalTransfersOf } from './evm-tracer';
+import { type CallFrame, type FlatTrace, internalTransfersOf, internalTransfersOfFlat } from './evm-tracer';
 
 const A = '0x' + 'a'.repeat(40);
 const B = '0x' + 'B'.repeat(40);
@@ -49,5 +49,44 @@ describe('internal transfers from a callTracer frame', () => {
         ],
       }),
     ).toEqual([]);
+  });
+});
+
+/** A call tree as trace_block lists it (flat, depth first, each frame with its traceAddress), shuffled. */
+function flatten(txid: string, top: CallFrame): FlatTrace[] {
+  const out: FlatTrace[] = [];
+  const visit = (frame: CallFrame, at: number[]) => {
+    const type = String(frame.type ?? '').toLowerCase();
+    out.push({
+      transactionHash: txid,
+      traceAddress: at,
+      error: frame.error,
+      ...(type === 'selfdestruct'
+        ? { type: 'suicide', action: { refundAddress: frame.to, balance: frame.value } }
+        : { type: 'call', action: { callType: type, to: frame.to, value: frame.value } }),
+    });
+    (frame.calls ?? []).forEach((child, i) => visit(child, [...at, i]));
+  };
+  visit(top, []);
+  return out.reverse();
+}
+
+describe('internal transfers from trace_block', () => {
+  it('counts the same transfers with the same indexes as the call tree', () => {
+    const tree: CallFrame = {
+      type: 'CALL',
+      to: C,
+      value: '0x5',
+      calls: [
+        { type: 'CALL', to: A, value: '0x10', calls: [{ type: 'CALL', to: B, value: '0x1' }] },
+        { type: 'CALL', to: C, error: 'Reverted', calls: [{ type: 'CALL', to: A, value: '0x1000', calls: [{ type: 'CALL', to: B, value: '0x7' }] }] },
+        { type: 'DELEGATECALL', to: A, value: '0x99' },
+        { type: 'SELFDESTRUCT', to: B, value: '0x20' },
+      ],
+    };
+    const flat = internalTransfersOfFlat([...flatten(TX, tree), { type: 'reward', action: { value: '0x1' } }]);
+    expect(flat).toEqual(internalTransfersOf(TX, tree));
+    expect(flat.map((o) => o.index)).toEqual([-2, -3, -4]);
+    expect(internalTransfersOfFlat(flatten(TX, { ...tree, error: 'Reverted' }))).toEqual([]);
   });
 });
