@@ -239,6 +239,15 @@ export class ChainDepositsRepository {
           state = case when d.state in ('seen', 'confirming', 'dropped') then 'confirming' else d.state end,
           updated_at = now()`
       : sql`do nothing`;
+    // In a block, known deposits confirming again: their History rows count from 1.
+    const reconfirmed = block
+      ? sql`,
+        reconfirmed as (
+          update transactions t set details = coalesce(t.details, '{}'::jsonb) || '{"confirmations": 1}'::jsonb, updated_at = now()
+          from recorded
+          where not recorded.inserted and recorded.state = 'confirming' and t.id = recorded."transactionId"
+        )`
+      : sql``;
     const rows = rowsOf(
       await tx.execute(sql`
         with recorded as (
@@ -258,14 +267,7 @@ export class ChainDepositsRepository {
             r.direction, r.note, r.details, r.created_by
           from jsonb_populate_recordset(null::transactions, ${history}::jsonb) as r
           where r.id in (select "transactionId" from recorded where inserted)
-        ),
-        -- Known deposits confirming again in this block: their History rows count from 1.
-        reconfirmed as (
-          update transactions t set details = coalesce(t.details, '{}'::jsonb) || '{"confirmations": 1}'::jsonb, updated_at = now()
-          from recorded
-          where ${block ? sql`true` : sql`false`} and not recorded.inserted and recorded.state = 'confirming'
-            and t.id = recorded."transactionId"
-        )
+        )${reconfirmed}
         select * from recorded`),
     ) as Array<RawDeposit & { inserted: boolean }>;
     return rows.map(({ inserted, ...row }) => ({ record: depositOf(row), inserted: Boolean(inserted) }));
@@ -291,10 +293,13 @@ export class ChainDepositsRepository {
       .where(eq(chainDeposits.id, id));
   }
 
-  /** Deposits in a block of the best chain waiting for confirmations. */
-  async confirming(network: string): Promise<ChainDepositRecord[]> {
+  /**
+   * Deposits in a block of the best chain waiting for confirmations: their ids and block heights only (read every
+   * poll, and a block may have brought thousands).
+   */
+  async confirming(network: string): Promise<Array<Pick<ChainDepositRecord, 'id' | 'blockHeight'>>> {
     return this.db
-      .select(depositColumns)
+      .select({ id: chainDeposits.id, blockHeight: chainDeposits.blockHeight })
       .from(chainDeposits)
       .where(and(eq(chainDeposits.network, network), eq(chainDeposits.state, 'confirming'), isNotNull(chainDeposits.blockHeight)))
       .orderBy(asc(chainDeposits.blockHeight));
