@@ -55,6 +55,15 @@ export class ChainStatusDto {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   lastErrorAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    enum: ['traced', 'not traced'],
+    nullable: true,
+    description:
+      "EVM networks: whether the node traces internal transfers (native value a contract sends on to a deposit address, read with debug_traceBlockByHash). 'not traced': the node has no tracing, such deposits are not seen. Null on other networks and before the first block read",
+  })
+  internalTransfers: 'traced' | 'not traced' | null;
 }
 
 export class ChainDepositDto {
@@ -67,7 +76,9 @@ export class ChainDepositDto {
   @ApiProperty({ description: 'Chain transaction id' })
   txHash: string;
 
-  @ApiProperty({ description: 'Output index (UTXO), log index (ERC-20) or -1 (EVM value transfer)' })
+  @ApiProperty({
+    description: "Output index (UTXO), log index (ERC-20), -1 (EVM: the transaction's own value) or -2, -3, … (EVM: internal transfers, in call order)",
+  })
   outputIndex: number;
 
   @ApiProperty({ format: 'uuid' })

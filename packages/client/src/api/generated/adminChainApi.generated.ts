@@ -95,6 +95,8 @@ export type ChainStatusDto = {
   /** The last failed poll (cleared by the next good one) */
   lastError: string | null;
   lastErrorAt: string | null;
+  /** EVM networks: whether the node traces internal transfers (native value a contract sends on to a deposit address, read with debug_traceBlockByHash). 'not traced': the node has no tracing, such deposits are not seen. Null on other networks and before the first block read */
+  internalTransfers: ('traced' | 'not traced') | null;
 };
 export type ErrorResponseDto = {
   statusCode: number;
@@ -109,7 +111,7 @@ export type ChainDepositDto = {
   network: string;
   /** Chain transaction id */
   txHash: string;
-  /** Output index (UTXO), log index (ERC-20) or -1 (EVM value transfer) */
+  /** Output index (UTXO), log index (ERC-20), -1 (EVM: the transaction's own value) or -2, -3, … (EVM: internal transfers, in call order) */
   outputIndex: number;
   userId: string;
   token: string;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { transactions } from './ledger';
 import { users } from './users';
 
@@ -12,9 +12,7 @@ export const depositAddresses = pgTable(
   'deposit_addresses',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: uuid('user_id').notNull(),
     network: text('network').notNull(),
     address: text('address').notNull(),
     /** UTXO: the scriptPubKey hex paying the address; EVM: the lowercase address. Outputs are matched on it. */
@@ -30,6 +28,8 @@ export const depositAddresses = pgTable(
     uniqueIndex('deposit_addresses_user_network_key').on(t.userId, t.network),
     uniqueIndex('deposit_addresses_derivation_key').on(t.network, t.keyFingerprint, t.derivationIndex),
     check('deposit_addresses_index_check', sql`${t.derivationIndex} >= 0`),
+    // Named as migration 0009 made them (inline REFERENCES): the snapshot describes the database as it is.
+    foreignKey({ name: 'deposit_addresses_user_id_fkey', columns: [t.userId], foreignColumns: [users.id] }),
   ],
 );
 
@@ -80,9 +80,7 @@ export const chainDeposits = pgTable(
     network: text('network').notNull(),
     txid: text('txid').notNull(),
     outputIndex: integer('output_index').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: uuid('user_id').notNull(),
     token: text('token').notNull(),
     address: text('address').notNull(),
     /** Exact amount in the chain's base unit (satoshis, wei, token units). */
@@ -94,7 +92,7 @@ export const chainDeposits = pgTable(
     requiredConfirmations: integer('required_confirmations').notNull(),
     state: text('state', { enum: CHAIN_DEPOSIT_STATES }).notNull(),
     review: text('review', { enum: ['orphaned_after_credit'] }),
-    transactionId: uuid('transaction_id').references(() => transactions.id),
+    transactionId: uuid('transaction_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     creditedAt: timestamp('credited_at', { withTimezone: true }),
@@ -119,5 +117,7 @@ export const chainDeposits = pgTable(
     index('chain_deposits_review_idx')
       .on(t.createdAt)
       .where(sql`${t.review} is not null`),
+    foreignKey({ name: 'chain_deposits_user_id_fkey', columns: [t.userId], foreignColumns: [users.id] }),
+    foreignKey({ name: 'chain_deposits_transaction_id_fkey', columns: [t.transactionId], foreignColumns: [transactions.id] }),
   ],
 );

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
+import { rowsOf } from '../../db/rows';
 import { chainBlocks, chainCursors, chainDeposits, type ChainDepositState, transactions, users } from '../../db/schema';
 
 export interface CursorRecord {
@@ -50,6 +51,66 @@ const depositColumns = {
   createdAt: chainDeposits.createdAt,
   creditedAt: chainDeposits.creditedAt,
 };
+
+/** The deposit columns as a raw statement returns them, typed alike on node-postgres and PGlite. */
+const RETURNED_DEPOSIT = sql.raw(`id, network, txid, output_index as "outputIndex", user_id as "userId", token, address,
+  amount_base::text as "amountBase", amount::text as amount, block_height::float8 as "blockHeight", block_hash as "blockHash",
+  confirmations, required_confirmations as "requiredConfirmations", state, review, transaction_id as "transactionId",
+  created_at as "createdAt", credited_at as "creditedAt"`);
+
+type RawDeposit = Omit<ChainDepositRecord, 'createdAt' | 'creditedAt'> & { createdAt: Date | string; creditedAt: Date | string | null };
+
+function depositOf(row: RawDeposit): ChainDepositRecord {
+  return {
+    ...row,
+    createdAt: new Date(row.createdAt),
+    creditedAt: row.creditedAt === null ? null : new Date(row.creditedAt),
+  };
+}
+
+/** A payment to record: its deposit id and its History row (used when it is new). */
+export interface DepositToRecord extends FoundDeposit {
+  id: string;
+  history: typeof transactions.$inferInsert & { id: string };
+}
+
+/** A payment in the columns of `chain_deposits` (for jsonb_populate_recordset). */
+function depositRow(found: DepositToRecord) {
+  return {
+    id: found.id,
+    transaction_id: found.history.id,
+    network: found.network,
+    txid: found.txid,
+    output_index: found.outputIndex,
+    user_id: found.userId,
+    token: found.token,
+    address: found.address,
+    amount_base: found.amountBase,
+    amount: found.amount,
+    required_confirmations: found.requiredConfirmations,
+    state: found.state,
+  };
+}
+
+/** A History row in the columns of `transactions` (for jsonb_populate_recordset). */
+function historyRow(row: DepositToRecord['history']) {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    type: row.type,
+    token: row.token,
+    network: row.network ?? null,
+    address: row.address ?? null,
+    coin_amount: row.coinAmount,
+    usd_amount: row.usdAmount,
+    price: row.price ?? null,
+    status: row.status,
+    direction: row.direction,
+    note: row.note ?? null,
+    details: row.details ?? null,
+    created_by: row.createdBy ?? null,
+  };
+}
 
 /** A payment found in a block, to be recorded (or moved into this block when it is already known). */
 export interface FoundDeposit {
@@ -154,85 +215,62 @@ export class ChainDepositsRepository {
   }
 
   /**
-   * Records a payment found in a block: a new one is inserted (returned with `inserted`); a known one (seen, or in a
-   * block orphaned since) moves into this block — confirming again unless it was credited or is below the minimum.
+   * Records payments and the History rows of the new ones in one statement, whatever their number (a block may pay
+   * thousands of customers; the rows travel as two jsonb parameters). In a block: a new payment is inserted as
+   * confirming (1 confirmation) with its History row; a known one (seen, or in a block orphaned since) moves into this
+   * block — confirming again unless it was credited or is below the minimum — and its History row shows 1 confirmation.
+   * Without a block (the mempool): new payments are inserted as seen, known ones are left as they are (not returned).
+   * The ids of a new deposit and of its History row are the caller's; within one call an output appears once.
    */
-  async upsertFound(found: FoundDeposit, block: { height: number; hash: string }, tx: Tx): Promise<{ record: ChainDepositRecord; inserted: boolean }> {
-    const [row] = await tx
-      .insert(chainDeposits)
-      .values({ ...found, blockHeight: block.height, blockHash: block.hash, confirmations: 1 })
-      .onConflictDoUpdate({
-        target: [chainDeposits.network, chainDeposits.txid, chainDeposits.outputIndex],
-        set: {
-          blockHeight: block.height,
-          blockHash: block.hash,
-          confirmations: sql`case when ${chainDeposits.state} in ('seen', 'confirming') then 1 else ${chainDeposits.confirmations} end`,
-          state: sql`case when ${chainDeposits.state} in ('seen', 'confirming', 'dropped') then 'confirming' else ${chainDeposits.state} end`,
-          updatedAt: new Date(),
-        },
-      })
-      .returning({ ...depositColumns, inserted: sql<boolean>`(xmax = 0)` });
-    const { inserted, ...record } = row;
-    return { record: record as ChainDepositRecord, inserted: Boolean(inserted) };
-  }
-
-  /**
-   * `upsertFound` for many payments of one block in one statement per 500 (a block may pay thousands of customers).
-   * Within a block an output appears once, so no row is touched twice by one statement.
-   */
-  async upsertFoundMany(
-    found: FoundDeposit[],
-    block: { height: number; hash: string },
+  async record(
+    deposits: DepositToRecord[],
+    block: { height: number; hash: string } | undefined,
     tx: Tx,
   ): Promise<Array<{ record: ChainDepositRecord; inserted: boolean }>> {
-    const out: Array<{ record: ChainDepositRecord; inserted: boolean }> = [];
-    for (let i = 0; i < found.length; i += 500) {
-      const rows = await tx
-        .insert(chainDeposits)
-        .values(found.slice(i, i + 500).map((f) => ({ ...f, blockHeight: block.height, blockHash: block.hash, confirmations: 1 })))
-        .onConflictDoUpdate({
-          target: [chainDeposits.network, chainDeposits.txid, chainDeposits.outputIndex],
-          set: {
-            blockHeight: block.height,
-            blockHash: block.hash,
-            confirmations: sql`case when ${chainDeposits.state} in ('seen', 'confirming') then 1 else ${chainDeposits.confirmations} end`,
-            state: sql`case when ${chainDeposits.state} in ('seen', 'confirming', 'dropped') then 'confirming' else ${chainDeposits.state} end`,
-            updatedAt: new Date(),
-          },
-        })
-        .returning({ ...depositColumns, inserted: sql<boolean>`(xmax = 0)` });
-      for (const { inserted, ...record } of rows) out.push({ record: record as ChainDepositRecord, inserted: Boolean(inserted) });
-    }
-    return out;
-  }
-
-  /** Records payments seen in the mempool (no block yet); a payment already known is left as it is. */
-  async insertSeenMany(found: FoundDeposit[], tx: Tx): Promise<ChainDepositRecord[]> {
-    const out: ChainDepositRecord[] = [];
-    for (let i = 0; i < found.length; i += 500) {
-      const rows = await tx
-        .insert(chainDeposits)
-        .values(found.slice(i, i + 500).map((f) => ({ ...f, confirmations: 0 })))
-        .onConflictDoNothing({ target: [chainDeposits.network, chainDeposits.txid, chainDeposits.outputIndex] })
-        .returning(depositColumns);
-      out.push(...(rows as ChainDepositRecord[]));
-    }
-    return out;
-  }
-
-  /** Inserts the History rows of new deposits and links each deposit to its row (per 500: two statements). */
-  async insertTransactionsFor(rows: Array<{ depositId: string; row: typeof transactions.$inferInsert & { id: string } }>, tx: Tx): Promise<void> {
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500);
-      await tx.insert(transactions).values(chunk.map((c) => c.row));
+    if (!deposits.length) return [];
+    const found = JSON.stringify(deposits.map(depositRow));
+    const history = JSON.stringify(deposits.map(({ history }) => historyRow(history)));
+    const inBlock = block ? sql`${block.height}::bigint, ${block.hash}::text, 1` : sql`null::bigint, null::text, 0`;
+    const onConflict = block
+      ? sql`do update set
+          block_height = excluded.block_height,
+          block_hash = excluded.block_hash,
+          confirmations = case when d.state in ('seen', 'confirming') then 1 else d.confirmations end,
+          state = case when d.state in ('seen', 'confirming', 'dropped') then 'confirming' else d.state end,
+          updated_at = now()`
+      : sql`do nothing`;
+    // In a block, known deposits confirming again: their History rows count from 1.
+    const reconfirmed = block
+      ? sql`,
+        reconfirmed as (
+          update transactions t set details = coalesce(t.details, '{}'::jsonb) || '{"confirmations": 1}'::jsonb, updated_at = now()
+          from recorded
+          where not recorded.inserted and recorded.state = 'confirming' and t.id = recorded."transactionId"
+        )`
+      : sql``;
+    const rows = rowsOf(
       await tx.execute(sql`
-        update chain_deposits d set transaction_id = v.tid::uuid
-        from (values ${sql.join(
-          chunk.map((c) => sql`(${c.depositId}, ${c.row.id})`),
-          sql`, `,
-        )}) as v(id, tid)
-        where d.id = v.id::uuid`);
-    }
+        with recorded as (
+          insert into chain_deposits as d (id, network, txid, output_index, user_id, token, address, amount_base, amount,
+            required_confirmations, state, transaction_id, block_height, block_hash, confirmations)
+          select f.id, f.network, f.txid, f.output_index, f.user_id, f.token, f.address, f.amount_base, f.amount,
+            f.required_confirmations, f.state, f.transaction_id, ${inBlock}
+          from jsonb_populate_recordset(null::chain_deposits, ${found}::jsonb) as f
+          on conflict (network, txid, output_index) ${onConflict}
+          returning ${RETURNED_DEPOSIT}, (xmax = 0) as inserted
+        ),
+        -- The History rows of the new deposits (the deposits' foreign key to them is checked at the statement's end).
+        history as (
+          insert into transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status,
+            direction, note, details, created_by)
+          select r.id, r.user_id, r.type, r.token, r.network, r.address, r.coin_amount, r.usd_amount, r.price, r.status,
+            r.direction, r.note, r.details, r.created_by
+          from jsonb_populate_recordset(null::transactions, ${history}::jsonb) as r
+          where r.id in (select "transactionId" from recorded where inserted)
+        )${reconfirmed}
+        select * from recorded`),
+    ) as Array<RawDeposit & { inserted: boolean }>;
+    return rows.map(({ inserted, ...row }) => ({ record: depositOf(row), inserted: Boolean(inserted) }));
   }
 
   /** Deposits in blocks above `height` (orphaned by a rewind to it). */
@@ -255,10 +293,13 @@ export class ChainDepositsRepository {
       .where(eq(chainDeposits.id, id));
   }
 
-  /** Deposits in a block of the best chain waiting for confirmations. */
-  async confirming(network: string): Promise<ChainDepositRecord[]> {
+  /**
+   * Deposits in a block of the best chain waiting for confirmations: their ids and block heights only (read every
+   * poll, and a block may have brought thousands).
+   */
+  async confirming(network: string): Promise<Array<Pick<ChainDepositRecord, 'id' | 'blockHeight'>>> {
     return this.db
-      .select(depositColumns)
+      .select({ id: chainDeposits.id, blockHeight: chainDeposits.blockHeight })
       .from(chainDeposits)
       .where(and(eq(chainDeposits.network, network), eq(chainDeposits.state, 'confirming'), isNotNull(chainDeposits.blockHeight)))
       .orderBy(asc(chainDeposits.blockHeight));

@@ -9,6 +9,7 @@ import { MetricsService } from '../observability/metrics.service';
 import { ChainConnections } from './chain-connections';
 import { ChainDepositsRepository } from './chain-deposits.repository';
 import { ChainWatcherService } from './chain-watcher.service';
+import { EvmNode } from './evm-node';
 
 /** The Chain status screen and the chain metrics: per network what its watcher last saw, and the deposits by state. */
 @Injectable()
@@ -89,6 +90,7 @@ export class ChainStatusService implements OnModuleInit {
         lastPollAt: cursor?.lastPollAt?.toISOString() ?? null,
         lastError: cursor?.lastError ?? null,
         lastErrorAt: cursor?.lastErrorAt?.toISOString() ?? null,
+        internalTransfers: chain.node instanceof EvmNode ? chain.node.tracer.state : null,
       });
     }
     return out;

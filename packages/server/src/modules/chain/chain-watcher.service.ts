@@ -12,14 +12,15 @@ import { PriceService } from '../market/price.service';
 import { LiveEventsService } from '../notifications/live-events.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
+import { baseToDecimal, belowLedgerMinimum } from './chain-amounts';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
 import { CREDIT_CHAIN_DEPOSIT } from './chain-functions';
 import { PerNetworkJob } from './per-network-job';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
-import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type FoundDeposit } from './chain-deposits.repository';
+import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type DepositToRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositDropsService } from './deposit-drops.service';
-import { type ChainBlock, UtxoNode } from './utxo-node';
+import type { ChainBlock } from './utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 /** An ERC-20 token watched on an EVM network: the ledger token (coin id) its Transfer logs credit, and its decimals. */
@@ -41,11 +42,6 @@ export interface PollResult {
   rewoundTo?: number;
   /** Another instance holds the network's watcher lock (or moved the cursor meanwhile): this poll stopped. */
   yielded?: boolean;
-}
-
-/** The chain amount in base units as a decimal of the token (satoshis → coins: 8 decimals on the UTXO chains). */
-function baseToDecimal(amountBase: bigint, decimals: number): string {
-  return plain(toMoney(amountBase.toString()).div(toMoney(10).pow(decimals)));
 }
 
 /**
@@ -192,15 +188,12 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       if (!(await tryXactLock(tx, this.lockKey(chain.network)))) return false;
       const cursor = await this.deposits.cursorForUpdate(chain.network, tx);
       if (!cursor || cursor.height !== from.height || cursor.blockHash !== from.blockHash) return false;
-      // Every payment of the block in a few set-based statements (thousands of customers may be paid in one block).
-      const found = paid.map((output) => this.foundDeposit(chain, owners.get(output.matchKey)!, output, tokenOf(output), 'confirming'));
-      const results = await this.deposits.upsertFoundMany(found, block, tx);
-      await this.deposits.insertTransactionsFor(
-        results.filter((r) => r.inserted).map(({ record }) => ({ depositId: record.id, row: this.transactionRow(chain, record, quotes.get(record.token)) })),
-        tx,
-      );
-      const again = results.filter((r) => !r.inserted && r.record.transactionId && r.record.state === 'confirming').map((r) => r.record.transactionId!);
-      await this.deposits.setTransactionConfirmations(again, 1, tx);
+      // Every payment of the block and their History rows in one statement (thousands of customers may be paid in one block).
+      const found = paid.map((output) => {
+        const token = tokenOf(output);
+        return this.foundDeposit(chain, owners.get(output.matchKey)!, output, token, 'confirming', quotes.get(token.coinId));
+      });
+      const results = await this.deposits.record(found, block, tx);
       for (const { record } of results) touchedUsers.add(record.userId);
       await this.deposits.insertBlock(chain.network, block, tx);
       await this.deposits.pruneBlocks(chain.network, block.height - KEPT_BLOCKS, tx);
@@ -225,17 +218,21 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     }
   }
 
-  /** A payment to a customer's address as the row it is recorded as (below the token's minimum: never credited). */
+  /**
+   * A payment to a customer's address as the row it is recorded as, with its History row (below the token's minimum:
+   * never credited).
+   */
   private foundDeposit(
     chain: ConnectedChain,
     owner: { userId: string; address: string },
     output: ChainBlock['outputs'][number],
     token: TokenContract,
     state: 'seen' | 'confirming',
-  ): FoundDeposit {
+    quote: { price: string; symbol: string } | undefined,
+  ): DepositToRecord {
     const amount = baseToDecimal(output.amountBase, token.decimals);
-    const belowMinimum = toMoney(amount).lt(toMoney(10).pow(-tokenDecimals(token.coinId)));
-    return {
+    const belowMinimum = belowLedgerMinimum(output.amountBase, token.decimals, token.coinId);
+    const found: FoundDeposit = {
       network: chain.network,
       txid: output.txid,
       outputIndex: output.index,
@@ -247,14 +244,16 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       requiredConfirmations: chain.confirmations,
       state: belowMinimum ? 'below_minimum' : state,
     };
+    const id = randomUUID();
+    return { ...found, id, history: this.transactionRow(chain, { ...found, id, confirmations: state === 'confirming' ? 1 : 0 }, quote) };
   }
 
   /**
-   * Payments to customers waiting in the node's mempool (UTXO nodes): recorded as seen, with their History row, before
-   * their first block. Each transaction is read once per process.
+   * Payments to customers waiting in the node's mempool (UTXO nodes; EVM nodes' pending block): recorded as seen, with
+   * their History row, before their first block. Each transaction is read once per process.
    */
   private async scanMempool(chain: ConnectedChain): Promise<void> {
-    if (!(chain.node instanceof UtxoNode)) return;
+    if (!chain.node.mempoolOutputs) return;
     let known = this.mempoolKnown.get(chain.network);
     if (!known || known.size > 100_000) this.mempoolKnown.set(chain.network, (known = new Set()));
     const outputs = await chain.node.mempoolOutputs(known);
@@ -267,20 +266,19 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     const quoted = quote ? { price: quote.price.toString(), symbol: quote.symbol } : undefined;
     await inTransaction(this.db, async (tx) => {
       const found = paid.map((output) =>
-        this.foundDeposit(chain, owners.get(output.matchKey)!, output, { coinId: native, decimals: chain.nativeDecimals }, 'seen'),
+        this.foundDeposit(chain, owners.get(output.matchKey)!, output, { coinId: native, decimals: chain.nativeDecimals }, 'seen', quoted),
       );
-      const inserted = await this.deposits.insertSeenMany(found, tx);
-      await this.deposits.insertTransactionsFor(
-        inserted.map((record) => ({ depositId: record.id, row: this.transactionRow(chain, record, quoted) })),
-        tx,
-      );
-      await this.publishBalances([...new Set(inserted.map((record) => record.userId))], native, tx);
+      const inserted = await this.deposits.record(found, undefined, tx);
+      await this.publishBalances([...new Set(inserted.map(({ record }) => record.userId))], native, tx);
     });
   }
 
   /** The History row of a new deposit: pending with its confirmations; rejected (never credited) below the minimum. */
-  private transactionRow(chain: ConnectedChain, deposit: ChainDepositRecord, quote: { price: string; symbol: string } | undefined) {
-    const minimum = toMoney(10).pow(-tokenDecimals(deposit.token));
+  private transactionRow(
+    chain: ConnectedChain,
+    deposit: FoundDeposit & { id: string; confirmations: number },
+    quote: { price: string; symbol: string } | undefined,
+  ) {
     const belowMinimum = deposit.state === 'below_minimum';
     const symbol = (quote?.symbol ?? deposit.token).toUpperCase();
     return {
@@ -295,7 +293,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       price: quote?.price ?? null,
       status: belowMinimum ? ('rejected' as const) : ('pending' as const),
       direction: 'in' as const,
-      note: belowMinimum ? `Below the minimum deposit of ${plain(minimum)} ${symbol}: recorded, not credited.` : null,
+      note: belowMinimum ? `Below the minimum deposit of ${plain(toMoney(10).pow(-tokenDecimals(deposit.token)))} ${symbol}: recorded, not credited.` : null,
       details: {
         txHash: deposit.txid,
         outputIndex: deposit.outputIndex,

@@ -77,12 +77,15 @@ export class DepositAddressesRepository {
     return new Set(rows.map((row) => row.txid!));
   }
 
-  /** The owners of these output scripts (or EVM addresses) on a network. */
+  /**
+   * The owners of these output scripts (or EVM addresses) on a network: one statement with one array parameter, on the
+   * unique (network, match_key) index, however many outputs a block has.
+   */
   async ownersOf(network: string, matchKeys: string[], executor: Executor = this.db): Promise<DepositAddressRecord[]> {
     if (!matchKeys.length) return [];
     return executor
       .select(columns)
       .from(depositAddresses)
-      .where(and(eq(depositAddresses.network, network), inArray(depositAddresses.matchKey, matchKeys)));
+      .where(and(eq(depositAddresses.network, network), sql`${depositAddresses.matchKey} = any(${sql.param(matchKeys)}::text[])`));
   }
 }

@@ -1,3 +1,4 @@
+import { EvmTracer } from './evm-tracer';
 import { ChainRpcError, JsonRpcClient, type JsonRpcOptions } from './json-rpc';
 import type { ChainBlock, ChainNode, ChainOutput } from './utxo-node';
 
@@ -18,14 +19,18 @@ export const NATIVE_TRANSFER_INDEX = -1;
 /**
  * A standard Ethereum JSON-RPC node (geth, Erigon, Nethermind, anvil, a provider): `eth_blockNumber`,
  * `eth_getBlockByNumber`/`eth_getBlockByHash` with transactions, and `eth_getBlockReceipts` so that only successful
- * transactions count. Native value transfers straight to an address are matched (value sent by a contract's internal
- * call is not seen here).
+ * transactions count. Native value transfers straight to an address are matched, and value a contract sends on (an
+ * internal transfer) through the block's call trace where the node can trace (EvmTracer).
  */
 export class EvmNode implements ChainNode {
   private readonly rpc: JsonRpcClient;
+  /** Internal transfers, from `debug_traceBlockByHash` (its `state` tells whether this node traces them). */
+  readonly tracer: EvmTracer;
 
   constructor(options: JsonRpcOptions) {
     this.rpc = new JsonRpcClient(options);
+    // Tracing may execute the block again (geth): minutes for a full block on a busy node, not the usual 15 s.
+    this.tracer = new EvmTracer(new JsonRpcClient({ ...options, timeoutMs: Math.max(options.timeoutMs ?? 0, 120_000) }));
   }
 
   async tipHeight(): Promise<number> {
@@ -80,15 +85,40 @@ export class EvmNode implements ChainNode {
         });
       }
     }
+    const txids = block.transactions.map((tx) => tx.hash.toLowerCase());
+    const height = Number(quantity(block.number, 'number'));
+    for (const output of await this.tracer.internalTransfers(hash.toLowerCase(), height, txids)) if (succeeded.has(output.txid)) outputs.push(output);
     const parentHash = String(block.parentHash ?? '').toLowerCase();
     if (!HEX32.test(parentHash)) throw new ChainRpcError('eth_getBlockByHash answered a block without a valid parent hash');
     return {
-      height: Number(quantity(block.number, 'number')),
+      height,
       hash: block.hash.toLowerCase(),
       parentHash,
       time: new Date(Number(quantity(block.timestamp, 'timestamp')) * 1000),
       outputs,
     };
+  }
+
+  /**
+   * Direct native transfers waiting to be mined, from the node's pending block (`eth_getBlockByNumber('pending')`),
+   * not in `known` (their hashes are added to it): a deposit is shown as seen before its first block. Only the
+   * transaction's own value: token transfers and internal transfers are known once mined (logs and traces need the
+   * block). A node without a pending block (null, or an error) shows none.
+   */
+  async mempoolOutputs(known: Set<string>): Promise<ChainOutput[]> {
+    const pending = await this.rpc.call<RawBlock | null>('eth_getBlockByNumber', ['pending', true]).catch(() => null);
+    if (!pending || !Array.isArray(pending.transactions)) return [];
+    const outputs: ChainOutput[] = [];
+    for (const tx of pending.transactions) {
+      if (!tx || typeof tx !== 'object' || typeof tx.hash !== 'string' || !HEX32.test(tx.hash)) continue;
+      const txid = tx.hash.toLowerCase();
+      if (known.has(txid)) continue;
+      known.add(txid);
+      if (!tx.to || !ADDRESS.test(tx.to) || typeof tx.value !== 'string' || !/^0x[0-9a-f]+$/i.test(tx.value)) continue;
+      const value = BigInt(tx.value);
+      if (value > 0n) outputs.push({ txid, index: NATIVE_TRANSFER_INDEX, matchKey: tx.to.toLowerCase(), amountBase: value });
+    }
+    return outputs;
   }
 
   /** `decimals()` of an ERC-20 contract (selector 0x313ce567); refuses a contract that does not answer a uint8. */

@@ -28,6 +28,8 @@ export interface ChainNode {
   blockHash(height: number): Promise<string>;
   /** The block's payments; on EVM networks also the ERC-20 Transfer logs of `contracts` (lowercase addresses). */
   block(hash: string, contracts?: string[]): Promise<ChainBlock>;
+  /** Payments waiting to be mined that are not in `known` (added to it), where the node shows them. */
+  mempoolOutputs?(known: Set<string>): Promise<ChainOutput[]>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;

@@ -29,6 +29,11 @@ export default function ChainStatusPage() {
           <tr key={row.network} data-testid={`chain-${row.network}`}>
             <td>
               {row.name} <span className="muted">({row.chain})</span>
+              {row.internalTransfers === 'not traced' ? (
+                <div className="muted" title="The node has no debug_traceBlockByHash: native value a contract forwards to a deposit address is not seen">
+                  internal transfers: not traced
+                </div>
+              ) : null}
             </td>
             <td className="mono">{row.node}</td>
             <td>{row.reachable ? 'yes' : <strong className="status-rejected">no</strong>}</td>
