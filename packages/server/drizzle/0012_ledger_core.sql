@@ -61,7 +61,6 @@ LANGUAGE plpgsql AS $$
 DECLARE
   v_entry uuid := gen_random_uuid();
   v_move record;
-  v_updated uuid;
   v_accounts uuid[] := '{}';
   v_tokens text[] := '{}';
   v_amounts numeric[] := '{}';
@@ -69,12 +68,14 @@ DECLARE
   v_sums numeric[] := '{}';
   v_at int;
 BEGIN
-  -- One read of the accounts moved (net per account), customers first, then by id: the lock order.
+  -- The accounts moved (net per account), locked customers first, then by id: the same order everywhere. A locked row
+  -- is read in its newest version, so the balance checked is the one the update adds to.
   FOR v_move IN
-    SELECT a.id, a.kind, a.token, m.amount
+    SELECT a.id, a.kind, a.token, a.balance, m.amount
     FROM (SELECT account, sum(amount) AS amount FROM unnest(p_moves) GROUP BY account) AS m
     JOIN ledger_accounts AS a ON a.id = m.account
     ORDER BY a.kind <> 'customer', a.id
+    FOR NO KEY UPDATE OF a
   LOOP
     v_at := array_position(v_sum_tokens, v_move.token);
     IF v_at IS NULL THEN
@@ -84,13 +85,9 @@ BEGIN
       v_sums[v_at] := v_sums[v_at] + v_move.amount;
     END IF;
     CONTINUE WHEN v_move.amount = 0;
-    UPDATE ledger_accounts SET balance = balance + v_move.amount
-    WHERE id = v_move.id AND (kind <> 'customer' OR balance + v_move.amount >= 0)
-    RETURNING id INTO v_updated;
-    IF v_updated IS NULL THEN
+    IF v_move.kind = 'customer' AND v_move.balance + v_move.amount < 0 THEN
       RAISE EXCEPTION USING ERRCODE = 'CPI01', MESSAGE = v_move.token;
     END IF;
-    v_updated := NULL;
     v_accounts := v_accounts || v_move.id;
     v_tokens := v_tokens || v_move.token;
     v_amounts := v_amounts || v_move.amount;
@@ -103,6 +100,9 @@ BEGIN
   IF cardinality(v_accounts) = 0 THEN
     RETURN NULL;
   END IF;
+  UPDATE ledger_accounts AS a SET balance = a.balance + line.amount
+  FROM unnest(v_accounts, v_amounts) AS line(account, amount)
+  WHERE a.id = line.account;
   INSERT INTO journal_entries (id, kind, transaction_id, reason, created_by) VALUES (v_entry, p_kind, p_transaction, p_reason, p_created_by);
   INSERT INTO journal_lines (entry_id, account_id, token, amount)
   SELECT v_entry, line.account, line.token, line.amount FROM unnest(v_accounts, v_tokens, v_amounts) AS line(account, token, amount);

@@ -49,7 +49,9 @@ CREATE FUNCTION cp_send(
 ) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM cp_claim_key(p_key);
+  IF p_key IS NOT NULL THEN
+    PERFORM cp_claim_key(p_key);
+  END IF;
   PERFORM cp_require_second_factor(p_user, p_code_checked);
   PERFORM cp_require_live_tokens(ARRAY[p_token]);
   PERFORM cp_require_send_allowed(p_user, p_token, p_network, p_address, p_memo);
@@ -74,7 +76,9 @@ CREATE FUNCTION cp_swap(
 ) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM cp_claim_key(p_key);
+  IF p_key IS NOT NULL THEN
+    PERFORM cp_claim_key(p_key);
+  END IF;
   PERFORM cp_require_live_tokens(ARRAY[p_from, p_to]);
   PERFORM cp_require_price(p_from, p_from_price, p_price_grace_ms);
   PERFORM cp_require_price(p_to, p_to_price, p_price_grace_ms);
