@@ -189,8 +189,8 @@ describe('admin back office in Chromium', () => {
     await dialog.getByRole('option', { name: new RegExp(customer.email.replace(/[.+]/g, '\\$&')) }).click();
     await dialog.getByLabel('Amount (USD)').fill('50');
     await dialog.getByLabel('Status').selectOption('pending');
-    expect(await dialog.getByLabel('Network').getAttribute('placeholder')).toBe('bitcoin, tether');
-    await dialog.getByLabel('Network').fill('solana');
+    expect(await dialog.getByLabel('Network', { exact: true }).getAttribute('placeholder')).toBe('bitcoin, tether');
+    await dialog.getByLabel('Network', { exact: true }).fill('solana');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await toast('Transaction Created Successfully');
     await dialog.waitFor({ state: 'detached' });

@@ -59,7 +59,7 @@ describe('four-eyes approvals and the per-user page in Chromium', () => {
     expect(await picker.inputValue()).toBe('Katherine Johnson (katherine.johnson@nasa.example)');
     await dialog.getByLabel('Amount (USD)').fill('50000');
     await dialog.getByLabel('Status').selectOption('approved');
-    await dialog.getByLabel('Network').fill('bitcoin');
+    await dialog.getByLabel('Network', { exact: true }).fill('bitcoin');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await toast(pageA, 'Sent for approval by a second admin.');
     expect(await bitcoinHeld()).toBe(0);
