@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, InvalidInputError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { inTransaction } from '../ledger/db-transaction';
-import { LedgerEvents } from '../ledger/ledger-events';
 import { type Money, toMoney, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { LiveEventsService } from '../notifications/live-events.service';
@@ -11,7 +10,7 @@ import { type NotificationRow, toNotificationDto } from '../notifications/notifi
 import type { TransactionRecord } from '../wallet/transactions.repository';
 import { type WalletToken, WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from '../wallet/wallet-users.repository';
-import { type Applied, balanceChangesOf } from './admin-transaction-functions';
+import type { Applied } from './admin-transaction-functions';
 import { ApprovalGate } from './approval-gate.service';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,7 +24,6 @@ export class AdminMoneySupport {
     private readonly tokens: WalletTokensRepository,
     private readonly customers: WalletUsersRepository,
     private readonly gate: ApprovalGate,
-    private readonly ledgerEvents: LedgerEvents,
     private readonly live: LiveEventsService,
   ) {}
 
@@ -66,19 +64,13 @@ export class AdminMoneySupport {
     return user;
   }
 
-  /**
-   * The live events of a status change or void that committed: the customer's notification and the balances its lines
-   * changed (the customer is only known from the transaction the function read).
-   */
-  announce(applied: Applied): void {
-    this.ledgerEvents.announceBalanceChanges(balanceChangesOf(applied.lines));
+  /** The live event of the notification a status change or void wrote, once it committed. */
+  announceNotification(applied: Applied): void {
     if (applied.notification) this.live.announce([notificationEvent(applied.notification)]);
   }
 
-  /** `announce` for a change made in `tx`: the events are sent when (and if) it commits. */
-  async publish(applied: Applied, tx: Tx): Promise<void> {
-    const changes = balanceChangesOf(applied.lines);
-    if (changes.length) await this.ledgerEvents.publishBalanceChanges(changes, tx);
+  /** `announceNotification` for a change made in `tx`: the event is sent when (and if) it commits. */
+  async publishNotification(applied: Applied, tx: Tx): Promise<void> {
     if (applied.notification) await this.live.publishMany([notificationEvent(applied.notification)], tx);
   }
 }

@@ -99,3 +99,6 @@ export function legsOf(lines: BoundLine[]): Leg[] {
 export function balanceChangesOf(lines: BoundLine[] = []): BalanceChange[] {
   return lines.filter((line) => line.account === 'customer').map((line) => ({ userId: line.userId!, token: line.token }));
 }
+
+/** The customers' balances a status change or void moved, from the lines it returned (the customer is only known there). */
+export const CUSTOMER_CHANGES = (result: unknown): BalanceChange[] => balanceChangesOf((result as Applied).lines);

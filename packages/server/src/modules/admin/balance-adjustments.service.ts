@@ -8,7 +8,6 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../ledger/db-transaction';
 import { BALANCE_CHANGED_SINCE_REQUEST, boundCustomerAmount, boundLines, StaleApprovalError } from '../ledger/four-eyes-policy';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
-import { LedgerEvents } from '../ledger/ledger-events';
 import { LedgerService } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, tokenDecimals, usdToQuantity, usdValue } from '../ledger/money';
 import { MONEY_CODES, type MoneyRefusal, moneyRefusalOf } from '../ledger/money-errors';
@@ -74,7 +73,6 @@ export class BalanceAdjustmentsService {
     private readonly gate: ApprovalGate,
     private readonly support: AdminMoneySupport,
     private readonly live: LiveEventsService,
-    private readonly balanceEvents: LedgerEvents,
   ) {}
 
   /** type yes adds `amount` USD worth; no sets the balance to `amount` USD worth. One adjustment entry with its reason. */
@@ -211,21 +209,20 @@ export class BalanceAdjustmentsService {
       records.answer,
     ];
     const refuse = (refusal: MoneyRefusal) => refusalOf(refusal, symbol);
-    const change = { userId, token: token.id };
+    // A "set" to the balance it already has moves nothing: no balance event then.
+    const changes = (result: unknown) => (adjustedOf(result).moved ? [{ userId, token: token.id }] : []);
     let adjusted: Adjusted;
     if (placement.tx) {
-      adjusted = adjustedOf(await this.ledger.runIn(placement.tx, ADJUST_BALANCE, args, { refuse }));
+      adjusted = adjustedOf(await this.ledger.runIn(placement.tx, ADJUST_BALANCE, args, { refuse, changes }));
       if (adjusted.moved) {
-        await this.balanceEvents.publishBalanceChanges([change], placement.tx);
         await this.live.publish(userId, adjustmentNoticeEvent(records.notice, adjusted.message!), placement.tx);
       }
     } else {
       adjusted = await this.idempotency.runClaiming(idem, async () =>
-        adjustedOf(await this.ledger.run(ADJUST_BALANCE, args, { refuse, beforeCommit: this.idempotency.pauseAfterClaim(idem) })),
+        adjustedOf(await this.ledger.run(ADJUST_BALANCE, args, { refuse, changes, beforeCommit: this.idempotency.pauseAfterClaim(idem) })),
       );
       if (idem) idem.storedBody = adjusted.answer;
       if (adjusted.moved) {
-        this.balanceEvents.announceBalanceChanges([change]);
         this.live.announce([{ userId, event: adjustmentNoticeEvent(records.notice, adjusted.message!) }]);
       }
     }

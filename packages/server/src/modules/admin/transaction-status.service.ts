@@ -12,7 +12,7 @@ import { TransactionsRepository, type TransactionView } from '../wallet/transact
 import { txExplorerUrl, validateTxHash } from '../wallet/tx-hash';
 import { describe, symbolOf, toTransactionDto } from '../wallet/wallet-common';
 import { AdminMoneySupport, UUID } from './admin-money-support';
-import { type Applied, legsOf, type Plan, PLAN_TRANSACTION_STATUS, SET_TRANSACTION_STATUS, viewOf } from './admin-transaction-functions';
+import { type Applied, legsOf, type Plan, PLAN_TRANSACTION_STATUS, SET_TRANSACTION_STATUS, viewOf, CUSTOMER_CHANGES } from './admin-transaction-functions';
 import { type Applying, removedToken, requireBoundLines, TYPE_LABEL } from './admin-transaction-rows';
 import { ApprovalGate } from './approval-gate.service';
 
@@ -46,12 +46,12 @@ export class TransactionStatusService {
     if (this.gate.decides(actor)) return inTransaction(this.db, (tx) => this.decided(tx, actor, input, txHash));
     let applied: Applied;
     try {
-      applied = (await this.ledger.run(SET_TRANSACTION_STATUS, (shard) => this.args(actor, input, txHash, shard))) as Applied;
+      applied = (await this.ledger.run(SET_TRANSACTION_STATUS, (shard) => this.args(actor, input, txHash, shard), { changes: CUSTOMER_CHANGES })) as Applied;
     } catch (error) {
       // Nothing was written. The type, token and amount never change: the transaction read now names them right.
       throw await refusalOf(error, input.modification, () => this.transactions.findView(input.tId));
     }
-    this.support.announce(applied);
+    this.support.announceNotification(applied);
     return answer(applied);
   }
 
@@ -96,8 +96,10 @@ export class TransactionStatusService {
         if (held) return held;
       }
     }
-    const applied = (await this.ledger.runIn(tx, SET_TRANSACTION_STATUS, (shard) => this.args(actor, input, txHash, shard)).catch(refused)) as Applied;
-    await this.support.publish(applied, tx);
+    const applied = (await this.ledger
+      .runIn(tx, SET_TRANSACTION_STATUS, (shard) => this.args(actor, input, txHash, shard), { changes: CUSTOMER_CHANGES })
+      .catch(refused)) as Applied;
+    await this.support.publishNotification(applied, tx);
     return answer(applied);
   }
 

@@ -12,7 +12,7 @@ import { TransactionsRepository } from '../wallet/transactions.repository';
 import { describe } from '../wallet/wallet-common';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminMoneySupport, UUID } from './admin-money-support';
-import { type Applied, legsOf, type Plan, PLAN_VOID_TRANSACTION, viewOf, VOID_TRANSACTION } from './admin-transaction-functions';
+import { type Applied, legsOf, type Plan, PLAN_VOID_TRANSACTION, viewOf, VOID_TRANSACTION, CUSTOMER_CHANGES } from './admin-transaction-functions';
 import { type Applying, removedToken, requireBoundLines, TYPE_LABEL } from './admin-transaction-rows';
 import { ApprovalGate } from './approval-gate.service';
 
@@ -45,11 +45,11 @@ export class TransactionVoidsService {
     if (this.gate.decides(actor)) return inTransaction(this.db, (tx) => this.decided(tx, actor, id));
     let applied: Applied;
     try {
-      applied = (await this.ledger.run(VOID_TRANSACTION, (shard) => this.args(actor, id, null, shard))) as Applied;
+      applied = (await this.ledger.run(VOID_TRANSACTION, (shard) => this.args(actor, id, null, shard), { changes: CUSTOMER_CHANGES })) as Applied;
     } catch (error) {
       throw refusalOf(error, await this.symbols([moneyRefusalOf(error)?.detail]));
     }
-    this.support.announce(applied);
+    this.support.announceNotification(applied);
     return DELETED;
   }
 
@@ -83,8 +83,10 @@ export class TransactionVoidsService {
       );
       if (held) return held;
     }
-    const applied = (await this.ledger.runIn(tx, VOID_TRANSACTION, (shard) => this.args(actor, id, expected, shard)).catch(refused)) as Applied;
-    await this.support.publish(applied, tx);
+    const applied = (await this.ledger
+      .runIn(tx, VOID_TRANSACTION, (shard) => this.args(actor, id, expected, shard), { changes: CUSTOMER_CHANGES })
+      .catch(refused)) as Applied;
+    await this.support.publishNotification(applied, tx);
     return DELETED;
   }
 

@@ -63,6 +63,13 @@ export class ShardLeases {
   }
 }
 
+/** The balances a money operation changes: a list known before the call, or read from the function's result. */
+export type BalanceChanges = BalanceChange[] | ((result: unknown) => BalanceChange[]);
+
+function changesOf(changes: BalanceChanges | undefined, result: unknown): BalanceChange[] {
+  return typeof changes === 'function' ? changes(result) : (changes ?? []);
+}
+
 /** Moves `amount` of `token` from one account to another: the two legs of a simple entry. */
 export function transfer(from: AccountKey, to: AccountKey, amount: Money): Leg[] {
   return [
@@ -96,7 +103,8 @@ export class LedgerService {
     operation: SqlFunction,
     args: (shard: number) => readonly unknown[],
     options: {
-      changes?: BalanceChange[];
+      /** The customers' balances it changed: known before, or read from what the function returned. */
+      changes?: BalanceChanges;
       announce?: Array<() => void>;
       refuse?: (refusal: MoneyRefusal) => Error | undefined;
       /** Test hook (see IdempotencyService.pauseAfterClaim): the call runs in a transaction that awaits this before its commit. */
@@ -128,7 +136,8 @@ export class LedgerService {
     } finally {
       lease.release();
     }
-    if (options.changes?.length) this.events.announceBalanceChanges(options.changes);
+    const changes = changesOf(options.changes, result);
+    if (changes.length) this.events.announceBalanceChanges(changes);
     for (const announce of options.announce ?? []) announce();
     return result;
   }
@@ -141,12 +150,13 @@ export class LedgerService {
     tx: Tx,
     operation: SqlFunction,
     args: (shard: number) => readonly unknown[],
-    options: { changes?: BalanceChange[]; refuse?: (refusal: MoneyRefusal) => Error | undefined } = {},
+    options: { changes?: BalanceChanges; refuse?: (refusal: MoneyRefusal) => Error | undefined } = {},
   ): Promise<unknown> {
     const lease = this.shards.lease();
     try {
       const result = await operation.call(this.db, args(lease.shard), tx);
-      if (options.changes?.length) await this.events.publishBalanceChanges(options.changes, tx);
+      const changes = changesOf(options.changes, result);
+      if (changes.length) await this.events.publishBalanceChanges(changes, tx);
       return result;
     } catch (error) {
       const refusal = moneyRefusalOf(error);
