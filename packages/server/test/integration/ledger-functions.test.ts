@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
@@ -30,6 +32,21 @@ describe.each(DATABASE_KINDS)('ledger core functions on %s', (kind) => {
   const balanceOf = async (userId: string, token: string) =>
     (await rows<{ balance: string }>(sql`select balance::text as balance from ledger_accounts where user_id = ${userId}::uuid and token = ${token}`))[0]
       ?.balance;
+
+  it('every money operation the server calls keeps generic plans (0024): planned once per connection, not on every call', async () => {
+    const called = [
+      ...new Set([...readFileSync(join(__dirname, '../../src/queries/money.sql'), 'utf8').matchAll(/^select (cp_[a-z_]+)\(/gm)].map((m) => m[1])),
+    ];
+    expect(called.length).toBeGreaterThan(10);
+    const settings = await rows<{ name: string; config: string[] | null }>(
+      sql`select proname as name, proconfig as config from pg_proc where proname = any(string_to_array(${called.join(',')}::text, ','))`,
+    );
+    const without = called.filter((name) => {
+      const found = settings.filter((row) => row.name === name);
+      return !found.length || found.some((row) => !row.config?.includes('plan_cache_mode=force_generic_plan'));
+    });
+    expect(without).toEqual([]);
+  });
 
   it('cp_post moves balances and writes one line per account; an overdraft raises CPI01 naming the token and writes nothing', async () => {
     const user = await newCustomer(t);
