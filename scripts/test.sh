@@ -33,11 +33,21 @@ run client-unit packages/client
 run e2e packages/server --project e2e
 
 node -e '
-const fs = require("fs"); let passed = 0, failed = 0, skipped = 0;
+// The closing lines: every failed test by suite and name with the first line of its error (a CI log may keep only
+// its tail), then the totals.
+const fs = require("fs"); let passed = 0, failed = 0, skipped = 0; const failures = [];
 for (const f of fs.readdirSync(process.argv[1])) {
   const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + f, "utf8"));
   passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + (r.numTodoTests || 0);
+  for (const file of r.testResults || []) {
+    for (const test of file.assertionResults || []) {
+      if (test.status !== "failed") continue;
+      const reason = String((test.failureMessages || [])[0] || "").split("\n").find((line) => line.trim()) || "";
+      failures.push(`FAILED ${f.replace(/\.json$/, "")} ${file.name.replace(process.cwd() + "/", "")} > ${test.fullName}\n    ${reason.slice(0, 300)}`);
+    }
+  }
 }
+if (failures.length) console.log("\n" + failures.join("\n"));
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 ' "$REPORTS"
 exit $status
