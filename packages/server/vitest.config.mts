@@ -6,6 +6,9 @@ export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
   oxc: false,
   test: {
+    // A poll waits for what a loaded machine (CI on two shared cores) may take seconds to show; a wrong answer still
+    // fails it, only later. Vitest's default (1 s) failed a browser test whose server had not answered yet.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,
