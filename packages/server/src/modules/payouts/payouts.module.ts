@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { SendFeeCheck } from '../wallet/send-fee-check';
 import { Erc20Payouts } from './erc20-payouts';
 import { ColdPayoutsController } from './cold-payouts.controller';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
@@ -17,7 +18,12 @@ import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 
-/** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the cold-signature path; EVM sweeps; the reserves. */
+/**
+ * Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the
+ * cold-signature path; EVM sweeps; the reserves. Global for the wallet's SendFeeCheck (a send refused when the network
+ * fee takes its whole amount), which the wallet module cannot import without a circle.
+ */
+@Global()
 @Module({
   controllers: [PayoutsController, ReservesController, ColdPayoutsController],
   providers: [
@@ -35,7 +41,8 @@ import { PayoutVersionsRepository } from './payout-versions.repository';
     PayoutBumps,
     PayoutCompletion,
     PayoutVersionsRepository,
+    { provide: SendFeeCheck, useExisting: NetworkFeeService },
   ],
-  exports: [PayoutsService, PayoutsRepository, SweepsService],
+  exports: [PayoutsService, PayoutsRepository, SweepsService, SendFeeCheck],
 })
 export class PayoutsModule {}
