@@ -16,6 +16,7 @@ import { SweepsService } from './sweeps.service';
 import { NetworkFeeService } from './network-fee.service';
 import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
+import { PayoutFailures } from './payout-failures';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 
 /**
@@ -40,6 +41,7 @@ import { PayoutVersionsRepository } from './payout-versions.repository';
     NetworkFeeService,
     PayoutBumps,
     PayoutCompletion,
+    PayoutFailures,
     PayoutVersionsRepository,
     { provide: SendFeeCheck, useExisting: NetworkFeeService },
   ],
