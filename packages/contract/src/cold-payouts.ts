@@ -7,7 +7,14 @@ export const ColdPayoutRoutes = {
   list: 'admin/payouts/cold',
   unsigned: 'admin/payouts/cold/:transactionId/unsigned',
   signed: 'admin/payouts/cold/:transactionId/signed',
+  /** Discard the prepared unsigned transaction: the payout waits for its cold signature again, a new one can be prepared. */
+  discard: 'admin/payouts/cold/:transactionId/discard',
+  /** Fail the withdrawal instead: the held amount goes back to the customer with the reason. */
+  fail: 'admin/payouts/cold/:transactionId/fail',
 } as const;
+
+/** Longest reason an admin gives for failing a cold payout (it is shown to the customer and mailed). */
+export const COLD_FAIL_REASON_MAX_LENGTH = 500;
 
 /** Longest signed upload accepted (characters; the API reads bodies up to 100 KB): a PSBT of dozens of inputs, in base64. */
 export const SIGNED_UPLOAD_MAX_LENGTH = 90_000;
@@ -101,4 +108,11 @@ export class SignedPayoutUploadDto {
   })
   @RequiredText('The signed transaction is required.', SIGNED_UPLOAD_MAX_LENGTH, 'The signed transaction is too long.')
   signedTx: string;
+}
+
+/** Fail a cold payout instead of signing it: the reason is shown to the customer, mailed and audited. */
+export class FailColdPayoutDto {
+  @ApiProperty({ maxLength: COLD_FAIL_REASON_MAX_LENGTH, example: 'The cold wallet is being moved; please request the withdrawal again next week.' })
+  @RequiredText('A reason is required.', COLD_FAIL_REASON_MAX_LENGTH, `The reason must be at most ${COLD_FAIL_REASON_MAX_LENGTH} characters.`)
+  reason: string;
 }

@@ -55,6 +55,16 @@ export class NetworkFeeDto {
   })
   recipientGets: string | null;
 
-  @ApiProperty({ enum: ['customer', 'platform'], description: 'Who pays the network fee: the customer, out of the amount' })
+  @ApiProperty({
+    enum: ['customer', 'platform'],
+    description:
+      'Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas): `estimatedFee` "0"',
+  })
   feePaidBy: 'customer' | 'platform';
+
+  @ApiPropertyOptional({
+    example: 'The amount does not cover the network fee of 0.000141 LTC.',
+    description: 'Present when Send would refuse this amount (400, the same text): the network fee takes all of it, the recipient would get nothing',
+  })
+  refusal?: string;
 }

@@ -119,4 +119,51 @@ describe.skipIf(!litecoindInstalled)('a withdrawal signed offline from the back 
     const paid = await ltc.wallet.call<Array<{ amount: number }>>('listunspent', [1, 9999999, [address]]);
     expect(paid.map((u) => u.amount)).toEqual([2.5]);
   });
+
+  it('a prepared transaction is discarded, then the withdrawal failed with a reason: the customer gets the amount back', async () => {
+    const { ltc, t, page } = e2e;
+    const admin = (await loginAdmin(t.http)).token;
+    const customer = await signUp(t.http);
+    await t.http
+      .post(`/api/admin/update-balance/${customer._id}`)
+      .set(bearer(admin))
+      .send({ token: 'litecoin', amount: 240, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'ltc' })
+      .expect(200);
+    const sent = await t.http
+      .post('/api/crypto/send-crypto/litecoin')
+      .set(bearer(customer.token))
+      .send({ transferData: { address: await ltc.newAddress(), amount: 200, symbol: 'ltc' } })
+      .expect(201);
+    const id = sent.body.transaction._id as string;
+    await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'approved' }).expect(200);
+    const withdrawal = async () =>
+      (
+        (await t.http.get('/api/user/get-transaction').set(bearer(customer.token)).expect(200)).body as Array<{
+          _id: string;
+          status: string;
+          payoutState?: string;
+        }>
+      ).find((tx) => tx._id === id);
+    await expect.poll(async () => (await withdrawal())?.payoutState, { timeout: 20_000 }).toBe('awaiting_cold_signature');
+
+    await page.goto('/admin/transactions');
+    const row = page.locator(`[data-cold-payout="${id}"]`);
+    await row.getByText('above the hot limit of 1 LTC per payout').waitFor();
+    expect(await row.getByRole('button', { name: 'Discard unsigned' }).isDisabled()).toBe(true);
+    await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download unsigned' }).click()]);
+    await expect.poll(() => row.getByRole('button', { name: 'Discard unsigned' }).isDisabled()).toBe(false);
+    await row.getByRole('button', { name: 'Discard unsigned' }).click();
+    await page.locator('[role="status"]').filter({ hasText: 'Unsigned transaction discarded' }).first().waitFor();
+    await expect.poll(() => row.getByRole('button', { name: 'Upload signed' }).isDisabled()).toBe(true);
+
+    await row.getByRole('button', { name: 'Fail withdrawal' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Fail the withdrawal' });
+    await dialog.getByLabel('Reason').fill('The cold wallet is being moved.');
+    await dialog.getByRole('button', { name: 'Fail withdrawal' }).click();
+    await page.locator('[role="status"]').filter({ hasText: 'The withdrawal failed: its amount was returned to the customer.' }).first().waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect(await withdrawal()).toMatchObject({ status: 'rejected', payoutState: 'failed' });
+    const balances = (await t.http.get('/api/user/get-user-balance').set(bearer(customer.token)).expect(200)).body.balances as Array<{ coinAmount: string }>;
+    expect(balances[0].coinAmount).toBe('3.000');
+  });
 });

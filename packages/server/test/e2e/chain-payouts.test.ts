@@ -20,6 +20,41 @@ describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium
     await e2e?.close();
   });
 
+  it('an amount the network fee would take entirely: the confirm step says so and Confirm is disabled', async () => {
+    const { ltc, t, page } = e2e;
+    const session = await signUp(t.http);
+    const admin = (await loginAdmin(t.http)).token;
+    await t.http
+      .post(`/api/admin/update-balance/${session._id}`)
+      .set(bearer(admin))
+      .send({ token: 'litecoin', amount: 40, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'ltc' })
+      .expect(200);
+    // Fees are high (0.01 LTC per 1,000 vbytes: about 0.0014 LTC a payout); $0.08 is 0.001 LTC.
+    await ltc.wallet.call('settxfee', [0.01]);
+    try {
+      await openWallet(e2e, session);
+      await page.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click();
+      await page
+        .getByRole('region', { name: 'Choose a token to send' })
+        .getByRole('button', { name: /^Litecoin \(LTC\)/ })
+        .click();
+      await page.getByLabel('Address', { exact: true }).fill(await ltc.newAddress());
+      await page.getByLabel('Amount in USD').fill('0.08');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect
+        .poll(() => page.getByTestId('confirm-fee-refusal').textContent(), { timeout: 20_000 })
+        .toMatch(/^The amount does not cover the network fee of 0\.001\d+ LTC\.$/);
+      expect(await page.getByTestId('confirm-recipient-gets').textContent()).toBe('≈ 0.00000000 LTC');
+      expect(await page.getByRole('button', { name: 'Confirm' }).isDisabled()).toBe(true);
+    } finally {
+      await ltc.wallet.call('settxfee', [0]);
+      // The wallet keeps its open panels in localStorage: the next walk starts from the wallet itself.
+      await page.evaluate(() => localStorage.clear());
+    }
+    // Nothing was sent.
+    expect((await t.http.get('/api/user/get-transaction').set(bearer(session.token)).expect(200)).body).toHaveLength(1);
+  });
+
   it('Send shows the network fee before Confirm; approved, the withdrawal is paid on chain and completes in History', async () => {
     const { ltc, t, page } = e2e;
     await ltc.node.call('createwallet', ['recipient']);

@@ -189,4 +189,33 @@ describe.each(DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain on %s',
     const [tx] = await history(customer.token);
     expect(tx).toMatchObject({ payoutState: 'completed', txHash: signed.txid });
   });
+
+  it('a stuck ERC-20 payout is never replaced by the EVM bump logic: it waits at its fee with the same bytes, then confirms', async () => {
+    const to = randomAddress();
+    const { id } = await withdrawal(to, '3');
+    await approve(id);
+    await anvil.rpc.call('evm_setAutomine', [false]);
+    try {
+      expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+      const sent = await payout(id);
+      expect(sent.state).toBe('broadcast');
+      // Unmined for a day: far past the stuck minutes.
+      await db.execute(sql`update payouts set broadcast_at = broadcast_at - interval '1 day' where transaction_id = ${id}`);
+      expect((await payouts.runOnce('ethereum')).bumped).toBeUndefined();
+      expect(await payout(id)).toMatchObject({
+        state: 'broadcast',
+        txid: sent.txid,
+        lastError: 'Not bumped: a token payment is not replaced; it waits at its fee',
+      });
+      // Only the original transfer is in the pool: nothing else was signed with its nonce.
+      const pool = await anvil.rpc.call<{ pending: Record<string, Record<string, { hash: string }>> }>('txpool_content');
+      const fromHot = Object.entries(pool.pending).find(([from]) => from.toLowerCase() === HOT_ADDRESS)?.[1] ?? {};
+      expect(Object.values(fromHot).map((t) => t.hash)).toEqual([sent.txid]);
+    } finally {
+      await anvil.rpc.call('evm_setAutomine', [true]);
+    }
+    await anvil.mine(CONFIRMATIONS);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
+    expect(await testTokenBalance(anvil, contract, to)).toBe(3n * UNIT);
+  });
 });

@@ -18,6 +18,14 @@ const injectedRtkApi = api
         query: (queryArg) => ({ url: `/api/admin/payouts/cold/${queryArg.transactionId}/signed`, method: 'POST', body: queryArg.signedPayoutUploadDto }),
         invalidatesTags: ['admin-payouts'],
       }),
+      discardUnsignedPayout: build.mutation<DiscardUnsignedPayoutApiResponse, DiscardUnsignedPayoutApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/payouts/cold/${queryArg.transactionId}/discard`, method: 'POST' }),
+        invalidatesTags: ['admin-payouts'],
+      }),
+      failColdPayout: build.mutation<FailColdPayoutApiResponse, FailColdPayoutApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/payouts/cold/${queryArg.transactionId}/fail`, method: 'POST', body: queryArg.failColdPayoutDto }),
+        invalidatesTags: ['admin-payouts'],
+      }),
     }),
     overrideExisting: false,
   });
@@ -32,6 +40,15 @@ export type UploadSignedPayoutApiResponse = /** status 200  */ ColdPayoutDto;
 export type UploadSignedPayoutApiArg = {
   transactionId: string;
   signedPayoutUploadDto: SignedPayoutUploadDto;
+};
+export type DiscardUnsignedPayoutApiResponse = /** status 200  */ ColdPayoutDto;
+export type DiscardUnsignedPayoutApiArg = {
+  transactionId: string;
+};
+export type FailColdPayoutApiResponse = /** status 200 The payout, failed. */ ColdPayoutDto;
+export type FailColdPayoutApiArg = {
+  transactionId: string;
+  failColdPayoutDto: FailColdPayoutDto;
 };
 export type ColdPayoutDto = {
   /** The withdrawal (transaction id) */
@@ -90,4 +107,14 @@ export type SignedPayoutUploadDto = {
   /** The signed transaction: UTXO family a signed PSBT (base64 or hex) or the final raw transaction (hex); EVM family the signed EIP-1559 transaction (0x hex) */
   signedTx: string;
 };
-export const { useGetColdPayoutsQuery, useLazyGetColdPayoutsQuery, usePrepareUnsignedPayoutMutation, useUploadSignedPayoutMutation } = injectedRtkApi;
+export type FailColdPayoutDto = {
+  reason: string;
+};
+export const {
+  useGetColdPayoutsQuery,
+  useLazyGetColdPayoutsQuery,
+  usePrepareUnsignedPayoutMutation,
+  useUploadSignedPayoutMutation,
+  useDiscardUnsignedPayoutMutation,
+  useFailColdPayoutMutation,
+} = injectedRtkApi;

@@ -236,8 +236,10 @@ export type NetworkFeeDto = {
   gasLimit?: number;
   /** What the recipient gets: the amount less the estimated network fee ("0" when the fee takes it all); null without an estimate */
   recipientGets: string | null;
-  /** Who pays the network fee: the customer, out of the amount */
+  /** Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas): `estimatedFee` "0" */
   feePaidBy: 'customer' | 'platform';
+  /** Present when Send would refuse this amount (400, the same text): the network fee takes all of it, the recipient would get nothing */
+  refusal?: string;
 };
 export const {
   useGetUserBalanceQuery,

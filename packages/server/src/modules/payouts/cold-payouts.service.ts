@@ -8,10 +8,11 @@ import { ChainRpcError } from '../chain/json-rpc';
 import { coinsToBase } from '../chain/utxo-node';
 import { inTransaction } from '../ledger/db-transaction';
 import { AuditService } from '../audit/audit.service';
-import { type ApprovedPayment, ColdPrepareError, type ColdSide, ColdUploadRefusal } from './cold-side';
+import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-side';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
 import { EvmColdAddress } from './evm-cold-transaction';
 import { baseToCoins, readApprovedPayment, SignerRefusal } from './node-wallet-signer';
+import { PayoutFailures } from './payout-failures';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { ColdPsbtWallet } from './psbt';
 
@@ -37,6 +38,7 @@ export class ColdPayoutsService {
     private readonly cold: ColdPayoutsRepository,
     private readonly payouts: PayoutsRepository,
     private readonly audit: AuditService,
+    private readonly failures: PayoutFailures,
     @Inject(DATABASE) private readonly db: Database,
   ) {
     for (const chain of chains.list()) {
@@ -200,6 +202,80 @@ export class ColdPayoutsService {
     if ('notDue' in outcome) throw new ConflictError(outcome.notDue);
     if ('refused' in outcome) throw new InvalidInputError(outcome.refused);
     return outcome.dto;
+  }
+
+  /**
+   * Discards the prepared unsigned transaction of a payout still waiting for its signature (nothing signed uploaded):
+   * what it reserved is given back once none of it is seen on the chain, and the payout waits for its cold signature
+   * again — the next download prepares a new one. 409 when nothing was prepared, or the prepared one may have been
+   * sent offline.
+   */
+  async discardUnsigned(actor: Actor, transactionId: string): Promise<ColdPayoutDto> {
+    return inTransaction(
+      this.db,
+      async (tx) => {
+        const payout = await this.awaitingSignature(transactionId, tx);
+        const { chain, side } = this.coldSideFor(payout);
+        if (!payout.unsignedTx) throw new ConflictError('This withdrawal has no prepared unsigned transaction to discard.');
+        const discarded = { unsignedTx: payout.unsignedTx, feeBase: BigInt(payout.unsignedFeeBase ?? '0') };
+        await this.release(side, discarded, tx);
+        const stored = await this.payouts.update(
+          payout,
+          { unsignedTx: null, unsignedFeeBase: null, preparedAt: null, lastError: null },
+          chain.nativeDecimals,
+          tx,
+        );
+        await this.audit.record(
+          actor,
+          {
+            action: 'chain.cold_payout_discarded',
+            targetType: 'transaction',
+            targetId: transactionId,
+            before: { unsignedTx: discarded.unsignedTx, fee: baseToCoins(discarded.feeBase, chain.nativeDecimals), ...side.describe(discarded) },
+            after: { network: chain.network, state: stored.state },
+          },
+          tx,
+        );
+        this.logger.warn(`Discarded the unsigned ${side.format} of withdrawal ${transactionId} on ${chain.network}: it waits for a new one`);
+        const view = await this.payouts.withdrawalView(transactionId, tx);
+        return this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.email ?? null);
+      },
+      1,
+    );
+  }
+
+  /**
+   * Fails a payout waiting for its cold signature instead of paying it (nothing signed uploaded): what a prepared
+   * transaction reserved is given back once none of it is seen on the chain, then `cp_fail_payout` returns the held
+   * amount to the customer with the admin's reason, with the notification, mail and audit row (PayoutFailures).
+   */
+  async failCold(actor: Actor, transactionId: string, reason: string): Promise<ColdPayoutDto> {
+    const outcome = await inTransaction(
+      this.db,
+      async (tx): Promise<{ notDue: string } | { dto: ColdPayoutDto }> => {
+        const payout = await this.awaitingSignature(transactionId, tx);
+        const { chain, side } = this.coldSideFor(payout);
+        const approved = await this.approvedPayment(chain, payout, tx);
+        if ('notDue' in approved) return approved;
+        if (payout.unsignedTx) await this.release(side, { unsignedTx: payout.unsignedTx, feeBase: BigInt(payout.unsignedFeeBase ?? '0') }, tx);
+        const returned = await this.failures.fail(chain, payout, { reason, actor, action: 'chain.cold_payout_failed' }, tx);
+        if (!returned) throw new ConflictError('This withdrawal is no longer approved: nothing was returned.');
+        const stored = (await this.payouts.byTransaction(transactionId, tx))!;
+        const view = await this.payouts.withdrawalView(transactionId, tx);
+        return { dto: this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.email ?? null) };
+      },
+      1,
+    );
+    if ('notDue' in outcome) throw new ConflictError(outcome.notDue);
+    return outcome.dto;
+  }
+
+  /** Gives back what a prepared transaction reserved; 409 saying why not (it may be on the chain), 503 when the node is down. */
+  private async release(side: ColdSide, prepared: { unsignedTx: string; feeBase: bigint }, tx: Tx): Promise<void> {
+    await side.release(prepared, tx).catch((error: unknown) => {
+      if (error instanceof ColdReleaseRefusal) throw new ConflictError(error.message);
+      throw nodeDown(error);
+    });
   }
 
   private async hold(chain: ConnectedChain, payout: PayoutRecord, reason: string, tx: Tx): Promise<void> {

@@ -32,6 +32,12 @@ export interface ColdSide {
   accept(signed: string, prepared: UnsignedColdPayout, approved: ApprovedPayment): Promise<SignedPayout>;
   /** The nonce (EVM) and chain id of a prepared transaction, for the admin; null on the UTXO family. */
   describe(prepared: UnsignedColdPayout): { nonce: number | null; chainId: number | null };
+  /**
+   * Gives back what `prepared` reserved, once it is abandoned (discarded, or its withdrawal failed): UTXO the locks of
+   * its inputs; EVM its nonce, when it is the last one reserved for the cold address. A ColdReleaseRefusal, nothing
+   * given back, when it may be on the chain already (an input spent, the nonce used) or a later nonce was reserved.
+   */
+  release(prepared: UnsignedColdPayout, executor: Executor): Promise<void>;
   /** Locks the inputs of prepared transactions again (a node forgets its locks when it restarts). */
   reserveInputs?(unsignedTxs: string[]): Promise<void>;
   /** Confirmations of a sent cold payment, when the hot signer cannot see it (a UTXO payment from the cold wallet). */
@@ -51,5 +57,13 @@ export class ColdPrepareError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ColdPrepareError';
+  }
+}
+
+/** A prepared transaction that cannot be abandoned (it may have been signed and sent offline): nothing changed. */
+export class ColdReleaseRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ColdReleaseRefusal';
   }
 }

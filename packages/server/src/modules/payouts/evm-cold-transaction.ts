@@ -2,8 +2,8 @@ import { type Hex, keccak256, parseTransaction, recoverTransactionAddress, seria
 import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
-import { type ApprovedPayment, ColdPrepareError, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
-import { reserveEvmNonce } from './evm-nonces';
+import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
+import { releaseEvmNonce, reserveEvmNonce } from './evm-nonces';
 import { baseToCoins, type SignedPayout } from './node-wallet-signer';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
@@ -80,6 +80,27 @@ export class EvmColdAddress implements ColdSide {
   describe(prepared: UnsignedColdPayout): { nonce: number; chainId: number } {
     const tx = parseTransaction(prepared.unsignedTx as Hex) as TransactionSerializableEIP1559;
     return { nonce: tx.nonce ?? 0, chainId: tx.chainId };
+  }
+
+  /**
+   * The nonce unused on the chain (the node's pending count has not passed it: nothing with it was broadcast) and the
+   * last one reserved for the cold address: given back, so the next prepared transaction takes it and leaves no gap
+   * that would hold every later one. A signed copy of the abandoned transaction can then never be mined beside the
+   * next one: they share the nonce.
+   */
+  async release(prepared: UnsignedColdPayout, executor: Executor): Promise<void> {
+    const { nonce } = this.describe(prepared);
+    const pending = quantity(await this.rpc.call('eth_getTransactionCount', [this.source, 'pending']), 'eth_getTransactionCount');
+    if (pending > BigInt(nonce)) {
+      throw new ColdReleaseRefusal(
+        `The cold address ${this.source} has already sent a transaction with nonce ${nonce}: the prepared one may have been signed and broadcast offline. Check the chain first.`,
+      );
+    }
+    if (!(await releaseEvmNonce(executor, this.chain.network, this.source, BigInt(nonce)))) {
+      throw new ColdReleaseRefusal(
+        `A later transaction from the cold address was prepared after this one (nonce ${nonce}): abandon that one first, or every later payment from the cold address would wait for nonce ${nonce}.`,
+      );
+    }
   }
 
   async accept(signed: string, prepared: UnsignedColdPayout, approved: ApprovedPayment): Promise<SignedPayout> {

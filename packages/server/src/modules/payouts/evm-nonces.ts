@@ -16,3 +16,14 @@ export async function reserveEvmNonce(executor: Executor, network: string, addre
   await executor.execute(sql`update evm_nonces set next_nonce = ${(nonce + 1n).toString()} where network = ${network} and address = ${key}`);
   return nonce;
 }
+
+/**
+ * Gives `nonce` of `address` back (in the caller's transaction) when it is the last one reserved: true. False when a
+ * later one was reserved since, which would leave a gap no later transaction can pass.
+ */
+export async function releaseEvmNonce(executor: Executor, network: string, address: string, nonce: bigint): Promise<boolean> {
+  const result = (await executor.execute(
+    sql`update evm_nonces set next_nonce = ${nonce.toString()} where network = ${network} and address = ${address.toLowerCase()} and next_nonce = ${(nonce + 1n).toString()} returning next_nonce`,
+  )) as unknown as { rows: unknown[] };
+  return result.rows.length === 1;
+}

@@ -1,18 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NetworkFeeDto } from '@coinpurse/contract';
 import { InvalidInputError } from '../../common/errors';
+import { DATABASE, type Database } from '../../db/database';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { JsonRpcClient } from '../chain/json-rpc';
 import { coinsToBase } from '../chain/utxo-node';
+import { TokenNetworksRepository } from '../networks/token-networks.repository';
+import { SendFeeCheck } from '../wallet/send-fee-check';
 import { EvmKeySigner } from './evm-key-signer';
 import { baseToCoins, NodeWalletSigner } from './node-wallet-signer';
-import { evmFeeQuote, evmQuotedFee, NATIVE_TRANSFER_GAS } from './payout-fees';
+import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, payoutAmountBase, recipientGetsBase } from './payout-fees';
+import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
 
 /** Confirmation target of the UTXO estimate shown before a send. */
 const FEE_TARGET_BLOCKS = 6;
 /** The EVM quote aims at the next block (its base fee, a median tip). */
 const EVM_TARGET_BLOCKS = 1;
+/** The typical payment whose fee stands for one too small to carry its own: 10^-3 of a coin. */
+const PROBE_AMOUNT_DIGITS = 3;
 /** A P2WPKH payout: one input, the payment and change (vbytes). */
 const TYPICAL_PAYOUT_VBYTES = 141n;
 
@@ -21,37 +27,32 @@ const TYPICAL_PAYOUT_VBYTES = 141n;
  * customer pays it out of the amount (see payout-fees.ts), so the step shows it and what the recipient gets. UTXO: the
  * fee the hot wallet would pay for this payment (funded, never signed nor locked) and the node's rate
  * (`estimatesmartfee`); EVM: `eth_feeHistory`'s next base fee plus the median tip, times 21,000 gas (a plain transfer),
- * the quote the signer charges.
+ * the quote the signer charges. An ERC-20 token's gas is the platform's: its estimate is a fee of 0 to the customer.
+ * Send refuses an amount the quoted fee takes entirely (`sendRefusal`, the wallet's SendFeeCheck).
  */
 @Injectable()
-export class NetworkFeeService {
+export class NetworkFeeService implements SendFeeCheck {
   private readonly evmClients = new Map<string, JsonRpcClient>();
+  /** One address of the hot wallet the typical-fee probes pay to (asked once). */
+  private feeProbeAddress: string | undefined;
 
   constructor(
     private readonly chains: ChainConnections,
     private readonly payouts: PayoutsService,
+    private readonly payoutRows: PayoutsRepository,
+    private readonly tokenNetworks: TokenNetworksRepository,
+    @Inject(DATABASE) private readonly db: Database,
   ) {}
 
   async networkFee(tokenId: string, coinAmount: string | undefined): Promise<NetworkFeeDto> {
-    const chain = this.chains.list().find((c) => this.payouts.signerOf(c.network) && c.nativeCoins.includes(tokenId));
-    if (!chain) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not paid out on the chain by the platform: no network fee estimate.`);
-    const text = typeof coinAmount === 'string' ? coinAmount.trim() : '';
-    let amountBase: bigint;
-    try {
-      amountBase = coinsToBase(text, chain.nativeDecimals);
-    } catch {
-      throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
-    }
-    if (amountBase <= 0n) throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
-    const signer = this.payouts.signerOf(chain.network);
-    const estimate =
-      signer instanceof EvmKeySigner
-        ? await this.evmEstimate(chain)
-        : signer instanceof NodeWalletSigner
-          ? await this.utxoEstimate(signer, amountBase, chain.nativeDecimals)
-          : { feeBase: null, feeRateBase: null, targetBlocks: FEE_TARGET_BLOCKS };
-    const { feeBase, feeRateBase } = estimate;
+    const chain = this.nativeChain(tokenId);
+    if (!chain) return this.tokenFee(tokenId, coinAmount);
     const decimals = chain.nativeDecimals;
+    const amountBase = parseCoinAmount(coinAmount, decimals);
+    const signer = this.payouts.signerOf(chain.network);
+    const estimate = await this.quote(chain, amountBase);
+    const { feeBase, feeRateBase } = estimate;
+    const refusal = feeBase === null ? undefined : feeNotCoveredRefusal(amountBase, feeBase, decimals, await this.payoutRows.symbolOf(tokenId, this.db));
     return {
       token: tokenId,
       network: chain.network,
@@ -60,8 +61,56 @@ export class NetworkFeeService {
       feeRate: feeRateBase === null ? null : baseToCoins(feeRateBase, decimals),
       targetBlocks: estimate.targetBlocks,
       ...(signer instanceof EvmKeySigner ? { gasLimit: Number(NATIVE_TRANSFER_GAS) } : {}),
-      recipientGets: feeBase === null ? null : baseToCoins(feeBase >= amountBase ? 0n : amountBase - feeBase, decimals),
+      recipientGets: feeBase === null ? null : baseToCoins(recipientGetsBase(amountBase, feeBase), decimals),
       feePaidBy: 'customer',
+      ...(refusal ? { refusal } : {}),
+    };
+  }
+
+  /**
+   * Why a send of `coinAmount` of `token` on `network` is refused: the quoted network fee takes all of it (the
+   * customer pays it out of the amount). Undefined when it covers the fee, when the platform does not pay out the
+   * token's coin on that network by itself (ERC-20 gas is the platform's; manual settlement), or without a quote
+   * (the node is down: the signer checks again against the fee it charges).
+   */
+  async sendRefusal(token: string, network: string, coinAmount: string): Promise<string | undefined> {
+    const chain = this.nativeChain(token);
+    if (chain?.network !== network) return undefined;
+    const amountBase = payoutAmountBase(coinAmount, chain.nativeDecimals);
+    const { feeBase } = await this.quote(chain, amountBase);
+    if (feeBase === null) return undefined;
+    return feeNotCoveredRefusal(amountBase, feeBase, chain.nativeDecimals, await this.payoutRows.symbolOf(token, this.db));
+  }
+
+  /** The chain paying out `tokenId` as its own coin by itself (a signer configured), if any. */
+  private nativeChain(tokenId: string): ConnectedChain | undefined {
+    return this.chains.list().find((c) => this.payouts.signerOf(c.network) && c.nativeCoins.includes(tokenId));
+  }
+
+  private async quote(chain: ConnectedChain, amountBase: bigint): Promise<{ feeBase: bigint | null; feeRateBase: bigint | null; targetBlocks: number }> {
+    const signer = this.payouts.signerOf(chain.network);
+    if (signer instanceof EvmKeySigner) return this.evmEstimate(chain);
+    if (signer instanceof NodeWalletSigner) return this.utxoEstimate(signer, amountBase, chain.nativeDecimals);
+    return { feeBase: null, feeRateBase: null, targetBlocks: FEE_TARGET_BLOCKS };
+  }
+
+  /** An ERC-20 token the EVM signer pays out (a contract on a network with a signer): the platform pays its gas. */
+  private async tokenFee(tokenId: string, coinAmount: string | undefined): Promise<NetworkFeeDto> {
+    const row = (await this.tokenNetworks.listForCoin(String(tokenId))).find(
+      (r) => r.contractAddress && this.chains.get(r.network)?.family === 'evm' && this.payouts.signerOf(r.network),
+    );
+    if (!row) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not paid out on the chain by the platform: no network fee estimate.`);
+    const decimals = row.contractDecimals ?? 18;
+    const amount = baseToCoins(parseCoinAmount(coinAmount, decimals), decimals);
+    return {
+      token: tokenId,
+      network: row.network,
+      coinAmount: amount,
+      estimatedFee: '0',
+      feeRate: null,
+      targetBlocks: EVM_TARGET_BLOCKS,
+      recipientGets: amount,
+      feePaidBy: 'platform',
     };
   }
 
@@ -69,9 +118,23 @@ export class NetworkFeeService {
     const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [FEE_TARGET_BLOCKS]).catch(() => ({}) as { feerate?: number });
     const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, decimals) : null;
     let feeBase = await signer.feeFor(amountBase).catch(() => null);
+    // An amount the fee takes entirely (or too small to be an output at all): the fee of a typical payment, paid on top.
+    feeBase ??= await this.typicalFee(signer, decimals).catch(() => null);
     // The wallet cannot fund it (or is unreachable): the rate times a typical payout's size.
     if (feeBase === null && feeRateBase !== null) feeBase = (feeRateBase * TYPICAL_PAYOUT_VBYTES + 999n) / 1000n;
     return { feeBase, feeRateBase, targetBlocks: FEE_TARGET_BLOCKS };
+  }
+
+  /** The fee of a payment of PROBE_AMOUNT_DIGITS (0.001 of a coin) with the fee on top: the size of a typical payout. */
+  private async typicalFee(signer: NodeWalletSigner, decimals: number): Promise<bigint> {
+    this.feeProbeAddress ??= await signer.client.call<string>('getrawchangeaddress', []);
+    const funded = await signer.client.call<{ fee: number }>('walletcreatefundedpsbt', [
+      [],
+      [{ [this.feeProbeAddress]: baseToCoins(10n ** BigInt(Math.max(0, decimals - PROBE_AMOUNT_DIGITS)), decimals) }],
+      0,
+      { lockUnspents: false },
+    ]);
+    return coinsToBase(funded.fee, decimals);
   }
 
   private async evmEstimate(chain: ConnectedChain) {
@@ -87,4 +150,17 @@ export class NetworkFeeService {
       targetBlocks: EVM_TARGET_BLOCKS,
     };
   }
+}
+
+/** A positive amount of the query, in the smallest unit of `decimals` (400 otherwise). */
+function parseCoinAmount(coinAmount: string | undefined, decimals: number): bigint {
+  const text = typeof coinAmount === 'string' ? coinAmount.trim() : '';
+  let amountBase: bigint;
+  try {
+    amountBase = coinsToBase(text, decimals);
+  } catch {
+    amountBase = 0n;
+  }
+  if (amountBase <= 0n) throw new InvalidInputError(`coinAmount must be a positive amount with at most ${decimals} decimals.`);
+  return amountBase;
 }

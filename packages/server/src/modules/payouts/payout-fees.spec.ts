@@ -1,9 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { evmPaymentFees, evmReplacementFees, FeeAboveCeiling, tenPercentMore, utxoReplacementFeeRate } from './payout-fees';
+import {
+  evmPaymentFees,
+  evmReplacementFees,
+  FeeAboveCeiling,
+  feeNotCoveredRefusal,
+  payoutAmountBase,
+  recipientGetsBase,
+  tenPercentMore,
+  utxoReplacementFeeRate,
+} from './payout-fees';
 
 const GWEI = 1_000_000_000n;
 
 describe('the payout fee rules', () => {
+  it('an amount the network fee takes entirely is refused, with the fee said for people; the recipient gets the rest', () => {
+    expect(payoutAmountBase('0.001', 8)).toBe(100_000n);
+    // Truncated to the chain's decimals and at least 1, as the payout row is made.
+    expect(payoutAmountBase('0.123456789', 8)).toBe(12_345_678n);
+    expect(payoutAmountBase('0.000000001', 8)).toBe(1n);
+    expect(feeNotCoveredRefusal(100_000n, 141_000n, 8, 'LTC')).toBe('The amount does not cover the network fee of 0.00141 LTC.');
+    expect(feeNotCoveredRefusal(141_000n, 141_000n, 8, 'LTC')).toBe('The amount does not cover the network fee of 0.00141 LTC.');
+    expect(feeNotCoveredRefusal(141_001n, 141_000n, 8, 'LTC')).toBeUndefined();
+    expect(feeNotCoveredRefusal(1n, 42_000_000_000_000n, 18, 'ETH')).toBe('The amount does not cover the network fee of 0.000042 ETH.');
+    expect(recipientGetsBase(100_000n, 141_000n)).toBe(0n);
+    expect(recipientGetsBase(200_000n, 141_000n)).toBe(59_000n);
+  });
+
   it('an EVM payment offers the quoted tip and room for the base fee to double, within the ceiling', () => {
     const quote = { baseFeePerGas: 10n * GWEI, priorityFeePerGas: 2n * GWEI };
     expect(evmPaymentFees(quote, 21_000n, 10n ** 18n)).toEqual({ maxFeePerGas: 22n * GWEI, maxPriorityFeePerGas: 2n * GWEI });

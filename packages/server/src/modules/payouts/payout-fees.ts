@@ -25,6 +25,32 @@ export class FeeAboveCeiling extends Error {
   }
 }
 
+/**
+ * What a withdrawal of `coinAmount` (the ledger's exact decimal) is on the chain, in its smallest unit: truncated to the
+ * chain's decimals and at least 1, as the payout row is created (PayoutsRepository.createDue).
+ */
+export function payoutAmountBase(coinAmount: string, decimals: number): bigint {
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(coinAmount.trim());
+  if (!match) throw new RangeError(`Not an amount: ${coinAmount.slice(0, 40)}`);
+  const base = BigInt(match[1]) * 10n ** BigInt(decimals) + BigInt((match[2] ?? '').padEnd(decimals, '0').slice(0, decimals) || '0');
+  return base > 0n ? base : 1n;
+}
+
+/**
+ * Who pays a native coin payout's network fee is the customer, out of the amount: an amount the fee takes entirely
+ * leaves the recipient nothing, and is refused — at Send against the quote (NetworkFeeService.sendRefusal), and again by
+ * the signer against the fee it actually charges. The refusal, said for people; undefined when the amount covers it.
+ */
+export function feeNotCoveredRefusal(amountBase: bigint, feeBase: bigint, decimals: number, symbol: string): string | undefined {
+  if (amountBase > feeBase) return undefined;
+  return `The amount does not cover the network fee of ${trimZeros(baseToDecimal(feeBase, decimals))} ${symbol}.`;
+}
+
+/** `amountBase` less `feeBase`, never below 0: what the recipient gets. */
+export function recipientGetsBase(amountBase: bigint, feeBase: bigint): bigint {
+  return feeBase >= amountBase ? 0n : amountBase - feeBase;
+}
+
 /** The most one payout may pay as network fee, in the chain's smallest unit. */
 export function maxFeeBase(chain: Pick<ConnectedChain, 'maxFee' | 'nativeDecimals'>): bigint {
   return coinsToBase(chain.maxFee, chain.nativeDecimals);
@@ -123,6 +149,15 @@ export function utxoReplacementFeeRate(
   const rate = min(max((currentRate * 3n) / 2n, leastRate, node.estimatePerKvB ?? 0n), (ceilingBase * 1000n) / vsize);
   if (rate < leastRate) return undefined;
   return `${rate / 1000n}.${(rate % 1000n).toString().padStart(3, '0')}`;
+}
+
+function baseToDecimal(amountBase: bigint, decimals: number): string {
+  const text = amountBase.toString().padStart(decimals + 1, '0');
+  return decimals ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}` : text;
+}
+
+function trimZeros(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
 function min(a: bigint, b: bigint): bigint {

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { SendFeeCheck } from '../wallet/send-fee-check';
 import { Erc20Payouts } from './erc20-payouts';
 import { ColdPayoutsController } from './cold-payouts.controller';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
@@ -15,9 +16,15 @@ import { SweepsService } from './sweeps.service';
 import { NetworkFeeService } from './network-fee.service';
 import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
+import { PayoutFailures } from './payout-failures';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 
-/** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the cold-signature path; EVM sweeps; the reserves. */
+/**
+ * Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the
+ * cold-signature path; EVM sweeps; the reserves. Global for the wallet's SendFeeCheck (a send refused when the network
+ * fee takes its whole amount), which the wallet module cannot import without a circle.
+ */
+@Global()
 @Module({
   controllers: [PayoutsController, ReservesController, ColdPayoutsController],
   providers: [
@@ -34,8 +41,10 @@ import { PayoutVersionsRepository } from './payout-versions.repository';
     NetworkFeeService,
     PayoutBumps,
     PayoutCompletion,
+    PayoutFailures,
     PayoutVersionsRepository,
+    { provide: SendFeeCheck, useExisting: NetworkFeeService },
   ],
-  exports: [PayoutsService, PayoutsRepository, SweepsService],
+  exports: [PayoutsService, PayoutsRepository, SweepsService, SendFeeCheck],
 })
 export class PayoutsModule {}

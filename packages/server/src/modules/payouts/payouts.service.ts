@@ -5,20 +5,16 @@ import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
 import { inTransaction } from '../ledger/db-transaction';
-import { LedgerService } from '../ledger/ledger.service';
-import { NotificationsService } from '../notifications/notifications.service';
-import { AuditService } from '../audit/audit.service';
-import { MailService } from '../mail/mail.service';
 import { HotWalletShort, NodeWalletSigner, type PayoutSigner, SignerRefusal } from './node-wallet-signer';
 import { EvmKeySigner } from './evm-key-signer';
-import { payoutDetails, type PayoutRecord, PayoutsRepository } from './payouts.repository';
-import { FAIL_PAYOUT } from '../chain/chain-functions';
+import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { PerNetworkJob } from '../chain/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';
 import { ColdPayoutsService } from './cold-payouts.service';
 import { FeeAboveCeiling } from './payout-fees';
 import { PayoutBumps, type StoredReplacement } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
+import { PayoutFailures } from './payout-failures';
 
 /** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
 export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
@@ -63,15 +59,12 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly chains: ChainConnections,
     private readonly payouts: PayoutsRepository,
-    private readonly ledger: LedgerService,
-    private readonly notifications: NotificationsService,
-    private readonly mail: MailService,
-    private readonly audit: AuditService,
     @Inject(DATABASE) private readonly db: Database,
     private readonly tokenPayouts: Erc20Payouts,
     private readonly cold: ColdPayoutsService,
     private readonly bumps: PayoutBumps,
     private readonly completion: PayoutCompletion,
+    private readonly failures: PayoutFailures,
   ) {
     for (const chain of chains.list()) {
       if (chain.family === 'utxo' && chain.wallet) this.signers.set(chain.network, new NodeWalletSigner(chain as ConnectedChain & { wallet: string }));
@@ -230,52 +223,9 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /**
-   * A payout that will never be signed (nothing went to the chain): `cp_fail_payout` fails it and, while the withdrawal
-   * is still approved, returns the held amount to the customer by a reversal entry with the reason and rejects the
-   * withdrawal — in the caller's transaction, which holds the payout's row lock, so it happens once. Here: the texts.
-   */
+  /** The signer refused: the payout fails, the held amount returns to the customer (PayoutFailures). */
   private async fail(chain: ConnectedChain, payout: PayoutRecord, reason: string, tx: Tx): Promise<void> {
-    const withdrawal = await this.payouts.withdrawalView(payout.transactionId, tx);
-    const notice =
-      withdrawal &&
-      this.notifications.notificationRecord({
-        userId: withdrawal.userId,
-        title: 'Withdrawal failed',
-        message: `Your withdrawal could not be paid on the chain, so the amount was returned to your balance. Reason: ${reason}`,
-        status: 'rejected',
-        createdBy: null,
-      });
-    const mail = withdrawal?.email
-      ? this.mail.outboxRecord({
-          to: withdrawal.email,
-          subject: 'Withdrawal failed',
-          text: `Hello ${withdrawal.name},\n\nyour withdrawal could not be paid on the chain, so the amount was returned to your Coinpurse balance.\n\nReason: ${reason}\n`,
-        })
-      : undefined;
-    const audit = this.audit.row(null, {
-      action: 'chain.payout_failed',
-      targetType: 'transaction',
-      targetId: payout.transactionId,
-      before: { status: 'approved' },
-      after: { status: 'rejected', reason },
-    });
-    const returned = await this.ledger.runIn(
-      tx,
-      FAIL_PAYOUT,
-      (shard) => [
-        payout.id,
-        reason,
-        payoutDetails({ ...payout, state: 'failed' }, chain.nativeDecimals),
-        shard,
-        { audit: [audit], ...(notice ? { notifications: [notice.row] } : {}), ...(mail ? { mail: [mail.row] } : {}) },
-      ],
-      { changes: withdrawal ? [{ userId: withdrawal.userId, token: withdrawal.token }] : [] },
-    );
-    if (returned !== true) return;
-    await notice?.publish(tx);
-    await mail?.publish(tx);
-    this.logger.warn(`Payout of withdrawal ${payout.transactionId} on ${payout.network} failed and was returned to the customer: ${reason}`);
+    await this.failures.fail(chain, payout, { reason, actor: null, action: 'chain.payout_failed' }, tx);
   }
 
   private async broadcast(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
 import { coinsToBase } from '../chain/utxo-node';
-import { type ApprovedPayment, ColdPrepareError, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
+import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
 import { baseToCoins, type SignedPayout } from './node-wallet-signer';
 
 /** Bitcoin Core RPC error codes told apart here. */
@@ -119,6 +119,20 @@ export class ColdPsbtWallet implements ColdSide {
       throw new ColdUploadRefusal(`The node would not accept the signed transaction: ${verdict?.['reject-reason'] ?? 'no reason given'}.`);
     }
     return { rawTx: hex, txid: decoded.txid, feeBase };
+  }
+
+  /** Every input still unspent (in the chain and the mempool), so the PSBT was not sent offline: their locks go. */
+  async release(prepared: UnsignedColdPayout): Promise<void> {
+    const decoded = await this.watch.call<DecodedPsbt>('decodepsbt', [prepared.unsignedTx]);
+    for (const input of decoded.tx.vin) {
+      const unspent = await this.watch.call<unknown>('gettxout', [input.txid, input.vout, true]);
+      if (unspent === null) {
+        throw new ColdReleaseRefusal(
+          `The coin ${outpoint(input)} of the prepared transaction is spent on the chain: it may have been signed and broadcast offline. Check the cold wallet first.`,
+        );
+      }
+    }
+    await this.unlock(decoded.tx.vin);
   }
 
   async reserveInputs(unsignedTxs: string[]): Promise<void> {

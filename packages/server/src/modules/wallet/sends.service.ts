@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { SendCryptoDto, SendCryptoResponseDto } from '@coinpurse/contract';
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../common/errors';
@@ -16,6 +16,7 @@ import { SecurityMailService } from '../security/security-mail.service';
 import { StepUpService } from '../security/step-up.service';
 import type { TransactionRecord } from './transactions.repository';
 import { describe, toTransactionDto, usdText } from './wallet-common';
+import { SendFeeCheck } from './send-fee-check';
 import { SEND } from './wallet-functions';
 import { atCurrentPrice, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
@@ -36,6 +37,7 @@ export class SendsService {
     private readonly addressBook: AddressBookService,
     private readonly stepUp: StepUpService,
     private readonly securityMails: SecurityMailService,
+    @Optional() private readonly feeCheck?: SendFeeCheck,
   ) {}
 
   async send(
@@ -76,6 +78,10 @@ export class SendsService {
     const quote = await this.prices.quote(token.id);
     const quantity = usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
+    // The customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused here,
+    // before anything is held (the money function knows no fee quote; the signer checks again when it signs).
+    const feeRefusal = await this.feeCheck?.sendRefusal(token.id, network, plain(quantity));
+    if (feeRefusal) throw new InvalidInputError(feeRefusal);
     const usdAt = usdValue(quantity, quote.price);
     const id = randomUUID();
     const at = new Date();

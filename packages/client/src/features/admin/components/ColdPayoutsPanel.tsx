@@ -2,15 +2,19 @@ import { useRef, useState } from 'react';
 import {
   type ColdPayoutDto,
   type UnsignedPayoutDto,
+  useDiscardUnsignedPayoutMutation,
+  useFailColdPayoutMutation,
   useGetColdPayoutsQuery,
   usePrepareUnsignedPayoutMutation,
   useUploadSignedPayoutMutation,
 } from '../../../api/generated/adminPayoutsApi.generated';
 import { formatDateTime, formatQuantity } from '../../../lib/format';
 import { useAdminAction } from '../hooks/useAdminAction';
+import { useModalTarget } from '../hooks/useModalTarget';
 import { useNetworkNames } from '../hooks/useNetworkNames';
 import { Table } from './DataTable';
-import { FormError } from './Field';
+import { Field, FormError } from './Field';
+import { FormModal } from './FormModal';
 
 /** A PSBT file starts with the magic bytes "psbt" 0xff (BIP 174). */
 const PSBT_MAGIC = [0x70, 0x73, 0x62, 0x74, 0xff];
@@ -45,10 +49,37 @@ async function readSigned(file: File): Promise<string> {
   return new TextDecoder().decode(bytes).trim();
 }
 
+/** The admin's reason, then the withdrawal fails: its held amount goes back to the customer, who reads the reason. */
+function FailModal({ payout, onClose, onDone }: { payout: ColdPayoutDto; onClose: () => void; onDone: () => void }) {
+  const [fail, failing] = useFailColdPayoutMutation();
+  const [reason, setReason] = useState('');
+  const { error, setError, run } = useAdminAction();
+  const submit = async () => {
+    if (!reason.trim()) return setError('A reason is required.');
+    const done = await run(() => fail({ transactionId: payout.transactionId, failColdPayoutDto: { reason: reason.trim() } }).unwrap(), {
+      success: 'The withdrawal failed: its amount was returned to the customer.',
+      failure: 'The withdrawal was not failed.',
+    });
+    if (done) onDone();
+  };
+  return (
+    <FormModal title="Fail the withdrawal" onClose={onClose} onSubmit={submit} error={error} busy={failing.isLoading} submitLabel="Fail withdrawal">
+      <p className="muted">
+        {formatQuantity(payout.coinAmount)} {payout.token} goes back to {payout.userEmail ?? 'the customer'}; the withdrawal is rejected and they are told why.
+        {payout.prepared ? ' The prepared unsigned transaction is discarded: do not sign or send it.' : ''}
+      </p>
+      <Field label="Reason" hint="The customer reads it.">
+        <textarea rows={3} value={reason} onChange={(event) => setReason(event.target.value)} />
+      </Field>
+    </FormModal>
+  );
+}
+
 /**
  * Withdrawals paid from the cold side (above the hot limits, or more than the hot wallet holds): download the unsigned
  * transaction, sign it offline, upload the signed one. The server stores it only when it pays exactly the approved
- * output; the payout job then broadcasts and confirms it. Shown only while there is one.
+ * output; the payout job then broadcasts and confirms it. Until a signed one is uploaded, the prepared transaction can be
+ * discarded (a new one is prepared on the next download) or the withdrawal failed instead. Shown only while there is one.
  */
 export function ColdPayoutsPanel() {
   const payouts = useGetColdPayoutsQuery(undefined, { pollingInterval: 15000, refetchOnMountOrArgChange: true });
@@ -59,6 +90,8 @@ export function ColdPayoutsPanel() {
   const fileInput = useRef<HTMLInputElement>(null);
   const uploadFor = useRef<string | null>(null);
   const networkName = useNetworkNames();
+  const [discardUnsigned] = useDiscardUnsignedPayoutMutation();
+  const failing = useModalTarget<ColdPayoutDto>(payouts.refetch);
 
   const download = async (transactionId: string) => {
     setBusy(transactionId);
@@ -70,6 +103,14 @@ export function ColdPayoutsPanel() {
       },
       { success: 'Unsigned transaction downloaded: sign it offline, then upload the signed one.', failure: 'The unsigned transaction could not be prepared.' },
     );
+    setBusy(null);
+  };
+  const discard = async (transactionId: string) => {
+    setBusy(transactionId);
+    await run(() => discardUnsigned({ transactionId }).unwrap(), {
+      success: 'Unsigned transaction discarded: do not sign or send it. Download a new one when ready.',
+      failure: 'The unsigned transaction could not be discarded.',
+    });
     setBusy(null);
   };
   const chooseSigned = (transactionId: string) => {
@@ -157,6 +198,18 @@ export function ColdPayoutsPanel() {
                     onClick={() => chooseSigned(payout.transactionId)}
                   >
                     Upload signed
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={busy !== null || !payout.prepared}
+                    title={payout.prepared ? 'Discard the downloaded unsigned transaction; the next download prepares a new one' : 'Nothing prepared yet'}
+                    onClick={() => void discard(payout.transactionId)}
+                  >
+                    Discard unsigned
+                  </button>{' '}
+                  <button type="button" className="button small danger" disabled={busy !== null} onClick={() => failing.open(payout)}>
+                    Fail withdrawal
                   </button>
                 </>
               ) : (
@@ -166,6 +219,7 @@ export function ColdPayoutsPanel() {
           </tr>
         )}
       </Table>
+      {failing.target ? <FailModal payout={failing.target} onClose={failing.close} onDone={failing.done} /> : null}
     </section>
   );
 }

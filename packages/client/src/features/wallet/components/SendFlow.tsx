@@ -39,9 +39,11 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const canContinue = usd > 0 && address.trim().length > 0 && !needsNetwork;
   const saved = (book?.addresses ?? []).filter((entry) => entry.token === token.id);
   // On a network the platform pays out on by itself the confirm step shows the network fee, which the customer pays
-  // out of the amount, and what the recipient gets (the server answers 400 for the others: then nothing is shown).
+  // out of the amount, and what the recipient gets (the server answers 400 for the others: then nothing is shown); for
+  // an ERC-20 token the platform pays the gas. An amount the fee takes entirely cannot be confirmed (Send refuses it).
   const feeAmount = row.price > 0 ? sendCoinAmount(usd, row.price, token.id) : '';
   const { data: fee } = useGetNetworkFeeQuery({ tokenId: token.id, coinAmount: feeAmount }, { skip: !confirming || !feeAmount || usd <= 0 });
+  const feeRefusal = fee?.feePaidBy === 'customer' ? fee.refusal : undefined;
   const alreadySaved = saved.some((entry) => entry.address === address.trim() && entry.network === network && (entry.memo ?? '') === memo.trim());
 
   function next(event: FormEvent) {
@@ -58,7 +60,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   }
 
   async function confirm() {
-    if (busy.current || (secondFactor.needed && !secondFactor.value)) return;
+    if (busy.current || feeRefusal || (secondFactor.needed && !secondFactor.value)) return;
     busy.current = true;
     const idempotencyKey = crypto.randomUUID();
     const coin = sendCoinAmount(usd, row.price, token.id);
@@ -137,16 +139,25 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           <dd>{chosen?.address || token.address || '—'}</dd>
           <dt>To</dt>
           <dd>{address.trim()}</dd>
-          {fee?.estimatedFee && (
+          {fee?.estimatedFee && fee.feePaidBy === 'platform' && (
+            <>
+              <dt>Network fee</dt>
+              <dd data-testid="confirm-network-fee">Paid by Coinpurse</dd>
+              <dt>Recipient gets</dt>
+              <dd data-testid="confirm-recipient-gets">
+                {confirmCoinAmount(usd, row.price, token.id).slice(1)} {token.symbol.toUpperCase()}
+              </dd>
+            </>
+          )}
+          {fee?.estimatedFee && fee.feePaidBy === 'customer' && (
             <>
               <dt>Network fee</dt>
               <dd data-testid="confirm-network-fee">
-                ≈ {fee.estimatedFee} {token.symbol.toUpperCase()} {fee.feePaidBy === 'customer' ? '(included in the amount)' : '(paid by Coinpurse)'}
+                ≈ {fee.estimatedFee} {token.symbol.toUpperCase()} (included in the amount)
               </dd>
               <dt>Recipient gets</dt>
               <dd data-testid="confirm-recipient-gets">
-                {fee.feePaidBy === 'customer' && fee.recipientGets !== null ? `≈ ${fee.recipientGets}` : confirmCoinAmount(usd, row.price, token.id).slice(1)}{' '}
-                {token.symbol.toUpperCase()}
+                {fee.recipientGets !== null ? `≈ ${fee.recipientGets}` : confirmCoinAmount(usd, row.price, token.id).slice(1)} {token.symbol.toUpperCase()}
               </dd>
             </>
           )}
@@ -157,6 +168,12 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             </>
           )}
         </dl>
+        {/* The server refuses this amount at Send (the same text): the network fee would leave the recipient nothing. */}
+        {feeRefusal && (
+          <p className="error-text center" role="alert" data-testid="confirm-fee-refusal">
+            {feeRefusal}
+          </p>
+        )}
         {/* With two-factor sign-in on, saving needs its own code: the address book panel asks for it. */}
         {!alreadySaved && !secondFactor.needed && (
           <div className="field">
@@ -175,7 +192,12 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           </div>
         )}
         {secondFactor.needed && <SecondFactorField id="send-code" value={secondFactor.code} onChange={secondFactor.setCode} />}
-        <button type="button" className="button block" onClick={confirm} disabled={isLoading || (secondFactor.needed && !secondFactor.value)}>
+        <button
+          type="button"
+          className="button block"
+          onClick={confirm}
+          disabled={isLoading || Boolean(feeRefusal) || (secondFactor.needed && !secondFactor.value)}
+        >
           {isLoading ? 'Sending...' : 'Confirm'}
         </button>
       </section>
