@@ -8,7 +8,7 @@ import { decodeFunctionData, erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
+import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { Anvil } from '../support/anvil';
 import { DATABASE_KINDS } from '../support/databases';

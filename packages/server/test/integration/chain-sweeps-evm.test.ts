@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { EvmKeySigner } from '../../src/modules/payouts/evm-key-signer';
-import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
+import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { SWEEP_LOCK_BASE, SweepsService } from '../../src/modules/payouts/sweeps.service';
 import { CHAIN_NETWORKS } from '../../src/config/chain-params';

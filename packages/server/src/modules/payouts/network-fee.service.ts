@@ -4,8 +4,8 @@ import { InvalidInputError } from '../../common/errors';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { JsonRpcClient } from '../chain/json-rpc';
 import { coinsToBase } from '../chain/utxo-node';
-import { EvmKeySigner } from './evm-key-signer';
-import { baseToCoins, NodeWalletSigner } from './node-wallet-signer';
+import { baseToCoins } from './payout-signer';
+import type { RemoteSigner } from './remote-signer';
 import { evmFeeQuote, evmQuotedFee, NATIVE_TRANSFER_GAS } from './payout-fees';
 import { PayoutsService } from './payouts.service';
 
@@ -45,9 +45,9 @@ export class NetworkFeeService {
     if (amountBase <= 0n) throw new InvalidInputError(`coinAmount must be a positive amount with at most ${chain.nativeDecimals} decimals.`);
     const signer = this.payouts.signerOf(chain.network);
     const estimate =
-      signer instanceof EvmKeySigner
+      signer?.family === 'evm'
         ? await this.evmEstimate(chain)
-        : signer instanceof NodeWalletSigner
+        : signer
           ? await this.utxoEstimate(signer, amountBase, chain.nativeDecimals)
           : { feeBase: null, feeRateBase: null, targetBlocks: FEE_TARGET_BLOCKS };
     const { feeBase, feeRateBase } = estimate;
@@ -59,13 +59,13 @@ export class NetworkFeeService {
       estimatedFee: feeBase === null ? null : baseToCoins(feeBase, decimals),
       feeRate: feeRateBase === null ? null : baseToCoins(feeRateBase, decimals),
       targetBlocks: estimate.targetBlocks,
-      ...(signer instanceof EvmKeySigner ? { gasLimit: Number(NATIVE_TRANSFER_GAS) } : {}),
+      ...(signer?.family === 'evm' ? { gasLimit: Number(NATIVE_TRANSFER_GAS) } : {}),
       recipientGets: feeBase === null ? null : baseToCoins(feeBase >= amountBase ? 0n : amountBase - feeBase, decimals),
       feePaidBy: 'customer',
     };
   }
 
-  private async utxoEstimate(signer: NodeWalletSigner, amountBase: bigint, decimals: number) {
+  private async utxoEstimate(signer: RemoteSigner, amountBase: bigint, decimals: number) {
     const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [FEE_TARGET_BLOCKS]).catch(() => ({}) as { feerate?: number });
     const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, decimals) : null;
     let feeBase = await signer.feeFor(amountBase).catch(() => null);

@@ -16,6 +16,7 @@ import { NetworkFeeService } from './network-fee.service';
 import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutVersionsRepository } from './payout-versions.repository';
+import { RemoteSigners } from './remote-signers';
 
 /** Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the cold-signature path; EVM sweeps; the reserves. */
 @Module({
@@ -35,6 +36,7 @@ import { PayoutVersionsRepository } from './payout-versions.repository';
     PayoutBumps,
     PayoutCompletion,
     PayoutVersionsRepository,
+    RemoteSigners,
   ],
   exports: [PayoutsService, PayoutsRepository, SweepsService],
 })
