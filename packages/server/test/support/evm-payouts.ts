@@ -37,7 +37,7 @@ export interface EvmPayoutSetup {
  * the scheduled jobs stopped (the tests drive `runOnce`) and the network switched on for payouts.
  */
 export async function startEvmPayouts(
-  options: { env?: Record<string, string>; coins?: Record<string, string>; sweeps?: boolean; beforeApp?: (anvil: Anvil) => Promise<void> } = {},
+  options: { env?: Record<string, string>; coins?: Record<string, string>; sweeps?: boolean; beforeApp?: (anvil: Anvil) => Promise<unknown> } = {},
 ): Promise<EvmPayoutSetup> {
   const anvil = await Anvil.start();
   const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
