@@ -92,8 +92,8 @@ export interface SignedTestApp extends TestApp {
   env: Record<string, string>;
   /** The signer process's environment (to start it again after a kill). */
   signerEnv: Record<string, string>;
-  /** Starts the signer process again on the same port (after `signer.kill()`). */
-  restartSigner(): Promise<SignerProcess>;
+  /** Starts the signer process again on the same port (after `signer.kill()`), its environment changed by `env`. */
+  restartSigner(env?: Record<string, string>): Promise<SignerProcess>;
 }
 
 /**
@@ -135,9 +135,9 @@ export async function startTestAppWithSigner(
     signer,
     env,
     signerEnv: fullSignerEnv,
-    restartSigner: async () => {
+    restartSigner: async (changes = {}) => {
       await result.signer.stop();
-      result.signer = await spawnSigner(fullSignerEnv, port);
+      result.signer = await spawnSigner({ ...fullSignerEnv, ...changes }, port);
       return result.signer;
     },
     close: async () => {
