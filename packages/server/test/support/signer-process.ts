@@ -83,7 +83,7 @@ export async function spawnSigner(env: Record<string, string>, port?: number): P
 }
 
 /** The settings that go to the signer process (with each such network's node settings); the API refuses them. */
-const SIGNER_SETTING = /^CHAIN_([A-Z0-9_]+)_(WALLET|KEY_FILE)$/;
+const SIGNER_SETTING = /^CHAIN_([A-Z0-9_]+?)(?<!_COLD)_(WALLET|KEY_FILE)$/;
 const NODE_SETTING = /^CHAIN_([A-Z0-9_]+)_(RPC_URL|XPUB|CHAIN|MAX_FEE)$/;
 
 export interface SignedTestApp extends TestApp {
