@@ -16,6 +16,7 @@ import {
 } from './chain-params';
 import { AccountKeyError, parseAccountKey } from './account-key';
 import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
+import { SIGNER_ONLY_SETTINGS } from './signer-settings';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -323,12 +324,6 @@ const CHAIN_SETTINGS = [
   'MAX_FEE',
   ...HOT_COLD_SETTINGS,
 ] as const;
-
-/**
- * The settings only the signer process reads (its keys: the node wallet it signs with, through its own RPC user, and
- * the EVM key file). The API refuses them, so no key ever sits in its environment.
- */
-export const SIGNER_ONLY_SETTINGS = ['WALLET', 'KEY_FILE'] as const;
 
 /**
  * The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. `role`:
