@@ -248,10 +248,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const chains = parseChains(env, problems, int, 'api');
   const signerToken = env.SIGNER_TOKEN || undefined;
   if (chains.some((chain) => chain.signerUrl)) {
-    if (!signerToken || signerToken.length < 32) problems.push('SIGNER_TOKEN must be set (at least 32 characters, the same as the signer process) with CHAIN_<NETWORK>_SIGNER_URL');
+    if (!signerToken || signerToken.length < 32)
+      problems.push('SIGNER_TOKEN must be set (at least 32 characters, the same as the signer process) with CHAIN_<NETWORK>_SIGNER_URL');
     // PGlite lives inside this process: a separate signer process cannot read the withdrawals it is asked to sign.
     if (!databaseUrl) {
-      problems.push('CHAIN_<NETWORK>_SIGNER_URL needs PostgreSQL (DATABASE_URL): the signer process reads the approved withdrawals itself, and PGlite is only reachable from inside this process');
+      problems.push(
+        'CHAIN_<NETWORK>_SIGNER_URL needs PostgreSQL (DATABASE_URL): the signer process reads the approved withdrawals itself, and PGlite is only reachable from inside this process',
+      );
     }
   }
   const config: AppConfig = {

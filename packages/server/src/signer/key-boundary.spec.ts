@@ -25,7 +25,9 @@ describe('no module outside src/signer/ holds or uses a key', () => {
 
   it('finds the sources (the check looks at something)', () => {
     expect(outside.length).toBeGreaterThan(100);
-    expect(signer.map((file) => relative(SRC, file))).toEqual(expect.arrayContaining(['signer/main.ts', 'signer/evm-key-signer.ts', 'signer/node-wallet-signer.ts']));
+    expect(signer.map((file) => relative(SRC, file))).toEqual(
+      expect.arrayContaining(['signer/main.ts', 'signer/evm-key-signer.ts', 'signer/node-wallet-signer.ts']),
+    );
   });
 
   it('reads no KEY_FILE, calls no walletprocesspsbt / signrawtransactionwithwallet / psbtbumpfee / bumpfee / dumpprivkey, no signTransaction', () => {
@@ -33,10 +35,16 @@ describe('no module outside src/signer/ holds or uses a key', () => {
     for (const file of outside) {
       const text = code(readFileSync(file, 'utf8'));
       const name = relative(SRC, file);
-      if (/\b(walletprocesspsbt|signrawtransactionwithwallet|signrawtransactionwithkey|psbtbumpfee|bumpfee|dumpprivkey|dumpwallet|walletpassphrase)\b/.test(text)) {
+      if (
+        /\b(walletprocesspsbt|signrawtransactionwithwallet|signrawtransactionwithkey|psbtbumpfee|bumpfee|dumpprivkey|dumpwallet|walletpassphrase)\b/.test(text)
+      ) {
         found.push(`${name}: a signing method of the node wallet`);
       }
-      if (/\.signTransaction\s*\(|\bsignMessage\s*\(|\bprivateKeyToAccount\b|\bmnemonicToAccount\b|\bprivateExtendedKey\b|\bderiveChild\([^)]*\)\.privateKey\b/.test(text)) {
+      if (
+        /\.signTransaction\s*\(|\bsignMessage\s*\(|\bprivateKeyToAccount\b|\bmnemonicToAccount\b|\bprivateExtendedKey\b|\bderiveChild\([^)]*\)\.privateKey\b/.test(
+          text,
+        )
+      ) {
         found.push(`${name}: signs with a key`);
       }
       // Reading the key file: any mention of KEY_FILE next to a file read in the same module.

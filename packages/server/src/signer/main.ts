@@ -28,7 +28,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = new Logger('Signer');
-  const pool = new Pool({ connectionString: config.databaseUrl, max: 5, statement_timeout: 30_000, lock_timeout: 10_000, idle_in_transaction_session_timeout: 120_000 });
+  const pool = new Pool({
+    connectionString: config.databaseUrl,
+    max: 5,
+    statement_timeout: 30_000,
+    lock_timeout: 10_000,
+    idle_in_transaction_session_timeout: 120_000,
+  });
   pool.on('error', (error) => logger.warn(`PostgreSQL: ${error.message}`));
   const db = drizzle(pool, { schema }) as unknown as Database;
   const service = new SignerService(db, config.networks);
@@ -39,7 +45,9 @@ async function main(): Promise<void> {
   });
   const { port } = server.address() as AddressInfo;
   for (const identity of service.identities()) {
-    logger.log(`Signing ${identity.network} payouts from ${identity.family === 'evm' ? 'the hot address' : 'the node wallet'} ${identity.source}${identity.sweeps ? ' (and sweeps)' : ''}`);
+    logger.log(
+      `Signing ${identity.network} payouts from ${identity.family === 'evm' ? 'the hot address' : 'the node wallet'} ${identity.source}${identity.sweeps ? ' (and sweeps)' : ''}`,
+    );
   }
   // One line a supervisor (or a test) can read the port from.
   console.log(`Signer listening on http://${config.host}:${port}`);

@@ -42,7 +42,14 @@ const problems = (env: Record<string, string>) => {
 
 describe('the signer process configuration (validated once at boot)', () => {
   it('reads its token, its database, where it listens, and per network the node wallet or the key file', () => {
-    const config = loadSignerConfig({ ...base, ...litecoin, CHAIN_LITECOIN_WALLET: ' hot-1 ', ...evm, CHAIN_ETHEREUM_KEY_FILE: keyFile(HOT_KEY), SIGNER_PORT: '0' });
+    const config = loadSignerConfig({
+      ...base,
+      ...litecoin,
+      CHAIN_LITECOIN_WALLET: ' hot-1 ',
+      ...evm,
+      CHAIN_ETHEREUM_KEY_FILE: keyFile(HOT_KEY),
+      SIGNER_PORT: '0',
+    });
     expect(config).toMatchObject({ host: '127.0.0.1', port: 0, token: base.SIGNER_TOKEN, databaseUrl: base.DATABASE_URL });
     expect(config.networks.map((n) => [n.network, n.wallet, n.keys?.hotKey])).toEqual([
       ['litecoin', 'hot-1', undefined],
@@ -53,7 +60,9 @@ describe('the signer process configuration (validated once at boot)', () => {
   });
 
   it('refuses a missing or short token, PGlite (no DATABASE_URL), and nothing to sign with', () => {
-    expect(problems({ ...litecoin, CHAIN_LITECOIN_WALLET: 'hot', DATABASE_URL: base.DATABASE_URL })).toContain('SIGNER_TOKEN must be set, at least 32 characters');
+    expect(problems({ ...litecoin, CHAIN_LITECOIN_WALLET: 'hot', DATABASE_URL: base.DATABASE_URL })).toContain(
+      'SIGNER_TOKEN must be set, at least 32 characters',
+    );
     expect(problems({ ...litecoin, CHAIN_LITECOIN_WALLET: 'hot', SIGNER_TOKEN: base.SIGNER_TOKEN })).toContain(
       "DATABASE_URL must be the PostgreSQL URL of the API's database",
     );

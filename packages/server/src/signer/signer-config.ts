@@ -39,7 +39,7 @@ export function loadSignerConfig(env: NodeJS.ProcessEnv = process.env): SignerCo
   if (token.length < 32) problems.push('SIGNER_TOKEN must be set, at least 32 characters (the same value as the API)');
   const databaseUrl = env.DATABASE_URL?.trim() ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must be the PostgreSQL URL of the API\'s database: the signer reads the approved withdrawals itself (PGlite cannot be shared)');
+    problems.push("DATABASE_URL must be the PostgreSQL URL of the API's database: the signer reads the approved withdrawals itself (PGlite cannot be shared)");
   }
   const host = env.SIGNER_HOST?.trim() || '127.0.0.1';
   const port = int('SIGNER_PORT', 3100, 0, 65535);

@@ -24,18 +24,16 @@ export function createSignerServer(service: SignerService, token: string): Serve
   const expected = createHash('sha256').update(token).digest();
   const authorized = (request: IncomingMessage) => {
     const header = request.headers.authorization ?? '';
-    const given = createHash('sha256').update(header.startsWith('Bearer ') ? header.slice(7) : '').digest();
+    const given = createHash('sha256')
+      .update(header.startsWith('Bearer ') ? header.slice(7) : '')
+      .digest();
     return timingSafeEqual(given, expected) && header.startsWith('Bearer ');
   };
 
   const routes: Array<[string, RegExp, (match: RegExpExecArray, body: Record<string, unknown>) => Promise<unknown>]> = [
     ['GET', /^\/networks$/, () => Promise.resolve({ networks: service.identities() })],
     ['GET', /^\/networks\/([a-z-]+)\/address$/, (m) => Promise.resolve(service.identity(m[1]))],
-    [
-      'POST',
-      /^\/networks\/([a-z-]+)\/payouts\/sign$/,
-      async (m, body) => ({ signed: payoutJson(await service.signPayout(m[1], payoutRequest(m[1], body))) }),
-    ],
+    ['POST', /^\/networks\/([a-z-]+)\/payouts\/sign$/, async (m, body) => ({ signed: payoutJson(await service.signPayout(m[1], payoutRequest(m[1], body))) })],
     [
       'POST',
       /^\/networks\/([a-z-]+)\/payouts\/replace$/,
@@ -55,7 +53,8 @@ export function createSignerServer(service: SignerService, token: string): Serve
       /^\/networks\/([a-z-]+)\/payouts\/reserve-inputs$/,
       async (m, body) => {
         const txids = body.txids;
-        if (!Array.isArray(txids) || txids.some((txid) => typeof txid !== 'string') || txids.length > 1000) throw new BadRequest('txids must be a list of txids');
+        if (!Array.isArray(txids) || txids.some((txid) => typeof txid !== 'string') || txids.length > 1000)
+          throw new BadRequest('txids must be a list of txids');
         return { reserved: await service.reserveInputs(m[1], txids as string[]) };
       },
     ],

@@ -2,13 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Database, Tx } from '../db/database';
 import { type ConnectedChain, connectChain } from '../modules/chain/chain-connections';
 import { inTransaction } from '../modules/ledger/db-transaction';
-import {
-  type PayoutRequest,
-  type SignedPayout,
-  type SignedSweepTx,
-  SignerRefusal,
-  type StoredPayment,
-} from '../modules/payouts/payout-signer';
+import { type PayoutRequest, type SignedPayout, type SignedSweepTx, SignerRefusal, type StoredPayment } from '../modules/payouts/payout-signer';
 import { EvmKeySigner } from './evm-key-signer';
 import type { EvmSweepSigner } from './evm-sweep-signer';
 import type { HotSigner } from './hot-signer';
@@ -230,4 +224,3 @@ const payoutOf = (r: SignatureRecord): SignedPayout => ({
 });
 
 const sweepOf = (r: SignatureRecord): SignedSweepTx => ({ rawTx: r.rawTx, txid: r.txid, amountBase: r.amountBase ?? 0n, maxFeeBase: r.feeBase });
-

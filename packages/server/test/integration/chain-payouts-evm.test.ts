@@ -224,7 +224,8 @@ describe.each(SIGNER_DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on 
     // Mined and completed (with whatever an earlier test left broadcast), so the next test counts only its own.
     await anvil.rpc.call('anvil_mine', ['0x3']);
     await payouts.runOnce('ethereum');
-    const [paid] = ((await db.execute(sql`select state from payouts where transaction_id = ${pending.id}`)) as unknown as { rows: Array<{ state: string }> }).rows;
+    const [paid] = ((await db.execute(sql`select state from payouts where transaction_id = ${pending.id}`)) as unknown as { rows: Array<{ state: string }> })
+      .rows;
     expect(paid.state).toBe('completed');
     expect(await balanceOf(to)).toBeGreaterThan(0n);
   });
@@ -243,9 +244,11 @@ describe.each(SIGNER_DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on 
     expect(await storedNonce()).toBe(nonceBefore + 1n);
     expect(await recordsOf(id)).toEqual([{ kind: 'payout', txid: first.body.signed.txid, rawTx: first.body.signed.rawTx, nonce: nonceBefore.toString() }]);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
-    const [row] = ((await db.execute(sql`select txid, raw_tx as "rawTx" from payouts where transaction_id = ${id}`)) as unknown as {
-      rows: Array<{ txid: string; rawTx: string }>;
-    }).rows;
+    const [row] = (
+      (await db.execute(sql`select txid, raw_tx as "rawTx" from payouts where transaction_id = ${id}`)) as unknown as {
+        rows: Array<{ txid: string; rawTx: string }>;
+      }
+    ).rows;
     expect(row).toEqual({ txid: first.body.signed.txid, rawTx: first.body.signed.rawTx });
     await anvil.rpc.call('anvil_mine', ['0x3']);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });

@@ -225,7 +225,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
   it('the signer refuses a forged request (an unapproved withdrawal, another address or amount) and logs why', async () => {
     const app = current();
     const signer = app.app.get(PayoutsService).signerOf('litecoin')!;
-    const db = app.app.get<Database>(DATABASE);
     const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
     const pending = await withdrawal(app, address, 40, 8);
     const before = (await ltc.wallet.call<unknown[]>('listtransactions', ['*', 1000])).length;

@@ -105,7 +105,6 @@ export async function readApprovedPayment(
   return { address: row.address, amountBase };
 }
 
-
 /** The signer will not sign this request (the reason says why); nothing was signed. */
 export class SignerRefusal extends Error {
   constructor(
@@ -125,7 +124,6 @@ export class HotWalletShort extends Error {
     this.name = 'HotWalletShort';
   }
 }
-
 
 /** Satoshis as a decimal coin amount for the node (exact: no float arithmetic). */
 export function baseToCoins(amountBase: bigint, decimals = 8): string {
