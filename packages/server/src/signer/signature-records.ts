@@ -93,6 +93,23 @@ export const signatureRecords = {
     return result.rows.map(record);
   },
 
+  /**
+   * The payments (UTXO) this signer signed on `network` lately that are not on their way yet: the API never stored
+   * them (it died after the signer answered) or stored them and has not broadcast them (no payout row past `signed`,
+   * no kept version has their txid). Their inputs must stay locked until these very bytes are sent — the node forgets
+   * its locks when it restarts — or a new payout would spend them and the recorded payment could never be sent.
+   */
+  async unclaimed(executor: Executor, network: string): Promise<string[]> {
+    const result = (await executor.execute(sql`
+      select s.raw_tx from signer_signatures s
+      where s.network = ${network} and s.kind = 'payout' and s.signed_at > now() - interval '30 days'
+        and not exists (select 1 from payouts p where p.network = s.network and p.txid = s.txid and p.state <> 'signed')
+        and not exists (select 1 from payout_replaced_txs r where r.network = s.network and r.txid = s.txid)`)) as unknown as {
+      rows: Array<{ raw_tx: string }>;
+    };
+    return result.rows.map((row) => row.raw_tx);
+  },
+
   async insert(executor: Executor, r: SignatureRecord): Promise<void> {
     const text = (value: bigint | null) => (value === null ? null : value.toString());
     await executor.execute(sql`insert into signer_signatures

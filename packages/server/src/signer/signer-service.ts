@@ -81,6 +81,8 @@ export class SignerService {
           this.logger.log(`Withdrawal ${request.transactionId} on ${network} was signed before: the same payment ${recorded.txid} again`);
           return payoutOf(recorded);
         }
+        // UTXO: what was signed for an API that died before storing it keeps its inputs (the node forgets its locks).
+        if (signer instanceof NodeWalletSigner) await signer.reserveInputs(await records.unclaimed(tx, network));
         const signed = await signer.sign({ ...request, network }, tx);
         await records.insert(tx, { ...this.baseRecord('payout', request.transactionId, network, signed), ...(await signer.spends(signed.rawTx)) });
         this.logger.log(`Signed withdrawal ${request.transactionId} on ${network}: ${signed.txid}`);

@@ -9,7 +9,7 @@ import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, SIGNER_TOKEN, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
 import { bearer, loginAdmin, signUp, type TestApp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
@@ -316,6 +316,52 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     const login = await app.http.post('/api/user/login-user').send({ email: customer.email, password: customer.password }).expect(200);
     expect((await history(app, login.body.token))[0]).toMatchObject({ _id: id, payoutState: 'completed', txHash: signed.txid });
   });
+  it('a repeated sign request gets the same bytes; their inputs stay locked (even after a node restart) until the job pays them', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    payouts.stop();
+    await payouts.runOnce('litecoin');
+    const [first, second] = await Promise.all([0, 1].map(() => recipient.call<string>('getnewaddress', ['', 'bech32'])));
+    // The hot wallet holds a few confirmed coins of its own (so two payments can be funded side by side).
+    const own = await Promise.all([0, 1, 2, 3].map(() => ltc.wallet.call<string>('getnewaddress', ['', 'bech32'])));
+    await ltc.wallet.call('sendmany', ['', Object.fromEntries(own.map((address) => [address, 1]))]);
+    await ltc.mine(1);
+    await payouts.runOnce('litecoin');
+    const a = await withdrawal(app, first, 40, 12);
+    const b = await withdrawal(app, second, 40, 12);
+    await approve(app, a.id);
+    await approve(app, b.id);
+    // An API asks for A's payment and dies before it stores the answer; asked again, the signer answers the same bytes.
+    const ask = () =>
+      fetch(`${apps[0].signer.url}/networks/litecoin/payouts/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${SIGNER_TOKEN}` },
+        body: JSON.stringify({ transactionId: a.id, address: first, amountBase: '15000000' }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as { signed: { txid: string; rawTx: string } } }));
+    const answered = await ask();
+    expect(answered.status).toBe(200);
+    expect(await ask()).toEqual(answered);
+    const inputs = (await ltc.wallet.call<{ vin: Array<{ txid: string; vout: number }> }>('decoderawtransaction', [answered.body.signed.rawTx])).vin.map(
+      (input) => `${input.txid}:${input.vout}`,
+    );
+    // The node restarts and forgets its locks; the next signature (B's) locks A's recorded inputs again first (whether
+    // the job has stored A's payment by then or not: it is not sent yet).
+    await ltc.stop();
+    await ltc.start();
+    await ltc.node.call('loadwallet', ['recipient']).catch(() => undefined);
+    expect(await ltc.wallet.call<unknown[]>('listlockunspent')).toEqual([]);
+    expect(await payouts.runOnce('litecoin', { stopAfterSigning: true })).toMatchObject({ created: 2, signed: 2 });
+    const locked = (await ltc.wallet.call<Array<{ txid: string; vout: number }>>('listlockunspent')).map((input) => `${input.txid}:${input.vout}`);
+    expect(locked).toEqual(expect.arrayContaining(inputs));
+    // The job stored A's recorded payment (not a new one) and B's own; both go out, neither conflicts.
+    expect(await payoutOf(app, a.id)).toMatchObject({ state: 'signed', txid: answered.body.signed.txid, rawTx: answered.body.signed.rawTx });
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ broadcast: 2 });
+    await ltc.mine(CONFIRMATIONS);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 2 });
+    expect(await received(first)).toEqual([{ txid: answered.body.signed.txid, amount: await net(app, a.id, '0.15000000') }]);
+    expect(await received(second)).toEqual([{ txid: (await payoutOf(app, b.id)).txid, amount: await net(app, b.id, '0.15000000') }]);
+  });
+
   it('the node down at broadcast: the run does not throw, the payout stays signed, and the same bytes go out once it is back', async () => {
     const app = current();
     const payouts = app.app.get(PayoutsService);
