@@ -23,7 +23,7 @@ const nativeDecimals = (network: ChainNetwork) => (isEvmNetwork(network) ? 18 : 
 
 /**
  * `CHAIN_<NETWORK>_HOT_LIMIT`, `_HOT_DAILY_LIMIT`, `_COLD_WALLET` (UTXO) and `_COLD_ADDRESS` (EVM). A limit is a positive
- * decimal amount of the network's own coin; a limit needs the network's hot signer (`_WALLET` / `_KEY_FILE`, passed as
+ * decimal amount of the network's own coin; a limit needs the network's hot signer (`_SIGNER_URL`, passed as
  * `hotSigner`) and its cold side, since a payout above it can only be paid from there.
  */
 export function parseHotCold(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, hotSigner: boolean, problems: string[]): HotColdSettings {

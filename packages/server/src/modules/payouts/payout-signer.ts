@@ -131,6 +131,16 @@ export function baseToCoins(amountBase: bigint, decimals = 8): string {
   return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
 }
 
+/** What the signer process says about a network (`GET /networks/:network/address`): where payouts are paid from. */
+export interface SignerIdentity {
+  network: string;
+  family: 'utxo' | 'evm';
+  /** EVM: the hot address; UTXO: the node wallet's name (the API reads its balance and confirmations, read-only). */
+  source: string;
+  /** Whether the signer holds the deposit addresses' keys (the account's xprv): EVM sweeps. */
+  sweeps: boolean;
+}
+
 /** A signed transaction of a sweep, stored before it is broadcast. */
 export interface SignedSweepTx {
   rawTx: string;

@@ -10,6 +10,7 @@ import {
   type PayoutSigner,
   type SignedPayout,
   type SignedSweepTx,
+  type SignerIdentity,
   SignerRefusal,
   type StoredPayment,
   SweepDeferred,
@@ -27,15 +28,6 @@ export class SignerUnavailable extends ChainRpcError {
     super(message);
     this.name = 'SignerUnavailable';
   }
-}
-
-/** What the signer says about a network: where payouts are paid from (see src/signer/signer-service.ts). */
-export interface SignerIdentity {
-  network: string;
-  family: 'utxo' | 'evm';
-  /** EVM: the hot address; UTXO: the node wallet's name. */
-  source: string;
-  sweeps: boolean;
 }
 
 interface SignedPayoutJson {

@@ -84,7 +84,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(DATABASE) private readonly db: Database,
   ) {}
 
-  /** The networks that sweep: a key file with the xprv and a threshold. */
+  /** The networks that sweep: a threshold and the signer process (which holds the xprv, or refuses). */
   private sweepNetwork(network: string): SweepNetwork | undefined {
     const chain = this.chains.get(network);
     const payer = this.payouts.signerOf(network);
@@ -147,7 +147,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async run(network: string, options: SweepRunOptions = {}): Promise<SweepRunResult> {
     const sweeping = this.sweepNetwork(network);
-    if (!sweeping) throw new Error(`${network} does not sweep (CHAIN_${network.toUpperCase()}_SWEEP_MIN and the xprv in its key file)`);
+    if (!sweeping) throw new Error(`${network} does not sweep (CHAIN_${network.toUpperCase()}_SWEEP_MIN and _SIGNER_URL, the xprv in the signer's key file)`);
     const result: SweepRunResult = { network, planned: 0, toppedUp: 0, signed: 0, broadcast: 0, completed: 0 };
     const planned = await this.locked(network, (tx) => this.plan(sweeping, tx));
     if (planned === undefined) return { ...result, yielded: true };
