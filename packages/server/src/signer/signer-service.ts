@@ -2,23 +2,20 @@ import { Logger } from '@nestjs/common';
 import type { Database, Tx } from '../db/database';
 import { type ConnectedChain, connectChain } from '../modules/chain/chain-connections';
 import { inTransaction } from '../modules/ledger/db-transaction';
-import { type PayoutRequest, type SignedPayout, type SignedSweepTx, SignerRefusal, type StoredPayment } from '../modules/payouts/payout-signer';
+import {
+  type PayoutRequest,
+  type SignedPayout,
+  type SignedSweepTx,
+  type SignerIdentity,
+  SignerRefusal,
+  type StoredPayment,
+} from '../modules/payouts/payout-signer';
 import { EvmKeySigner } from './evm-key-signer';
 import type { EvmSweepSigner } from './evm-sweep-signer';
 import type { HotSigner } from './hot-signer';
 import { NodeWalletSigner } from './node-wallet-signer';
 import { type SignatureRecord, signatureRecords as records } from './signature-records';
 import type { SignerNetwork } from './signer-config';
-
-/** What the API learns about a network's signer: where payouts are paid from. */
-export interface SignerIdentity {
-  network: string;
-  family: 'utxo' | 'evm';
-  /** EVM: the hot address; UTXO: the node wallet's name (the API reads its balance and confirmations, read-only). */
-  source: string;
-  /** Whether the signer holds the deposit addresses' keys (the account's xprv): EVM sweeps. */
-  sweeps: boolean;
-}
 
 interface NetworkSigner {
   chain: ConnectedChain;
