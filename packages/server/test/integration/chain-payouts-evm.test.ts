@@ -243,6 +243,9 @@ describe.each(SIGNER_DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on 
     expect(again).toEqual(first);
     expect(await storedNonce()).toBe(nonceBefore + 1n);
     expect(await recordsOf(id)).toEqual([{ kind: 'payout', txid: first.body.signed.txid, rawTx: first.body.signed.rawTx, nonce: nonceBefore.toString() }]);
+    // Its status can no longer change (the bytes left the signer, the nonce is theirs): no rejection leaves a nonce gap.
+    const rejected = await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'rejected' });
+    expect(rejected.body).toEqual({ statusCode: 409, error: 'This withdrawal is being paid on the chain, so its status can no longer change.' });
     expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
     const [row] = (
       (await db.execute(sql`select txid, raw_tx as "rawTx" from payouts where transaction_id = ${id}`)) as unknown as {
