@@ -27,13 +27,19 @@ CREATE UNIQUE INDEX "signer_signatures_request" ON "signer_signatures" ("kind", 
 CREATE UNIQUE INDEX "signer_signatures_txid" ON "signer_signatures" ("network", "txid");
 --> statement-breakpoint
 -- A withdrawal the signer signed a payment for cannot leave approved nor be voided either (as one whose payout row is
--- signed, 0011): the bytes left the signer, and an EVM payment holds a reserved nonce that must be sent, or every later
+-- signed, 0011, or whose cold payment is prepared, 0020 — that rule kept as it is): the bytes left the signer, and an EVM payment holds a reserved nonce that must be sent, or every later
 -- payment from the hot address would wait behind the gap. The API's next run gets those very bytes and sends them.
 CREATE OR REPLACE FUNCTION "payouts_guard_transaction"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	IF (NEW.status IS DISTINCT FROM OLD.status OR NEW.voided_at IS DISTINCT FROM OLD.voided_at)
-		AND (EXISTS (SELECT 1 FROM payouts p WHERE p.transaction_id = OLD.id AND p.state NOT IN ('approved', 'awaiting_funds', 'failed'))
-			OR EXISTS (SELECT 1 FROM signer_signatures s WHERE s.kind = 'payout' AND s.subject_id = OLD.id)) THEN
+		AND (
+			EXISTS (
+				SELECT 1 FROM payouts p WHERE p.transaction_id = OLD.id
+					AND p.state NOT IN ('approved', 'awaiting_funds', 'failed')
+					AND NOT (p.state = 'awaiting_cold_signature' AND p.unsigned_tx IS NULL)
+			)
+			OR EXISTS (SELECT 1 FROM signer_signatures s WHERE s.kind = 'payout' AND s.subject_id = OLD.id)
+		) THEN
 		RAISE EXCEPTION 'withdrawal % is being paid on chain', OLD.id USING ERRCODE = 'CP011';
 	END IF;
 	RETURN NEW;
