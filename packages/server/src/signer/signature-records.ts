@@ -82,17 +82,6 @@ export const signatureRecords = {
     return result.rows[0] && record(result.rows[0]);
   },
 
-  async byTxids(executor: Executor, network: string, txids: string[]): Promise<SignatureRecord[]> {
-    if (!txids.length) return [];
-    const result = (await executor.execute(
-      sql`select ${COLUMNS} from signer_signatures where network = ${network} and txid in (${sql.join(
-        txids.map((txid) => sql`${txid}`),
-        sql`, `,
-      )})`,
-    )) as unknown as { rows: Row[] };
-    return result.rows.map(record);
-  },
-
   /**
    * The payments (UTXO) this signer signed on `network` lately that are not on their way yet: the API never stored
    * them (it died after the signer answered) or stored them and has not broadcast them (no payout row past `signed`,

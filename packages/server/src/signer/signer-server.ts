@@ -50,16 +50,6 @@ export function createSignerServer(service: SignerService, token: string): Serve
     ],
     [
       'POST',
-      /^\/networks\/([a-z-]+)\/payouts\/reserve-inputs$/,
-      async (m, body) => {
-        const txids = body.txids;
-        if (!Array.isArray(txids) || txids.some((txid) => typeof txid !== 'string') || txids.length > 1000)
-          throw new BadRequest('txids must be a list of txids');
-        return { reserved: await service.reserveInputs(m[1], txids as string[]) };
-      },
-    ],
-    [
-      'POST',
       /^\/networks\/([a-z-]+)\/fee-estimate$/,
       async (m, body) => ({ feeBase: (await service.feeFor(m[1], baseUnits(body.amountBase, 'amountBase'))).toString() }),
     ],

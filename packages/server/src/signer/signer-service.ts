@@ -118,15 +118,6 @@ export class SignerService {
     );
   }
 
-  /** Locks the inputs of recorded payments (UTXO) the API has not broadcast yet, so no other payout spends them. */
-  async reserveInputs(network: string, txids: string[]): Promise<number> {
-    const { signer } = this.network(network);
-    if (!(signer instanceof NodeWalletSigner)) return 0;
-    const recorded = await records.byTxids(this.db, network, txids);
-    await signer.reserveInputs(recorded.map((r) => r.rawTx));
-    return recorded.length;
-  }
-
   /** The fee the hot wallet would pay for a payment of `amountBase` now (UTXO: funded, never signed nor locked). */
   async feeFor(network: string, amountBase: bigint): Promise<bigint> {
     const { signer } = this.network(network);

@@ -60,14 +60,6 @@ export class PayoutsRepository {
   }
 
   /** The signed payments of `network` not broadcast yet (their bytes). */
-  async unsentTxids(network: string, executor: Executor = this.db): Promise<string[]> {
-    const rows = await executor
-      .select({ txid: payouts.txid })
-      .from(payouts)
-      .where(and(eq(payouts.network, network), eq(payouts.state, 'signed')));
-    return rows.map((r) => r.txid!).filter(Boolean);
-  }
-
   /** The withdrawal of a payout with the customer's mail address and name (what its texts need; no lock). */
   async withdrawalView(id: string, executor: Executor) {
     const [row] = await executor

@@ -130,9 +130,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     result.created = created;
 
     // Sign: each payout in its own transaction, committed before anything is broadcast; never with the inputs of a
-    // payment signed before and not broadcast yet.
-    const unsent = await this.payouts.unsentTxids(network);
-    if (unsent.length) await signer.reserveInputs(unsent);
+    // payment signed before and not broadcast yet (the signer locks those itself before it funds another one, so a
+    // signer that is down never holds up the broadcasts and confirmations below).
     const visited: string[] = [];
     for (;;) {
       const step = await this.locked(network, async (tx) => {

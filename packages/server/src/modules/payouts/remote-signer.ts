@@ -91,12 +91,6 @@ export class RemoteSigner implements PayoutSigner {
     return answer.signed ? payoutOf(answer.signed) : undefined;
   }
 
-  /** UTXO: the signer locks the inputs of its payments not broadcast yet (the node forgets locks when it restarts). */
-  async reserveInputs(txids: string[]): Promise<void> {
-    if (this.chain.family !== 'utxo' || !txids.length) return;
-    await this.call('POST', `/networks/${this.chain.network}/payouts/reserve-inputs`, { txids });
-  }
-
   /** UTXO: the fee the hot wallet would pay for a payment of `amountBase` now. */
   async feeFor(amountBase: bigint): Promise<bigint> {
     const answer = await this.call<{ feeBase: string }>('POST', `/networks/${this.chain.network}/fee-estimate`, { amountBase: amountBase.toString() });
