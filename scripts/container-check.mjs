@@ -86,7 +86,15 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'));
 const services = Object.entries(compose?.services ?? {});
 if (!services.length) fail('docker-compose.yml: no services');
 const RESTART = new Set(['always', 'unless-stopped', 'on-failure']);
+// The image built here (by a service with `build`) may run as a second service with its own command (the signer).
+const builtHere = new Set(services.filter(([, service]) => service.build && service.image).map(([, service]) => service.image));
 for (const [name, service] of services) {
+  if (service.image && !service.build && builtHere.has(service.image)) {
+    if (!service.healthcheck?.test) fail(`docker-compose.yml: ${name} (the image built here, another command) has no healthcheck`);
+    if (service.ports?.length) fail(`docker-compose.yml: ${name} publishes ports; the image built here runs its second command inside the network only`);
+    if (!RESTART.has(String(service.restart ?? '').replace(/:.*/, ''))) fail(`docker-compose.yml: ${name} has no restart policy`);
+    continue;
+  }
   if (service.image && !service.build && !PINNED.test(service.image) && !/^[\w./-]+:v?\d+\.\d+(\.\d+)?(-[\w.]+)?$/.test(service.image)) {
     fail(`docker-compose.yml: ${name} uses ${service.image}, not pinned to a release`);
   }

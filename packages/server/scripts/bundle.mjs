@@ -97,6 +97,31 @@ console.log(
   `Bundled ${inputs} modules into dist/server.js (${(result.metafile.outputs['dist/server.js'].bytes / 1e6).toFixed(1)} MB), started by dist/main.js`,
 );
 
+// The signer process (src/signer/main.ts, README "Signer process"): one file of its own, dist/signer.js, run as
+// `node dist/signer.js`. Small (no Nest app, no PGlite); started rarely, so no code-cache loader.
+const signer = await build({
+  absWorkingDir: serverDir,
+  entryPoints: ['dist/signer/main.js'],
+  outfile: 'dist/signer.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20.19',
+  format: 'cjs',
+  external: EXTERNAL,
+  supported: { 'dynamic-import': false },
+  plugins: [createRequireToRequire],
+  banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { 'import.meta.url': '__bundleUrl' },
+  keepNames: true,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+console.log(
+  `Bundled ${Object.keys(signer.metafile.inputs).length} modules into dist/signer.js (${(signer.metafile.outputs['dist/signer.js'].bytes / 1e6).toFixed(1)} MB): the signer process`,
+);
+
 /**
  * esbuild's ASCII charset leaves non-ASCII characters in comments and regular expression literals (validator's locale
  * patterns: 1,248 characters on 168 lines); one of them makes V8 hold the whole 10.8 MB source as a two-byte string.

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic. */
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
-const litecoin = { CHAIN_LITECOIN_RPC_URL: 'http://127.0.0.1:19443', CHAIN_LITECOIN_XPUB: TPUB, CHAIN_LITECOIN_CHAIN: 'regtest', CHAIN_LITECOIN_WALLET: 'hot' };
+/** The hot signer is the signer process (its URL and token; PostgreSQL, which it shares). */
+const signer = { DATABASE_URL: 'postgres://127.0.0.1:5432/coinpurse', SIGNER_TOKEN: 't'.repeat(32) };
+const litecoin = {
+  CHAIN_LITECOIN_RPC_URL: 'http://127.0.0.1:19443',
+  CHAIN_LITECOIN_XPUB: TPUB,
+  CHAIN_LITECOIN_CHAIN: 'regtest',
+  CHAIN_LITECOIN_SIGNER_URL: 'http://127.0.0.1:3100',
+  ...signer,
+};
 const COLD_ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
 const problems = (env: Record<string, string>) => {
@@ -32,24 +37,17 @@ describe('CHAIN_<NETWORK>_HOT_LIMIT, _HOT_DAILY_LIMIT and the cold side (COLD_WA
   });
 
   it('an EVM network names a cold address', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'coinpurse-keyfile-'));
-    try {
-      const file = join(dir, 'hot.key');
-      writeFileSync(file, `0x${'ab'.repeat(32)}\n`);
-      chmodSync(file, 0o600);
-      const evm = {
-        CHAIN_ETHEREUM_RPC_URL: 'http://127.0.0.1:8545',
-        CHAIN_ETHEREUM_XPUB: TPUB,
-        CHAIN_ETHEREUM_CHAIN: 'regtest',
-        CHAIN_ETHEREUM_KEY_FILE: file,
-      };
-      const config = loadConfig({ DATA_DIR: ':memory:', ...evm, CHAIN_ETHEREUM_HOT_LIMIT: '1.000000000000000001', CHAIN_ETHEREUM_COLD_ADDRESS: COLD_ADDRESS });
-      expect(config.chains[0].hotCold).toEqual({ hotLimit: '1.000000000000000001', coldAddress: COLD_ADDRESS });
-      expect(problems({ ...evm, CHAIN_ETHEREUM_COLD_ADDRESS: '0x1234' })).toContain('CHAIN_ETHEREUM_COLD_ADDRESS must be an address (0x and 40 hex digits)');
-      expect(problems({ ...evm, CHAIN_ETHEREUM_COLD_WALLET: 'cold' })).toContain('CHAIN_ETHEREUM_COLD_WALLET is for the UTXO family');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const evm = {
+      CHAIN_ETHEREUM_RPC_URL: 'http://127.0.0.1:8545',
+      CHAIN_ETHEREUM_XPUB: TPUB,
+      CHAIN_ETHEREUM_CHAIN: 'regtest',
+      CHAIN_ETHEREUM_SIGNER_URL: 'http://127.0.0.1:3100',
+      ...signer,
+    };
+    const config = loadConfig({ DATA_DIR: ':memory:', ...evm, CHAIN_ETHEREUM_HOT_LIMIT: '1.000000000000000001', CHAIN_ETHEREUM_COLD_ADDRESS: COLD_ADDRESS });
+    expect(config.chains[0].hotCold).toEqual({ hotLimit: '1.000000000000000001', coldAddress: COLD_ADDRESS });
+    expect(problems({ ...evm, CHAIN_ETHEREUM_COLD_ADDRESS: '0x1234' })).toContain('CHAIN_ETHEREUM_COLD_ADDRESS must be an address (0x and 40 hex digits)');
+    expect(problems({ ...evm, CHAIN_ETHEREUM_COLD_WALLET: 'cold' })).toContain('CHAIN_ETHEREUM_COLD_WALLET is for the UTXO family');
   });
 
   it('refuses limits that are not positive amounts of the coin, a limit without a cold side or without a hot signer', () => {
@@ -63,14 +61,13 @@ describe('CHAIN_<NETWORK>_HOT_LIMIT, _HOT_DAILY_LIMIT and the cold side (COLD_WA
     expect(problems({ ...litecoin, CHAIN_LITECOIN_HOT_LIMIT: '1' })).toContain(
       'CHAIN_LITECOIN_HOT_LIMIT and _HOT_DAILY_LIMIT need the cold side that pays above them: set CHAIN_LITECOIN_COLD_WALLET',
     );
-    const { CHAIN_LITECOIN_WALLET: _hot, ...withoutHot } = litecoin;
+    const { CHAIN_LITECOIN_SIGNER_URL: _hot, ...withoutHot } = litecoin;
     expect(problems({ ...withoutHot, ...cold, CHAIN_LITECOIN_HOT_LIMIT: '1' })).toContain(
-      "CHAIN_LITECOIN_HOT_LIMIT, _HOT_DAILY_LIMIT and the cold side need the network's hot signer: set CHAIN_LITECOIN_WALLET too",
+      "CHAIN_LITECOIN_HOT_LIMIT, _HOT_DAILY_LIMIT and the cold side need the network's hot signer: set CHAIN_LITECOIN_SIGNER_URL too",
     );
     expect(problems({ ...litecoin, ...cold, CHAIN_LITECOIN_HOT_LIMIT: '3', CHAIN_LITECOIN_HOT_DAILY_LIMIT: '2' })).toContain(
       'CHAIN_LITECOIN_HOT_LIMIT must not be larger than CHAIN_LITECOIN_HOT_DAILY_LIMIT',
     );
-    expect(problems({ ...litecoin, CHAIN_LITECOIN_COLD_WALLET: 'hot' })).toContain('CHAIN_LITECOIN_COLD_WALLET must be another wallet than the hot one');
     expect(problems({ ...litecoin, CHAIN_LITECOIN_COLD_WALLET: '../x' })).toContain('CHAIN_LITECOIN_COLD_WALLET must be a node wallet name');
     expect(problems({ ...litecoin, CHAIN_LITECOIN_COLD_ADDRESS: COLD_ADDRESS })).toContain('CHAIN_LITECOIN_COLD_ADDRESS is for the EVM family');
     expect(problems({ CHAIN_LITECOIN_HOT_LIMIT: '1' })).toContain(

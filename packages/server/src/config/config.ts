@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import {
@@ -14,9 +14,9 @@ import {
   DROP_AFTER_CONFIRMATIONS,
   isEvmNetwork,
 } from './chain-params';
-import { type AccountKey, AccountKeyError, parseAccountKey } from './account-key';
-import { EvmKeyFileError, isCounterpartOf, parseEvmKeyFile } from './evm-key-file';
+import { AccountKeyError, parseAccountKey } from './account-key';
 import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
+import { SIGNER_ONLY_SETTINGS } from './signer-settings';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -75,6 +75,8 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** Networks connected to a node (`CHAIN_<NETWORK>_*`); the others keep admin deposits only. */
   chains: ChainConnection[];
+  /** Bearer token of the signer process (`SIGNER_TOKEN`), sent with every request to a `CHAIN_<NETWORK>_SIGNER_URL`. */
+  signerToken: string | undefined;
 }
 
 /** One network's node connection (see README "Deposits from the chain"). */
@@ -93,15 +95,11 @@ export interface ChainConnection {
   /** Blocks after which a deposit orphaned before credit and not mined again is dropped (default 6 × confirmations). */
   dropAfterBlocks: number;
   /**
-   * UTXO family: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) that signs approved withdrawals
-   * (see README "Withdrawals to the chain"); unset: withdrawals on this network are settled by hand.
+   * The signer process that pays this network's approved withdrawals (`CHAIN_<NETWORK>_SIGNER_URL`, see README "Signer
+   * process"): it alone holds the hot keys (the node wallet's RPC access, the EVM key file). Unset: withdrawals on this
+   * network are settled by hand.
    */
-  wallet?: string;
-  /**
-   * EVM family: a file holding the hot address's private key (`CHAIN_<NETWORK>_KEY_FILE`; outside the database,
-   * readable only by the process that signs). Read by the signer, never stored in the configuration.
-   */
-  keyFile?: string;
+  signerUrl?: string;
   /**
    * Cold wallets watched on this network (`CHAIN_<NETWORK>_COLD_ADDRESSES`, comma-separated): their balances count as
    * holdings on the Reserves screen; read-only, never spent by the app (see README "Reserves").
@@ -109,7 +107,7 @@ export interface ChainConnection {
   coldAddresses?: string[];
   /**
    * EVM family: sweep a deposit address's balance of a coin to the hot address once it is worth at least this many USD
-   * (`CHAIN_<NETWORK>_SWEEP_MIN`; the native coin after its gas). Needs the account's xprv in the key file; unset: no sweeps.
+   * (`CHAIN_<NETWORK>_SWEEP_MIN`; the native coin after its gas). Needs the signer (its key file holds the xprv); unset: no sweeps.
    */
   sweepMinUsd?: string;
   /** The hot limits and the cold side of the payouts (`CHAIN_<NETWORK>_HOT_LIMIT`, …; see README "Hot and cold"). */
@@ -247,7 +245,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (metricsToken && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
 
   const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
-  const chains = parseChains(env, problems, int);
+  const chains = parseChains(env, problems, int, 'api');
+  const signerToken = env.SIGNER_TOKEN || undefined;
+  if (chains.some((chain) => chain.signerUrl)) {
+    if (!signerToken || signerToken.length < 32)
+      problems.push('SIGNER_TOKEN must be set (at least 32 characters, the same as the signer process) with CHAIN_<NETWORK>_SIGNER_URL');
+    // PGlite lives inside this process: a separate signer process cannot read the withdrawals it is asked to sign.
+    if (!databaseUrl) {
+      problems.push(
+        'CHAIN_<NETWORK>_SIGNER_URL needs PostgreSQL (DATABASE_URL): the signer process reads the approved withdrawals itself, and PGlite is only reachable from inside this process',
+      );
+    }
+  }
   const config: AppConfig = {
     nodeEnv,
     port,
@@ -286,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
     metricsToken,
     chains,
+    signerToken,
   };
 
   if (problems.length) throw new ConfigError(problems);
@@ -310,8 +320,7 @@ const CHAIN_SETTINGS = [
   'CONFIRMATIONS',
   'POLL_SECONDS',
   'DROP_AFTER_BLOCKS',
-  'WALLET',
-  'KEY_FILE',
+  'SIGNER_URL',
   'COLD_ADDRESSES',
   'SWEEP_MIN',
   'STUCK_MINUTES',
@@ -319,17 +328,22 @@ const CHAIN_SETTINGS = [
   ...HOT_COLD_SETTINGS,
 ] as const;
 
-/** The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. */
-function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: string, fallback: number, min: number, max: number) => number): ChainConnection[] {
-  const known = new Set(CHAIN_NETWORKS.flatMap((network) => CHAIN_SETTINGS.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
+/**
+ * The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. `role`:
+ * the API (which refuses the signer's settings and reads the payout policy) or the signer process (which reads its
+ * own settings itself, see src/signer/signer-config.ts, and none of the policy).
+ */
+export function parseChains(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  role: 'api' | 'signer',
+): ChainConnection[] {
+  const settings: readonly string[] = role === 'api' ? CHAIN_SETTINGS : [...CHAIN_SETTINGS, ...SIGNER_ONLY_SETTINGS];
+  const known = new Set(CHAIN_NETWORKS.flatMap((network) => settings.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
+  const names = new RegExp(`^CHAIN_[A-Z0-9_]+_(${[...CHAIN_SETTINGS, ...SIGNER_ONLY_SETTINGS].join('|')})$`);
   for (const name of Object.keys(env)) {
-    if (
-      /^CHAIN_[A-Z0-9_]+_(RPC_URL|XPUB|CHAIN|CONFIRMATIONS|POLL_SECONDS|DROP_AFTER_BLOCKS|WALLET|KEY_FILE|STUCK_MINUTES|MAX_FEE|COLD_ADDRESSES|SWEEP_MIN|HOT_LIMIT|HOT_DAILY_LIMIT|COLD_WALLET|COLD_ADDRESS)$/.test(
-        name,
-      ) &&
-      !known.has(name) &&
-      env[name]
-    ) {
+    if (names.test(name) && !known.has(name) && env[name]) {
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
@@ -339,8 +353,17 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const rawUrl = env[`${prefix}RPC_URL`]?.trim() || '';
     const xpub = env[`${prefix}XPUB`]?.trim() || '';
     const chainRaw = (env[`${prefix}CHAIN`]?.trim() || 'mainnet').toLowerCase();
+    if (role === 'api') {
+      for (const setting of SIGNER_ONLY_SETTINGS) {
+        if (env[`${prefix}${setting}`]?.trim()) {
+          problems.push(
+            `${prefix}${setting} moved to the signer process (node dist/signer.js): set it in the signer's environment, and ${prefix}SIGNER_URL with SIGNER_TOKEN here`,
+          );
+        }
+      }
+    }
     if (!rawUrl && !xpub) {
-      if (env[`${prefix}WALLET`]?.trim()) problems.push(`${prefix}WALLET needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
+      if (env[`${prefix}SIGNER_URL`]?.trim()) problems.push(`${prefix}SIGNER_URL needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
       if (env[`${prefix}COLD_ADDRESSES`]?.trim()) problems.push(`${prefix}COLD_ADDRESSES needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
       for (const setting of HOT_COLD_SETTINGS) {
         if (env[`${prefix}${setting}`]?.trim()) problems.push(`${prefix}${setting} needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
@@ -362,9 +385,8 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     if (!parsedUrl) problems.push(`${prefix}RPC_URL must be an http or https URL`);
     if (!(CHAIN_KINDS as readonly string[]).includes(chainRaw)) problems.push(`${prefix}CHAIN must be mainnet, testnet or regtest (got "${chainRaw}")`);
     const chain = ((CHAIN_KINDS as readonly string[]).includes(chainRaw) ? chainRaw : 'mainnet') as ChainKind;
-    let accountKey: AccountKey | undefined;
     try {
-      accountKey = parseAccountKey(network, chain, xpub);
+      parseAccountKey(network, chain, xpub);
     } catch (error) {
       if (!(error instanceof AccountKeyError)) throw error;
       problems.push(`${prefix}XPUB ${error.message}`);
@@ -372,16 +394,23 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
     const dropAfterBlocks = int(`${prefix}DROP_AFTER_BLOCKS`, DROP_AFTER_CONFIRMATIONS * confirmations, 1, 1_000_000);
-    const wallet = parseWalletName(env, prefix, network, problems);
-    const keyFile = parseKeyFile(env, prefix, network, problems, accountKey);
-    const coldAddresses = parseColdAddresses(env, prefix, problems);
-    const sweepMinUsd = parseSweepMin(env, prefix, network, keyFile, problems);
-    const hotCold = parseHotCold(env, prefix, network, Boolean(wallet || keyFile), problems);
     const { stuckMinutes, maxFee } = parseFeeSettings(env, prefix, network, problems);
+    const family = isEvmNetwork(network) ? ('evm' as const) : ('utxo' as const);
+    if (role === 'signer') {
+      if (parsedUrl) {
+        const rpcUrlForLogs = urlWithoutCredentials(parsedUrl);
+        chains.push({ network, family, rpcUrl: rawUrl, rpcUrlForLogs, xpub, chain, confirmations, pollSeconds, dropAfterBlocks, stuckMinutes, maxFee });
+      }
+      continue;
+    }
+    const signerUrl = parseSignerUrl(env, prefix, problems);
+    const coldAddresses = parseColdAddresses(env, prefix, problems);
+    const sweepMinUsd = parseSweepMin(env, prefix, network, signerUrl, problems);
+    const hotCold = parseHotCold(env, prefix, network, Boolean(signerUrl), problems);
     if (!parsedUrl) continue;
     chains.push({
       network,
-      family: isEvmNetwork(network) ? 'evm' : 'utxo',
+      family,
       rpcUrl: rawUrl,
       rpcUrlForLogs: urlWithoutCredentials(parsedUrl),
       xpub,
@@ -389,8 +418,7 @@ function parseChains(env: NodeJS.ProcessEnv, problems: string[], int: (name: str
       confirmations,
       pollSeconds,
       dropAfterBlocks,
-      ...(wallet ? { wallet } : {}),
-      ...(keyFile ? { keyFile } : {}),
+      ...(signerUrl ? { signerUrl } : {}),
       ...(coldAddresses.length ? { coldAddresses } : {}),
       ...(sweepMinUsd !== undefined ? { sweepMinUsd } : {}),
       ...(Object.keys(hotCold).length ? { hotCold } : {}),
@@ -423,48 +451,6 @@ function parseFeeSettings(env: NodeJS.ProcessEnv, prefix: string, network: Chain
   return { stuckMinutes, maxFee };
 }
 
-/**
- * `CHAIN_<NETWORK>_KEY_FILE` (EVM family): a file with the hot key (64 hex digits) and optionally the account's
- * extended private key for sweeps (the private counterpart of the XPUB), not readable by group or others. Only its
- * form is checked here; the keys themselves stay in the signer.
- */
-function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[], account: AccountKey | undefined): string | undefined {
-  const path = env[`${prefix}KEY_FILE`]?.trim() || '';
-  if (!path) return undefined;
-  if (!isEvmNetwork(network)) {
-    problems.push(`${prefix}KEY_FILE is for the EVM family; ${network} payouts are signed by a node wallet (${prefix}WALLET)`);
-    return undefined;
-  }
-  let text: string;
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile()) throw new Error('not a file');
-    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-      problems.push(`${prefix}KEY_FILE must be readable by its owner only (chmod 600)`);
-      return undefined;
-    }
-    text = readFileSync(path, 'utf8');
-  } catch {
-    problems.push(`${prefix}KEY_FILE cannot be read`);
-    return undefined;
-  }
-  // The messages never repeat the content: it is private keys.
-  try {
-    const keys = parseEvmKeyFile(text);
-    if (keys.depositKey && account && !isCounterpartOf(keys.depositKey, account.key)) {
-      problems.push(`${prefix}KEY_FILE holds an extended private key that is not the private counterpart of ${prefix}XPUB`);
-      return undefined;
-    }
-  } catch (error) {
-    if (!(error instanceof EvmKeyFileError)) throw error;
-    problems.push(
-      `${prefix}KEY_FILE must hold one private key as 64 hex digits (the hot address) and, for sweeps, the account's xprv on a line of its own: it ${error.message}`,
-    );
-    return undefined;
-  }
-  return path;
-}
-
 /** Cold addresses watched per network at most (each is read from the node at every reserves check). */
 const MAX_COLD_ADDRESSES = 100;
 
@@ -490,8 +476,8 @@ function parseColdAddresses(env: NodeJS.ProcessEnv, prefix: string, problems: st
   return [];
 }
 
-/** `CHAIN_<NETWORK>_SWEEP_MIN`: a USD amount; sweeps need the deposit addresses' keys (the xprv in the key file). */
-function parseSweepMin(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, keyFile: string | undefined, problems: string[]): string | undefined {
+/** `CHAIN_<NETWORK>_SWEEP_MIN`: a USD amount; sweeps need the signer (its key file holds the deposit addresses' xprv). */
+function parseSweepMin(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, signerUrl: string | undefined, problems: string[]): string | undefined {
   const raw = env[`${prefix}SWEEP_MIN`]?.trim() || '';
   if (!raw) return undefined;
   if (!isEvmNetwork(network)) {
@@ -502,27 +488,25 @@ function parseSweepMin(env: NodeJS.ProcessEnv, prefix: string, network: ChainNet
     problems.push(`${prefix}SWEEP_MIN must be a USD amount such as 50 (got "${raw.slice(0, 40)}")`);
     return undefined;
   }
-  if (!keyFile || !parseEvmKeyFile(readFileSync(keyFile, 'utf8')).depositKey) {
-    problems.push(`${prefix}SWEEP_MIN needs ${prefix}KEY_FILE with the account's extended private key (xprv) to sweep the deposit addresses`);
+  if (!signerUrl) {
+    problems.push(`${prefix}SWEEP_MIN needs the signer process (${prefix}SIGNER_URL), whose key file holds the account's extended private key (xprv)`);
     return undefined;
   }
   return raw;
 }
 
-/** `CHAIN_<NETWORK>_WALLET`: a wallet name of the node (UTXO family only; the EVM family signs with a key file). */
-function parseWalletName(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): string | undefined {
-  const wallet = env[`${prefix}WALLET`]?.trim() || '';
-  if (!wallet) return undefined;
-  if (isEvmNetwork(network)) {
-    problems.push(`${prefix}WALLET is for the UTXO family (a wallet of the node); ${network} payouts are not signed by a node wallet`);
-    return undefined;
+/** `CHAIN_<NETWORK>_SIGNER_URL`: the signer process's http(s) URL, without credentials (the token is SIGNER_TOKEN). */
+function parseSignerUrl(env: NodeJS.ProcessEnv, prefix: string, problems: string[]): string | undefined {
+  const raw = env[`${prefix}SIGNER_URL`]?.trim() || '';
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password) return raw.replace(/\/+$/, '');
+  } catch {
+    // refused below
   }
-  // Bitcoin Core wallet names are path-like; the name goes into the RPC path /wallet/<name>, so keep it to safe characters.
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(wallet)) {
-    problems.push(`${prefix}WALLET must be a node wallet name of letters, digits, ".", "_" or "-" (at most 64)`);
-    return undefined;
-  }
-  return wallet;
+  problems.push(`${prefix}SIGNER_URL must be an http or https URL without credentials (the token is SIGNER_TOKEN)`);
+  return undefined;
 }
 
 /** A URL without user, password, query or fragment (RPC URLs may carry an API key in any of them). */

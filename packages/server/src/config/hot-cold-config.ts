@@ -23,7 +23,7 @@ const nativeDecimals = (network: ChainNetwork) => (isEvmNetwork(network) ? 18 : 
 
 /**
  * `CHAIN_<NETWORK>_HOT_LIMIT`, `_HOT_DAILY_LIMIT`, `_COLD_WALLET` (UTXO) and `_COLD_ADDRESS` (EVM). A limit is a positive
- * decimal amount of the network's own coin; a limit needs the network's hot signer (`_WALLET` / `_KEY_FILE`, passed as
+ * decimal amount of the network's own coin; a limit needs the network's hot signer (`_SIGNER_URL`, passed as
  * `hotSigner`) and its cold side, since a payout above it can only be paid from there.
  */
 export function parseHotCold(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, hotSigner: boolean, problems: string[]): HotColdSettings {
@@ -48,7 +48,6 @@ export function parseHotCold(env: NodeJS.ProcessEnv, prefix: string, network: Ch
     if (evm) problems.push(`${prefix}COLD_WALLET is for the UTXO family (a watch-only wallet of the node); ${network} uses ${prefix}COLD_ADDRESS`);
     else if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(coldWallet))
       problems.push(`${prefix}COLD_WALLET must be a node wallet name of letters, digits, ".", "_" or "-" (at most 64)`);
-    else if (coldWallet === env[`${prefix}WALLET`]?.trim()) problems.push(`${prefix}COLD_WALLET must be another wallet than the hot one (${prefix}WALLET)`);
     else settings.coldWallet = coldWallet;
   }
   const coldAddress = env[`${prefix}COLD_ADDRESS`]?.trim() || '';
@@ -59,7 +58,7 @@ export function parseHotCold(env: NodeJS.ProcessEnv, prefix: string, network: Ch
   }
   const cold = settings.coldWallet ?? settings.coldAddress;
   if ((cold || settings.hotLimit || settings.hotDailyLimit) && !hotSigner) {
-    problems.push(`${prefix}HOT_LIMIT, _HOT_DAILY_LIMIT and the cold side need the network's hot signer: set ${prefix}${evm ? 'KEY_FILE' : 'WALLET'} too`);
+    problems.push(`${prefix}HOT_LIMIT, _HOT_DAILY_LIMIT and the cold side need the network's hot signer: set ${prefix}SIGNER_URL too`);
   }
   if ((settings.hotLimit || settings.hotDailyLimit) && !cold) {
     problems.push(`${prefix}HOT_LIMIT and _HOT_DAILY_LIMIT need the cold side that pays above them: set ${prefix}${evm ? 'COLD_ADDRESS' : 'COLD_WALLET'}`);

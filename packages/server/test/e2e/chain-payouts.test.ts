@@ -4,11 +4,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
-import { type ChainE2e, openWallet, startChainE2e } from '../support/chain-e2e';
+import { type ChainE2e, HOT_SIGNER_NEEDS_POSTGRES, openWallet, startChainE2e } from '../support/chain-e2e';
 import { litecoindInstalled } from '../support/litecoind';
 import { bearer, loginAdmin, signUp } from '../support/test-app';
 
-describe.skipIf(!litecoindInstalled)('a withdrawal paid on the chain in Chromium', () => {
+// The hot wallet is the signer process's: PostgreSQL only (TEST_DATABASE_URL).
+describe.skipIf(!litecoindInstalled || HOT_SIGNER_NEEDS_POSTGRES)('a withdrawal paid on the chain in Chromium', () => {
   let e2e: ChainE2e;
 
   beforeAll(async () => {

@@ -14,13 +14,16 @@ import { ReferenceDataCache } from '../../src/modules/reference-data/reference-d
 import { launchBrowser, newPage } from '../support/browser';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { HOT_SIGNER_NEEDS_POSTGRES } from '../support/chain-e2e';
+import { startTestAppWithSigner } from '../support/signer-process';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, loginAdmin, signUp, type TestApp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic. */
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
 
-describe.skipIf(!litecoindInstalled)('the Reserves screen in Chromium', () => {
+// The hot wallet is read as the signer process names it: PostgreSQL only (TEST_DATABASE_URL).
+describe.skipIf(!litecoindInstalled || HOT_SIGNER_NEEDS_POSTGRES)('the Reserves screen in Chromium', () => {
   let ltc: RegtestLitecoind;
   let t: TestApp;
   let browser: Browser;
@@ -36,8 +39,7 @@ describe.skipIf(!litecoindInstalled)('the Reserves screen in Chromium', () => {
     ]);
     await ltc.send(cold, '0.25');
     await ltc.mine(1);
-    t = await startTestApp(
-      'pglite',
+    t = await startTestAppWithSigner(
       {
         CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
         CHAIN_LITECOIN_XPUB: TPUB,

@@ -1,26 +1,13 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Hex, parseTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { Anvil } from '../support/anvil';
-import { DATABASE_KINDS } from '../support/databases';
-import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { supportTokens } from '../support/wallet';
+import type { Database } from '../../src/db/database';
+import type { PayoutsService } from '../../src/modules/payouts/payouts.service';
+import type { Anvil } from '../support/anvil';
+import { type EvmPayoutSetup, startEvmPayouts } from '../support/evm-payouts';
+import { SIGNER_DATABASE_KINDS, skipOnPglite } from '../support/signer-process';
+import { bearer, signUp } from '../support/test-app';
 
-/** The operator's deposit key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
-/** Anvil's dev account 1 (published test key): the hot address here. */
-const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const CONFIRMATIONS = 3;
 
 interface Payout {
@@ -38,13 +25,15 @@ interface Payout {
  * stores it before sending it, and whichever version is mined completes the payout once, its fee booked. And the Send
  * confirm step's EVM fee estimate (eth_feeHistory).
  */
-describe.each(DATABASE_KINDS)('stuck ETH payouts bumped on an anvil chain on %s', (kind) => {
+skipOnPglite('stuck ETH payouts bumped on an anvil chain');
+
+describe.each(SIGNER_DATABASE_KINDS)('stuck ETH payouts bumped on an anvil chain on %s', () => {
+  let setup: EvmPayoutSetup;
   let anvil: Anvil;
-  let t: TestApp;
+  let t: EvmPayoutSetup['t'];
   let db: Database;
   let payouts: PayoutsService;
   let admin = '';
-  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
 
   const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
   const payoutOf = async (transactionId: string) =>
@@ -103,33 +92,12 @@ describe.each(DATABASE_KINDS)('stuck ETH payouts bumped on an anvil chain on %s'
   };
 
   beforeAll(async () => {
-    anvil = await Anvil.start();
-    const keyFile = join(keyDir, 'ethereum.key');
-    writeFileSync(keyFile, `${HOT_KEY}\n`);
-    chmodSync(keyFile, 0o600);
-    t = await startTestApp(kind, {
-      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
-      CHAIN_ETHEREUM_CHAIN: 'regtest',
-      CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-      CHAIN_ETHEREUM_POLL_SECONDS: '1',
-      CHAIN_ETHEREUM_KEY_FILE: keyFile,
-      CHAIN_ETHEREUM_STUCK_MINUTES: '1',
-    });
-    await seedCoins(t, { ethereum: '2500' });
-    await supportTokens(t, ['ethereum']);
-    db = t.app.get(DATABASE);
-    t.app.get(ChainWatcherService).stop();
-    payouts = t.app.get(PayoutsService);
-    payouts.stop();
-    admin = (await loginAdmin(t.http)).token;
-    await payouts.runOnce('ethereum');
+    setup = await startEvmPayouts({ env: { CHAIN_ETHEREUM_STUCK_MINUTES: '1' } });
+    ({ anvil, t, db, payouts, admin } = setup);
   }, 180_000);
 
   afterAll(async () => {
-    await t?.close();
-    await anvil?.close();
-    rmSync(keyDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('Send confirm shows the EVM fee from eth_feeHistory (next base fee + median tip, × 21,000 gas) and what the recipient gets', async () => {

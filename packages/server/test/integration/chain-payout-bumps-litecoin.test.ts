@@ -6,10 +6,10 @@ import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.servi
 import { ChainRpcError, JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { bearer, loginAdmin, signUp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (deposits; payouts come from the node's wallet). */
@@ -44,10 +44,12 @@ interface Decoded {
  * output, a higher fee from the change), storing the replacement before it is broadcast; whichever version is mined
  * completes the payout once, and its fee is booked.
  */
-describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('stuck LTC payouts bumped on a regtest litecoind on %s', (kind) => {
+skipOnPglite('stuck LTC payouts bumped on a regtest litecoind');
+
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('stuck LTC payouts bumped on a regtest litecoind on %s', () => {
   let ltc: RegtestLitecoind;
   let recipient: JsonRpcClient;
-  let t: TestApp;
+  let t: SignedTestApp;
   let db: Database;
   let payouts: PayoutsService;
   let admin = '';
@@ -110,7 +112,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('stuck LTC payouts bum
     ltc = await RegtestLitecoind.start({ args: ['-mempoolreplacement=1'] });
     await ltc.node.call('createwallet', ['recipient']);
     recipient = new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/recipient`, rpcUrlForLogs: 'recipient', timeoutMs: 60_000 });
-    t = await startTestApp(kind, {
+    t = await startTestAppWithSigner({
       CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
       CHAIN_LITECOIN_XPUB: TPUB,
       CHAIN_LITECOIN_CHAIN: 'regtest',
@@ -273,8 +275,10 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('stuck LTC payouts bum
   });
 
   it('nothing is signed while the fee is above the ceiling: the payout waits, its inputs free, and is paid once the ceiling allows', async () => {
+    // The ceiling the signer process signs under (its own CHAIN_LITECOIN_MAX_FEE), and the API's.
     const chain = t.app.get(ChainConnections).get('litecoin')!;
     chain.maxFee = '0.00001';
+    await t.restartSigner({ CHAIN_LITECOIN_MAX_FEE: '0.00001' });
     try {
       const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
       const customer = await signUp(t.http);
@@ -298,6 +302,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('stuck LTC payouts bum
       expect(waiting.lastError).toMatch(/^the network fee 0\.\d{8} is above the ceiling of 0\.00001$/);
       expect(await ltc.wallet.call<unknown[]>('listlockunspent')).toEqual([]);
       chain.maxFee = MAX_FEE;
+      await t.restartSigner();
       expect(await payouts.runOnce('litecoin')).toMatchObject({ signed: 1, broadcast: 1 });
       await ltc.mine(CONFIRMATIONS);
       expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
@@ -311,14 +316,14 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('stuck LTC payouts bum
  * Litecoin Core's default (-mempoolreplacement=0): the node refuses every replacement. The bump is stored, refused when
  * sent, and the first version (still in the mempool) stays the payout's payment, with the reason; it completes once.
  */
-describe.skipIf(!litecoindInstalled)('a stuck LTC payout on a node that relays no replacement', () => {
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('a stuck LTC payout on a node that relays no replacement, on %s', () => {
   let ltc: RegtestLitecoind;
-  let t: TestApp;
+  let t: SignedTestApp;
   let payouts: PayoutsService;
 
   beforeAll(async () => {
     ltc = await RegtestLitecoind.start();
-    t = await startTestApp('pglite', {
+    t = await startTestAppWithSigner({
       CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
       CHAIN_LITECOIN_XPUB: TPUB,
       CHAIN_LITECOIN_CHAIN: 'regtest',

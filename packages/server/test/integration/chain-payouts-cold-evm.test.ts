@@ -1,28 +1,14 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Hex, parseTransaction, type TransactionSerializableEIP1559 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { Anvil } from '../support/anvil';
-import { DATABASE_KINDS } from '../support/databases';
-import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { supportTokens } from '../support/wallet';
+import type { Database } from '../../src/db/database';
+import type { PayoutsService } from '../../src/modules/payouts/payouts.service';
+import type { Anvil } from '../support/anvil';
+import { type EvmPayoutSetup, HOT_ADDRESS, HOT_KEY, startEvmPayouts } from '../support/evm-payouts';
+import { SIGNER_DATABASE_KINDS, skipOnPglite } from '../support/signer-process';
+import { bearer, signUp } from '../support/test-app';
 
-/** The operator's deposit key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
-/** Anvil's dev account 1 (published test key): the hot address. */
-const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
-const HOT_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const ETH = 10n ** 18n;
 
 /**
@@ -31,47 +17,29 @@ const ETH = 10n ** 18n;
  * its key held by the test only) with the nonce reserved, signs it with viem and uploads it. Forged uploads — another
  * address, another amount, another signer, another nonce, unsigned — are refused with a 400 and an audit row.
  */
-describe.each(DATABASE_KINDS)('cold ETH payouts on an anvil chain on %s', (kind) => {
+skipOnPglite('cold ETH payouts on an anvil chain');
+
+describe.each(SIGNER_DATABASE_KINDS)('cold ETH payouts on an anvil chain on %s', () => {
   let anvil: Anvil;
-  let t: TestApp;
+  let setup: EvmPayoutSetup;
+  let t: EvmPayoutSetup['t'];
   let db: Database;
   let payouts: PayoutsService;
   let admin = '';
-  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
   const coldKey = generatePrivateKey();
   const cold = privateKeyToAccount(coldKey);
 
   beforeAll(async () => {
-    anvil = await Anvil.start();
-    // The cold address holds 5 ETH.
-    await anvil.sendEth(cold.address, 5n * ETH);
-    const keyFile = join(keyDir, 'ethereum.key');
-    writeFileSync(keyFile, `${HOT_KEY}\n`);
-    chmodSync(keyFile, 0o600);
-    t = await startTestApp(kind, {
-      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
-      CHAIN_ETHEREUM_CHAIN: 'regtest',
-      CHAIN_ETHEREUM_CONFIRMATIONS: '3',
-      CHAIN_ETHEREUM_POLL_SECONDS: '1',
-      CHAIN_ETHEREUM_KEY_FILE: keyFile,
-      CHAIN_ETHEREUM_COLD_ADDRESS: cold.address,
-      CHAIN_ETHEREUM_HOT_LIMIT: '1',
+    setup = await startEvmPayouts({
+      env: { CHAIN_ETHEREUM_COLD_ADDRESS: cold.address, CHAIN_ETHEREUM_HOT_LIMIT: '1' },
+      // The cold address holds 5 ETH.
+      beforeApp: (chain) => chain.sendEth(cold.address, 5n * ETH),
     });
-    await seedCoins(t, { ethereum: '2500' });
-    await supportTokens(t, ['ethereum']);
-    db = t.app.get(DATABASE);
-    t.app.get(ChainWatcherService).stop();
-    payouts = t.app.get(PayoutsService);
-    payouts.stop();
-    admin = (await loginAdmin(t.http)).token;
-    await payouts.runOnce('ethereum');
+    ({ anvil, t, db, payouts, admin } = setup);
   });
 
   afterAll(async () => {
-    await t?.close();
-    await anvil?.close();
-    rmSync(keyDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   const balanceOf = async (address: string) => BigInt(await anvil.rpc.call<string>('eth_getBalance', [address, 'latest']));

@@ -7,10 +7,10 @@ import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { createColdWallet } from '../support/cold-wallet';
-import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { bearer, loginAdmin, signUp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (deposits). */
@@ -47,9 +47,11 @@ interface DecodedPsbt {
  * The test downloads the unsigned PSBT, signs it with the cold wallet (`walletprocesspsbt`) and uploads it; forged
  * uploads (another address, another amount, unsigned) are refused with a 400 and an audit row.
  */
-describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('cold payouts on a regtest litecoind on %s', (kind) => {
+skipOnPglite('cold payouts on a regtest litecoind');
+
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('cold payouts on a regtest litecoind on %s', () => {
   let ltc: RegtestLitecoind;
-  let t: TestApp;
+  let t: SignedTestApp;
   let db: Database;
   let payouts: PayoutsService;
   let hot: JsonRpcClient;
@@ -108,7 +110,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('cold payouts on a reg
   };
   /** A fresh app (and database) paying out from "hot", cold side "cold-watch"; the test drives its runs. */
   const startApp = async (env: Record<string, string> = {}) => {
-    t = await startTestApp(kind, {
+    t = await startTestAppWithSigner({
       CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
       CHAIN_LITECOIN_XPUB: TPUB,
       CHAIN_LITECOIN_CHAIN: 'regtest',

@@ -1,29 +1,15 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeFunctionData, erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
-import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { Anvil } from '../support/anvil';
-import { DATABASE_KINDS } from '../support/databases';
-import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import type { Database } from '../../src/db/database';
+import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
+import type { PayoutsService } from '../../src/modules/payouts/payouts.service';
+import type { Anvil } from '../support/anvil';
+import { type EvmPayoutSetup, HOT_ADDRESS, startEvmPayouts } from '../support/evm-payouts';
+import { SIGNER_DATABASE_KINDS, skipOnPglite } from '../support/signer-process';
+import { bearer, signUp } from '../support/test-app';
 import { deployTestToken, setTokenContract, testTokenBalance, transferTestToken } from '../support/test-token';
-import { supportTokens } from '../support/wallet';
 
-/** The operator's deposit key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
-/** Anvil's dev account 1 (published test key): the hot address here. */
-const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
-const HOT_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const CONFIRMATIONS = 3;
 /** The test token has 6 decimals, like USDT. */
 const UNIT = 10n ** 6n;
@@ -37,47 +23,29 @@ interface Tx {
   confirmations?: number;
 }
 
-/** ERC-20 withdrawals (tether on ethereum, its contract the test token) paid by the hot key's transfer() on a real anvil. */
-describe.each(DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain on %s', (kind) => {
+skipOnPglite('ERC-20 withdrawals paid on an anvil chain');
+
+/** ERC-20 withdrawals (tether on ethereum, its contract the test token) paid by the signer process's hot key (transfer()) on a real anvil. */
+describe.each(SIGNER_DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain on %s', () => {
+  let setup: EvmPayoutSetup;
   let anvil: Anvil;
-  let t: TestApp;
+  let t: EvmPayoutSetup['t'];
   let db: Database;
   let payouts: PayoutsService;
   let admin = '';
   let contract = '';
-  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
 
   beforeAll(async () => {
-    anvil = await Anvil.start();
-    const keyFile = join(keyDir, 'ethereum.key');
-    writeFileSync(keyFile, `${HOT_KEY}\n`);
-    chmodSync(keyFile, 0o600);
-    t = await startTestApp(kind, {
-      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
-      CHAIN_ETHEREUM_CHAIN: 'regtest',
-      CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-      CHAIN_ETHEREUM_POLL_SECONDS: '1',
-      CHAIN_ETHEREUM_KEY_FILE: keyFile,
-    });
-    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1' });
-    await supportTokens(t, ['bitcoin', 'ethereum', 'tether']);
-    db = t.app.get(DATABASE);
-    t.app.get(ChainWatcherService).stop();
-    payouts = t.app.get(PayoutsService);
-    payouts.stop();
-    admin = (await loginAdmin(t.http)).token;
+    setup = await startEvmPayouts({ coins: { bitcoin: '50000', ethereum: '2500', tether: '1' } });
+    ({ anvil, t, db, payouts, admin } = setup);
     contract = await deployTestToken(anvil, 6, 10n ** 12n);
     await setTokenContract(t, admin, 'tether', 'ethereum', contract, anvil.accounts[2]);
     // The hot address holds 100 tokens to pay from.
     await transferTestToken(anvil, contract, HOT_ADDRESS, 100n * UNIT);
-    await payouts.runOnce('ethereum');
   });
 
   afterAll(async () => {
-    await t?.close();
-    await anvil?.close();
-    rmSync(keyDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   const randomAddress = () => `0x${[...Array(40)].map(() => Math.floor(Math.random() * 16).toString(16)).join('')}`;
@@ -141,15 +109,15 @@ describe.each(DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain on %s',
     const nonce = async () =>
       (await rows<{ n: string }>(sql`select next_nonce::text as n from evm_nonces where network = 'ethereum' and address = ${HOT_ADDRESS}`))[0]?.n;
     const nonceBefore = await nonce();
-    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 5n * UNIT }, db)).rejects.toThrow(
+    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 5n * UNIT })).rejects.toThrow(
       'the withdrawal is pending, not approved',
     );
     await approve(id);
     // Counted in 18 decimals instead of the contract's 6: not the approved amount.
-    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 5n * 10n ** 18n }, db)).rejects.toThrow(
+    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 5n * 10n ** 18n })).rejects.toThrow(
       `the amount asked for (${5n * 10n ** 18n}) is not the approved amount (${5n * UNIT})`,
     );
-    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: randomAddress(), amountBase: 5n * UNIT }, db)).rejects.toThrow(SignerRefusal);
+    await expect(signer.sign({ transactionId: id, network: 'ethereum', address: randomAddress(), amountBase: 5n * UNIT })).rejects.toThrow(SignerRefusal);
     // No nonce was taken by the refused requests.
     expect(await nonce()).toBe(nonceBefore);
     // The job pays it as approved.

@@ -1,28 +1,13 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
+import type { Database } from '../../src/db/database';
+import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { Anvil } from '../support/anvil';
-import { DATABASE_KINDS } from '../support/databases';
-import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { addTokenNetwork, supportTokens } from '../support/wallet';
-
-/** The operator's deposit key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
-/** Anvil's dev account 1 (published test key): the hot address here. */
-const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
-const HOT_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const CONFIRMATIONS = 3;
+import type { Anvil } from '../support/anvil';
+import { type EvmPayoutSetup, HOT_ADDRESS, startEvmPayouts } from '../support/evm-payouts';
+import { SIGNER_DATABASE_KINDS, SIGNER_TOKEN, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { bearer, signUp } from '../support/test-app';
+import { addTokenNetwork } from '../support/wallet';
 
 interface Tx {
   _id: string;
@@ -33,42 +18,24 @@ interface Tx {
   confirmations?: number;
 }
 
-/** ETH withdrawals paid from a local key file on a real anvil: EIP-1559, nonces reserved in the database. */
-describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (kind) => {
+skipOnPglite('ETH withdrawals paid on an anvil chain');
+
+/** ETH withdrawals signed by the signer process from its key file on a real anvil: EIP-1559, nonces reserved in the database. */
+describe.each(SIGNER_DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', () => {
+  let setup: EvmPayoutSetup;
   let anvil: Anvil;
-  let t: TestApp;
+  let t: EvmPayoutSetup['t'];
   let db: Database;
   let payouts: PayoutsService;
   let admin = '';
-  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
 
   beforeAll(async () => {
-    anvil = await Anvil.start();
-    const keyFile = join(keyDir, 'ethereum.key');
-    writeFileSync(keyFile, `${HOT_KEY}\n`);
-    chmodSync(keyFile, 0o600);
-    t = await startTestApp(kind, {
-      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
-      CHAIN_ETHEREUM_CHAIN: 'regtest',
-      CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-      CHAIN_ETHEREUM_POLL_SECONDS: '1',
-      CHAIN_ETHEREUM_KEY_FILE: keyFile,
-    });
-    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1' });
-    await supportTokens(t, ['bitcoin', 'ethereum', 'tether']);
-    db = t.app.get(DATABASE);
-    t.app.get(ChainWatcherService).stop();
-    payouts = t.app.get(PayoutsService);
-    payouts.stop();
-    admin = (await loginAdmin(t.http)).token;
-    await payouts.runOnce('ethereum');
+    setup = await startEvmPayouts({ coins: { bitcoin: '50000', ethereum: '2500', tether: '1' } });
+    ({ anvil, t, db, payouts, admin } = setup);
   });
 
   afterAll(async () => {
-    await t?.close();
-    await anvil?.close();
-    rmSync(keyDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   const balanceOf = async (address: string) => BigInt(await anvil.rpc.call<string>('eth_getBalance', [address, 'latest']));
@@ -134,7 +101,7 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
     }
     const pending = await withdrawal(randomAddress(), 50);
     await expect(
-      payouts.signerOf('ethereum')!.sign({ transactionId: pending.id, network: 'ethereum', address: targets[0], amountBase: 2n * 10n ** 16n }, db),
+      payouts.signerOf('ethereum')!.sign({ transactionId: pending.id, network: 'ethereum', address: targets[0], amountBase: 2n * 10n ** 16n }),
     ).rejects.toThrow(SignerRefusal);
     expect(await payouts.runOnce('ethereum', { stopAfterSigning: true })).toMatchObject({ created: 2, signed: 2 });
     expect(BigInt(await anvil.rpc.call<string>('eth_getTransactionCount', [HOT_ADDRESS, 'pending']))).toBe(nonceBefore);
@@ -174,7 +141,7 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
     expect(sent.body.transaction.network).toBe('ethereum');
     await approve(id);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 0, signed: 0 });
-    await expect(payouts.signerOf('ethereum')!.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 20n * 10n ** 18n }, db)).rejects.toThrow(
+    await expect(payouts.signerOf('ethereum')!.sign({ transactionId: id, network: 'ethereum', address: to, amountBase: 20n * 10n ** 18n })).rejects.toThrow(
       'the withdrawal is of tether, this signer pays ethereum only',
     );
     expect(await balanceOf(to)).toBe(0n);
@@ -196,5 +163,125 @@ describe.each(DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on %s', (k
     const after = await withdrawal(randomAddress(), 50);
     await approve(after.id);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+  });
+
+  const signerCall = (path: string, body: unknown, token = SIGNER_TOKEN) =>
+    fetch(`${t.signer.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, any> }));
+  const recordsOf = async (id: string) =>
+    (
+      (await db.execute(sql`select kind, txid, raw_tx as "rawTx", nonce::text as nonce from signer_signatures where subject_id = ${id}`)) as unknown as {
+        rows: Array<{ kind: string; txid: string; rawTx: string; nonce: string }>;
+      }
+    ).rows;
+  const storedNonce = async () =>
+    BigInt(
+      (
+        (await db.execute(sql`select next_nonce::text as n from evm_nonces where network = 'ethereum' and address = ${HOT_ADDRESS}`)) as unknown as {
+          rows: Array<{ n: string }>;
+        }
+      ).rows[0].n,
+    );
+
+  it('the signer process refuses forged requests (bad token, unapproved withdrawal, wrong amount or address) and signs nothing', async () => {
+    const to = randomAddress();
+    const pending = await withdrawal(to, 50);
+    const amountBase = (2n * 10n ** 16n).toString();
+    const request = { transactionId: pending.id, address: to, amountBase };
+    const nonceBefore = await storedNonce();
+    // No token, a wrong token: 401 before anything is read.
+    expect((await signerCall('/networks/ethereum/payouts/sign', request, '')).status).toBe(401);
+    expect((await signerCall('/networks/ethereum/payouts/sign', request, `${SIGNER_TOKEN.slice(0, -1)}x`)).status).toBe(401);
+    // Not approved (pending): refused, and the API would drop the payout row.
+    expect(await signerCall('/networks/ethereum/payouts/sign', request)).toEqual({
+      status: 422,
+      body: { refusal: 'refused', reason: 'the withdrawal is pending, not approved', notApproved: true },
+    });
+    await approve(pending.id);
+    // Approved, but asked for another amount or address: refused with the reason.
+    const more = await signerCall('/networks/ethereum/payouts/sign', { ...request, amountBase: (3n * 10n ** 16n).toString() });
+    expect(more).toMatchObject({ status: 422, body: { refusal: 'refused' } });
+    expect(more.body.reason).toMatch(/is not the approved amount/);
+    const elsewhere = await signerCall('/networks/ethereum/payouts/sign', { ...request, address: randomAddress() });
+    expect(elsewhere).toMatchObject({ status: 422, body: { refusal: 'refused', reason: 'the address asked for is not the approved address' } });
+    // A withdrawal id that is no withdrawal, a network the signer does not sign on.
+    expect((await signerCall('/networks/ethereum/payouts/sign', { ...request, transactionId: '00000000-0000-4000-8000-000000000000' })).body).toMatchObject({
+      refusal: 'refused',
+      reason: 'no such withdrawal',
+    });
+    expect((await signerCall('/networks/litecoin/payouts/sign', request)).body).toMatchObject({ refusal: 'refused' });
+    // Nothing was signed: no record, no nonce reserved, nothing sent; the refusals are in the signer's log.
+    expect(await recordsOf(pending.id)).toEqual([]);
+    expect(await storedNonce()).toBe(nonceBefore);
+    expect(await balanceOf(to)).toBe(0n);
+    expect(t.signer.output()).toMatch(/Refused to sign withdrawal .* is not the approved amount/);
+    // The real request (the payout job's) is signed and paid once.
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+    expect(await recordsOf(pending.id)).toHaveLength(1);
+    // Mined and completed (with whatever an earlier test left broadcast), so the next test counts only its own.
+    await anvil.rpc.call('anvil_mine', ['0x3']);
+    await payouts.runOnce('ethereum');
+    const [paid] = ((await db.execute(sql`select state from payouts where transaction_id = ${pending.id}`)) as unknown as { rows: Array<{ state: string }> })
+      .rows;
+    expect(paid.state).toBe('completed');
+    expect(await balanceOf(to)).toBeGreaterThan(0n);
+  });
+
+  it('a repeated sign request returns the same bytes: an API that died after the signer answered pays the recorded payment, no nonce gap', async () => {
+    const to = randomAddress();
+    const { id } = await withdrawal(to, 50);
+    await approve(id);
+    const nonceBefore = await storedNonce();
+    const request = { transactionId: id, address: to, amountBase: (2n * 10n ** 16n).toString() };
+    // An API asks, then dies before it stores the answer; asked again (by the restarted job) the signer answers the same bytes.
+    const first = await signerCall('/networks/ethereum/payouts/sign', request);
+    const again = await signerCall('/networks/ethereum/payouts/sign', request);
+    expect(first.status).toBe(200);
+    expect(again).toEqual(first);
+    expect(await storedNonce()).toBe(nonceBefore + 1n);
+    expect(await recordsOf(id)).toEqual([{ kind: 'payout', txid: first.body.signed.txid, rawTx: first.body.signed.rawTx, nonce: nonceBefore.toString() }]);
+    // Its status can no longer change (the bytes left the signer, the nonce is theirs): no rejection leaves a nonce gap.
+    const rejected = await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'rejected' });
+    expect(rejected.body).toEqual({ statusCode: 409, error: 'This withdrawal is being paid on the chain, so its status can no longer change.' });
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+    const [row] = (
+      (await db.execute(sql`select txid, raw_tx as "rawTx" from payouts where transaction_id = ${id}`)) as unknown as {
+        rows: Array<{ txid: string; rawTx: string }>;
+      }
+    ).rows;
+    expect(row).toEqual({ txid: first.body.signed.txid, rawTx: first.body.signed.rawTx });
+    await anvil.rpc.call('anvil_mine', ['0x3']);
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
+    // The recorded nonce was the next one: mined, and nothing after it waits behind a gap.
+    expect(BigInt(await anvil.rpc.call<string>('eth_getTransactionCount', [HOT_ADDRESS, 'latest']))).toBe(nonceBefore + 1n);
+    expect(await balanceOf(to)).toBeGreaterThan(0n);
+  });
+
+  it('the signer killed between signing and broadcast, then restarted, with a fresh API instance: exactly one payment on chain', async () => {
+    const to = randomAddress();
+    const { id } = await withdrawal(to, 50);
+    await approve(id);
+    expect(await payouts.runOnce('ethereum', { stopAfterSigning: true })).toMatchObject({ created: 1, signed: 1 });
+    const [signed] = await recordsOf(id);
+    await t.signer.kill();
+    await t.restartSigner();
+    // A second API instance on the same database (the first one stands for the one that died).
+    const fresh = await startTestAppWithSigner(t.env, { shareDatabaseWith: t, signer: t });
+    try {
+      const freshPayouts = fresh.app.get(PayoutsService);
+      freshPayouts.stop();
+      expect(await freshPayouts.runOnce('ethereum')).toMatchObject({ signed: 0, broadcast: 1 });
+      await anvil.rpc.call('anvil_mine', ['0x3']);
+      expect(await freshPayouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
+      expect(await recordsOf(id)).toEqual([signed]);
+      const mined = await anvil.rpc.call<{ hash: string; to: string }>('eth_getTransactionByHash', [signed.txid]);
+      expect(mined.to).toBe(to);
+      expect(await balanceOf(to)).toBeGreaterThan(0n);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -6,10 +6,10 @@ import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.servi
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { bearer, loginAdmin, signUp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
@@ -18,16 +18,18 @@ const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbV
  * Four-eyes before the chain (issues 22 and 25): a withdrawal above APPROVAL_THRESHOLD_USD that one admin settles is
  * only a request, and the payout job signs nothing for it; once a second admin approves, it is paid once.
  */
-describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('a large withdrawal waits for a second admin before it is signed, on %s', (kind) => {
+skipOnPglite('a large withdrawal waits for a second admin before it is signed');
+
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('a large withdrawal waits for a second admin before it is signed, on %s', () => {
   let ltc: RegtestLitecoind;
-  let t: TestApp;
+  let t: SignedTestApp;
   let recipient: JsonRpcClient;
 
   beforeAll(async () => {
     ltc = await RegtestLitecoind.start();
     await ltc.node.call('createwallet', ['recipient']);
     recipient = new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/recipient`, rpcUrlForLogs: 'recipient', timeoutMs: 60_000 });
-    t = await startTestApp(kind, {
+    t = await startTestAppWithSigner({
       CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
       CHAIN_LITECOIN_XPUB: TPUB,
       CHAIN_LITECOIN_CHAIN: 'regtest',

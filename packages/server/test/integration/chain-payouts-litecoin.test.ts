@@ -1,19 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
-import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
+import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, SIGNER_TOKEN, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { bearer, loginAdmin, signUp, type TestApp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (deposits; payouts come from the node's wallet). */
@@ -38,11 +35,12 @@ interface Tx {
  * the customer's send to completed on chain, a forged signer request refused, and a process that dies between signing
  * and broadcasting followed by a fresh app: exactly one payment.
  */
-describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a regtest litecoind on %s', (kind) => {
+skipOnPglite('withdrawals paid on a regtest litecoind');
+
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals paid on a regtest litecoind on %s', (kind) => {
   let ltc: RegtestLitecoind;
   let recipient: JsonRpcClient;
-  const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-payouts-'));
-  const apps: TestApp[] = [];
+  const apps: SignedTestApp[] = [];
   const logLines: string[] = [];
   let admin = '';
 
@@ -61,16 +59,17 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
       done();
     },
   });
-  /** An app on the test's database: the first one creates it; on PostgreSQL the later ones share it. */
-  const startApp = async (): Promise<TestApp> => {
-    const first = apps.find((app) => app.config.databaseUrl);
-    const app =
-      kind === 'postgres' && first
-        ? await startTestApp(kind, env(), { shareDatabaseWith: first, logDestination: logs })
-        : await startTestApp(kind, env(), { dataDir, logDestination: logs });
+  /** An app on the test's database with the signer process: the first one creates both; the later ones share them. */
+  const startApp = async (): Promise<SignedTestApp> => {
+    const first = apps[0];
+    const app = first
+      ? await startTestAppWithSigner(env(), { shareDatabaseWith: first, signer: first, logDestination: logs })
+      : await startTestAppWithSigner(env(), { logDestination: logs });
     apps.push(app);
     return app;
   };
+  /** What the signer process printed (its refusals are logged there). */
+  const signerLog = () => apps[0].signer.output();
   const current = () => apps[apps.length - 1];
   const rows = async <T>(app: TestApp, query: ReturnType<typeof sql>) =>
     ((await app.app.get<Database>(DATABASE).execute(query)) as unknown as { rows: T[] }).rows;
@@ -131,7 +130,6 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     // The first PostgreSQL app owns the database: close it last.
     for (const app of [...apps].reverse()) await app.close().catch(() => undefined);
     await ltc?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('an approved LTC withdrawal is signed, broadcast, confirms n of N and completes on chain with its txid and fee', async () => {
@@ -227,26 +225,25 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
   it('the signer refuses a forged request (an unapproved withdrawal, another address or amount) and logs why', async () => {
     const app = current();
     const signer = app.app.get(PayoutsService).signerOf('litecoin')!;
-    const db = app.app.get<Database>(DATABASE);
     const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
     const pending = await withdrawal(app, address, 40, 8);
     const before = (await ltc.wallet.call<unknown[]>('listtransactions', ['*', 1000])).length;
     const forged = { transactionId: pending.id, network: 'litecoin', address, amountBase: 10_000_000n };
-    await expect(signer.sign(forged, db)).rejects.toThrow(SignerRefusal);
-    await expect(signer.sign(forged, db)).rejects.toThrow('the withdrawal is pending, not approved');
-    expect(logLines.join('')).toContain(`Refused to sign withdrawal ${pending.id} on litecoin: the withdrawal is pending, not approved`);
+    await expect(signer.sign(forged)).rejects.toThrow(SignerRefusal);
+    await expect(signer.sign(forged)).rejects.toThrow('the withdrawal is pending, not approved');
+    expect(signerLog()).toContain(`Refused to sign withdrawal ${pending.id} on litecoin: the withdrawal is pending, not approved`);
     // Approved, but the request names another address or amount than the approved ones.
     const approved = await withdrawal(app, address, 40, 8);
     app.app.get(PayoutsService).stop();
     await approve(app, approved.id);
     const attacker = await ltc.newAddress();
-    await expect(signer.sign({ ...forged, transactionId: approved.id, address: attacker }, db)).rejects.toThrow(
+    await expect(signer.sign({ ...forged, transactionId: approved.id, address: attacker })).rejects.toThrow(
       'the address asked for is not the approved address',
     );
-    await expect(signer.sign({ ...forged, transactionId: approved.id, amountBase: 10_000_001n }, db)).rejects.toThrow(
+    await expect(signer.sign({ ...forged, transactionId: approved.id, amountBase: 10_000_001n })).rejects.toThrow(
       'the amount asked for (10000001) is not the approved amount (10000000)',
     );
-    await expect(signer.sign({ ...forged, transactionId: '00000000-0000-4000-8000-000000000000' }, db)).rejects.toThrow('no such withdrawal');
+    await expect(signer.sign({ ...forged, transactionId: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow('no such withdrawal');
     // Nothing was signed or sent by the hot wallet, nothing reached the address.
     expect((await ltc.wallet.call<unknown[]>('listtransactions', ['*', 1000])).length).toBe(before);
     expect(await received(address)).toEqual([]);
@@ -298,12 +295,10 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     const signed = await payoutOf(app, id);
     expect(signed.state).toBe('signed');
     expect(await ltc.node.call<string[]>('getrawmempool')).not.toContain(signed.txid);
-    if (kind === 'pglite') {
-      await app.close();
-      apps.splice(apps.indexOf(app), 1);
-    } else {
-      app.app.get(PayoutsService).stop();
-    }
+    app.app.get(PayoutsService).stop();
+    // The signer process dies too (SIGKILL) and starts again: what it signed is in its record, nothing in memory.
+    await apps[0].signer.kill();
+    await apps[0].restartSigner();
     // A fresh app: its own scheduled job (every second) finds the signed payout and broadcasts the stored bytes.
     app = await startApp();
     const deadline = Date.now() + 30_000;
@@ -321,6 +316,52 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     const login = await app.http.post('/api/user/login-user').send({ email: customer.email, password: customer.password }).expect(200);
     expect((await history(app, login.body.token))[0]).toMatchObject({ _id: id, payoutState: 'completed', txHash: signed.txid });
   });
+  it('a repeated sign request gets the same bytes; their inputs stay locked (even after a node restart) until the job pays them', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    payouts.stop();
+    await payouts.runOnce('litecoin');
+    const [first, second] = await Promise.all([0, 1].map(() => recipient.call<string>('getnewaddress', ['', 'bech32'])));
+    // The hot wallet holds a few confirmed coins of its own (so two payments can be funded side by side).
+    const own = await Promise.all([0, 1, 2, 3].map(() => ltc.wallet.call<string>('getnewaddress', ['', 'bech32'])));
+    await ltc.wallet.call('sendmany', ['', Object.fromEntries(own.map((address) => [address, 1]))]);
+    await ltc.mine(1);
+    await payouts.runOnce('litecoin');
+    const a = await withdrawal(app, first, 40, 12);
+    const b = await withdrawal(app, second, 40, 12);
+    await approve(app, a.id);
+    await approve(app, b.id);
+    // An API asks for A's payment and dies before it stores the answer; asked again, the signer answers the same bytes.
+    const ask = () =>
+      fetch(`${apps[0].signer.url}/networks/litecoin/payouts/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${SIGNER_TOKEN}` },
+        body: JSON.stringify({ transactionId: a.id, address: first, amountBase: '15000000' }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as { signed: { txid: string; rawTx: string } } }));
+    const answered = await ask();
+    expect(answered.status).toBe(200);
+    expect(await ask()).toEqual(answered);
+    const inputs = (await ltc.wallet.call<{ vin: Array<{ txid: string; vout: number }> }>('decoderawtransaction', [answered.body.signed.rawTx])).vin.map(
+      (input) => `${input.txid}:${input.vout}`,
+    );
+    // The node restarts and forgets its locks; the next signature (B's) locks A's recorded inputs again first (whether
+    // the job has stored A's payment by then or not: it is not sent yet).
+    await ltc.stop();
+    await ltc.start();
+    await ltc.node.call('loadwallet', ['recipient']).catch(() => undefined);
+    expect(await ltc.wallet.call<unknown[]>('listlockunspent')).toEqual([]);
+    expect(await payouts.runOnce('litecoin', { stopAfterSigning: true })).toMatchObject({ created: 2, signed: 2 });
+    const locked = (await ltc.wallet.call<Array<{ txid: string; vout: number }>>('listlockunspent')).map((input) => `${input.txid}:${input.vout}`);
+    expect(locked).toEqual(expect.arrayContaining(inputs));
+    // The job stored A's recorded payment (not a new one) and B's own; both go out, neither conflicts.
+    expect(await payoutOf(app, a.id)).toMatchObject({ state: 'signed', txid: answered.body.signed.txid, rawTx: answered.body.signed.rawTx });
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ broadcast: 2 });
+    await ltc.mine(CONFIRMATIONS);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 2 });
+    expect(await received(first)).toEqual([{ txid: answered.body.signed.txid, amount: await net(app, a.id, '0.15000000') }]);
+    expect(await received(second)).toEqual([{ txid: (await payoutOf(app, b.id)).txid, amount: await net(app, b.id, '0.15000000') }]);
+  });
+
   it('the node down at broadcast: the run does not throw, the payout stays signed, and the same bytes go out once it is back', async () => {
     const app = current();
     const payouts = app.app.get(PayoutsService);
@@ -334,7 +375,8 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     expect(signed.state).toBe('signed');
     await ltc.stop();
     try {
-      expect(await payouts.runSafely('litecoin')).toBeUndefined();
+      // The broadcast fails and is kept for the next run (the signer is not asked: nothing new to sign).
+      expect(await payouts.runSafely('litecoin')).toMatchObject({ signed: 0, broadcast: 0 });
       expect(await payoutOf(app, id)).toMatchObject({ state: 'signed', txid: signed.txid, rawTx: signed.rawTx });
     } finally {
       await ltc.start();
@@ -345,8 +387,9 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('withdrawals paid on a
     await ltc.mine(CONFIRMATIONS);
     expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
     expect(await received(address)).toEqual([{ txid: signed.txid, amount: await net(app, id, '0.15000000') }]);
-    // The node's password never reached a log line.
+    // The node's password never reached a log line (the API's or the signer's).
     expect(logLines.join('')).not.toContain(ltc.rpcPassword);
+    expect(signerLog()).not.toContain(ltc.rpcPassword);
   });
 
   it('a payout whose block is orphaned goes back to waiting for a block, is mined again and completes: one payment', async () => {

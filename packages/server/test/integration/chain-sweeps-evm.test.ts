@@ -1,79 +1,47 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
+import type { Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { EvmKeySigner } from '../../src/modules/payouts/evm-key-signer';
-import { SignerRefusal } from '../../src/modules/payouts/node-wallet-signer';
-import { PayoutsService } from '../../src/modules/payouts/payouts.service';
+import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
 import { SWEEP_LOCK_BASE, SweepsService } from '../../src/modules/payouts/sweeps.service';
 import { CHAIN_NETWORKS } from '../../src/config/chain-params';
-import { Anvil } from '../support/anvil';
-import { DATABASE_KINDS } from '../support/databases';
-import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import type { Anvil } from '../support/anvil';
+import { type EvmPayoutSetup, HOT_ADDRESS, startEvmPayouts } from '../support/evm-payouts';
+import { SIGNER_DATABASE_KINDS, skipOnPglite } from '../support/signer-process';
+import { bearer, signUp } from '../support/test-app';
 import { deployTestToken, setTokenContract, testTokenBalance, transferTestToken } from '../support/test-token';
-import { supportTokens } from '../support/wallet';
 
-/** The operator's account key m/44'/60'/0' of the "abandon … about" test mnemonic: the xpub watches, the xprv sweeps. */
-const ACCOUNT = HDKey.fromMasterSeed(
-  mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'),
-).derive("m/44'/60'/0'");
-/** Anvil's dev account 1 (published test key): the hot address here. */
-const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
-const HOT_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const CONFIRMATIONS = 3;
 const ETH = 10n ** 18n;
 /** The test token has 6 decimals, like USDT. */
 const UNIT = 10n ** 6n;
 
 /** Sweeps of customer deposit addresses to the hot address on a real anvil: ETH minus its gas; the ERC-20 after a gas top-up. */
-describe.each(DATABASE_KINDS)('EVM sweeps on an anvil chain on %s', (kind) => {
+skipOnPglite('EVM sweeps on an anvil chain');
+
+describe.each(SIGNER_DATABASE_KINDS)('EVM sweeps on an anvil chain on %s', (kind) => {
   let anvil: Anvil;
-  let t: TestApp;
+  let setup: EvmPayoutSetup;
+  let t: EvmPayoutSetup['t'];
   let db: Database;
   let watcher: ChainWatcherService;
   let sweeps: SweepsService;
   let admin = '';
   let contract = '';
-  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
 
   beforeAll(async () => {
-    anvil = await Anvil.start();
-    const keyFile = join(keyDir, 'ethereum.key');
-    // The hot key, and the account's xprv for the sweeps (the private counterpart of the XPUB).
-    writeFileSync(keyFile, `${HOT_KEY}\n${ACCOUNT.privateExtendedKey}\n`);
-    chmodSync(keyFile, 0o600);
-    t = await startTestApp(kind, {
-      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: ACCOUNT.publicExtendedKey,
-      CHAIN_ETHEREUM_CHAIN: 'regtest',
-      CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-      CHAIN_ETHEREUM_POLL_SECONDS: '1',
-      CHAIN_ETHEREUM_KEY_FILE: keyFile,
-      CHAIN_ETHEREUM_SWEEP_MIN: '5',
-    });
-    await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1' });
-    await supportTokens(t, ['bitcoin', 'ethereum', 'tether']);
-    db = t.app.get(DATABASE);
+    // The hot key, and the account's xprv for the sweeps (the private counterpart of the XPUB), in the signer's key file.
+    setup = await startEvmPayouts({ env: { CHAIN_ETHEREUM_SWEEP_MIN: '5' }, coins: { bitcoin: '50000', ethereum: '2500', tether: '1' }, sweeps: true });
+    ({ anvil, t, db, admin } = setup);
     watcher = t.app.get(ChainWatcherService);
-    watcher.stop();
-    t.app.get(PayoutsService).stop();
     sweeps = t.app.get(SweepsService);
     sweeps.stop();
-    admin = (await loginAdmin(t.http)).token;
     contract = await deployTestToken(anvil, 6, 10n ** 12n);
     await setTokenContract(t, admin, 'tether', 'ethereum', contract, anvil.accounts[2]);
   });
 
   afterAll(async () => {
-    await t?.close();
-    await anvil?.close();
-    rmSync(keyDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -216,19 +184,19 @@ describe.each(DATABASE_KINDS)('EVM sweeps on an anvil chain on %s', (kind) => {
   });
 
   it('the sweep signer signs only for a customer deposit address derived from its key, and only to the hot address', async () => {
-    const sweeper = (t.app.get(PayoutsService).signerOf('ethereum') as EvmKeySigner).sweeper!;
-    expect(sweeper.hotAddress.toLowerCase()).toBe(HOT_ADDRESS);
+    const sweeper = setup.payouts.signerOf('ethereum')!;
+    expect((await sweeper.hotAddress()).toLowerCase()).toBe(HOT_ADDRESS);
     // A sweep row for an address that is no customer's deposit address (here the hot address of a dev account).
     const [forged] = await rows<{ id: string }>(sql`
       insert into sweeps (network, address, token, decimals, native_token, native_decimals, required_confirmations)
       values ('ethereum', ${anvil.accounts[4]}, 'ethereum', 18, 'ethereum', 18, 3) returning id`);
-    await expect(sweeper.signSweep(forged.id, 0n, db)).rejects.toThrow(`${anvil.accounts[4]} is not a customer deposit address on ethereum`);
+    await expect(sweeper.signSweep(forged.id, 0n)).rejects.toThrow(`${anvil.accounts[4]} is not a customer deposit address on ethereum`);
     // A deposit address row whose stored index does not give it (a tampered database).
     const { customer, address } = await customerWithAddress();
     await db.execute(sql`update deposit_addresses set derivation_index = derivation_index + 1000 where user_id = ${customer._id}`);
     await db.execute(sql`update sweeps set address = ${address} where id = ${forged.id}`);
-    await expect(sweeper.signSweep(forged.id, 0n, db)).rejects.toThrow(SignerRefusal);
-    await expect(sweeper.signSweep(forged.id, 0n, db)).rejects.toThrow('does not give');
+    await expect(sweeper.signSweep(forged.id, 0n)).rejects.toThrow(SignerRefusal);
+    await expect(sweeper.signSweep(forged.id, 0n)).rejects.toThrow('does not give');
     await db.execute(sql`delete from sweeps where id = ${forged.id}`);
     // The job refuses it the same way: nothing signed, the row failed with the reason.
     await anvil.sendEth(address, ETH / 10n);

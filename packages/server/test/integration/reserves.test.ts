@@ -18,11 +18,11 @@ import { ReservesRepository } from '../../src/modules/payouts/reserves.repositor
 import { ReservesService } from '../../src/modules/payouts/reserves.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { Anvil } from '../support/anvil';
-import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
 import { sample, parseMetrics } from '../support/prometheus';
-import { ADMIN_EMAIL, bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { ADMIN_EMAIL, bearer, loginAdmin, signUp, startTestApp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
 const MNEMONIC = mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about');
@@ -49,11 +49,13 @@ const wei = (value: bigint) => plain(toMoney(value.toString()).div(toMoney(10).p
  * with the hot address of a key file, a cold address and an ERC-20. The figures equal the nodes' balances; drained
  * below liabilities, the metric shows the shortfall and the alert fires once per episode.
  */
-describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('reserves on a regtest litecoind and anvil on %s', (kind) => {
+skipOnPglite('reserves on a regtest litecoind and anvil');
+
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a regtest litecoind and anvil on %s', () => {
   let ltc: RegtestLitecoind;
   let hot: JsonRpcClient;
   let anvil: Anvil;
-  let t: TestApp;
+  let t: SignedTestApp;
   let db: Database;
   let reserves: ReservesService;
   let watcher: ChainWatcherService;
@@ -95,8 +97,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('reserves on a regtest
         done();
       },
     });
-    t = await startTestApp(
-      kind,
+    t = await startTestAppWithSigner(
       {
         CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
         CHAIN_LITECOIN_XPUB: TPUB,
@@ -298,9 +299,9 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('reserves on a regtest
   });
 
   it('reads deposit addresses from the UTXO set when the node wallet does not hold their keys', async () => {
-    const chain = { ...t.app.get(ChainConnections).get('litecoin')!, wallet: 'cold' };
+    const chain = t.app.get(ChainConnections).get('litecoin')!;
     const deposits = await t.app.get(ReservesRepository).depositAddresses('litecoin');
-    const read = await readHoldings(chain, [{ token: 'litecoin', contract: null, decimals: 8 }], deposits, null);
+    const read = await readHoldings(chain, [{ token: 'litecoin', contract: null, decimals: 8 }], deposits, 'cold');
     expect(read.note).toContain('1 deposit address not held by the node wallet "cold"');
     // The deposit's coins are in the "hot" wallet, not "cold": read from the UTXO set, counted outside the hot figure.
     expect(read.byToken.get('litecoin')).toMatchObject({ deposits: 150_000_000n, depositsInHot: 0n, cold: [{ address: ltcCold, amount: 25_000_000n }] });

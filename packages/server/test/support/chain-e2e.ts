@@ -5,11 +5,18 @@ import { ReferenceDataCache } from '../../src/modules/reference-data/reference-d
 import { launchBrowser, newPage } from './browser';
 import { RegtestLitecoind } from './litecoind';
 import { seedCoins } from './market';
+import { startTestAppWithSigner } from './signer-process';
 import { signUp, startTestApp, type TestApp } from './test-app';
 import { supportTokens } from './wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic: the operator's watch-only key. */
 export const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
+
+/**
+ * A walk with a hot wallet runs the signer process, which needs the app on PostgreSQL (TEST_DATABASE_URL): without it
+ * the walk is skipped (PGlite lives inside the app's process, the signer could not read the withdrawals).
+ */
+export const HOT_SIGNER_NEEDS_POSTGRES = !process.env.TEST_DATABASE_URL;
 
 /** The browser walks' world: a regtest litecoind, the app listening on it, and a Chromium page on the app. */
 export interface ChainE2e {
@@ -22,7 +29,7 @@ export interface ChainE2e {
 
 /**
  * Starts a regtest litecoind and the app connected to it (3 confirmations, polled every second; `env` adds to it, e.g.
- * the hot wallet), with bitcoin, ethereum, tether and litecoin (LTC at $80) supported, and a Chromium page on the app.
+ * the hot wallet, which goes to a signer process of its own), with bitcoin, ethereum, tether and litecoin (LTC at $80) supported, and a Chromium page on the app.
  */
 export async function startChainE2e(env: Record<string, string> = {}): Promise<ChainE2e> {
   const started: { ltc?: RegtestLitecoind; t?: TestApp; browser?: Browser } = {};
@@ -33,18 +40,18 @@ export async function startChainE2e(env: Record<string, string> = {}): Promise<C
   };
   try {
     const ltc = (started.ltc = await RegtestLitecoind.start());
-    const t = (started.t = await startTestApp(
-      'pglite',
-      {
-        CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
-        CHAIN_LITECOIN_XPUB: TPUB,
-        CHAIN_LITECOIN_CHAIN: 'regtest',
-        CHAIN_LITECOIN_CONFIRMATIONS: '3',
-        CHAIN_LITECOIN_POLL_SECONDS: '1',
-        ...env,
-      },
-      { listen: true },
-    ));
+    const appEnv = {
+      CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
+      CHAIN_LITECOIN_XPUB: TPUB,
+      CHAIN_LITECOIN_CHAIN: 'regtest',
+      CHAIN_LITECOIN_CONFIRMATIONS: '3',
+      CHAIN_LITECOIN_POLL_SECONDS: '1',
+      ...env,
+    };
+    // A hot wallet means the signer process, which shares PostgreSQL with the app (see HOT_SIGNER_NEEDS_POSTGRES).
+    const t = (started.t = env.CHAIN_LITECOIN_WALLET
+      ? await startTestAppWithSigner(appEnv, { listen: true })
+      : await startTestApp('pglite', appEnv, { listen: true }));
     await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
     await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
     await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);

@@ -32,25 +32,28 @@ const NATIVE_COINS: Record<ChainNetwork, string[]> = {
   arbitrum: ['ethereum'],
 };
 
+/** A network's connection with its parsed account key and node client (the app's ChainConnections; the signer process). */
+export function connectChain(connection: ChainConnection): ConnectedChain {
+  const account = parseAccountKey(connection.network, connection.chain, connection.xpub);
+  const rpc = { rpcUrl: connection.rpcUrl, rpcUrlForLogs: connection.rpcUrlForLogs };
+  const node = connection.family === 'evm' ? new EvmNode(rpc) : new UtxoNode(rpc);
+  return {
+    ...connection,
+    account,
+    node,
+    nativeCoins: NATIVE_COINS[connection.network],
+    nativeDecimals: connection.family === 'evm' ? 18 : 8,
+    counterScope: connection.family === 'evm' ? `evm:${account.fingerprint}` : `utxo:${connection.network}:${account.fingerprint}`,
+  };
+}
+
 /** The networks connected to a node (CHAIN_<NETWORK>_*), parsed once at boot. */
 @Injectable()
 export class ChainConnections {
   private readonly byNetwork = new Map<string, ConnectedChain>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    for (const connection of config.chains) {
-      const account = parseAccountKey(connection.network, connection.chain, connection.xpub);
-      const rpc = { rpcUrl: connection.rpcUrl, rpcUrlForLogs: connection.rpcUrlForLogs };
-      const node = connection.family === 'evm' ? new EvmNode(rpc) : new UtxoNode(rpc);
-      this.byNetwork.set(connection.network, {
-        ...connection,
-        account,
-        node,
-        nativeCoins: NATIVE_COINS[connection.network],
-        nativeDecimals: connection.family === 'evm' ? 18 : 8,
-        counterScope: connection.family === 'evm' ? `evm:${account.fingerprint}` : `utxo:${connection.network}:${account.fingerprint}`,
-      });
-    }
+    for (const connection of config.chains) this.byNetwork.set(connection.network, connectChain(connection));
   }
 
   get(network: string): ConnectedChain | undefined {

@@ -11,10 +11,11 @@ import { AuditService } from '../audit/audit.service';
 import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-side';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
 import { EvmColdAddress } from './evm-cold-transaction';
-import { baseToCoins, readApprovedPayment, SignerRefusal } from './node-wallet-signer';
+import { baseToCoins, readApprovedPayment, SignerRefusal } from './payout-signer';
 import { PayoutFailures } from './payout-failures';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { ColdPsbtWallet } from './psbt';
+import { RemoteSigners } from './remote-signers';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -40,13 +41,16 @@ export class ColdPayoutsService {
     private readonly audit: AuditService,
     private readonly failures: PayoutFailures,
     @Inject(DATABASE) private readonly db: Database,
+    signers: RemoteSigners,
   ) {
     for (const chain of chains.list()) {
       const settings = chain.hotCold;
-      if (chain.family === 'utxo' && chain.wallet && settings?.coldWallet) {
-        this.sides.set(chain.network, new ColdPsbtWallet(chain as ConnectedChain & { wallet: string }, settings.coldWallet));
+      const signer = signers.get(chain.network);
+      if (chain.family === 'utxo' && signer && settings?.coldWallet) {
+        // Change back to the hot wallet counts as ours: the wallet the signer process names, read-only.
+        this.sides.set(chain.network, new ColdPsbtWallet(chain, settings.coldWallet, () => signer.hotWallet()));
       }
-      if (chain.family === 'evm' && chain.keyFile && settings?.coldAddress) this.sides.set(chain.network, new EvmColdAddress(chain, settings.coldAddress));
+      if (chain.family === 'evm' && signer && settings?.coldAddress) this.sides.set(chain.network, new EvmColdAddress(chain, settings.coldAddress));
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { SignedPayout } from './node-wallet-signer';
+import type { SignedPayout } from './payout-signer';
 
 /** The approved payment of a withdrawal, as the database shows it (re-read by `readApprovedPayment`). */
 export interface ApprovedPayment {

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/database';
 import { supportedTokens, tokenNetworks, transactions } from '../../db/schema';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, type JsonRpcClient } from '../chain/json-rpc';
-import { type PayoutRequest, readApprovedPayment } from './node-wallet-signer';
+import { type PayoutRequest, readApprovedPayment } from './payout-signer';
 
 /** An approved EVM payment: the native coin (`contract` null) or an ERC-20 `transfer(address, amount)` on `contract`. */
 export interface ApprovedEvmPayment {

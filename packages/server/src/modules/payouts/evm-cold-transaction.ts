@@ -4,7 +4,7 @@ import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
 import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
 import { releaseEvmNonce, reserveEvmNonce } from './evm-nonces';
-import { baseToCoins, type SignedPayout } from './node-wallet-signer';
+import { baseToCoins, type SignedPayout } from './payout-signer';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
 const DEFAULT_TIP_WEI = 1_000_000_000n;

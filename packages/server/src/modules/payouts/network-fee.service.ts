@@ -7,8 +7,8 @@ import { JsonRpcClient } from '../chain/json-rpc';
 import { coinsToBase } from '../chain/utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { SendFeeCheck } from '../wallet/send-fee-check';
-import { EvmKeySigner } from './evm-key-signer';
-import { baseToCoins, NodeWalletSigner } from './node-wallet-signer';
+import { baseToCoins } from './payout-signer';
+import type { RemoteSigner } from './remote-signer';
 import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, payoutAmountBase, recipientGetsBase } from './payout-fees';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
@@ -17,7 +17,7 @@ import { PayoutsService } from './payouts.service';
 const FEE_TARGET_BLOCKS = 6;
 /** The EVM quote aims at the next block (its base fee, a median tip). */
 const EVM_TARGET_BLOCKS = 1;
-/** The typical payment whose fee stands for one too small to carry its own: 10^-3 of a coin. */
+/** The typical payment whose fee stands for one too small to carry its own: 10^-3 of a coin (the signer funds it, fee included). */
 const PROBE_AMOUNT_DIGITS = 3;
 /** A P2WPKH payout: one input, the payment and change (vbytes). */
 const TYPICAL_PAYOUT_VBYTES = 141n;
@@ -33,8 +33,6 @@ const TYPICAL_PAYOUT_VBYTES = 141n;
 @Injectable()
 export class NetworkFeeService implements SendFeeCheck {
   private readonly evmClients = new Map<string, JsonRpcClient>();
-  /** One address of the hot wallet the typical-fee probes pay to (asked once). */
-  private feeProbeAddress: string | undefined;
 
   constructor(
     private readonly chains: ChainConnections,
@@ -60,7 +58,7 @@ export class NetworkFeeService implements SendFeeCheck {
       estimatedFee: feeBase === null ? null : baseToCoins(feeBase, decimals),
       feeRate: feeRateBase === null ? null : baseToCoins(feeRateBase, decimals),
       targetBlocks: estimate.targetBlocks,
-      ...(signer instanceof EvmKeySigner ? { gasLimit: Number(NATIVE_TRANSFER_GAS) } : {}),
+      ...(signer?.family === 'evm' ? { gasLimit: Number(NATIVE_TRANSFER_GAS) } : {}),
       recipientGets: feeBase === null ? null : baseToCoins(recipientGetsBase(amountBase, feeBase), decimals),
       feePaidBy: 'customer',
       ...(refusal ? { refusal } : {}),
@@ -89,8 +87,8 @@ export class NetworkFeeService implements SendFeeCheck {
 
   private async quote(chain: ConnectedChain, amountBase: bigint): Promise<{ feeBase: bigint | null; feeRateBase: bigint | null; targetBlocks: number }> {
     const signer = this.payouts.signerOf(chain.network);
-    if (signer instanceof EvmKeySigner) return this.evmEstimate(chain);
-    if (signer instanceof NodeWalletSigner) return this.utxoEstimate(signer, amountBase, chain.nativeDecimals);
+    if (signer?.family === 'evm') return this.evmEstimate(chain);
+    if (signer) return this.utxoEstimate(signer, amountBase, chain.nativeDecimals);
     return { feeBase: null, feeRateBase: null, targetBlocks: FEE_TARGET_BLOCKS };
   }
 
@@ -114,27 +112,15 @@ export class NetworkFeeService implements SendFeeCheck {
     };
   }
 
-  private async utxoEstimate(signer: NodeWalletSigner, amountBase: bigint, decimals: number) {
+  private async utxoEstimate(signer: RemoteSigner, amountBase: bigint, decimals: number) {
     const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [FEE_TARGET_BLOCKS]).catch(() => ({}) as { feerate?: number });
     const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, decimals) : null;
     let feeBase = await signer.feeFor(amountBase).catch(() => null);
     // An amount the fee takes entirely (or too small to be an output at all): the fee of a typical payment, paid on top.
-    feeBase ??= await this.typicalFee(signer, decimals).catch(() => null);
+    feeBase ??= await signer.feeFor(10n ** BigInt(Math.max(0, decimals - PROBE_AMOUNT_DIGITS))).catch(() => null);
     // The wallet cannot fund it (or is unreachable): the rate times a typical payout's size.
     if (feeBase === null && feeRateBase !== null) feeBase = (feeRateBase * TYPICAL_PAYOUT_VBYTES + 999n) / 1000n;
     return { feeBase, feeRateBase, targetBlocks: FEE_TARGET_BLOCKS };
-  }
-
-  /** The fee of a payment of PROBE_AMOUNT_DIGITS (0.001 of a coin) with the fee on top: the size of a typical payout. */
-  private async typicalFee(signer: NodeWalletSigner, decimals: number): Promise<bigint> {
-    this.feeProbeAddress ??= await signer.client.call<string>('getrawchangeaddress', []);
-    const funded = await signer.client.call<{ fee: number }>('walletcreatefundedpsbt', [
-      [],
-      [{ [this.feeProbeAddress]: baseToCoins(10n ** BigInt(Math.max(0, decimals - PROBE_AMOUNT_DIGITS)), decimals) }],
-      0,
-      { lockUnspents: false },
-    ]);
-    return coinsToBase(funded.fee, decimals);
   }
 
   private async evmEstimate(chain: ConnectedChain) {

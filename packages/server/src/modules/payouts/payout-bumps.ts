@@ -4,7 +4,7 @@ import { DATABASE, type Database, type Tx } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
 import { inTransaction } from '../ledger/db-transaction';
-import { type PayoutSigner, type SignedPayout, SignerRefusal, type StoredPayment } from './node-wallet-signer';
+import { type PayoutSigner, type SignedPayout, SignerRefusal, type StoredPayment } from './payout-signer';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 import type { PayoutRecord } from './payouts.repository';
 

@@ -18,6 +18,7 @@ import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutFailures } from './payout-failures';
 import { PayoutVersionsRepository } from './payout-versions.repository';
+import { RemoteSigners } from './remote-signers';
 
 /**
  * Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the
@@ -44,6 +45,7 @@ import { PayoutVersionsRepository } from './payout-versions.repository';
     PayoutFailures,
     PayoutVersionsRepository,
     { provide: SendFeeCheck, useExisting: NetworkFeeService },
+    RemoteSigners,
   ],
   exports: [PayoutsService, PayoutsRepository, SweepsService, SendFeeCheck],
 })

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { baseToCoins } from './node-wallet-signer';
+import { baseToCoins } from './payout-signer';
 import { coins, payoutNetworks, payouts, type PayoutState, transactions, users } from '../../db/schema';
 
 export type PayoutRecord = typeof payouts.$inferSelect;
@@ -60,14 +60,6 @@ export class PayoutsRepository {
   }
 
   /** The signed payments of `network` not broadcast yet (their bytes). */
-  async unsentRawTxs(network: string, executor: Executor = this.db): Promise<string[]> {
-    const rows = await executor
-      .select({ rawTx: payouts.rawTx })
-      .from(payouts)
-      .where(and(eq(payouts.network, network), eq(payouts.state, 'signed')));
-    return rows.map((r) => r.rawTx!).filter(Boolean);
-  }
-
   /** The withdrawal of a payout with the customer's mail address and name (what its texts need; no lock). */
   async withdrawalView(id: string, executor: Executor) {
     const [row] = await executor

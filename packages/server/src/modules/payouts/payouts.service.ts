@@ -5,8 +5,9 @@ import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
 import { inTransaction } from '../ledger/db-transaction';
-import { HotWalletShort, NodeWalletSigner, type PayoutSigner, SignerRefusal } from './node-wallet-signer';
-import { EvmKeySigner } from './evm-key-signer';
+import { HotWalletShort, type PayoutSigner, SignerRefusal } from './payout-signer';
+import type { RemoteSigner } from './remote-signer';
+import { RemoteSigners } from './remote-signers';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { PerNetworkJob } from '../chain/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';
@@ -40,7 +41,7 @@ export interface PayoutRunOptions {
 }
 
 /**
- * Pays approved withdrawals on the networks with a signer (`CHAIN_<NETWORK>_WALLET`), one job per network on one
+ * Pays approved withdrawals on the networks with a signer process (`CHAIN_<NETWORK>_SIGNER_URL`), one job per network on one
  * instance at a time (a transaction-scoped advisory lock per step, payout rows locked too). Each payout moves
  * approved → signed (bytes and txid stored, committed) → broadcast (`sendrawtransaction` of the stored bytes) →
  * confirming n of N → completed. A retry, a restart or a second instance only ever rebroadcasts the stored bytes: a
@@ -52,7 +53,6 @@ export interface PayoutRunOptions {
 @Injectable()
 export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Payouts');
-  private readonly signers = new Map<string, PayoutSigner>();
   /** The runs: one at a time per network, never throwing. */
   private readonly job = new PerNetworkJob(this.logger, 'payouts');
 
@@ -65,23 +65,18 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly bumps: PayoutBumps,
     private readonly completion: PayoutCompletion,
     private readonly failures: PayoutFailures,
-  ) {
-    for (const chain of chains.list()) {
-      if (chain.family === 'utxo' && chain.wallet) this.signers.set(chain.network, new NodeWalletSigner(chain as ConnectedChain & { wallet: string }));
-      if (chain.family === 'evm' && chain.keyFile) this.signers.set(chain.network, new EvmKeySigner(chain, chain.keyFile));
-    }
-  }
+    private readonly signers: RemoteSigners,
+  ) {}
 
-  /** The signer of a network (undefined: its withdrawals are settled by hand). */
-  signerOf(network: string): PayoutSigner | undefined {
+  /** The signer process of a network (undefined: its withdrawals are settled by hand). */
+  signerOf(network: string): RemoteSigner | undefined {
     return this.signers.get(network);
   }
 
   onApplicationBootstrap(): void {
-    for (const network of this.signers.keys()) {
+    for (const network of this.signers.networks()) {
       const chain = this.chains.get(network)!;
-      const from = chain.wallet ? `the node wallet "${chain.wallet}"` : 'the hot address of its key file';
-      this.logger.log(`Paying out approved ${network} withdrawals from ${from} every ${chain.pollSeconds} s`);
+      this.logger.log(`Paying out approved ${network} withdrawals, signed by the signer process at ${chain.signerUrl}, every ${chain.pollSeconds} s`);
       this.job.start(network, chain.pollSeconds * 1000, () => this.run(network, {}));
     }
   }
@@ -117,7 +112,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private async run(network: string, options: PayoutRunOptions): Promise<PayoutRunResult> {
     const chain = this.chains.get(network);
     const signer = this.signers.get(network);
-    if (!chain || !signer) throw new Error(`${network} has no payout signer (CHAIN_${network.toUpperCase()}_WALLET or _KEY_FILE)`);
+    if (!chain || !signer) throw new Error(`${network} has no payout signer (CHAIN_${network.toUpperCase()}_SIGNER_URL)`);
     const result: PayoutRunResult = { network, created: 0, signed: 0, broadcast: 0, completed: 0 };
     const created = await this.locked(network, async (tx) => {
       await this.payouts.enableNetwork(network, tx);
@@ -128,9 +123,8 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     result.created = created;
 
     // Sign: each payout in its own transaction, committed before anything is broadcast; never with the inputs of a
-    // payment signed before and not broadcast yet.
-    const unsent = await this.payouts.unsentRawTxs(network);
-    if (unsent.length && signer instanceof NodeWalletSigner) await signer.reserveInputs(unsent);
+    // payment signed before and not broadcast yet (the signer locks those itself before it funds another one, so a
+    // signer that is down never holds up the broadcasts and confirmations below).
     const visited: string[] = [];
     for (;;) {
       const step = await this.locked(network, async (tx) => {

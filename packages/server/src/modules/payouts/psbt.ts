@@ -2,7 +2,7 @@ import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
 import { coinsToBase } from '../chain/utxo-node';
 import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
-import { baseToCoins, type SignedPayout } from './node-wallet-signer';
+import { baseToCoins, type SignedPayout } from './payout-signer';
 
 /** Bitcoin Core RPC error codes told apart here. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
@@ -45,14 +45,14 @@ const addressOf = (output: DecodedOutput) => output.scriptPubKey.address ?? outp
 export class ColdPsbtWallet implements ColdSide {
   readonly format = 'psbt' as const;
   private readonly watch: JsonRpcClient;
-  private readonly hot: JsonRpcClient;
 
   constructor(
-    private readonly chain: ConnectedChain & { wallet: string },
+    private readonly chain: ConnectedChain,
     readonly source: string,
+    /** The hot wallet of the node, read-only (whether a change output is ours). */
+    private readonly hot: () => Promise<JsonRpcClient>,
   ) {
     this.watch = walletClient(chain, source);
-    this.hot = walletClient(chain, chain.wallet);
   }
 
   async prepare(approved: ApprovedPayment): Promise<UnsignedColdPayout> {
@@ -199,7 +199,8 @@ export class ColdPsbtWallet implements ColdSide {
   }
 
   private async isOurs(address: string): Promise<boolean> {
-    for (const wallet of [this.watch, this.hot]) {
+    for (const wallet of [this.watch, await this.hot().catch(() => undefined)]) {
+      if (!wallet) continue;
       const info = await wallet.call<{ ismine?: boolean; iswatchonly?: boolean }>('getaddressinfo', [address]).catch(() => undefined);
       if (info?.ismine || info?.iswatchonly) return true;
     }

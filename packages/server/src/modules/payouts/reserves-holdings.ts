@@ -41,21 +41,28 @@ export function readHoldings(
   chain: ConnectedChain,
   tokens: HeldToken[],
   deposits: ReserveDepositAddress[],
+  /** The signer's hot address (EVM) or hot node wallet (UTXO); null: no signer on the network. */
   hotAddress: string | null,
 ): Promise<NetworkHoldings> {
-  if (chain.node instanceof UtxoNode) return readUtxoHoldings(chain, chain.node, tokens, deposits);
+  if (chain.node instanceof UtxoNode) return readUtxoHoldings(chain, chain.node, tokens, deposits, hotAddress);
   if (chain.node instanceof EvmNode) return readEvmHoldings(chain, chain.node, tokens, deposits, hotAddress);
   throw new Error(`${chain.network}: no holdings reader for its node`);
 }
 
 /**
- * UTXO family: the node wallet `CHAIN_<NETWORK>_WALLET` (`getbalance`); deposit addresses whose keys it holds (its
+ * UTXO family: the signer's hot node wallet (`getbalance`, read-only); deposit addresses whose keys it holds (its
  * descriptor is the private counterpart of the XPUB) are inside that balance — told from `listunspent` by their
  * scripts. Any other deposit address, and the cold addresses, are read from the UTXO set in one `scantxoutset`.
  */
-async function readUtxoHoldings(chain: ConnectedChain, node: UtxoNode, tokens: HeldToken[], deposits: ReserveDepositAddress[]): Promise<NetworkHoldings> {
+async function readUtxoHoldings(
+  chain: ConnectedChain,
+  node: UtxoNode,
+  tokens: HeldToken[],
+  deposits: ReserveDepositAddress[],
+  hotWallet: string | null,
+): Promise<NetworkHoldings> {
   const cold = chain.coldAddresses ?? [];
-  const wallet = chain.wallet ? node.wallet(chain.wallet) : undefined;
+  const wallet = hotWallet ? node.wallet(hotWallet) : undefined;
   let hot: bigint | null = null;
   let depositsInHot = 0n;
   let outside = deposits;
@@ -82,20 +89,20 @@ async function readUtxoHoldings(chain: ConnectedChain, node: UtxoNode, tokens: H
       cold: cold.map((address) => ({ address, amount: scanned.get(address) ?? 0n })),
     });
   }
-  const walletName = chain.wallet ? `the node wallet "${chain.wallet}"` : '';
+  const walletName = hotWallet ? `the node wallet "${hotWallet}"` : '';
   let note: string | null = null;
-  if (!wallet) note = `No hot wallet configured (${envName(chain, 'WALLET')}): deposit addresses read from the UTXO set.`;
+  if (!wallet) note = `No hot wallet configured (${envName(chain, 'SIGNER_URL')}): deposit addresses read from the UTXO set.`;
   else if (deposits.length && !outside.length) {
     note = `Deposit addresses held by ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`;
   } else if (outside.length) {
     const count = outside.length === 1 ? '1 deposit address' : `${outside.length} deposit addresses`;
     note = `${count} not held by ${walletName} (its descriptor does not match the XPUB): read from the UTXO set.`;
   }
-  return { hotWallet: chain.wallet ?? null, note, byToken };
+  return { hotWallet, note, byToken };
 }
 
 /**
- * EVM family: the hot address of the key file, every deposit address and the cold addresses, each with its native
+ * EVM family: the signer's hot address, every deposit address and the cold addresses, each with its native
  * balance and the `balanceOf` of each ERC-20 — batched, at one block.
  */
 async function readEvmHoldings(
@@ -124,7 +131,7 @@ async function readEvmHoldings(
       cold: cold.map((address) => ({ address, amount: amount(address, token) })),
     });
   }
-  const note = hotAddress ? `Read at block ${block}.` : `No hot address (${envName(chain, 'KEY_FILE')}); read at block ${block}.`;
+  const note = hotAddress ? `Read at block ${block}.` : `No hot address (${envName(chain, 'SIGNER_URL')}); read at block ${block}.`;
   return { hotWallet: hotAddress, note, byToken };
 }
 

@@ -10,7 +10,6 @@ import { LedgerService } from '../ledger/ledger.service';
 import { plain, toMoney } from '../ledger/money';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { MetricsService } from '../observability/metrics.service';
-import { EvmKeySigner } from './evm-key-signer';
 import { PayoutsService } from './payouts.service';
 import { type HeldToken, type NetworkHoldings, readHoldings } from './reserves-holdings';
 import { ReservesAlertService } from './reserves-alert.service';
@@ -241,9 +240,10 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
         tokens.push({ token, contract, decimals: contract ? (decimals ?? (await this.contractDecimals(chain, contract))) : chain.nativeDecimals });
       }
       const deposits = await this.repository.depositAddresses(chain.network);
+      // The hot address (EVM) or node wallet (UTXO), as the signer process names it.
       const signer = this.payouts.signerOf(chain.network);
-      const hotAddress = signer instanceof EvmKeySigner ? signer.address : null;
-      const holdings = await readHoldings(chain, tokens, deposits, hotAddress);
+      const hot = signer ? (await signer.identity()).source : null;
+      const holdings = await readHoldings(chain, tokens, deposits, hot);
       if (this.lastErrors.delete(chain.network)) this.logger.log(`${chain.network}: reserves read again`);
       return { chain, holdings, depositAddresses: deposits.length };
     } catch (error) {

@@ -12,9 +12,8 @@ import { LedgerService } from '../ledger/ledger.service';
 import { AuditService } from '../audit/audit.service';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { balanceOfAnswer, balanceOfCall } from './erc20-transfer';
-import { EvmKeySigner } from './evm-key-signer';
-import { type EvmSweepSigner, SweepDeferred } from './evm-sweep-signer';
-import { HotWalletShort, SignerRefusal } from './node-wallet-signer';
+import type { RemoteSigner } from './remote-signer';
+import { HotWalletShort, SignerRefusal, SweepDeferred } from './payout-signer';
 import { PayoutsService } from './payouts.service';
 import { RECORD_SWEEP } from './sweep-functions';
 import { type SweepRecord, SweepsRepository } from './sweeps.repository';
@@ -54,12 +53,14 @@ interface TokenContract {
 /** The parts of a network a sweep run uses. */
 interface SweepNetwork {
   chain: ConnectedChain & { sweepMinUsd: string };
-  payer: EvmKeySigner;
-  sweeper: EvmSweepSigner;
+  /** Broadcasts (the node's public RPC). */
+  payer: RemoteSigner;
+  /** Signs the sweeps and their top-ups: the signer process (it holds the xprv, or refuses). */
+  sweeper: RemoteSigner;
 }
 
 /**
- * Sweeps the customers' deposit addresses of the EVM networks whose key file holds the account's xprv and that set
+ * Sweeps the customers' deposit addresses of the EVM networks whose signer process holds the account's xprv and that set
  * `CHAIN_<NETWORK>_SWEEP_MIN`: a coin worth at least that many USD on an address (its native coin after its gas) moves
  * to the hot address. One job per network, one instance at a time (a transaction-scoped advisory lock per step, the
  * sweep rows locked too); a run is safe to repeat. Each sweep moves planned → (ERC-20: topping_up, the hot address's
@@ -83,12 +84,12 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(DATABASE) private readonly db: Database,
   ) {}
 
-  /** The networks that sweep: a key file with the xprv and a threshold. */
+  /** The networks that sweep: a threshold and the signer process (which holds the xprv, or refuses). */
   private sweepNetwork(network: string): SweepNetwork | undefined {
     const chain = this.chains.get(network);
     const payer = this.payouts.signerOf(network);
-    if (!chain || chain.sweepMinUsd === undefined || !(payer instanceof EvmKeySigner) || !payer.sweeper) return undefined;
-    return { chain: chain as SweepNetwork['chain'], payer, sweeper: payer.sweeper };
+    if (!chain || chain.family !== 'evm' || chain.sweepMinUsd === undefined || !payer) return undefined;
+    return { chain: chain as SweepNetwork['chain'], payer, sweeper: payer };
   }
 
   onApplicationBootstrap(): void {
@@ -146,7 +147,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async run(network: string, options: SweepRunOptions = {}): Promise<SweepRunResult> {
     const sweeping = this.sweepNetwork(network);
-    if (!sweeping) throw new Error(`${network} does not sweep (CHAIN_${network.toUpperCase()}_SWEEP_MIN and the xprv in its key file)`);
+    if (!sweeping) throw new Error(`${network} does not sweep (CHAIN_${network.toUpperCase()}_SWEEP_MIN and _SIGNER_URL, the xprv in the signer's key file)`);
     const result: SweepRunResult = { network, planned: 0, toppedUp: 0, signed: 0, broadcast: 0, completed: 0 };
     const planned = await this.locked(network, (tx) => this.plan(sweeping, tx));
     if (planned === undefined) return { ...result, yielded: true };
@@ -231,7 +232,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
   private async topUp({ sweeper }: SweepNetwork, sweep: SweepRecord, tx: Tx): Promise<boolean> {
     if (!sweep.contract) return false;
     try {
-      const signed = await sweeper.signTopUp(sweep.id, tx);
+      const signed = await sweeper.signTopUp(sweep.id);
       if (!signed) {
         await this.sweeps.update(sweep.id, { state: 'ready', lastError: null }, tx);
         return false;
@@ -278,7 +279,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
       // The native balance left after the gas must still be worth the threshold.
       const minNativeBase =
         sweep.contract || !price ? 0n : BigInt(new Decimal(chain.sweepMinUsd).div(price).mul(new Decimal(10).pow(sweep.decimals)).ceil().toFixed(0));
-      const signed = await sweeper.signSweep(sweep.id, minNativeBase, tx);
+      const signed = await sweeper.signSweep(sweep.id, minNativeBase);
       await this.sweeps.update(
         sweep.id,
         { state: 'signed', amountBase: signed.amountBase.toString(), rawTx: signed.rawTx, txid: signed.txid, signedAt: new Date(), lastError: null },
@@ -328,7 +329,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Confirmations from the node; once reached, `cp_record_sweep` books it (the fees paid read from the receipts). */
   private async confirm({ sweeper, payer }: SweepNetwork, sweep: SweepRecord, tx: Tx): Promise<boolean> {
-    let seen: Awaited<ReturnType<EvmSweepSigner['receipt']>>;
+    let seen: Awaited<ReturnType<RemoteSigner['receipt']>>;
     let topUpFee: bigint | null = null;
     try {
       seen = await sweeper.receipt(sweep.txid!);

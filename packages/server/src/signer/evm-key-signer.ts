@@ -1,25 +1,24 @@
 import { Logger } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
 import { type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import type { Executor } from '../../db/database';
-import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
-import { parseEvmKeyFile } from '../../config/evm-key-file';
-import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from './erc20-transfer';
-import { reserveEvmNonce } from './evm-nonces';
+import type { Executor } from '../db/database';
+import type { ConnectedChain } from '../modules/chain/chain-connections';
+import { ChainRpcError, JsonRpcClient } from '../modules/chain/json-rpc';
+import type { EvmKeyFile } from './evm-key-file';
+import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from '../modules/payouts/erc20-transfer';
+import { reserveEvmNonce } from '../modules/payouts/evm-nonces';
 import { EvmSweepSigner } from './evm-sweep-signer';
 import {
   checkRecipientAmount,
   HotWalletShort,
   type PayoutRequest,
-  type PayoutSigner,
   readApprovedPayment,
   type SignedPayout,
   SignerRefusal,
   type StoredPayment,
-} from './node-wallet-signer';
-import { evmFeeQuote, evmPaymentFees, evmQuantity as hexToBigInt, evmQuotedFee, evmReplacementFees, maxFeeBase } from './payout-fees';
+} from '../modules/payouts/payout-signer';
+import { evmFeeQuote, evmPaymentFees, evmQuantity as hexToBigInt, evmQuotedFee, evmReplacementFees, maxFeeBase } from '../modules/payouts/payout-fees';
+import type { HotSigner } from './hot-signer';
 
 /**
  * The EVM family's signer: a local key read from `CHAIN_<NETWORK>_KEY_FILE` (outside the database, readable only by
@@ -31,7 +30,7 @@ import { evmFeeQuote, evmPaymentFees, evmQuantity as hexToBigInt, evmQuotedFee, 
  * (`sweeper`). Nonces are reserved per sending address in the database (`evm_nonces`), in the transaction that stores
  * the signed payment, so two payouts never share one and a restart never reuses one.
  */
-export class EvmKeySigner implements PayoutSigner {
+export class EvmKeySigner implements HotSigner {
   private readonly logger = new Logger('PayoutSigner');
   private readonly rpc: JsonRpcClient;
   private readonly account: PrivateKeyAccount;
@@ -40,17 +39,25 @@ export class EvmKeySigner implements PayoutSigner {
 
   constructor(
     private readonly chain: ConnectedChain,
-    keyFile: string,
+    keys: EvmKeyFile,
   ) {
-    const keys = parseEvmKeyFile(readFileSync(keyFile, 'utf8'));
     this.account = privateKeyToAccount(keys.hotKey);
     this.rpc = new JsonRpcClient({ rpcUrl: chain.rpcUrl, rpcUrlForLogs: chain.rpcUrlForLogs, timeoutMs: 30_000 });
     this.sweeper = keys.depositKey ? new EvmSweepSigner(chain, this.account, keys.depositKey, this.rpc) : undefined;
   }
 
   /** The hot address payouts are sent from. */
-  get address(): string {
+  get source(): string {
     return this.account.address;
+  }
+
+  approved(request: PayoutRequest, executor: Executor): Promise<ApprovedEvmPayment> {
+    return readApprovedEvmPayment(request, this.chain, executor, this.rpc);
+  }
+
+  spends(rawTx: string): Promise<{ fromAddress: string | null; nonce: bigint | null; inputs: null }> {
+    const parsed = parseTransaction(rawTx as Hex);
+    return Promise.resolve({ fromAddress: this.account.address.toLowerCase(), nonce: parsed.nonce === undefined ? null : BigInt(parsed.nonce), inputs: null });
   }
 
   async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
@@ -170,29 +177,5 @@ export class EvmKeySigner implements PayoutSigner {
       throw new SignerRefusal('the replacement does not pay exactly what the payment it replaces paid');
     }
     return { rawTx: serialized, txid: keccak256(serialized), feeBase: old.gas * fees.maxFeePerGas };
-  }
-
-  async broadcast(rawTx: string): Promise<void> {
-    try {
-      await this.rpc.call('eth_sendRawTransaction', [rawTx]);
-    } catch (error) {
-      if (!(error instanceof ChainRpcError)) throw error;
-      // Already sent (known to the node, or mined: its nonce is used): the same bytes, nothing more to do.
-      const txid = keccak256(rawTx as Hex);
-      const known = await this.rpc.call<unknown>('eth_getTransactionByHash', [txid]).catch(() => null);
-      if (!known) throw error;
-    }
-  }
-
-  async status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }> {
-    const [receipt, tipHex] = await this.rpc.batch<unknown>([{ method: 'eth_getTransactionReceipt', params: [txid] }, { method: 'eth_blockNumber' }]);
-    if (!receipt) return { confirmations: 0 };
-    const r = receipt as { blockNumber?: unknown; gasUsed?: unknown; effectiveGasPrice?: unknown; status?: unknown };
-    // Mined but reverted (a token contract refused the transfer): never counted as paid; the error stays on the payout.
-    if (r.status === '0x0') throw new ChainRpcError(`the payout transaction ${txid} reverted on chain: the recipient got nothing (an admin must check)`);
-    const height = hexToBigInt(r.blockNumber, 'the receipt block');
-    const tip = hexToBigInt(tipHex, 'eth_blockNumber');
-    const feeBase = hexToBigInt(r.gasUsed, 'gasUsed') * hexToBigInt(r.effectiveGasPrice ?? '0x0', 'effectiveGasPrice');
-    return { confirmations: Number(tip - height + 1n), feeBase };
   }
 }

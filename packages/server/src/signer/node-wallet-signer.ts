@@ -1,146 +1,25 @@
 import { Logger } from '@nestjs/common';
-import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../../db/database';
-import { transactions } from '../../db/schema';
-import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
-import { coinsToBase } from '../chain/utxo-node';
-import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from './payout-fees';
-
-/** What the payout job asks a signer to sign: one withdrawal's single payment. */
-export interface PayoutRequest {
-  transactionId: string;
-  network: string;
-  address: string;
-  /** Satoshis. */
-  amountBase: bigint;
-}
-
-/** The signed payment, stored before it is broadcast. */
-export interface SignedPayout {
-  rawTx: string;
-  txid: string;
-  /** Satoshis the transaction pays as fee. */
-  feeBase: bigint;
-  /**
-   * The network fee taken out of the approved amount (the customer pays it: the recipient gets amount − this). Set
-   * when a payment is first signed; a replacement keeps the charge of the payment it replaces.
-   */
-  chargedFeeBase?: bigint;
-}
-
-/** A signed payment of a payout, as stored. */
-export interface StoredPayment {
-  txid: string;
-  rawTx: string;
-  feeBase: bigint;
-}
-
-/**
- * Signs the payment of an approved withdrawal. The code that decides (API, policy, ledger) never holds a key: a signer
- * is the only place that can make a payment, and it checks the request against the database itself.
- */
-export interface PayoutSigner {
-  sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout>;
-  /** Sends stored bytes; resolves when the node accepted them or already knows them; throws ChainRpcError otherwise. */
-  broadcast(rawTx: string): Promise<void>;
-  /** Confirmations of a sent payment (0: not in a block of the best chain) and the fee it actually paid, when known. */
-  status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }>;
-  /**
-   * A replacement of a stuck payment that pays a higher fee (RBF: the same inputs; EVM: the same nonce), the same
-   * recipient output, within the network's fee ceiling; undefined when the ceiling leaves no room to raise the fee.
-   * Checked like `sign`: the withdrawal is still approved and the payment pays its address.
-   */
-  replace?(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined>;
-}
-
-/**
- * What a payment of an approved withdrawal may pay its recipient: the approved amount less a network fee within the
- * ceiling (the customer pays the fee out of the amount). Refused otherwise.
- */
-export function checkRecipientAmount(paid: bigint, approved: { amountBase: bigint }, ceilingBase: bigint): void {
-  if (paid > approved.amountBase || paid < approved.amountBase - ceilingBase || paid <= 0n) {
-    throw new SignerRefusal(`the payment pays ${paid} to the approved address, not the approved amount (${approved.amountBase}) less a fee within the ceiling`);
-  }
-}
-
-/**
- * The withdrawal as the database shows it, re-read by the signer itself: approved, not voided, on the signer's network,
- * and the request names exactly its approved address and amount; otherwise a refusal saying why.
- */
-export async function readApprovedPayment(
-  request: PayoutRequest,
-  chain: Pick<ConnectedChain, 'network' | 'nativeCoins' | 'nativeDecimals'>,
-  executor: Executor,
-  sameAddress: (a: string, b: string) => boolean = (a, b) => a === b,
-): Promise<{ address: string; amountBase: bigint }> {
-  const { network, nativeDecimals: decimals } = chain;
-  const [row] = await executor
-    .select({
-      type: transactions.type,
-      token: transactions.token,
-      status: transactions.status,
-      network: transactions.network,
-      address: transactions.address,
-      coinAmount: transactions.coinAmount,
-      voidedAt: transactions.voidedAt,
-    })
-    .from(transactions)
-    .where(and(eq(transactions.id, request.transactionId)));
-  if (!row || row.type !== 'withdrawal') throw new SignerRefusal('no such withdrawal', true);
-  if (row.voidedAt) throw new SignerRefusal('the withdrawal was cancelled', true);
-  if (row.status !== 'approved') throw new SignerRefusal(`the withdrawal is ${row.status}, not approved`, true);
-  if (row.network !== network || request.network !== network) {
-    throw new SignerRefusal(`the withdrawal is on ${row.network ?? 'no network'}, this signer pays on ${network}`);
-  }
-  // This signer pays the network's own coin only (a token on it would need a token transfer).
-  if (!chain.nativeCoins.includes(row.token))
-    throw new SignerRefusal(`the withdrawal is of ${row.token}, this signer pays ${chain.nativeCoins.join(' or ')} only`);
-  let amountBase: bigint;
-  try {
-    amountBase = coinsToBase(row.coinAmount, decimals);
-  } catch {
-    throw new SignerRefusal(`the approved amount ${row.coinAmount} is not a whole number of the chain's smallest unit`);
-  }
-  if (!row.address || !sameAddress(request.address, row.address)) throw new SignerRefusal('the address asked for is not the approved address');
-  if (request.amountBase !== amountBase) throw new SignerRefusal(`the amount asked for (${request.amountBase}) is not the approved amount (${amountBase})`);
-  if (amountBase <= 0n) throw new SignerRefusal('nothing to pay');
-  return { address: row.address, amountBase };
-}
-
-/** Bitcoin Core: "transaction already in block chain" / already in the mempool. */
-const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
-
-/** The signer will not sign this request (the reason says why); nothing was signed. */
-export class SignerRefusal extends Error {
-  constructor(
-    message: string,
-    /** The withdrawal is not (or no longer) approved: no payment is due at all. */
-    readonly notApproved = false,
-  ) {
-    super(message);
-    this.name = 'SignerRefusal';
-  }
-}
-
-/** The hot wallet does not hold enough to pay (and the fee): retry once it is topped up. */
-export class HotWalletShort extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'HotWalletShort';
-  }
-}
+import type { Executor } from '../db/database';
+import type { ConnectedChain } from '../modules/chain/chain-connections';
+import { ChainRpcError, JsonRpcClient } from '../modules/chain/json-rpc';
+import { coinsToBase } from '../modules/chain/utxo-node';
+import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from '../modules/payouts/payout-fees';
+import type { HotSigner } from './hot-signer';
+import {
+  baseToCoins,
+  checkRecipientAmount,
+  HotWalletShort,
+  type PayoutRequest,
+  readApprovedPayment,
+  type SignedPayout,
+  SignerRefusal,
+  type StoredPayment,
+} from '../modules/payouts/payout-signer';
 
 /** Bitcoin Core RPC error codes the signer tells apart. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
 const RPC_WALLET_ERROR = -4;
-
-/** Satoshis as a decimal coin amount for the node (exact: no float arithmetic). */
-export function baseToCoins(amountBase: bigint, decimals = 8): string {
-  const text = amountBase.toString().padStart(decimals + 1, '0');
-  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
-}
 
 /**
  * The UTXO family's signer: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) holds the keys; this
@@ -149,7 +28,7 @@ export function baseToCoins(amountBase: bigint, decimals = 8): string {
  * its network, whose request names exactly the approved address and amount — and only a transaction whose outputs are
  * that payment (the amount less the network fee, within the ceiling) and change back to the wallet itself. Anything else is refused and logged with the reason.
  */
-export class NodeWalletSigner implements PayoutSigner {
+export class NodeWalletSigner implements HotSigner {
   private readonly logger = new Logger('PayoutSigner');
   private readonly wallet: JsonRpcClient;
   /** One address of the wallet the fee estimates pay to (asked once, so estimates use up no addresses). */
@@ -159,11 +38,6 @@ export class NodeWalletSigner implements PayoutSigner {
     const url = new URL(chain.rpcUrl);
     url.pathname = `${url.pathname.replace(/\/$/, '')}/wallet/${encodeURIComponent(chain.wallet)}`;
     this.wallet = new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${chain.rpcUrlForLogs} (wallet ${chain.wallet})`, timeoutMs: 60_000 });
-  }
-
-  /** The hot wallet's RPC client (fee estimates, confirmations, broadcasts go through the same node). */
-  get client(): JsonRpcClient {
-    return this.wallet;
   }
 
   async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
@@ -182,22 +56,18 @@ export class NodeWalletSigner implements PayoutSigner {
     return readApprovedPayment(request, this.chain, executor);
   }
 
-  async broadcast(rawTx: string): Promise<void> {
-    try {
-      await this.wallet.call<string>('sendrawtransaction', [rawTx]);
-    } catch (error) {
-      const known =
-        error instanceof ChainRpcError && (error.rpcCode === RPC_VERIFY_ALREADY_IN_CHAIN || /already (in block chain|known)|txn-already/i.test(error.message));
-      if (!known) throw error;
-    }
+  /** The node wallet payouts are paid from. */
+  get source(): string {
+    return this.chain.wallet;
   }
 
-  async status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }> {
-    const seen = await this.wallet.call<{ confirmations: number; fee?: number }>('gettransaction', [txid]);
-    return {
-      confirmations: seen.confirmations,
-      ...(typeof seen.fee === 'number' ? { feeBase: coinsToBase(Math.abs(seen.fee), this.chain.nativeDecimals) } : {}),
-    };
+  approved(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
+    return this.approvedPayment(request, executor);
+  }
+
+  async spends(rawTx: string): Promise<{ fromAddress: null; nonce: null; inputs: string[] }> {
+    const decoded = await this.wallet.call<DecodedTransaction>('decoderawtransaction', [rawTx]);
+    return { fromAddress: null, nonce: null, inputs: decoded.vin.map((input) => `${input.txid}:${input.vout}`).sort() };
   }
 
   private async signPayment(request: PayoutRequest, approved: { address: string; amountBase: bigint }): Promise<SignedPayout> {
@@ -312,12 +182,11 @@ export class NodeWalletSigner implements PayoutSigner {
   async feeFor(amountBase: bigint): Promise<bigint> {
     this.feeProbeAddress ??= await this.wallet.call<string>('getrawchangeaddress', []);
     const amount = baseToCoins(amountBase, this.chain.nativeDecimals);
-    const funded = await this.wallet.call<{ fee: number }>('walletcreatefundedpsbt', [
-      [],
-      [{ [this.feeProbeAddress]: amount }],
-      0,
-      { lockUnspents: false, subtractFeeFromOutputs: [0] },
-    ]);
+    const fund = (options: Record<string, unknown>) =>
+      this.wallet.call<{ fee: number }>('walletcreatefundedpsbt', [[], [{ [this.feeProbeAddress!]: amount }], 0, { lockUnspents: false, ...options }]);
+    // Paid out of the amount, as payouts are; an amount the fee would take entirely cannot be funded so: the same
+    // payment with the fee on top has the same size, so the same fee (what the Send step refuses it for).
+    const funded = await fund({ subtractFeeFromOutputs: [0] }).catch(() => fund({}));
     return coinsToBase(funded.fee, this.chain.nativeDecimals);
   }
 

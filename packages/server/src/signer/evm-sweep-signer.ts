@@ -3,40 +3,15 @@ import type { HDKey } from '@scure/bip32';
 import { and, eq } from 'drizzle-orm';
 import { type Hex, keccak256, parseTransaction, toHex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import type { Executor } from '../../db/database';
-import { depositAddresses, sweeps } from '../../db/schema';
-import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, type JsonRpcClient } from '../chain/json-rpc';
-import { paysExactly, tokenBalance, transferCalldata } from './erc20-transfer';
-import { reserveEvmNonce } from './evm-nonces';
-import { HotWalletShort, SignerRefusal } from './node-wallet-signer';
-
-/** Gas of a native transfer to an account without code. */
-const NATIVE_TRANSFER_GAS = 21_000n;
-/** Tip offered when the node does not suggest one (1 gwei). */
-const DEFAULT_TIP_WEI = 1_000_000_000n;
-
-/** A signed transaction of a sweep, stored before it is broadcast. */
-export interface SignedSweepTx {
-  rawTx: string;
-  txid: string;
-  amountBase: bigint;
-  /** The most it can pay as fee (gas limit × max fee); the fee paid is read from the receipt. */
-  maxFeeBase: bigint;
-}
-
-/** Nothing worth sweeping now (the balance no longer covers its gas, or fell below the minimum): nothing was signed. */
-export class SweepDeferred extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SweepDeferred';
-  }
-}
-
-const quantity = (value: unknown, what: string): bigint => {
-  if (typeof value !== 'string' || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainRpcError(`The node answered ${what} with something else than a quantity`);
-  return BigInt(value);
-};
+import type { Executor } from '../db/database';
+import { depositAddresses, sweeps } from '../db/schema';
+import type { ConnectedChain } from '../modules/chain/chain-connections';
+import { ChainRpcError, type JsonRpcClient } from '../modules/chain/json-rpc';
+import { paysExactly, tokenBalance, transferCalldata } from '../modules/payouts/erc20-transfer';
+import { reserveEvmNonce } from '../modules/payouts/evm-nonces';
+import { evmSweepFees } from '../modules/payouts/evm-sweep-fees';
+import { evmQuantity as quantity, NATIVE_TRANSFER_GAS } from '../modules/payouts/payout-fees';
+import { HotWalletShort, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../modules/payouts/payout-signer';
 
 /**
  * Signs the sweeps of an EVM network's customer deposit addresses: it holds the account's extended private key (the
@@ -76,7 +51,7 @@ export class EvmSweepSigner {
       const deposit = await this.depositAccount(sweep.address, executor);
       const held = await tokenBalance(this.rpc, sweep.contract, deposit.address);
       if (held === 0n) throw new SweepDeferred('the deposit address holds none of the token');
-      const fees = await this.fees();
+      const fees = await evmSweepFees(this.rpc);
       const gas = await this.tokenTransferGas(deposit.address, sweep.contract, held);
       const needed = gas * fees.maxFeePerGas;
       const have = await this.balance(deposit.address);
@@ -102,7 +77,7 @@ export class EvmSweepSigner {
       if (sweep.contract && sweep.state !== 'ready') throw new SignerRefusal("the sweep's gas top-up is not done");
       if (!sweep.contract && sweep.state !== 'planned') throw new SignerRefusal(`the sweep is ${sweep.state}`);
       const deposit = await this.depositAccount(sweep.address, executor);
-      const fees = await this.fees();
+      const fees = await evmSweepFees(this.rpc);
       const have = await this.balance(deposit.address);
       if (!sweep.contract) {
         const amountBase = have - NATIVE_TRANSFER_GAS * fees.maxFeePerGas;
@@ -119,21 +94,6 @@ export class EvmSweepSigner {
       }
       return this.signFrom(deposit, { address: this.hot.address, amountBase, contract: sweep.contract }, gas, { ...fees, maxFeePerGas }, executor);
     });
-  }
-
-  /** What the gas of a native sweep may cost at most now (its gas × the max fee it would offer). */
-  async nativeSweepGasCost(): Promise<bigint> {
-    return NATIVE_TRANSFER_GAS * (await this.fees()).maxFeePerGas;
-  }
-
-  /** A sweep transaction's receipt: undefined until it is in a block; whether it succeeded and the fee it paid. */
-  async receipt(txid: string): Promise<{ confirmations: number; succeeded: boolean; feeBase: bigint } | undefined> {
-    const [receipt, tipHex] = await this.rpc.batch<unknown>([{ method: 'eth_getTransactionReceipt', params: [txid] }, { method: 'eth_blockNumber' }]);
-    if (!receipt) return undefined;
-    const r = receipt as { blockNumber?: unknown; gasUsed?: unknown; effectiveGasPrice?: unknown; status?: unknown };
-    const height = quantity(r.blockNumber, 'the receipt block');
-    const feeBase = quantity(r.gasUsed, 'gasUsed') * quantity(r.effectiveGasPrice ?? '0x0', 'effectiveGasPrice');
-    return { confirmations: Number(quantity(tipHex, 'eth_blockNumber') - height + 1n), succeeded: r.status === '0x1', feeBase };
   }
 
   private async refusingLogged<T>(sweepId: string, work: () => Promise<T>): Promise<T> {
@@ -197,17 +157,6 @@ export class EvmSweepSigner {
     });
     if (!paysExactly(parseTransaction(serialized), payment)) throw new SignerRefusal('the signed transaction does not pay exactly what was decided');
     return { rawTx: serialized, txid: keccak256(serialized), amountBase: payment.amountBase, maxFeeBase: gas * fees.maxFeePerGas };
-  }
-
-  /** EIP-1559 fees: the node's tip, and room for the base fee to double before the transaction is mined. */
-  private async fees(): Promise<{ baseFee: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-    const latest = await this.rpc.call<{ baseFeePerGas?: unknown } | null>('eth_getBlockByNumber', ['latest', false]);
-    const baseFee = quantity(latest?.baseFeePerGas ?? '0x0', 'the base fee');
-    const tip = await this.rpc
-      .call<string>('eth_maxPriorityFeePerGas')
-      .then((v) => quantity(v, 'eth_maxPriorityFeePerGas'))
-      .catch(() => DEFAULT_TIP_WEI);
-    return { baseFee, maxFeePerGas: 2n * baseFee + tip, maxPriorityFeePerGas: tip };
   }
 
   /** Gas of the token transfer to the hot address, with a quarter more room (the hot's token balance may change meanwhile). */

@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { Pool } from 'pg';
+import { ConfigError, loadDotEnv } from '../config/config';
+import type { Database } from '../db/database';
+import * as schema from '../db/schema';
+import { loadSignerConfig } from './signer-config';
+import { createSignerServer } from './signer-server';
+import { SignerService } from './signer-service';
+
+/**
+ * The signer process (`node dist/signer.js`, README "Signer process"): the only process that holds a hot key. It reads
+ * its own environment (SIGNER_TOKEN, DATABASE_URL, CHAIN_<NETWORK>_RPC_URL/_XPUB/_CHAIN and _WALLET or _KEY_FILE),
+ * connects to the API's PostgreSQL database (the API migrates it), and answers the API's requests on loopback.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    loadDotEnv();
+    config = loadSignerConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message.replace('Invalid configuration', 'Invalid signer configuration'));
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const logger = new Logger('Signer');
+  const pool = new Pool({
+    connectionString: config.databaseUrl,
+    max: 5,
+    statement_timeout: 30_000,
+    lock_timeout: 10_000,
+    idle_in_transaction_session_timeout: 120_000,
+  });
+  pool.on('error', (error) => logger.warn(`PostgreSQL: ${error.message}`));
+  const db = drizzle(pool, { schema }) as unknown as Database;
+  const service = new SignerService(db, config.networks);
+  const server = createSignerServer(service, config.token);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  for (const identity of service.identities()) {
+    logger.log(
+      `Signing ${identity.network} payouts from ${identity.family === 'evm' ? 'the hot address' : 'the node wallet'} ${identity.source}${identity.sweeps ? ' (and sweeps)' : ''}`,
+    );
+  }
+  // One line a supervisor (or a test) can read the port from.
+  console.log(`Signer listening on http://${config.host}:${port}`);
+  const stop = () => {
+    server.close();
+    void pool.end().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
