@@ -12,7 +12,6 @@ import {
   checkRecipientAmount,
   HotWalletShort,
   type PayoutRequest,
-  readApprovedPayment,
   type SignedPayout,
   SignerRefusal,
   type StoredPayment,
@@ -124,13 +123,15 @@ export class EvmKeySigner implements HotSigner {
   }
 
   /**
-   * A same-nonce replacement of a stuck payment: the same recipient, value and gas, tip and fee cap each at least 10 %
-   * higher (and what the quote asks now), within the ceiling; undefined when the ceiling leaves no room. The withdrawal
-   * is checked as for `sign`, and the payment replaced must pay its approved address (less a fee within the ceiling).
+   * A same-nonce replacement of a stuck payment: the same recipient, value, calldata and gas, tip and fee cap each at
+   * least 10 % higher (and what the quote asks now), within the ceiling; undefined when the ceiling leaves no room. The
+   * withdrawal is checked as for `sign`, and the payment replaced must pay exactly its approved output: the native
+   * amount less a fee within the ceiling, or a token's `transfer(to, amount)` of the whole amount (its gas is the
+   * platform's, so only the fee rises).
    */
   async replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined> {
     try {
-      const approved = await readApprovedPayment(request, this.chain, executor, (a, b) => a.toLowerCase() === b.toLowerCase());
+      const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
       return await this.replaceTransfer(approved, payment);
     } catch (error) {
       if (error instanceof SignerRefusal)
@@ -139,18 +140,20 @@ export class EvmKeySigner implements HotSigner {
     }
   }
 
-  private async replaceTransfer(approved: { address: string; amountBase: bigint }, payment: StoredPayment): Promise<SignedPayout | undefined> {
+  private async replaceTransfer(approved: ApprovedEvmPayment, payment: StoredPayment): Promise<SignedPayout | undefined> {
     const ceiling = maxFeeBase(this.chain);
     if (keccak256(payment.rawTx as Hex) !== payment.txid) throw new SignerRefusal('the stored bytes are not the stored transaction');
     const old = parseTransaction(payment.rawTx as Hex);
-    if (old.type !== 'eip1559' || old.nonce === undefined || !old.gas || old.chainId === undefined)
+    if (old.type !== 'eip1559' || old.nonce === undefined || !old.gas || old.chainId === undefined || !old.to)
       throw new SignerRefusal('only an EIP-1559 payment is replaced');
-    // A token payment (a contract call) is not replaced: it waits at its fee (not built: its replacement).
-    if (old.data && old.data !== '0x') return undefined;
-    if (old.to?.toLowerCase() !== approved.address.toLowerCase() || (old.data && old.data !== '0x')) {
-      throw new SignerRefusal('the payment replaced does not pay the approved address');
+    if (approved.contract) {
+      if (!paysExactly(old, approved)) throw new SignerRefusal('the payment replaced does not pay exactly the approved token transfer');
+    } else {
+      if (old.to.toLowerCase() !== approved.address.toLowerCase() || (old.data && old.data !== '0x')) {
+        throw new SignerRefusal('the payment replaced does not pay the approved address');
+      }
+      checkRecipientAmount(old.value ?? 0n, approved, ceiling);
     }
-    checkRecipientAmount(old.value ?? 0n, approved, ceiling);
     const fees = evmReplacementFees(
       { maxFeePerGas: old.maxFeePerGas ?? 0n, maxPriorityFeePerGas: old.maxPriorityFeePerGas ?? 0n },
       await evmFeeQuote(this.rpc),
@@ -158,12 +161,14 @@ export class EvmKeySigner implements HotSigner {
       ceiling,
     );
     if (!fees) return undefined;
+    const data = old.data && old.data !== '0x' ? old.data : undefined;
     const serialized = await this.account.signTransaction({
       type: 'eip1559',
       chainId: old.chainId,
       nonce: old.nonce,
       to: old.to,
       value: old.value,
+      ...(data ? { data } : {}),
       gas: old.gas,
       ...fees,
     });
@@ -171,8 +176,8 @@ export class EvmKeySigner implements HotSigner {
     if (
       parsed.nonce !== old.nonce ||
       parsed.to?.toLowerCase() !== old.to.toLowerCase() ||
-      parsed.value !== old.value ||
-      (parsed.data && parsed.data !== '0x')
+      (parsed.value ?? 0n) !== (old.value ?? 0n) ||
+      (parsed.data && parsed.data !== '0x' ? parsed.data : undefined) !== data
     ) {
       throw new SignerRefusal('the replacement does not pay exactly what the payment it replaces paid');
     }

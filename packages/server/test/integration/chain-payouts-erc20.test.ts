@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { decodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { decodeFunctionData, erc20Abi, type Hex, parseTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database';
 import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
@@ -158,32 +158,41 @@ describe.each(SIGNER_DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain 
     expect(tx).toMatchObject({ payoutState: 'completed', txHash: signed.txid });
   });
 
-  it('a stuck ERC-20 payout is never replaced by the EVM bump logic: it waits at its fee with the same bytes, then confirms', async () => {
+  it('a stuck ERC-20 payout is replaced with the same nonce and transfer and a higher fee; the token arrives once', async () => {
     const to = randomAddress();
     const { id } = await withdrawal(to, '3');
     await approve(id);
+    const rawTxOf = async () => (await rows<{ rawTx: Hex }>(sql`select raw_tx as "rawTx" from payouts where transaction_id = ${id}`))[0].rawTx;
     await anvil.rpc.call('evm_setAutomine', [false]);
+    let bumpedTxid = '';
     try {
       expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
       const sent = await payout(id);
       expect(sent.state).toBe('broadcast');
+      const original = parseTransaction(await rawTxOf());
       // Unmined for a day: far past the stuck minutes.
       await db.execute(sql`update payouts set broadcast_at = broadcast_at - interval '1 day' where transaction_id = ${id}`);
-      expect((await payouts.runOnce('ethereum')).bumped).toBeUndefined();
-      expect(await payout(id)).toMatchObject({
-        state: 'broadcast',
-        txid: sent.txid,
-        lastError: 'Not bumped: a token payment is not replaced; it waits at its fee',
-      });
-      // Only the original transfer is in the pool: nothing else was signed with its nonce.
+      expect(await payouts.runOnce('ethereum')).toMatchObject({ bumped: 1 });
+      const bumped = await payout(id);
+      bumpedTxid = bumped.txid;
+      expect(bumpedTxid).not.toBe(sent.txid);
+      const replacement = parseTransaction(await rawTxOf());
+      // The same payment: nonce, contract, no value, the same transfer(to, 3 tokens); only the fees rise (10 % or more).
+      expect([replacement.nonce, replacement.to, replacement.value ?? 0n, replacement.data]).toEqual([original.nonce, original.to, 0n, original.data]);
+      const call = decodeFunctionData({ abi: erc20Abi, data: replacement.data! });
+      expect([(call.args![0] as string).toLowerCase(), call.args![1]]).toEqual([to, 3n * UNIT]);
+      expect(replacement.maxPriorityFeePerGas! * 10n).toBeGreaterThanOrEqual(original.maxPriorityFeePerGas! * 11n);
+      expect(replacement.maxFeePerGas! * 10n).toBeGreaterThanOrEqual(original.maxFeePerGas! * 11n);
+      // Only the replacement is in the pool: the node dropped the version it replaces.
       const pool = await anvil.rpc.call<{ pending: Record<string, Record<string, { hash: string }>> }>('txpool_content');
       const fromHot = Object.entries(pool.pending).find(([from]) => from.toLowerCase() === HOT_ADDRESS)?.[1] ?? {};
-      expect(Object.values(fromHot).map((t) => t.hash)).toEqual([sent.txid]);
+      expect(Object.values(fromHot).map((t) => t.hash)).toEqual([bumpedTxid]);
     } finally {
       await anvil.rpc.call('evm_setAutomine', [true]);
     }
     await anvil.mine(CONFIRMATIONS);
     expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
+    expect(await payout(id)).toMatchObject({ state: 'completed', txid: bumpedTxid });
     expect(await testTokenBalance(anvil, contract, to)).toBe(3n * UNIT);
   });
 });

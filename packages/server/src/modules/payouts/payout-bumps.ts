@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Hex, parseTransaction } from 'viem';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../chain/json-rpc';
@@ -81,11 +80,6 @@ export class PayoutBumps {
    */
   async bumpIfStuck(chain: ConnectedChain, signer: PayoutSigner, payout: PayoutRecord, tx: Tx): Promise<StoredReplacement | undefined> {
     if (!signer.replace || !this.isStuck(chain, payout)) return undefined;
-    if (chain.family === 'evm' && isContractCall(payout.rawTx!)) {
-      // No replacement of a token transfer is built (the EVM signer replaces plain coin payments only): it waits at its fee.
-      await this.versions.noteNoBump(payout, 'Not bumped: a token payment is not replaced; it waits at its fee', chain.nativeDecimals, tx);
-      return undefined;
-    }
     const request = { transactionId: payout.transactionId, network: payout.network, address: payout.address, amountBase: BigInt(payout.amountBase) };
     const replaced: StoredPayment = { txid: payout.txid!, rawTx: payout.rawTx!, feeBase: BigInt(payout.feeBase ?? '0') };
     let replacement: SignedPayout | undefined;
@@ -131,15 +125,5 @@ export class PayoutBumps {
       });
       return false;
     }
-  }
-}
-
-/** An EVM payment that calls a contract (an ERC-20 transfer) rather than paying the coin. */
-function isContractCall(rawTx: string): boolean {
-  try {
-    const data = parseTransaction(rawTx as Hex).data;
-    return !!data && data !== '0x';
-  } catch {
-    return false;
   }
 }
