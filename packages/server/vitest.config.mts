@@ -12,7 +12,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.spec.ts'], environment: 'node' },
+        // A spec that starts PGlite may wait past Vitest's 10 s hook default while the machine is busy.
+        test: { name: 'unit', include: ['src/**/*.spec.ts'], environment: 'node', hookTimeout: 60_000 },
       },
       {
         extends: true,
