@@ -1,9 +1,4 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Hex, parseTransaction, type TransactionSerializableEIP1559 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,22 +7,17 @@ import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.servi
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { Anvil } from '../support/anvil';
+import type { Anvil } from '../support/anvil';
 import { createColdWallet } from '../support/cold-wallet';
-import { DATABASE_KINDS } from '../support/databases';
+import { type EvmPayoutSetup, startEvmPayouts } from '../support/evm-payouts';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { bearer, loginAdmin, signUp, type TestApp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (litecoin deposits). */
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
-/** m/44'/60'/0' of the same mnemonic (ethereum deposits). */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
-/** Anvil's dev account 1 (published test key): the hot address. */
-const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const ETH = 10n ** 18n;
 
 interface ColdPayout {
@@ -76,11 +66,13 @@ function abandonHelpers(get: () => { t: TestApp; db: Database; admin: string }) 
  * unsigned PSBT (its inputs unlocked once none is spent; the payout waits for a new one) or fails the withdrawal instead
  * (the held amount back to the customer by cp_fail_payout with the admin's reason, notice, mail, audit) — only while
  * nothing signed was uploaded, and never when the prepared PSBT's coins are spent on the chain (it may have been
- * signed and sent offline): 409 with the reason.
+ * signed and sent offline): 409 with the reason. The hot wallet is the signer process's: PostgreSQL only.
  */
-describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('abandoning a cold LTC payout on %s', (kind) => {
+skipOnPglite('abandoning a cold LTC payout');
+
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('abandoning a cold LTC payout on %s', () => {
   let ltc: RegtestLitecoind;
-  let t: TestApp;
+  let t: SignedTestApp;
   let db: Database;
   let payouts: PayoutsService;
   let cold: JsonRpcClient;
@@ -97,7 +89,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('abandoning a cold LTC
     const hot = new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/hot`, rpcUrlForLogs: 'hot', timeoutMs: 60_000 });
     await ltc.send(await hot.call<string>('getnewaddress', ['', 'bech32']), '1');
     await ltc.mine(1);
-    t = await startTestApp(kind, {
+    t = await startTestAppWithSigner({
       CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
       CHAIN_LITECOIN_XPUB: TPUB,
       CHAIN_LITECOIN_CHAIN: 'regtest',
@@ -235,46 +227,31 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('abandoning a cold LTC
 /**
  * Abandoning a cold ETH payout on a real anvil: the prepared transaction's nonce is given back only when it is the last
  * one reserved for the cold address and the node has not seen it used, so the next prepared transaction takes it and no
- * nonce gap holds later payments; otherwise 409 with the reason.
+ * nonce gap holds later payments; otherwise 409 with the reason. The hot key is the signer process's: PostgreSQL only.
  */
-describe.each(DATABASE_KINDS)('abandoning a cold ETH payout on %s', (kind) => {
+skipOnPglite('abandoning a cold ETH payout');
+
+describe.each(SIGNER_DATABASE_KINDS)('abandoning a cold ETH payout on %s', () => {
+  let setup: EvmPayoutSetup;
   let anvil: Anvil;
-  let t: TestApp;
+  let t: EvmPayoutSetup['t'];
   let db: Database;
   let payouts: PayoutsService;
   let admin = '';
-  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
   const coldAccount = privateKeyToAccount(generatePrivateKey());
   const h = abandonHelpers(() => ({ t, db, admin }));
 
   beforeAll(async () => {
-    anvil = await Anvil.start();
-    await anvil.sendEth(coldAccount.address, 10n * ETH);
-    const keyFile = join(keyDir, 'ethereum.key');
-    writeFileSync(keyFile, `${HOT_KEY}\n`);
-    chmodSync(keyFile, 0o600);
-    t = await startTestApp(kind, {
-      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
-      CHAIN_ETHEREUM_CHAIN: 'regtest',
-      CHAIN_ETHEREUM_KEY_FILE: keyFile,
-      CHAIN_ETHEREUM_COLD_ADDRESS: coldAccount.address,
-      CHAIN_ETHEREUM_HOT_LIMIT: '1',
+    setup = await startEvmPayouts({
+      env: { CHAIN_ETHEREUM_COLD_ADDRESS: coldAccount.address, CHAIN_ETHEREUM_HOT_LIMIT: '1' },
+      // The cold address holds 10 ETH.
+      beforeApp: (chain) => chain.sendEth(coldAccount.address, 10n * ETH),
     });
-    await seedCoins(t, { ethereum: '2500' });
-    await supportTokens(t, ['ethereum']);
-    db = t.app.get(DATABASE);
-    t.app.get(ChainWatcherService).stop();
-    payouts = t.app.get(PayoutsService);
-    payouts.stop();
-    admin = (await loginAdmin(t.http)).token;
-    await payouts.runOnce('ethereum');
+    ({ anvil, t, db, payouts, admin } = setup);
   });
 
   afterAll(async () => {
-    await t?.close();
-    await anvil?.close();
-    rmSync(keyDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   const randomAddress = () => `0x${[...Array(40)].map(() => Math.floor(Math.random() * 16).toString(16)).join('')}`;

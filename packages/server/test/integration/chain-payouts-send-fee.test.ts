@@ -1,31 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, type Database } from '../../src/db/database';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import type { Database } from '../../src/db/database';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
-import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { Anvil } from '../support/anvil';
-import { DATABASE_KINDS } from '../support/databases';
+import type { Anvil } from '../support/anvil';
+import { type EvmPayoutSetup, startEvmPayouts } from '../support/evm-payouts';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
-import { seedCoins } from '../support/market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { SIGNER_DATABASE_KINDS, skipOnPglite } from '../support/signer-process';
+import { bearer, signUp } from '../support/test-app';
 import { deployTestToken, setTokenContract } from '../support/test-token';
-import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (litecoin deposits). */
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
-/** m/44'/60'/0' of the same mnemonic (ethereum deposits). */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
-/** Anvil's dev account 1 (published test key): the hot address. */
-const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 
 interface Fee {
   estimatedFee: string | null;
@@ -38,52 +24,41 @@ interface Fee {
  * Issue 25, fees: the customer pays a native coin payout's network fee out of the amount, so a send the quoted fee
  * takes entirely is refused at Send (400, nothing held: no withdrawal, no journal entry, the balance as it was), with
  * the text the confirm step shows; an ERC-20 token's gas is the platform's (a fee of 0 to the customer). Real
- * litecoind -regtest and anvil; the payout jobs are stopped (nothing is signed here).
+ * litecoind -regtest and anvil; the LTC fee is the signer process's (its hot wallet "hot" funds the payment), so
+ * PostgreSQL only; the payout jobs are stopped (nothing is signed here).
  */
-describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('a send its network fee would take entirely on %s', (kind) => {
+skipOnPglite('a send its network fee would take entirely');
+
+describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('a send its network fee would take entirely on %s', () => {
   let ltc: RegtestLitecoind;
+  let setup: EvmPayoutSetup;
   let anvil: Anvil;
-  let t: TestApp;
+  let t: EvmPayoutSetup['t'];
   let db: Database;
   let hot: JsonRpcClient;
   let admin = '';
-  const keyDir = mkdtempSync(join(tmpdir(), 'coinpurse-key-'));
 
   beforeAll(async () => {
-    [ltc, anvil] = await Promise.all([RegtestLitecoind.start(), Anvil.start()]);
+    ltc = await RegtestLitecoind.start();
     await ltc.node.call('createwallet', ['hot']);
     hot = new JsonRpcClient({ rpcUrl: `${ltc.rpcUrl}/wallet/hot`, rpcUrlForLogs: 'hot', timeoutMs: 30_000 });
     await ltc.send(await hot.call<string>('getnewaddress', ['', 'bech32']), '1');
     await ltc.mine(1);
-    const keyFile = join(keyDir, 'ethereum.key');
-    writeFileSync(keyFile, `${HOT_KEY}\n`);
-    chmodSync(keyFile, 0o600);
-    t = await startTestApp(kind, {
-      CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
-      CHAIN_LITECOIN_XPUB: TPUB,
-      CHAIN_LITECOIN_CHAIN: 'regtest',
-      CHAIN_LITECOIN_WALLET: 'hot',
-      CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
-      CHAIN_ETHEREUM_CHAIN: 'regtest',
-      CHAIN_ETHEREUM_KEY_FILE: keyFile,
+    // One signer process holds the litecoin hot wallet ("hot", 1 LTC) and the EVM hot key.
+    setup = await startEvmPayouts({
+      coins: { litecoin: '80', ethereum: '2500', tether: '1' },
+      env: { CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl, CHAIN_LITECOIN_XPUB: TPUB, CHAIN_LITECOIN_CHAIN: 'regtest', CHAIN_LITECOIN_WALLET: 'hot' },
     });
-    db = t.app.get(DATABASE);
-    t.app.get(PayoutsService).stop();
-    t.app.get(ChainWatcherService).stop();
-    await seedCoins(t, { litecoin: '80', ethereum: '2500', tether: '1' });
-    await supportTokens(t, ['litecoin', 'ethereum', 'tether']);
+    ({ anvil, t, db, admin } = setup);
     await db.execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
     t.app.get(ReferenceDataCache).invalidate();
-    admin = (await loginAdmin(t.http)).token;
     const contract = await deployTestToken(anvil, 6, 10n ** 12n);
     await setTokenContract(t, admin, 'tether', 'ethereum', contract, anvil.accounts[2]);
   }, 180_000);
 
   afterAll(async () => {
-    await t?.close();
-    await Promise.all([ltc?.close(), anvil?.close()]);
-    rmSync(keyDir, { recursive: true, force: true });
+    await setup?.close();
+    await ltc?.close();
   });
 
   const funded = async (token: string, usd: number) => {
