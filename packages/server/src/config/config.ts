@@ -17,6 +17,7 @@ import {
 import { AccountKeyError, parseAccountKey } from './account-key';
 import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
 import { SIGNER_ONLY_SETTINGS } from './signer-settings';
+import { intSetting } from './int-setting';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -166,16 +167,7 @@ export function loadDotEnv(cwd: string = process.cwd()): string | undefined {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
 
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
+  const int = intSetting(env, problems);
   const url = (name: string, fallback: string | undefined, protocols: string[]): string | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;

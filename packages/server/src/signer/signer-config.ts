@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { type ChainConnection, chainEnvPrefix, ConfigError, LOG_LEVELS, type LogLevelName, parseChains } from '../config/config';
 import { parseAccountKey } from '../config/account-key';
 import { type EvmKeyFile, EvmKeyFileError, isCounterpartOf, parseEvmKeyFile } from './evm-key-file';
+import { intSetting } from '../config/int-setting';
 
 /** One network the signer signs on: its node connection and the key it signs with. */
 export interface SignerNetwork extends ChainConnection {
@@ -25,16 +26,7 @@ export interface SignerConfig {
 
 export function loadSignerConfig(env: NodeJS.ProcessEnv = process.env): SignerConfig {
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
+  const int = intSetting(env, problems);
   const token = env.SIGNER_TOKEN ?? '';
   if (token.length < 32) problems.push('SIGNER_TOKEN must be set, at least 32 characters (the same value as the API)');
   const databaseUrl = env.DATABASE_URL?.trim() ?? '';
