@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Executor } from '../db/database';
@@ -30,7 +29,6 @@ import type { HotSigner } from './hot-signer';
  * the signed payment, so two payouts never share one and a restart never reuses one.
  */
 export class EvmKeySigner implements HotSigner {
-  private readonly logger = new Logger('PayoutSigner');
   private readonly rpc: JsonRpcClient;
   private readonly account: PrivateKeyAccount;
   /** Signs the sweeps of the deposit addresses (the key file holds the account's xprv); undefined: no sweeps. */
@@ -59,16 +57,10 @@ export class EvmKeySigner implements HotSigner {
     return Promise.resolve({ fromAddress: this.account.address.toLowerCase(), nonce: parsed.nonce === undefined ? null : BigInt(parsed.nonce), inputs: null });
   }
 
+  /** A refusal is logged by SignerService (once, for every signer). */
   async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
-    try {
-      const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
-      return await this.signTransfer(approved, executor);
-    } catch (error) {
-      if (error instanceof SignerRefusal || error instanceof HotWalletShort) {
-        this.logger.warn(`Refused to sign withdrawal ${request.transactionId} on ${request.network}: ${error.message}`);
-      }
-      throw error;
-    }
+    const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
+    return this.signTransfer(approved, executor);
   }
 
   private async signTransfer(approved: ApprovedEvmPayment, executor: Executor): Promise<SignedPayout> {
@@ -130,14 +122,8 @@ export class EvmKeySigner implements HotSigner {
    * platform's, so only the fee rises).
    */
   async replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined> {
-    try {
-      const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
-      return await this.replaceTransfer(approved, payment);
-    } catch (error) {
-      if (error instanceof SignerRefusal)
-        this.logger.warn(`Refused to replace the payment ${payment.txid} of withdrawal ${request.transactionId}: ${error.message}`);
-      throw error;
-    }
+    const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
+    return this.replaceTransfer(approved, payment);
   }
 
   private async replaceTransfer(approved: ApprovedEvmPayment, payment: StoredPayment): Promise<SignedPayout | undefined> {

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import type { Executor } from '../db/database';
 import type { ConnectedChain } from '../modules/chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../modules/chain/json-rpc';
@@ -29,7 +28,6 @@ const RPC_WALLET_ERROR = -4;
  * that payment (the amount less the network fee, within the ceiling) and change back to the wallet itself. Anything else is refused and logged with the reason.
  */
 export class NodeWalletSigner implements HotSigner {
-  private readonly logger = new Logger('PayoutSigner');
   private readonly wallet: JsonRpcClient;
   /** One address of the wallet the fee estimates pay to (asked once, so estimates use up no addresses). */
   private feeProbeAddress: string | undefined;
@@ -40,16 +38,10 @@ export class NodeWalletSigner implements HotSigner {
     this.wallet = new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${chain.rpcUrlForLogs} (wallet ${chain.wallet})`, timeoutMs: 60_000 });
   }
 
+  /** A refusal is logged by SignerService (once, for every signer). */
   async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
-    try {
-      const approved = await this.approvedPayment(request, executor);
-      return await this.signPayment(request, approved);
-    } catch (error) {
-      if (error instanceof SignerRefusal || error instanceof HotWalletShort) {
-        this.logger.warn(`Refused to sign withdrawal ${request.transactionId} on ${request.network}: ${error.message}`);
-      }
-      throw error;
-    }
+    const approved = await this.approvedPayment(request, executor);
+    return this.signPayment(request, approved);
   }
 
   private approvedPayment(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
@@ -130,14 +122,8 @@ export class NodeWalletSigner implements HotSigner {
    * a fee within the ceiling. The raise is taken from the change, never from the recipient.
    */
   async replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined> {
-    try {
-      const approved = await this.approvedPayment(request, executor);
-      return await this.replacePayment(approved, payment);
-    } catch (error) {
-      if (error instanceof SignerRefusal)
-        this.logger.warn(`Refused to replace the payment ${payment.txid} of withdrawal ${request.transactionId}: ${error.message}`);
-      throw error;
-    }
+    const approved = await this.approvedPayment(request, executor);
+    return this.replacePayment(approved, payment);
   }
 
   private async replacePayment(approved: { address: string; amountBase: bigint }, payment: StoredPayment): Promise<SignedPayout | undefined> {
