@@ -10,7 +10,6 @@ import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { plain, toMoney } from '../../src/modules/ledger/money';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReservesService } from '../../src/modules/payouts/reserves.service';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { launchBrowser, newPage } from '../support/browser';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
@@ -56,8 +55,6 @@ describe.skipIf(!litecoindInstalled || HOT_SIGNER_NEEDS_POSTGRES)('the Reserves 
     t.app.get(ReservesService).stop();
     await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
     await supportTokens(t, ['bitcoin', 'litecoin']);
-    await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     browser = await launchBrowser();
     ({ page } = await newPage(browser, t.url!));
   });

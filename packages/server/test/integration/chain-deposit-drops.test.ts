@@ -1,12 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { coinsToBase } from '../../src/modules/chain/utxo-node';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
-import { Anvil } from '../support/anvil';
+import { Anvil, EVM_XPUB } from '../support/anvil';
 import { TPUB } from '../support/chain-e2e';
 import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
@@ -76,8 +73,6 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('a litecoin deposit or
     await seedCoins(t, { litecoin: '80' });
     await supportTokens(t, ['litecoin']);
     db = t.app.get(DATABASE);
-    await db.execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     admin = (await loginAdmin(t.http)).token;
     watcher = t.app.get(ChainWatcherService);
     watcher.stop();
@@ -195,11 +190,6 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('a litecoin deposit or
   });
 });
 
-/** The operator's key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
-
 describe.each(DATABASE_KINDS)('an ETH deposit orphaned before credit by anvil_reorg and never mined again, on %s', (kind) => {
   let anvil: Anvil;
   let t: TestApp;
@@ -210,7 +200,7 @@ describe.each(DATABASE_KINDS)('an ETH deposit orphaned before credit by anvil_re
     anvil = await Anvil.start();
     t = await startTestApp(kind, {
       CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
+      CHAIN_ETHEREUM_XPUB: EVM_XPUB,
       CHAIN_ETHEREUM_CHAIN: 'regtest',
       CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
       CHAIN_ETHEREUM_DROP_AFTER_BLOCKS: String(DROP_AFTER),

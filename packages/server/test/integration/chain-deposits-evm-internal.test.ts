@@ -1,22 +1,16 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { Anvil } from '../support/anvil';
+import { Anvil, EVM_XPUB } from '../support/anvil';
 import { DATABASE_KINDS } from '../support/databases';
 import { seedCoins } from '../support/market';
 import { RefusingRpcProxy } from '../support/rpc-refusing-proxy';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
-/** The operator's key: m/44'/60'/0' of the "abandon … about" test mnemonic. */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
 const CONFIRMATIONS = 3;
 const ETH = 10n ** 18n;
 
@@ -32,7 +26,7 @@ const word = (address: string) => address.slice(2).toLowerCase().padStart(64, '0
 async function chainApp(kind: 'pglite' | 'postgres', rpcUrl: string): Promise<TestApp> {
   const t = await startTestApp(kind, {
     CHAIN_ETHEREUM_RPC_URL: rpcUrl,
-    CHAIN_ETHEREUM_XPUB: XPUB,
+    CHAIN_ETHEREUM_XPUB: EVM_XPUB,
     CHAIN_ETHEREUM_CHAIN: 'regtest',
     CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
     CHAIN_ETHEREUM_POLL_SECONDS: '1',

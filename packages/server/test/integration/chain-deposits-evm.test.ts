@@ -1,21 +1,15 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { sql } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { Anvil } from '../support/anvil';
+import { Anvil, EVM_XPUB } from '../support/anvil';
 import { DATABASE_KINDS } from '../support/databases';
 import { seedCoins } from '../support/market';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
-/** The operator's key: m/44'/60'/0' of the "abandon … about" test mnemonic (its first address is 0x9858EfFD…). */
-const XPUB = HDKey.fromMasterSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).derive(
-  "m/44'/60'/0'",
-).publicExtendedKey;
 const CONFIRMATIONS = 3;
 const ETH = 10n ** 18n;
 
@@ -29,7 +23,7 @@ describe.each(DATABASE_KINDS)('ETH deposits from an anvil chain on %s', (kind) =
     anvil = await Anvil.start();
     t = await startTestApp(kind, {
       CHAIN_ETHEREUM_RPC_URL: anvil.rpcUrl,
-      CHAIN_ETHEREUM_XPUB: XPUB,
+      CHAIN_ETHEREUM_XPUB: EVM_XPUB,
       CHAIN_ETHEREUM_CHAIN: 'regtest',
       CHAIN_ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
       CHAIN_ETHEREUM_POLL_SECONDS: '1',

@@ -6,7 +6,6 @@ import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainDepositsRepository } from '../../src/modules/chain/chain-deposits.repository';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { deriveDepositAddress, parseAccountKey } from '../../src/modules/chain/derivation';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
@@ -398,7 +397,5 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
 async function prepareWallet(t: TestApp): Promise<string> {
   await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
   await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
-  await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-  t.app.get(ReferenceDataCache).invalidate();
   return (await loginAdmin(t.http)).token;
 }

@@ -5,7 +5,6 @@ import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { ChainRpcError, JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
 import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
@@ -129,8 +128,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('stuck LTC payo
     t.app.get(ChainWatcherService).stop();
     await seedCoins(t, { litecoin: '80' });
     await supportTokens(t, ['litecoin']);
-    await db.execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     admin = (await loginAdmin(t.http)).token;
     await payouts.runOnce('litecoin');
   }, 180_000);

@@ -6,7 +6,6 @@ import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import type { Anvil } from '../support/anvil';
 import { createColdWallet } from '../support/cold-wallet';
 import { type EvmPayoutSetup, startEvmPayouts } from '../support/evm-payouts';
@@ -104,8 +103,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('abandoning a c
     t.app.get(ChainWatcherService).stop();
     await seedCoins(t, { litecoin: '80' });
     await supportTokens(t, ['litecoin']);
-    await db.execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     admin = (await loginAdmin(t.http)).token;
     await payouts.runOnce('litecoin');
   }, 180_000);

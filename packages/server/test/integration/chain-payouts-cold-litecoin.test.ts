@@ -5,7 +5,6 @@ import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { createColdWallet } from '../support/cold-wallet';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
@@ -128,8 +127,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('cold payouts o
     t.app.get(ChainWatcherService).stop();
     await seedCoins(t, { litecoin: '80' });
     await supportTokens(t, ['litecoin']);
-    await db.execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     admin = (await loginAdmin(t.http)).token;
     await payouts.runOnce('litecoin');
   };

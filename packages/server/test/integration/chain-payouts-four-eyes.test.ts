@@ -5,7 +5,6 @@ import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
 import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
@@ -43,8 +42,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('a large withdr
     t.app.get(ChainWatcherService).stop();
     await seedCoins(t, { litecoin: '80' });
     await supportTokens(t, ['litecoin']);
-    await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
   }, 180_000);
   afterAll(async () => {
     await t?.close();

@@ -6,7 +6,6 @@ import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.servi
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
 import { type SignedTestApp, SIGNER_DATABASE_KINDS, SIGNER_TOKEN, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
@@ -121,8 +120,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     app.app.get(ChainWatcherService).stop();
     await seedCoins(app, { litecoin: '80' });
     await supportTokens(app, ['litecoin']);
-    await app.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-    app.app.get(ReferenceDataCache).invalidate();
     admin = (await loginAdmin(app.http)).token;
   });
 

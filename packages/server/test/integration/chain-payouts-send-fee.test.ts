@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import type { Anvil } from '../support/anvil';
 import { type EvmPayoutSetup, startEvmPayouts } from '../support/evm-payouts';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
@@ -50,8 +49,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('a send its net
       env: { CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl, CHAIN_LITECOIN_XPUB: TPUB, CHAIN_LITECOIN_CHAIN: 'regtest', CHAIN_LITECOIN_WALLET: 'hot' },
     });
     ({ anvil, t, db, admin } = setup);
-    await db.execute(sql`update coins set symbol = 'ltc' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     const contract = await deployTestToken(anvil, 6, 10n ** 12n);
     await setTokenContract(t, admin, 'tether', 'ethereum', contract, anvil.accounts[2]);
   }, 180_000);

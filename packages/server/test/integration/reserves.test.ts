@@ -16,7 +16,6 @@ import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { readHoldings } from '../../src/modules/payouts/reserves-holdings';
 import { ReservesRepository } from '../../src/modules/payouts/reserves.repository';
 import { ReservesService } from '../../src/modules/payouts/reserves.service';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { Anvil } from '../support/anvil';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
@@ -124,8 +123,6 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
     db = t.app.get(DATABASE);
     await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
     await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
-    await db.execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     admin = (await loginAdmin(t.http)).token;
 
     // The ERC-20 (6 decimals) as tether on ethereum; 500 on the hot address, 250 on the cold one.

@@ -1,8 +1,16 @@
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
 import { freePort } from './litecoind';
+
+/** The operator's EVM account key m/44'/60'/0' of the "abandon … about" test mnemonic: the xpub watches, the xprv sweeps. */
+export const EVM_ACCOUNT = HDKey.fromMasterSeed(
+  mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'),
+).derive("m/44'/60'/0'");
+export const EVM_XPUB = EVM_ACCOUNT.publicExtendedKey;
 
 /** The anvil binary inside the npm package `@foundry-rs/anvil-linux-amd64` (a devDependency). */
 export const ANVIL = join(dirname(createRequire(__filename).resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin', 'anvil');

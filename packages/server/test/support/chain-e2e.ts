@@ -1,7 +1,4 @@
-import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { DATABASE, type Database } from '../../src/db/database';
-import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { launchBrowser, newPage } from './browser';
 import { RegtestLitecoind } from './litecoind';
 import { seedCoins } from './market';
@@ -54,8 +51,6 @@ export async function startChainE2e(env: Record<string, string> = {}): Promise<C
       : await startTestApp('pglite', appEnv, { listen: true }));
     await seedCoins(t, { bitcoin: '50000', ethereum: '2500', tether: '1', litecoin: '80' });
     await supportTokens(t, ['bitcoin', 'ethereum', 'tether', 'litecoin']);
-    await t.app.get<Database>(DATABASE).execute(sql`update coins set symbol = 'ltc', name = 'Litecoin' where id = 'litecoin'`);
-    t.app.get(ReferenceDataCache).invalidate();
     const browser = (started.browser = await launchBrowser());
     const { page } = await newPage(browser, t.url!);
     return { ltc, t, browser, page, close };

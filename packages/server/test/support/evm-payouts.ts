@@ -1,22 +1,17 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { Anvil } from './anvil';
+import { Anvil, EVM_ACCOUNT, EVM_XPUB } from './anvil';
+
+export { EVM_ACCOUNT, EVM_XPUB };
 import { seedCoins } from './market';
 import { type SignedTestApp, startTestAppWithSigner } from './signer-process';
 import { loginAdmin } from './test-app';
 import { supportTokens } from './wallet';
 
-/** The operator's account key m/44'/60'/0' of the "abandon … about" test mnemonic: the xpub watches, the xprv sweeps. */
-export const EVM_ACCOUNT = HDKey.fromMasterSeed(
-  mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'),
-).derive("m/44'/60'/0'");
-export const EVM_XPUB = EVM_ACCOUNT.publicExtendedKey;
 /** Anvil's dev account 1 (published test key): the hot address of the EVM payout tests. */
 export const HOT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 export const HOT_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';

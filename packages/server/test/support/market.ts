@@ -20,4 +20,4 @@ export async function seedCoins(t: TestApp, prices: Record<string, string>): Pro
   );
 }
 
-const SYMBOLS: Record<string, string> = { bitcoin: 'btc', ethereum: 'eth', tether: 'usdt', solana: 'sol', ripple: 'xrp' };
+const SYMBOLS: Record<string, string> = { bitcoin: 'btc', ethereum: 'eth', tether: 'usdt', solana: 'sol', ripple: 'xrp', litecoin: 'ltc' };
