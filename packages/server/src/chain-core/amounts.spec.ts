@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plain, tokenDecimals, toMoney } from '../ledger/money';
-import { baseToDecimal, belowLedgerMinimum } from './chain-amounts';
+import { plain, tokenDecimals, toMoney } from '../modules/ledger/money';
+import { baseToDecimal, belowLedgerMinimum } from './amounts';
 
 describe('chain amounts', () => {
   it('writes base units as the exact decimal of the token', () => {

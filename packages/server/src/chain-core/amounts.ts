@@ -1,4 +1,4 @@
-import { tokenDecimals } from '../ledger/money';
+import { tokenDecimals } from '../modules/ledger/money';
 
 /**
  * A chain amount in base units (satoshis, wei, token units) as a plain decimal of the token, exactly: integer

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { decodeFunctionData, encodeFunctionData, erc20Abi, type Hex } from 'viem';
-import type { Executor } from '../../db/database';
-import { supportedTokens, tokenNetworks, transactions } from '../../db/schema';
-import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, type JsonRpcClient } from '../chain/json-rpc';
-import { type PayoutRequest, readApprovedPayment } from './payout-signer';
+import type { Executor } from '../db/database';
+import { supportedTokens, tokenNetworks, transactions } from '../db/schema';
+import type { ConnectedChain } from '../modules/chain/chain-connections';
+import { ChainRpcError, type JsonRpcClient } from './json-rpc';
+import { type PayoutRequest, readApprovedPayment } from './signer-contract';
 
 /** An approved EVM payment: the native coin (`contract` null) or an ERC-20 `transfer(address, amount)` on `contract`. */
 export interface ApprovedEvmPayment {

@@ -1,5 +1,5 @@
-import type { JsonRpcClient } from '../chain/json-rpc';
-import { evmQuantity } from './payout-fees';
+import type { JsonRpcClient } from './json-rpc';
+import { evmQuantity } from './fees';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
 const DEFAULT_TIP_WEI = 1_000_000_000n;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../../db/database';
+import type { Executor } from '../db/database';
 
 /**
  * The next nonce of `address` on `network`, reserved in the caller's transaction (row-locked until it ends): the larger

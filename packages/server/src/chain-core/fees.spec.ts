@@ -8,7 +8,7 @@ import {
   recipientGetsBase,
   tenPercentMore,
   utxoReplacementFeeRate,
-} from './payout-fees';
+} from './fees';
 
 const GWEI = 1_000_000_000n;
 

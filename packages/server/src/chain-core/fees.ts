@@ -1,6 +1,6 @@
-import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, type JsonRpcClient } from '../chain/json-rpc';
-import { coinsToBase } from '../chain/utxo-node';
+import type { ConnectedChain } from '../modules/chain/chain-connections';
+import { ChainRpcError, type JsonRpcClient } from './json-rpc';
+import { coinsToBase } from './utxo-node';
 
 /**
  * The network fee rules of payouts, written once: who pays (the customer, out of the withdrawn amount: the recipient

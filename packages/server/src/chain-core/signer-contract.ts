@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../../db/database';
-import { transactions } from '../../db/schema';
-import type { ConnectedChain } from '../chain/chain-connections';
-import { coinsToBase } from '../chain/utxo-node';
+import type { Executor } from '../db/database';
+import { transactions } from '../db/schema';
+import type { ConnectedChain } from '../modules/chain/chain-connections';
+import { coinsToBase } from './utxo-node';
 
 /** What the payout job asks a signer to sign: one withdrawal's single payment. */
 export interface PayoutRequest {

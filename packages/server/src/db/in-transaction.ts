@@ -1,4 +1,4 @@
-import type { Database, Tx } from '../../db/database';
+import type { Database, Tx } from './database';
 
 const RETRYABLE = new Set(['40001', '40P01']);
 

@@ -2,20 +2,13 @@ import { type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Executor } from '../db/database';
 import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../modules/chain/json-rpc';
+import { ChainRpcError, JsonRpcClient } from '../chain-core/json-rpc';
 import type { EvmKeyFile } from './evm-key-file';
-import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from '../modules/payouts/erc20-transfer';
-import { reserveEvmNonce } from '../modules/payouts/evm-nonces';
+import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from '../chain-core/erc20';
+import { reserveEvmNonce } from '../chain-core/evm-nonces';
 import { EvmSweepSigner } from './evm-sweep-signer';
-import {
-  checkRecipientAmount,
-  HotWalletShort,
-  type PayoutRequest,
-  type SignedPayout,
-  SignerRefusal,
-  type StoredPayment,
-} from '../modules/payouts/payout-signer';
-import { evmFeeQuote, evmPaymentFees, evmQuantity as hexToBigInt, evmQuotedFee, evmReplacementFees, maxFeeBase } from '../modules/payouts/payout-fees';
+import { checkRecipientAmount, HotWalletShort, type PayoutRequest, type SignedPayout, SignerRefusal, type StoredPayment } from '../chain-core/signer-contract';
+import { evmFeeQuote, evmPaymentFees, evmQuantity as hexToBigInt, evmQuotedFee, evmReplacementFees, maxFeeBase } from '../chain-core/fees';
 import type { HotSigner } from './hot-signer';
 
 /**

@@ -6,12 +6,12 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Executor } from '../db/database';
 import { depositAddresses, sweeps } from '../db/schema';
 import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { ChainRpcError, type JsonRpcClient } from '../modules/chain/json-rpc';
-import { paysExactly, tokenBalance, transferCalldata } from '../modules/payouts/erc20-transfer';
-import { reserveEvmNonce } from '../modules/payouts/evm-nonces';
-import { evmSweepFees } from '../modules/payouts/evm-sweep-fees';
-import { evmQuantity as quantity, NATIVE_TRANSFER_GAS } from '../modules/payouts/payout-fees';
-import { HotWalletShort, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../modules/payouts/payout-signer';
+import { ChainRpcError, type JsonRpcClient } from '../chain-core/json-rpc';
+import { paysExactly, tokenBalance, transferCalldata } from '../chain-core/erc20';
+import { reserveEvmNonce } from '../chain-core/evm-nonces';
+import { evmSweepFees } from '../chain-core/evm-fees';
+import { evmQuantity as quantity, NATIVE_TRANSFER_GAS } from '../chain-core/fees';
+import { HotWalletShort, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../chain-core/signer-contract';
 
 /**
  * Signs the sweeps of an EVM network's customer deposit addresses: it holds the account's extended private key (the

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database';
-import type { PayoutRequest, SignedPayout, StoredPayment } from '../modules/payouts/payout-signer';
+import type { PayoutRequest, SignedPayout, StoredPayment } from '../chain-core/signer-contract';
 
 /**
  * What holds a hot key inside the signer process: signs one approved withdrawal's payment and its fee bumps, checking

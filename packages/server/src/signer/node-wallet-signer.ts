@@ -1,8 +1,8 @@
 import type { Executor } from '../db/database';
 import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../modules/chain/json-rpc';
-import { coinsToBase } from '../modules/chain/utxo-node';
-import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from '../modules/payouts/payout-fees';
+import { ChainRpcError, JsonRpcClient } from '../chain-core/json-rpc';
+import { coinsToBase } from '../chain-core/utxo-node';
+import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from '../chain-core/fees';
 import type { HotSigner } from './hot-signer';
 import {
   baseToCoins,
@@ -13,7 +13,7 @@ import {
   type SignedPayout,
   SignerRefusal,
   type StoredPayment,
-} from '../modules/payouts/payout-signer';
+} from '../chain-core/signer-contract';
 
 /** Bitcoin Core RPC error codes the signer tells apart. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ChainRpcError } from '../modules/chain/json-rpc';
-import { FeeAboveCeiling } from '../modules/payouts/payout-fees';
-import { HotWalletShort, type SignedPayout, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../modules/payouts/payout-signer';
+import { ChainRpcError } from '../chain-core/json-rpc';
+import { FeeAboveCeiling } from '../chain-core/fees';
+import { HotWalletShort, type SignedPayout, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../chain-core/signer-contract';
 import type { SignerService } from './signer-service';
 
 /** Largest request body read (a replacement carries one raw transaction). */

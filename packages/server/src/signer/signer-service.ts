@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Database, Tx } from '../db/database';
 import { type ConnectedChain, connectChain } from '../modules/chain/chain-connections';
-import { inTransaction } from '../modules/ledger/db-transaction';
+import { inTransaction } from '../db/in-transaction';
 import {
   type PayoutRequest,
   type SignedPayout,
@@ -9,7 +9,7 @@ import {
   type SignerIdentity,
   SignerRefusal,
   type StoredPayment,
-} from '../modules/payouts/payout-signer';
+} from '../chain-core/signer-contract';
 import { EvmKeySigner } from './evm-key-signer';
 import type { EvmSweepSigner } from './evm-sweep-signer';
 import type { HotSigner } from './hot-signer';

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { plain, toMoney } from '../../src/modules/ledger/money';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { ReservesService } from '../../src/modules/payouts/reserves.service';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { coinsToBase } from '../../src/modules/chain/utxo-node';
+import { coinsToBase } from '../../src/chain-core/utxo-node';
 import { Anvil, EVM_XPUB } from '../support/anvil';
 import { TPUB } from '../support/chain-e2e';
 import { DATABASE_KINDS } from '../support/databases';

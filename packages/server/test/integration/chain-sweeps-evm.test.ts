@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
+import { SignerRefusal } from '../../src/chain-core/signer-contract';
 import { SWEEP_LOCK_BASE, SweepsService } from '../../src/modules/payouts/sweeps.service';
 import { CHAIN_NETWORKS } from '../../src/config/chain-params';
 import type { Anvil } from '../support/anvil';

@@ -6,7 +6,7 @@ import { findNetwork, NATIVE_NETWORK, NETWORKS } from '../../common/networks';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { boundCustomerAmount, boundLines, isGated } from '../ledger/four-eyes-policy';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';

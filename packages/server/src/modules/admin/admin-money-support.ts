@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, InvalidInputError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { type Money, toMoney, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { LiveEventsService } from '../notifications/live-events.service';

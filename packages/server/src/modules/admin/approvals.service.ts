@@ -7,7 +7,7 @@ import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { ChainDepositReversals } from './chain-deposit-reversals';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { plain } from '../ledger/money';
 import type { Applying } from './admin-transaction-rows';
 import { AdminDepositsService } from './admin-deposits.service';

@@ -5,7 +5,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../common/er
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { BALANCE_CHANGED_SINCE_REQUEST, boundCustomerAmount, boundLines, StaleApprovalError } from '../ledger/four-eyes-policy';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { LedgerService } from '../ledger/ledger.service';

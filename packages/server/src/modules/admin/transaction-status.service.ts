@@ -4,7 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../common/er
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { boundLines, isGated, refundsSettledWithdrawal } from '../ledger/four-eyes-policy';
 import { LedgerService } from '../ledger/ledger.service';
 import { MONEY_CODES, moneyRefusalOf } from '../ledger/money-errors';

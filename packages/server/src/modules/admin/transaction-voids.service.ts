@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { boundLines, isGated, MOVEMENT_CHANGED_SINCE_REQUEST, refundsSettledWithdrawal, StaleApprovalError } from '../ledger/four-eyes-policy';
 import { LedgerService } from '../ledger/ledger.service';
 import { MONEY_CODES, moneyRefusalOf } from '../ledger/money-errors';

@@ -3,8 +3,8 @@ import type { AppConfig, ChainConnection } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ChainNetwork } from '../../config/chain-params';
 import { type AccountKey, parseAccountKey } from './derivation';
-import { EvmNode } from './evm-node';
-import { type ChainNode, UtxoNode } from './utxo-node';
+import { EvmNode } from '../../chain-core/evm-node';
+import { type ChainNode, UtxoNode } from '../../chain-core/utxo-node';
 
 /** A connected network: its configuration, its parsed account key and its node. */
 export interface ConnectedChain extends ChainConnection {

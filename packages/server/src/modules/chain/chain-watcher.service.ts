@@ -4,7 +4,7 @@ import { DATABASE, type Database, type Tx } from '../../db/database';
 import { JobLocks, tryXactLock } from '../../db/advisory-locks';
 import { explorerUrl, findNetwork } from '../../common/networks';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { LedgerService } from '../ledger/ledger.service';
 import { plain, tokenDecimals, toMoney, usdValue } from '../ledger/money';
 import { MailService } from '../mail/mail.service';
@@ -12,7 +12,7 @@ import { PriceService } from '../market/price.service';
 import { LiveEventsService } from '../notifications/live-events.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
-import { baseToDecimal, belowLedgerMinimum } from './chain-amounts';
+import { baseToDecimal, belowLedgerMinimum } from '../../chain-core/amounts';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
 import { CREDIT_CHAIN_DEPOSIT } from './chain-functions';
 import { PerNetworkJob } from './per-network-job';
@@ -20,7 +20,7 @@ import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type DepositToRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositDropsService } from './deposit-drops.service';
-import type { ChainBlock } from './utxo-node';
+import type { ChainBlock } from '../../chain-core/utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 /** An ERC-20 token watched on an EVM network: the ledger token (coin id) its Transfer logs credit, and its decimals. */

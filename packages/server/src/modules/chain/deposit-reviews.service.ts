@@ -8,7 +8,7 @@ import { type Applying, requireBoundLines } from '../admin/admin-transaction-row
 import { ApprovalGate } from '../admin/approval-gate.service';
 import { ChainDepositReversals } from '../admin/chain-deposit-reversals';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { boundLines } from '../ledger/four-eyes-policy';
 import { customer, LedgerService, platform, LEASED_SHARD, transfer } from '../ledger/ledger.service';
 import { MONEY_CODES, type MoneyRefusal } from '../ledger/money-errors';

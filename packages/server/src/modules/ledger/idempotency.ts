@@ -25,7 +25,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { idempotencyKeys } from '../../db/schema';
-import { sqlState } from './db-transaction';
+import { sqlState } from '../../db/in-transaction';
 import { MONEY_CODES, moneyRefusalOf } from './money-errors';
 
 /** Keys are kept at least this long (then purged). */

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database';
-import type { SignedPayout } from './payout-signer';
+import type { SignedPayout } from '../../chain-core/signer-contract';
 
 /** The approved payment of a withdrawal, as the database shows it (re-read by `readApprovedPayment`). */
 export interface ApprovedPayment {

@@ -1,10 +1,10 @@
 import { type Hex, keccak256, parseTransaction, recoverTransactionAddress, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
 import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
+import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
 import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
-import { releaseEvmNonce, reserveEvmNonce } from './evm-nonces';
-import { baseToCoins, type SignedPayout } from './payout-signer';
+import { releaseEvmNonce, reserveEvmNonce } from '../../chain-core/evm-nonces';
+import { baseToCoins, type SignedPayout } from '../../chain-core/signer-contract';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
 const DEFAULT_TIP_WEI = 1_000_000_000n;

@@ -3,13 +3,13 @@ import type { NetworkFeeDto } from '@coinpurse/contract';
 import { InvalidInputError } from '../../common/errors';
 import { DATABASE, type Database } from '../../db/database';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
-import { JsonRpcClient } from '../chain/json-rpc';
-import { coinsToBase } from '../chain/utxo-node';
+import { JsonRpcClient } from '../../chain-core/json-rpc';
+import { coinsToBase } from '../../chain-core/utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { SendFeeCheck } from '../wallet/send-fee-check';
-import { baseToCoins } from './payout-signer';
+import { baseToCoins } from '../../chain-core/signer-contract';
 import type { RemoteSigner } from './remote-signer';
-import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, payoutAmountBase, recipientGetsBase } from './payout-fees';
+import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, payoutAmountBase, recipientGetsBase } from '../../chain-core/fees';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
 

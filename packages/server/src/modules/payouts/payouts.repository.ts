@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { baseToCoins } from './payout-signer';
+import { baseToCoins } from '../../chain-core/signer-contract';
 import { coins, payoutNetworks, payouts, type PayoutState, transactions, users } from '../../db/schema';
 
 export type PayoutRecord = typeof payouts.$inferSelect;

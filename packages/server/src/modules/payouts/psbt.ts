@@ -1,8 +1,8 @@
 import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
-import { coinsToBase } from '../chain/utxo-node';
+import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
+import { coinsToBase } from '../../chain-core/utxo-node';
 import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
-import { baseToCoins, type SignedPayout } from './payout-signer';
+import { baseToCoins, type SignedPayout } from '../../chain-core/signer-contract';
 
 /** Bitcoin Core RPC error codes told apart here. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;

@@ -1,9 +1,9 @@
 import { type Hex, keccak256 } from 'viem';
 import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../chain/json-rpc';
-import { coinsToBase } from '../chain/utxo-node';
-import { evmReceipt, evmSweepFees } from './evm-sweep-fees';
-import { evmQuantity, FeeAboveCeiling, NATIVE_TRANSFER_GAS } from './payout-fees';
+import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
+import { coinsToBase } from '../../chain-core/utxo-node';
+import { evmReceipt, evmSweepFees } from '../../chain-core/evm-fees';
+import { evmQuantity, FeeAboveCeiling, NATIVE_TRANSFER_GAS } from '../../chain-core/fees';
 import {
   HotWalletShort,
   type PayoutRequest,
@@ -14,7 +14,7 @@ import {
   SignerRefusal,
   type StoredPayment,
   SweepDeferred,
-} from './payout-signer';
+} from '../../chain-core/signer-contract';
 
 /** How long the API waits for the signer (a UTXO signature asks the node wallet several times). */
 const SIGNER_TIMEOUT_MS = 90_000;

@@ -3,7 +3,7 @@ import type { ReserveTokenDto } from '@coinpurse/contract';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { JobLocks, xactLock } from '../../db/advisory-locks';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { toMoney, plain } from '../ledger/money';
 import { MailService } from '../mail/mail.service';
 import { RESERVES_RECOVERED, RESERVES_SHORTFALL, ReservesRepository } from './reserves.repository';

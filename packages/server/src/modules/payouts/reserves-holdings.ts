@@ -1,7 +1,7 @@
 import { chainEnvPrefix } from '../../config/config';
 import type { ConnectedChain } from '../chain/chain-connections';
-import { EvmNode } from '../chain/evm-node';
-import { UtxoNode } from '../chain/utxo-node';
+import { EvmNode } from '../../chain-core/evm-node';
+import { UtxoNode } from '../../chain-core/utxo-node';
 import type { ReserveDepositAddress } from './reserves.repository';
 
 /** A token read on a network: the network's own coin (no contract) or an ERC-20, with its decimals. */
