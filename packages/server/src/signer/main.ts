@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
-import { ConfigError, loadDotEnv } from '../config/config';
+import { ConfigError, loadDotEnv } from '../config/settings';
 import type { Database } from '../db/database';
 import * as schema from '../db/schema';
 import { loadSignerConfig } from './signer-config';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AppConfig, ChainConnection } from '../../config/config';
+import type { AppConfig } from '../../config/config';
+import type { ChainConnection } from '../../config/chain-settings';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ChainNetwork } from '../../config/chain-params';
 import { type AccountKey, parseAccountKey } from './derivation';

@@ -1,4 +1,4 @@
-import { chainEnvPrefix } from '../../config/config';
+import { chainEnvPrefix } from '../../config/chain-settings';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { EvmNode } from '../../chain-core/evm-node';
 import { UtxoNode } from '../../chain-core/utxo-node';
