@@ -1,10 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { decodeFunctionData, encodeFunctionData, erc20Abi, type Hex } from 'viem';
-import type { Executor } from '../db/database';
-import { supportedTokens, tokenNetworks, transactions } from '../db/schema';
-import type { ConnectedChain } from '../modules/chain/chain-connections';
 import { ChainRpcError, type JsonRpcClient } from './json-rpc';
-import { type PayoutRequest, readApprovedPayment } from './signer-contract';
+
+/** ERC-20 on the EVM networks: the `transfer` calldata (encoded, decoded, checked), `decimals()` and `balanceOf`. */
 
 /** An approved EVM payment: the native coin (`contract` null) or an ERC-20 `transfer(address, amount)` on `contract`. */
 export interface ApprovedEvmPayment {
@@ -13,7 +10,8 @@ export interface ApprovedEvmPayment {
   contract: string | null;
 }
 
-const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** EVM addresses compare without their checksum case. */
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The calldata of `transfer(to, amount)`. */
 export function transferCalldata(to: string, amountBase: bigint): Hex {
@@ -54,17 +52,6 @@ export function paysExactly(parsed: { to?: string | null; value?: bigint; data?:
   );
 }
 
-/** The withdrawal's token and its ERC-20 contract on `network` (null: the token has no contract there). */
-async function withdrawalToken(transactionId: string, network: string, executor: Executor): Promise<{ token: string; contract: string | null } | undefined> {
-  const [row] = await executor
-    .select({ token: transactions.token, contract: tokenNetworks.contractAddress })
-    .from(transactions)
-    .leftJoin(supportedTokens, and(eq(supportedTokens.coinId, transactions.token), isNull(supportedTokens.deletedAt)))
-    .leftJoin(tokenNetworks, and(eq(tokenNetworks.tokenId, supportedTokens.id), eq(tokenNetworks.network, network)))
-    .where(eq(transactions.id, transactionId));
-  return row && { token: row.token, contract: row.contract ?? null };
-}
-
 /** `decimals()` of an ERC-20 contract, read from the node (selector 0x313ce567). */
 export async function contractDecimals(rpc: JsonRpcClient, contract: string): Promise<number> {
   const answer = await rpc.call<unknown>('eth_call', [{ to: contract, data: '0x313ce567' }, 'latest']);
@@ -92,25 +79,4 @@ export function balanceOfAnswer(answer: unknown): bigint {
 export async function tokenBalance(rpc: JsonRpcClient, contract: string, owner: string): Promise<bigint> {
   const call = balanceOfCall(contract, owner);
   return balanceOfAnswer(await rpc.call<unknown>(call.method, call.params));
-}
-
-/**
- * The EVM signer's view of a withdrawal (see `readApprovedPayment`): a token with a contract on the network is paid
- * by that contract's `transfer`, its amount counted in the decimals the contract itself answers; the network's own coin
- * as before. Anything else is refused with the reason.
- */
-export async function readApprovedEvmPayment(
-  request: PayoutRequest,
-  chain: Pick<ConnectedChain, 'network' | 'nativeCoins' | 'nativeDecimals'>,
-  executor: Executor,
-  rpc: JsonRpcClient,
-): Promise<ApprovedEvmPayment> {
-  const withdrawal = await withdrawalToken(request.transactionId, chain.network, executor);
-  // The network's own coin, or a withdrawal the native rules refuse (no such withdrawal, a token without a contract).
-  if (!withdrawal || withdrawal.contract === null || chain.nativeCoins.includes(withdrawal.token)) {
-    return { ...(await readApprovedPayment(request, chain, executor, sameAddress)), contract: null };
-  }
-  const { contract } = withdrawal;
-  const token = { network: chain.network, nativeCoins: [withdrawal.token], nativeDecimals: await contractDecimals(rpc, contract) };
-  return { ...(await readApprovedPayment(request, token, executor, sameAddress)), contract };
 }

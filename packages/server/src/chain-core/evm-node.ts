@@ -1,14 +1,10 @@
 import { EvmTracer } from './evm-tracer';
-import { ChainRpcError, JsonRpcClient, type JsonRpcOptions } from './json-rpc';
+import { contractDecimals } from './erc20';
+import { ChainRpcError, evmQuantity as quantity, JsonRpcClient, type JsonRpcOptions } from './json-rpc';
 import type { ChainBlock, ChainNode, ChainOutput } from './utxo-node';
 
 const HEX32 = /^0x[0-9a-f]{64}$/i;
 const ADDRESS = /^0x[0-9a-f]{40}$/i;
-
-function quantity(value: unknown, what: string): bigint {
-  if (typeof value !== 'string' || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainRpcError(`${what} is not a hex quantity`);
-  return BigInt(value);
-}
 
 /** keccak256("Transfer(address,address,uint256)"): the ERC-20 Transfer event's topic. */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -121,13 +117,9 @@ export class EvmNode implements ChainNode {
     return outputs;
   }
 
-  /** `decimals()` of an ERC-20 contract (selector 0x313ce567); refuses a contract that does not answer a uint8. */
-  async tokenDecimals(contract: string): Promise<number> {
-    const answer = await this.rpc.call<unknown>('eth_call', [{ to: contract, data: '0x313ce567' }, 'latest']);
-    if (typeof answer !== 'string' || !/^0x[0-9a-f]{64}$/i.test(answer)) throw new ChainRpcError('decimals() answered nothing (not an ERC-20 contract?)');
-    const decimals = Number(BigInt(answer));
-    if (decimals > 36) throw new ChainRpcError(`decimals() answered ${decimals}`);
-    return decimals;
+  /** `decimals()` of an ERC-20 contract; refuses a contract that does not answer a uint8. */
+  tokenDecimals(contract: string): Promise<number> {
+    return contractDecimals(this.rpc, contract);
   }
 
   get client(): JsonRpcClient {

@@ -1,12 +1,13 @@
-import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { ChainRpcError, type JsonRpcClient } from './json-rpc';
-import { coinsToBase } from './utxo-node';
+import { baseToDecimal, decimalToBase } from './amounts';
+import type { ChainEndpoint } from './chain-endpoint';
+import { ChainRpcError, evmQuantity, type JsonRpcClient } from './json-rpc';
 
 /**
  * The network fee rules of payouts, written once: who pays (the customer, out of the withdrawn amount: the recipient
  * gets the amount minus the fee charged when the payment is first signed), the EVM fee quote (`eth_feeHistory`), the
- * ceiling (`CHAIN_<NETWORK>_MAX_FEE`) and how much a stuck payment's replacement raises its fee. The platform absorbs
- * or keeps the difference between the fee charged and the one the chain finally takes (see migration 0019).
+ * ceiling (`CHAIN_<NETWORK>_MAX_FEE`) and how much a stuck payment's replacement raises its fee; and the EIP-1559 fees
+ * of a sweep. The platform absorbs or keeps the difference between the fee charged and the one the chain finally takes
+ * (see migration 0019).
  */
 
 /** Blocks `eth_feeHistory` looks back on, and the percentile of the tips paid in each. */
@@ -14,7 +15,7 @@ export const FEE_HISTORY_BLOCKS = 10;
 export const TIP_PERCENTILE = 50;
 /** Gas of a plain transfer of the native coin (what the Send confirm estimate assumes). */
 export const NATIVE_TRANSFER_GAS = 21_000n;
-/** The tip offered when the recent blocks hold no transaction to learn from (1 gwei). */
+/** The tip offered when the node has nothing to learn it from (no recent transactions, no suggestion): 1 gwei. */
 export const FALLBACK_TIP_WEI = 1_000_000_000n;
 
 /** The fee would pass the network's ceiling: nothing is signed, the payout waits and is tried again next run. */
@@ -26,24 +27,13 @@ export class FeeAboveCeiling extends Error {
 }
 
 /**
- * What a withdrawal of `coinAmount` (the ledger's exact decimal) is on the chain, in its smallest unit: truncated to the
- * chain's decimals and at least 1, as the payout row is created (PayoutsRepository.createDue).
- */
-export function payoutAmountBase(coinAmount: string, decimals: number): bigint {
-  const match = /^(\d+)(?:\.(\d*))?$/.exec(coinAmount.trim());
-  if (!match) throw new RangeError(`Not an amount: ${coinAmount.slice(0, 40)}`);
-  const base = BigInt(match[1]) * 10n ** BigInt(decimals) + BigInt((match[2] ?? '').padEnd(decimals, '0').slice(0, decimals) || '0');
-  return base > 0n ? base : 1n;
-}
-
-/**
  * Who pays a native coin payout's network fee is the customer, out of the amount: an amount the fee takes entirely
  * leaves the recipient nothing, and is refused — at Send against the quote (NetworkFeeService.sendRefusal), and again by
  * the signer against the fee it actually charges. The refusal, said for people; undefined when the amount covers it.
  */
 export function feeNotCoveredRefusal(amountBase: bigint, feeBase: bigint, decimals: number, symbol: string): string | undefined {
   if (amountBase > feeBase) return undefined;
-  return `The amount does not cover the network fee of ${trimZeros(baseToDecimal(feeBase, decimals))} ${symbol}.`;
+  return `The amount does not cover the network fee of ${baseToDecimal(feeBase, decimals)} ${symbol}.`;
 }
 
 /** `amountBase` less `feeBase`, never below 0: what the recipient gets. */
@@ -52,14 +42,8 @@ export function recipientGetsBase(amountBase: bigint, feeBase: bigint): bigint {
 }
 
 /** The most one payout may pay as network fee, in the chain's smallest unit. */
-export function maxFeeBase(chain: Pick<ConnectedChain, 'maxFee' | 'nativeDecimals'>): bigint {
-  return coinsToBase(chain.maxFee, chain.nativeDecimals);
-}
-
-/** A quantity answered by an EVM node (`0x…`). */
-export function evmQuantity(value: unknown, what: string): bigint {
-  if (typeof value !== 'string' || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainRpcError(`The node answered ${what} with something else than a quantity`);
-  return BigInt(value);
+export function maxFeeBase(chain: Pick<ChainEndpoint, 'maxFee' | 'nativeDecimals'>): bigint {
+  return decimalToBase(chain.maxFee, chain.nativeDecimals);
 }
 
 export interface EvmFeeQuote {
@@ -151,13 +135,28 @@ export function utxoReplacementFeeRate(
   return `${rate / 1000n}.${(rate % 1000n).toString().padStart(3, '0')}`;
 }
 
-function baseToDecimal(amountBase: bigint, decimals: number): string {
-  const text = amountBase.toString().padStart(decimals + 1, '0');
-  return decimals ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}` : text;
+/**
+ * The EIP-1559 fees of a sweep (read from the node's public RPC, no key needed: the API plans with them, the signer
+ * signs with them): the node's tip, and room for the base fee to double before the transaction is mined.
+ */
+export async function evmSweepFees(rpc: JsonRpcClient): Promise<{ baseFee: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+  const latest = await rpc.call<{ baseFeePerGas?: unknown } | null>('eth_getBlockByNumber', ['latest', false]);
+  const baseFee = evmQuantity(latest?.baseFeePerGas ?? '0x0', 'the base fee');
+  const tip = await rpc
+    .call<string>('eth_maxPriorityFeePerGas')
+    .then((v) => evmQuantity(v, 'eth_maxPriorityFeePerGas'))
+    .catch(() => FALLBACK_TIP_WEI);
+  return { baseFee, maxFeePerGas: 2n * baseFee + tip, maxPriorityFeePerGas: tip };
 }
 
-function trimZeros(text: string): string {
-  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+/** A transaction's receipt: undefined until it is in a block; whether it succeeded and the fee it paid. */
+export async function evmReceipt(rpc: JsonRpcClient, txid: string): Promise<{ confirmations: number; succeeded: boolean; feeBase: bigint } | undefined> {
+  const [receipt, tipHex] = await rpc.batch<unknown>([{ method: 'eth_getTransactionReceipt', params: [txid] }, { method: 'eth_blockNumber' }]);
+  if (!receipt) return undefined;
+  const r = receipt as { blockNumber?: unknown; gasUsed?: unknown; effectiveGasPrice?: unknown; status?: unknown };
+  const height = evmQuantity(r.blockNumber, 'the receipt block');
+  const feeBase = evmQuantity(r.gasUsed, 'gasUsed') * evmQuantity(r.effectiveGasPrice ?? '0x0', 'effectiveGasPrice');
+  return { confirmations: Number(evmQuantity(tipHex, 'eth_blockNumber') - height + 1n), succeeded: r.status === '0x1', feeBase };
 }
 
 function min(a: bigint, b: bigint): bigint {

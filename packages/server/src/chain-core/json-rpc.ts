@@ -1,3 +1,5 @@
+import { AmountError, decimalToBase } from './amounts';
+
 /**
  * A JSON-RPC 1.0/2.0 client over HTTP for the nodes (Bitcoin Core–compatible and Ethereum). Credentials in the URL
  * (`http://user:pass@host:port`) are sent as Basic auth and never appear in an error message: errors name the node by
@@ -86,4 +88,23 @@ export class JsonRpcClient {
       return answer.result as T;
     });
   }
+}
+
+/**
+ * An amount a node answered (a JSON number or decimal text) in base units, exactly; anything else is the node's fault
+ * (ChainRpcError, like any answer that is not what was asked for).
+ */
+export function nodeAmountToBase(value: unknown, decimals: number): bigint {
+  try {
+    return decimalToBase(value, decimals);
+  } catch (error) {
+    if (error instanceof AmountError) throw new ChainRpcError(error.message);
+    throw error;
+  }
+}
+
+/** A quantity an EVM node answered (`0x…`). */
+export function evmQuantity(value: unknown, what: string): bigint {
+  if (typeof value !== 'string' || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainRpcError(`The node answered ${what} with something else than a quantity`);
+  return BigInt(value);
 }

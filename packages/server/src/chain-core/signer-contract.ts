@@ -1,15 +1,18 @@
-import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../db/database';
-import { transactions } from '../db/schema';
-import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { coinsToBase } from './utxo-node';
+import { FeeAboveCeiling } from './fees';
+import { ChainRpcError } from './json-rpc';
+
+/**
+ * The signer's request/response contract: what the API asks the signer process (src/signer/http-api.ts) to sign and what
+ * it answers, in the API's terms (bigint base units, typed refusals) and on the wire (JSON, base units as decimal strings),
+ * written once for both sides (the API's client: src/modules/signer-client/signer-client.ts).
+ */
 
 /** What the payout job asks a signer to sign: one withdrawal's single payment. */
 export interface PayoutRequest {
   transactionId: string;
   network: string;
   address: string;
-  /** Satoshis. */
+  /** In the chain's base unit (satoshis, wei, token units). */
   amountBase: bigint;
 }
 
@@ -17,7 +20,7 @@ export interface PayoutRequest {
 export interface SignedPayout {
   rawTx: string;
   txid: string;
-  /** Satoshis the transaction pays as fee. */
+  /** Base units the transaction pays as fee (EVM: the most it can, gas × max fee). */
   feeBase: bigint;
   /**
    * The network fee taken out of the approved amount (the customer pays it: the recipient gets amount − this). Set
@@ -31,78 +34,6 @@ export interface StoredPayment {
   txid: string;
   rawTx: string;
   feeBase: bigint;
-}
-
-/**
- * Signs the payment of an approved withdrawal. The code that decides (API, policy, ledger) never holds a key: a signer
- * is the only place that can make a payment, and it checks the request against the database itself.
- */
-export interface PayoutSigner {
-  sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout>;
-  /** Sends stored bytes; resolves when the node accepted them or already knows them; throws ChainRpcError otherwise. */
-  broadcast(rawTx: string): Promise<void>;
-  /** Confirmations of a sent payment (0: not in a block of the best chain) and the fee it actually paid, when known. */
-  status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }>;
-  /**
-   * A replacement of a stuck payment that pays a higher fee (RBF: the same inputs; EVM: the same nonce), the same
-   * recipient output, within the network's fee ceiling; undefined when the ceiling leaves no room to raise the fee.
-   * Checked like `sign`: the withdrawal is still approved and the payment pays its address.
-   */
-  replace?(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined>;
-}
-
-/**
- * What a payment of an approved withdrawal may pay its recipient: the approved amount less a network fee within the
- * ceiling (the customer pays the fee out of the amount). Refused otherwise.
- */
-export function checkRecipientAmount(paid: bigint, approved: { amountBase: bigint }, ceilingBase: bigint): void {
-  if (paid > approved.amountBase || paid < approved.amountBase - ceilingBase || paid <= 0n) {
-    throw new SignerRefusal(`the payment pays ${paid} to the approved address, not the approved amount (${approved.amountBase}) less a fee within the ceiling`);
-  }
-}
-
-/**
- * The withdrawal as the database shows it, re-read by the signer itself: approved, not voided, on the signer's network,
- * and the request names exactly its approved address and amount; otherwise a refusal saying why.
- */
-export async function readApprovedPayment(
-  request: PayoutRequest,
-  chain: Pick<ConnectedChain, 'network' | 'nativeCoins' | 'nativeDecimals'>,
-  executor: Executor,
-  sameAddress: (a: string, b: string) => boolean = (a, b) => a === b,
-): Promise<{ address: string; amountBase: bigint }> {
-  const { network, nativeDecimals: decimals } = chain;
-  const [row] = await executor
-    .select({
-      type: transactions.type,
-      token: transactions.token,
-      status: transactions.status,
-      network: transactions.network,
-      address: transactions.address,
-      coinAmount: transactions.coinAmount,
-      voidedAt: transactions.voidedAt,
-    })
-    .from(transactions)
-    .where(and(eq(transactions.id, request.transactionId)));
-  if (!row || row.type !== 'withdrawal') throw new SignerRefusal('no such withdrawal', true);
-  if (row.voidedAt) throw new SignerRefusal('the withdrawal was cancelled', true);
-  if (row.status !== 'approved') throw new SignerRefusal(`the withdrawal is ${row.status}, not approved`, true);
-  if (row.network !== network || request.network !== network) {
-    throw new SignerRefusal(`the withdrawal is on ${row.network ?? 'no network'}, this signer pays on ${network}`);
-  }
-  // This signer pays the network's own coin only (a token on it would need a token transfer).
-  if (!chain.nativeCoins.includes(row.token))
-    throw new SignerRefusal(`the withdrawal is of ${row.token}, this signer pays ${chain.nativeCoins.join(' or ')} only`);
-  let amountBase: bigint;
-  try {
-    amountBase = coinsToBase(row.coinAmount, decimals);
-  } catch {
-    throw new SignerRefusal(`the approved amount ${row.coinAmount} is not a whole number of the chain's smallest unit`);
-  }
-  if (!row.address || !sameAddress(request.address, row.address)) throw new SignerRefusal('the address asked for is not the approved address');
-  if (request.amountBase !== amountBase) throw new SignerRefusal(`the amount asked for (${request.amountBase}) is not the approved amount (${amountBase})`);
-  if (amountBase <= 0n) throw new SignerRefusal('nothing to pay');
-  return { address: row.address, amountBase };
 }
 
 /** The signer will not sign this request (the reason says why); nothing was signed. */
@@ -123,12 +54,6 @@ export class HotWalletShort extends Error {
     super(message);
     this.name = 'HotWalletShort';
   }
-}
-
-/** Satoshis as a decimal coin amount for the node (exact: no float arithmetic). */
-export function baseToCoins(amountBase: bigint, decimals = 8): string {
-  const text = amountBase.toString().padStart(decimals + 1, '0');
-  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
 }
 
 /** What the signer process says about a network (`GET /networks/:network/address`): where payouts are paid from. */
@@ -157,3 +82,107 @@ export class SweepDeferred extends Error {
     this.name = 'SweepDeferred';
   }
 }
+
+/** Why the signer did not sign, as it answers: 422 for a refusal of its rules, 400/401 for a bad request, 502 a node fault. */
+export type SignerRefusalKind = 'refused' | 'short' | 'deferred' | 'fee_above_ceiling' | 'node' | 'unauthorized' | 'bad_request';
+
+/** The answer to a request the signer did not sign: nothing was signed. */
+export interface SignerRefusalAnswer {
+  refusal: SignerRefusalKind;
+  reason: string;
+  /** A `refused` withdrawal that is not (or no longer) approved: no payment is due at all. */
+  notApproved?: boolean;
+  /** A `node` fault the node answered with a JSON-RPC error: its code. */
+  rpcCode?: number;
+}
+
+/** The kind of refusal a signing error is answered as (anything unknown is a fault of the node or of the signer: `node`). */
+export function refusalKindOf(error: unknown): Exclude<SignerRefusalKind, 'unauthorized' | 'bad_request'> {
+  if (error instanceof SignerRefusal) return 'refused';
+  if (error instanceof HotWalletShort) return 'short';
+  if (error instanceof SweepDeferred) return 'deferred';
+  if (error instanceof FeeAboveCeiling) return 'fee_above_ceiling';
+  return 'node';
+}
+
+/** The answer body of a signing error of `kind`. */
+export function refusalAnswer(error: unknown, kind: SignerRefusalKind): SignerRefusalAnswer {
+  return {
+    refusal: kind,
+    reason: (error as Error).message,
+    ...(error instanceof SignerRefusal && error.notApproved ? { notApproved: true } : {}),
+    ...(error instanceof ChainRpcError && error.rpcCode !== undefined ? { rpcCode: error.rpcCode } : {}),
+  };
+}
+
+/**
+ * The error a refusal answer stands for: the same class the signer threw. Undefined for an answer that is no refusal of
+ * the signing rules (a bad token or request: the API's own configuration or code).
+ */
+export function errorOfRefusal(answer: Partial<SignerRefusalAnswer>, reason: string): Error | undefined {
+  switch (answer.refusal) {
+    case 'refused':
+      return new SignerRefusal(reason, answer.notApproved === true);
+    case 'short':
+      return new HotWalletShort(reason);
+    case 'deferred':
+      return new SweepDeferred(reason);
+    case 'fee_above_ceiling':
+      return new FeeAboveCeiling(reason);
+    case 'node':
+      return new ChainRpcError(reason, answer.rpcCode);
+    default:
+      return undefined;
+  }
+}
+
+/** A signed payment on the wire. */
+export interface SignedPayoutJson {
+  rawTx: string;
+  txid: string;
+  feeBase: string;
+  chargedFeeBase?: string;
+}
+
+/** A signed sweep transaction on the wire. */
+export interface SignedSweepJson {
+  rawTx: string;
+  txid: string;
+  amountBase: string;
+  maxFeeBase: string;
+}
+
+export const payoutToJson = (signed: SignedPayout): SignedPayoutJson => ({
+  rawTx: signed.rawTx,
+  txid: signed.txid,
+  feeBase: signed.feeBase.toString(),
+  ...(signed.chargedFeeBase !== undefined ? { chargedFeeBase: signed.chargedFeeBase.toString() } : {}),
+});
+
+export const payoutFromJson = (signed: SignedPayoutJson): SignedPayout => ({
+  rawTx: signed.rawTx,
+  txid: signed.txid,
+  feeBase: BigInt(signed.feeBase),
+  ...(signed.chargedFeeBase !== undefined ? { chargedFeeBase: BigInt(signed.chargedFeeBase) } : {}),
+});
+
+export const sweepToJson = (signed: SignedSweepTx): SignedSweepJson => ({
+  rawTx: signed.rawTx,
+  txid: signed.txid,
+  amountBase: signed.amountBase.toString(),
+  maxFeeBase: signed.maxFeeBase.toString(),
+});
+
+export const sweepFromJson = (signed: SignedSweepJson): SignedSweepTx => ({
+  rawTx: signed.rawTx,
+  txid: signed.txid,
+  amountBase: BigInt(signed.amountBase),
+  maxFeeBase: BigInt(signed.maxFeeBase),
+});
+
+/** The body of a payout request (sign, replace) on the wire. */
+export const payoutRequestJson = (request: PayoutRequest) => ({
+  transactionId: request.transactionId,
+  address: request.address,
+  amountBase: request.amountBase.toString(),
+});

@@ -1,4 +1,4 @@
-import { ChainRpcError, JsonRpcClient, type JsonRpcOptions } from './json-rpc';
+import { ChainRpcError, JsonRpcClient, type JsonRpcOptions, nodeAmountToBase } from './json-rpc';
 
 /** One output of a block's transaction, as matched against deposit addresses. */
 export interface ChainOutput {
@@ -34,15 +34,8 @@ export interface ChainNode {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-/** Amount in BTC-style decimal (JSON number with at most 8 decimals) → satoshis, exactly (no float arithmetic). */
-export function coinsToBase(value: unknown, decimals = 8): bigint {
-  const text = typeof value === 'number' ? value.toFixed(decimals) : String(value);
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) throw new ChainRpcError(`Not an amount: ${text.slice(0, 40)}`);
-  const fraction = (match[2] ?? '').padEnd(decimals, '0');
-  if (fraction.length > decimals && /[1-9]/.test(fraction.slice(decimals))) throw new ChainRpcError(`Amount with too many decimals: ${text}`);
-  return BigInt(match[1]) * 10n ** BigInt(decimals) + BigInt(fraction.slice(0, decimals) || '0');
-}
+/** Decimals of the UTXO family's base unit (satoshis, litoshis, …): amounts the nodes answer are read with them. */
+const UTXO_DECIMALS = 8;
 
 /**
  * A Bitcoin Core–compatible node (bitcoind, litecoind, dogecoind, BCHN): `getblockcount`, `getblockhash`,
@@ -142,7 +135,7 @@ export class UtxoNode implements ChainNode {
     if (!scan || scan.success === false || !Array.isArray(scan.unspents)) throw new ChainRpcError('scantxoutset answered something else than a finished scan');
     for (const unspent of scan.unspents) {
       const address = byScript.get(String(unspent?.scriptPubKey ?? '').toLowerCase());
-      if (address) balances.set(address, balances.get(address)! + coinsToBase(unspent.amount));
+      if (address) balances.set(address, balances.get(address)! + nodeAmountToBase(unspent.amount, UTXO_DECIMALS));
     }
     return balances;
   }
@@ -157,14 +150,14 @@ export class UtxoWallet {
 
   /** The wallet's balance (`getbalance`: confirmed, and its own unconfirmed change), in satoshis. */
   async balance(): Promise<bigint> {
-    return coinsToBase(await this.client.call<unknown>('getbalance'));
+    return nodeAmountToBase(await this.client.call<unknown>('getbalance'), UTXO_DECIMALS);
   }
 
   /** The wallet's confirmed unspent outputs (`listunspent`): their script (hex, as deposit addresses are matched) and amount. */
   async unspent(): Promise<Array<{ matchKey: string; amountBase: bigint }>> {
     const rows = await this.client.call<Array<{ scriptPubKey?: string; amount?: number }>>('listunspent', [1]);
     if (!Array.isArray(rows)) throw new ChainRpcError('listunspent answered something else than a list');
-    return rows.map((row) => ({ matchKey: String(row.scriptPubKey ?? '').toLowerCase(), amountBase: coinsToBase(row.amount) }));
+    return rows.map((row) => ({ matchKey: String(row.scriptPubKey ?? '').toLowerCase(), amountBase: nodeAmountToBase(row.amount, UTXO_DECIMALS) }));
   }
 
   /** Whether the wallet holds the key of an address (`getaddressinfo` … `ismine`). */
@@ -181,7 +174,7 @@ function outputsOf(tx: RawBlock['tx'][number], method: string): ChainOutput[] {
   for (const out of tx.vout) {
     const script = out?.scriptPubKey?.hex;
     if (typeof script !== 'string' || typeof out.n !== 'number') continue;
-    const amountBase = coinsToBase(out.value);
+    const amountBase = nodeAmountToBase(out.value, UTXO_DECIMALS);
     if (amountBase > 0n) outputs.push({ txid: tx.txid, index: out.n, matchKey: script.toLowerCase(), amountBase });
   }
   return outputs;

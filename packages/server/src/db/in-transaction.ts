@@ -1,5 +1,3 @@
-import type { Database, Tx } from './database';
-
 const RETRYABLE = new Set(['40001', '40P01']);
 
 function sqlState(error: unknown): string | undefined {
@@ -12,11 +10,16 @@ function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A database handle that opens transactions (the API's `Database`, the signer's handle). */
+export interface Transactional<Tx> {
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
 /**
  * Runs `work` in one database transaction; a serialization failure or deadlock (which PostgreSQL resolves by
  * aborting one side) is retried from the start, so callers never see it. Use `tx` only inside.
  */
-export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>, attempts = 4): Promise<T> {
+export async function inTransaction<Tx, T>(db: Transactional<Tx>, work: (tx: Tx) => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction(work);

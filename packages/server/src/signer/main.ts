@@ -4,8 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
 import { ConfigError, loadDotEnv } from '../config/settings';
-import type { Database } from '../db/database';
-import * as schema from '../db/schema';
 import { loadSignerConfig } from './signer-config';
 import { createSignerServer } from './signer-server';
 import { SignerService } from './signer-service';
@@ -36,7 +34,8 @@ async function main(): Promise<void> {
     idle_in_transaction_session_timeout: 120_000,
   });
   pool.on('error', (error) => logger.warn(`PostgreSQL: ${error.message}`));
-  const db = drizzle(pool, { schema }) as unknown as Database;
+  // No schema: the signer's code names its tables itself (src/db/sql-executor.ts), and loads only those.
+  const db = drizzle(pool);
   const service = new SignerService(db, config.networks);
   const server = createSignerServer(service, config.token);
   await new Promise<void>((resolve, reject) => {

@@ -2,15 +2,11 @@ import { Logger } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ChainRpcError } from '../chain-core/json-rpc';
-import { FeeAboveCeiling } from '../chain-core/fees';
-import { HotWalletShort, type SignedPayout, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../chain-core/signer-contract';
+import { payoutToJson, refusalAnswer, refusalKindOf, type SignerRefusalKind, sweepToJson } from '../chain-core/signer-contract';
 import type { SignerService } from './signer-service';
 
 /** Largest request body read (a replacement carries one raw transaction). */
 const MAX_BODY_BYTES = 256 * 1024;
-
-/** Why the signer did not sign, as the API reads it back (see RemoteSigner). */
-export type SignerRefusalKind = 'refused' | 'short' | 'deferred' | 'fee_above_ceiling' | 'node' | 'unauthorized' | 'bad_request';
 
 class BadRequest extends Error {}
 
@@ -33,7 +29,11 @@ export function createSignerServer(service: SignerService, token: string): Serve
   const routes: Array<[string, RegExp, (match: RegExpExecArray, body: Record<string, unknown>) => Promise<unknown>]> = [
     ['GET', /^\/networks$/, () => Promise.resolve({ networks: service.identities() })],
     ['GET', /^\/networks\/([a-z-]+)\/address$/, (m) => Promise.resolve(service.identity(m[1]))],
-    ['POST', /^\/networks\/([a-z-]+)\/payouts\/sign$/, async (m, body) => ({ signed: payoutJson(await service.signPayout(m[1], payoutRequest(m[1], body))) })],
+    [
+      'POST',
+      /^\/networks\/([a-z-]+)\/payouts\/sign$/,
+      async (m, body) => ({ signed: payoutToJson(await service.signPayout(m[1], payoutRequest(m[1], body))) }),
+    ],
     [
       'POST',
       /^\/networks\/([a-z-]+)\/payouts\/replace$/,
@@ -45,7 +45,7 @@ export function createSignerServer(service: SignerService, token: string): Serve
           rawTx: '',
           feeBase: 0n,
         });
-        return { signed: replaced ? payoutJson(replaced) : null };
+        return { signed: replaced ? payoutToJson(replaced) : null };
       },
     ],
     [
@@ -58,13 +58,13 @@ export function createSignerServer(service: SignerService, token: string): Serve
       /^\/networks\/([a-z-]+)\/sweeps\/([0-9a-f-]{36})\/top-up$/,
       async (m) => {
         const signed = await service.signTopUp(m[1], m[2]);
-        return { signed: signed ? sweepJson(signed) : null };
+        return { signed: signed ? sweepToJson(signed) : null };
       },
     ],
     [
       'POST',
       /^\/networks\/([a-z-]+)\/sweeps\/([0-9a-f-]{36})\/sign$/,
-      async (m, body) => ({ signed: sweepJson(await service.signSweep(m[1], m[2], baseUnits(body.minNativeBase, 'minNativeBase'))) }),
+      async (m, body) => ({ signed: sweepToJson(await service.signSweep(m[1], m[2], baseUnits(body.minNativeBase, 'minNativeBase'))) }),
     ],
   ];
 
@@ -85,12 +85,7 @@ export function createSignerServer(service: SignerService, token: string): Serve
         } catch (error) {
           const [status, refusal] = classify(error);
           if (status >= 500 && refusal !== 'node') logger.error(`${request.method} ${path} failed: ${(error as Error).stack ?? String(error)}`);
-          return send(response, status, {
-            refusal,
-            reason: (error as Error).message,
-            ...(error instanceof SignerRefusal && error.notApproved ? { notApproved: true } : {}),
-            ...(error instanceof ChainRpcError && error.rpcCode !== undefined ? { rpcCode: error.rpcCode } : {}),
-          });
+          return send(response, status, refusalAnswer(error, refusal));
         }
       }
       return send(response, 404, { refusal: 'bad_request', reason: `no route ${request.method} ${path}` });
@@ -98,14 +93,12 @@ export function createSignerServer(service: SignerService, token: string): Serve
   });
 }
 
+/** The status and refusal of a request that signed nothing: 422 a refusal of the signing rules, 502 a node fault, 500 a fault here. */
 function classify(error: unknown): [number, SignerRefusalKind] {
-  if (error instanceof SignerRefusal) return [422, 'refused'];
-  if (error instanceof HotWalletShort) return [422, 'short'];
-  if (error instanceof SweepDeferred) return [422, 'deferred'];
-  if (error instanceof FeeAboveCeiling) return [422, 'fee_above_ceiling'];
   if (error instanceof BadRequest) return [400, 'bad_request'];
-  if (error instanceof ChainRpcError) return [502, 'node'];
-  return [500, 'node'];
+  const kind = refusalKindOf(error);
+  if (kind !== 'node') return [422, kind];
+  return [error instanceof ChainRpcError ? 502 : 500, 'node'];
 }
 
 function payoutRequest(network: string, body: Record<string, unknown>) {
@@ -119,20 +112,6 @@ function baseUnits(value: unknown, name: string): bigint {
   if (typeof value !== 'string' || !/^\d{1,78}$/.test(value)) throw new BadRequest(`${name} must be a whole number of base units as a string`);
   return BigInt(value);
 }
-
-const payoutJson = (signed: SignedPayout) => ({
-  rawTx: signed.rawTx,
-  txid: signed.txid,
-  feeBase: signed.feeBase.toString(),
-  ...(signed.chargedFeeBase !== undefined ? { chargedFeeBase: signed.chargedFeeBase.toString() } : {}),
-});
-
-const sweepJson = (signed: SignedSweepTx) => ({
-  rawTx: signed.rawTx,
-  txid: signed.txid,
-  amountBase: signed.amountBase.toString(),
-  maxFeeBase: signed.maxFeeBase.toString(),
-});
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type { Database, Tx } from '../db/database';
-import { type ConnectedChain, connectChain } from '../modules/chain/chain-connections';
-import { inTransaction } from '../db/in-transaction';
+import { inTransaction, type Transactional } from '../db/in-transaction';
+import type { SqlExecutor } from '../db/sql-executor';
+import { type ChainEndpoint, chainEndpoint } from '../chain-core/chain-endpoint';
 import {
   type PayoutRequest,
   type SignedPayout,
@@ -18,7 +18,7 @@ import { type SignatureRecord, signatureRecords as records } from './signature-r
 import type { SignerNetwork } from './signer-config';
 
 interface NetworkSigner {
-  chain: ConnectedChain;
+  chain: ChainEndpoint;
   signer: HotSigner;
   sweeper?: EvmSweepSigner;
 }
@@ -35,11 +35,11 @@ export class SignerService {
   private readonly networks = new Map<string, NetworkSigner>();
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Transactional<SqlExecutor>,
     networks: SignerNetwork[],
   ) {
     for (const network of networks) {
-      const chain = connectChain(network);
+      const chain = chainEndpoint(network);
       if (network.wallet) this.networks.set(network.network, { chain, signer: new NodeWalletSigner({ ...chain, wallet: network.wallet }) });
       if (network.keys) {
         const signer = new EvmKeySigner(chain, network.keys);
@@ -155,7 +155,7 @@ export class SignerService {
     );
   }
 
-  private async recordSweep(tx: Tx, kind: 'sweep' | 'top_up', sweepId: string, network: string, signed: SignedSweepTx): Promise<void> {
+  private async recordSweep(tx: SqlExecutor, kind: 'sweep' | 'top_up', sweepId: string, network: string, signed: SignedSweepTx): Promise<void> {
     const { signer } = this.network(network);
     const spends = await signer.spends(signed.rawTx);
     await records.insert(tx, {

@@ -5,13 +5,16 @@ import type { Actor } from '../../common/principal';
 import { ConflictError, InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../../chain-core/json-rpc';
-import { coinsToBase } from '../../chain-core/utxo-node';
+import { baseToFixed, decimalToBase } from '../../chain-core/amounts';
 import { inTransaction } from '../../db/in-transaction';
 import { AuditService } from '../audit/audit.service';
-import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-side';
+import type { ApprovedPayment } from '../../chain-core/approved-payments';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-side';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
 import { EvmColdAddress } from './evm-cold-transaction';
-import { baseToCoins, readApprovedPayment, SignerRefusal } from '../../chain-core/signer-contract';
+import { readApprovedPayment } from '../../chain-core/approved-payments';
+import { sameAddress } from '../../chain-core/erc20';
+import { SignerRefusal } from '../../chain-core/signer-contract';
 import { PayoutFailures } from './payout-failures';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { ColdPsbtWallet } from './psbt';
@@ -122,7 +125,7 @@ export class ColdPayoutsService {
               action: 'chain.cold_payout_prepared',
               targetType: 'transaction',
               targetId: transactionId,
-              after: { network: chain.network, format: side.format, from: side.source, fee: baseToCoins(prepared.feeBase, chain.nativeDecimals) },
+              after: { network: chain.network, format: side.format, from: side.source, fee: baseToFixed(prepared.feeBase, chain.nativeDecimals) },
             },
             tx,
           );
@@ -137,8 +140,8 @@ export class ColdPayoutsService {
           fileName: `withdrawal-${transactionId}.${side.format === 'psbt' ? 'psbt' : 'eip1559.txt'}`,
           from: side.source,
           address: payout.address,
-          coinAmount: baseToCoins(BigInt(payout.amountBase), chain.nativeDecimals),
-          fee: baseToCoins(prepared.feeBase, chain.nativeDecimals),
+          coinAmount: baseToFixed(BigInt(payout.amountBase), chain.nativeDecimals),
+          fee: baseToFixed(prepared.feeBase, chain.nativeDecimals),
           ...side.describe(prepared),
         } satisfies UnsignedPayoutDto;
       },
@@ -193,7 +196,7 @@ export class ColdPayoutsService {
             action: 'chain.cold_payout_signed',
             targetType: 'transaction',
             targetId: transactionId,
-            after: { network: chain.network, txid: signed.txid, fee: baseToCoins(signed.feeBase, chain.nativeDecimals) },
+            after: { network: chain.network, txid: signed.txid, fee: baseToFixed(signed.feeBase, chain.nativeDecimals) },
           },
           tx,
         );
@@ -235,7 +238,7 @@ export class ColdPayoutsService {
             action: 'chain.cold_payout_discarded',
             targetType: 'transaction',
             targetId: transactionId,
-            before: { unsignedTx: discarded.unsignedTx, fee: baseToCoins(discarded.feeBase, chain.nativeDecimals), ...side.describe(discarded) },
+            before: { unsignedTx: discarded.unsignedTx, fee: baseToFixed(discarded.feeBase, chain.nativeDecimals), ...side.describe(discarded) },
             after: { network: chain.network, state: stored.state },
           },
           tx,
@@ -294,11 +297,11 @@ export class ColdPayoutsService {
     const decimals = chain.nativeDecimals;
     const amount = BigInt(payout.amountBase);
     const symbol = await this.payouts.symbolOf(chain.nativeCoins[0], tx);
-    if (hotLimit && amount > coinsToBase(hotLimit, decimals)) return `above the hot limit of ${hotLimit} ${symbol} per payout`;
+    if (hotLimit && amount > decimalToBase(hotLimit, decimals)) return `above the hot limit of ${hotLimit} ${symbol} per payout`;
     if (hotDailyLimit) {
       const paid = await this.cold.hotSignedSince(chain.network, new Date(Date.now() - DAY_MS), tx);
-      if (paid + amount > coinsToBase(hotDailyLimit, decimals)) {
-        return `the hot wallet paid ${baseToCoins(paid, decimals)} ${symbol} over the last 24 hours: this payment would pass its daily limit of ${hotDailyLimit} ${symbol}`;
+      if (paid + amount > decimalToBase(hotDailyLimit, decimals)) {
+        return `the hot wallet paid ${baseToFixed(paid, decimals)} ${symbol} over the last 24 hours: this payment would pass its daily limit of ${hotDailyLimit} ${symbol}`;
       }
     }
     return undefined;
@@ -328,7 +331,7 @@ export class ColdPayoutsService {
   private async approvedPayment(chain: ConnectedChain, payout: PayoutRecord, tx: Tx): Promise<ApprovedPayment | { notDue: string }> {
     const request = { transactionId: payout.transactionId, network: payout.network, address: payout.address, amountBase: BigInt(payout.amountBase) };
     try {
-      return await readApprovedPayment(request, chain, tx, chain.family === 'evm' ? (a, b) => a.toLowerCase() === b.toLowerCase() : undefined);
+      return await readApprovedPayment(request, chain, tx, chain.family === 'evm' ? sameAddress : undefined);
     } catch (error) {
       if (!(error instanceof SignerRefusal)) throw error;
       if (error.notApproved && !payout.unsignedTx) {
@@ -348,12 +351,12 @@ export class ColdPayoutsService {
       token,
       userEmail,
       address: payout.address,
-      coinAmount: baseToCoins(BigInt(payout.amountBase), decimals),
+      coinAmount: baseToFixed(BigInt(payout.amountBase), decimals),
       state: payout.state,
       reason: payout.coldReason ?? '',
       prepared: payout.unsignedTx !== null,
       txHash: payout.txid,
-      fee: fee === null ? null : baseToCoins(BigInt(fee), decimals),
+      fee: fee === null ? null : baseToFixed(BigInt(fee), decimals),
       lastError: payout.lastError,
       createdAt: payout.createdAt.toISOString(),
     };

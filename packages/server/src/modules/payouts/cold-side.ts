@@ -1,12 +1,6 @@
 import type { Executor } from '../../db/database';
+import type { ApprovedPayment } from '../../chain-core/approved-payments';
 import type { SignedPayout } from '../../chain-core/signer-contract';
-
-/** The approved payment of a withdrawal, as the database shows it (re-read by `readApprovedPayment`). */
-export interface ApprovedPayment {
-  address: string;
-  /** In the chain's base unit (satoshis, wei). */
-  amountBase: bigint;
-}
 
 /** The unsigned transaction handed out for the offline signature, kept on the payout. */
 export interface UnsignedColdPayout {

@@ -2,9 +2,11 @@ import { type Hex, keccak256, parseTransaction, recoverTransactionAddress, seria
 import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
-import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
+import type { ApprovedPayment } from '../../chain-core/approved-payments';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
 import { releaseEvmNonce, reserveEvmNonce } from '../../chain-core/evm-nonces';
-import { baseToCoins, type SignedPayout } from '../../chain-core/signer-contract';
+import { baseToFixed } from '../../chain-core/amounts';
+import type { SignedPayout } from '../../chain-core/signer-contract';
 
 /** Tip offered when the node does not suggest one (1 gwei). */
 const DEFAULT_TIP_WEI = 1_000_000_000n;
@@ -60,7 +62,7 @@ export class EvmColdAddress implements ColdSide {
     const balance = quantity(balanceHex, 'eth_getBalance');
     const most = value + gas * maxFeePerGas;
     if (balance < most) {
-      const coins = (wei: bigint) => baseToCoins(wei, this.chain.nativeDecimals);
+      const coins = (wei: bigint) => baseToFixed(wei, this.chain.nativeDecimals);
       throw new ColdPrepareError(`The cold address ${from} holds ${coins(balance)}, less than the ${coins(most)} this payment and its gas can cost.`);
     }
     const nonce = await reserveEvmNonce(executor, this.chain.network, from, quantity(pendingHex, 'eth_getTransactionCount'));
@@ -115,7 +117,7 @@ export class EvmColdAddress implements ColdSide {
     if (tx.type !== 'eip1559' || tx.r === undefined || tx.s === undefined) {
       throw new ColdUploadRefusal('The transaction is not signed: sign the downloaded transaction with the cold key, then upload the signed one.');
     }
-    const coins = (wei: bigint) => baseToCoins(wei, this.chain.nativeDecimals);
+    const coins = (wei: bigint) => baseToFixed(wei, this.chain.nativeDecimals);
     if (tx.to?.toLowerCase() !== approved.address.toLowerCase() || tx.value !== approved.amountBase || (tx.data && tx.data !== '0x')) {
       throw new ColdUploadRefusal(
         `The signed transaction pays ${coins(tx.value ?? 0n)} to ${tx.to ?? 'no address'}${tx.data && tx.data !== '0x' ? ' with call data' : ''}, not exactly the approved ${coins(approved.amountBase)} to ${approved.address}.`,

@@ -3,13 +3,12 @@ import type { NetworkFeeDto } from '@coinpurse/contract';
 import { InvalidInputError } from '../../common/errors';
 import { DATABASE, type Database } from '../../db/database';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
-import { JsonRpcClient } from '../../chain-core/json-rpc';
-import { coinsToBase } from '../../chain-core/utxo-node';
+import { baseToFixed, decimalToBase, payoutAmountBase } from '../../chain-core/amounts';
+import { JsonRpcClient, nodeAmountToBase } from '../../chain-core/json-rpc';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { SendFeeCheck } from '../wallet/send-fee-check';
-import { baseToCoins } from '../../chain-core/signer-contract';
 import type { RemoteSigner } from './remote-signer';
-import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, payoutAmountBase, recipientGetsBase } from '../../chain-core/fees';
+import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, recipientGetsBase } from '../../chain-core/fees';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
 
@@ -54,12 +53,12 @@ export class NetworkFeeService implements SendFeeCheck {
     return {
       token: tokenId,
       network: chain.network,
-      coinAmount: baseToCoins(amountBase, decimals),
-      estimatedFee: feeBase === null ? null : baseToCoins(feeBase, decimals),
-      feeRate: feeRateBase === null ? null : baseToCoins(feeRateBase, decimals),
+      coinAmount: baseToFixed(amountBase, decimals),
+      estimatedFee: feeBase === null ? null : baseToFixed(feeBase, decimals),
+      feeRate: feeRateBase === null ? null : baseToFixed(feeRateBase, decimals),
       targetBlocks: estimate.targetBlocks,
       ...(signer?.family === 'evm' ? { gasLimit: Number(NATIVE_TRANSFER_GAS) } : {}),
-      recipientGets: feeBase === null ? null : baseToCoins(recipientGetsBase(amountBase, feeBase), decimals),
+      recipientGets: feeBase === null ? null : baseToFixed(recipientGetsBase(amountBase, feeBase), decimals),
       feePaidBy: 'customer',
       ...(refusal ? { refusal } : {}),
     };
@@ -99,7 +98,7 @@ export class NetworkFeeService implements SendFeeCheck {
     );
     if (!row) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not paid out on the chain by the platform: no network fee estimate.`);
     const decimals = row.contractDecimals ?? 18;
-    const amount = baseToCoins(parseCoinAmount(coinAmount, decimals), decimals);
+    const amount = baseToFixed(parseCoinAmount(coinAmount, decimals), decimals);
     return {
       token: tokenId,
       network: row.network,
@@ -114,7 +113,7 @@ export class NetworkFeeService implements SendFeeCheck {
 
   private async utxoEstimate(signer: RemoteSigner, amountBase: bigint, decimals: number) {
     const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [FEE_TARGET_BLOCKS]).catch(() => ({}) as { feerate?: number });
-    const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, decimals) : null;
+    const feeRateBase = typeof estimate.feerate === 'number' ? nodeAmountToBase(estimate.feerate, decimals) : null;
     let feeBase = await signer.feeFor(amountBase).catch(() => null);
     // An amount the fee takes entirely (or too small to be an output at all): the fee of a typical payment, paid on top.
     feeBase ??= await signer.feeFor(10n ** BigInt(Math.max(0, decimals - PROBE_AMOUNT_DIGITS))).catch(() => null);
@@ -143,7 +142,7 @@ function parseCoinAmount(coinAmount: string | undefined, decimals: number): bigi
   const text = typeof coinAmount === 'string' ? coinAmount.trim() : '';
   let amountBase: bigint;
   try {
-    amountBase = coinsToBase(text, decimals);
+    amountBase = decimalToBase(text, decimals);
   } catch {
     amountBase = 0n;
   }

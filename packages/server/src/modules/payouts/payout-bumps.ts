@@ -3,7 +3,8 @@ import { DATABASE, type Database, type Tx } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../../chain-core/json-rpc';
 import { inTransaction } from '../../db/in-transaction';
-import { type PayoutSigner, type SignedPayout, SignerRefusal, type StoredPayment } from '../../chain-core/signer-contract';
+import { type SignedPayout, SignerRefusal, type StoredPayment } from '../../chain-core/signer-contract';
+import type { PayoutSigner } from './remote-signer';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 import type { PayoutRecord } from './payouts.repository';
 

@@ -1,8 +1,9 @@
 import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
-import { coinsToBase } from '../../chain-core/utxo-node';
-import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
-import { baseToCoins, type SignedPayout } from '../../chain-core/signer-contract';
+import { baseToFixed } from '../../chain-core/amounts';
+import { ChainRpcError, JsonRpcClient, nodeAmountToBase } from '../../chain-core/json-rpc';
+import type { ApprovedPayment } from '../../chain-core/approved-payments';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
+import type { SignedPayout } from '../../chain-core/signer-contract';
 
 /** Bitcoin Core RPC error codes told apart here. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
@@ -56,7 +57,7 @@ export class ColdPsbtWallet implements ColdSide {
   }
 
   async prepare(approved: ApprovedPayment): Promise<UnsignedColdPayout> {
-    const amount = baseToCoins(approved.amountBase, this.chain.nativeDecimals);
+    const amount = baseToFixed(approved.amountBase, this.chain.nativeDecimals);
     let funded: { psbt: string; fee: number };
     try {
       funded = await this.watch.call('walletcreatefundedpsbt', [
@@ -83,7 +84,7 @@ export class ColdPsbtWallet implements ColdSide {
       await this.unlock(decoded.tx.vin);
       throw error;
     }
-    return { unsignedTx: funded.psbt, feeBase: coinsToBase(funded.fee, this.chain.nativeDecimals) };
+    return { unsignedTx: funded.psbt, feeBase: nodeAmountToBase(funded.fee, this.chain.nativeDecimals) };
   }
 
   describe(): { nonce: null; chainId: null } {
@@ -106,12 +107,12 @@ export class ColdPsbtWallet implements ColdSide {
     const inputsTotal = unsigned.inputs.reduce((sum, input, i) => {
       const value = input.witness_utxo?.amount ?? input.non_witness_utxo?.vout[unsigned.tx.vin[i].vout]?.value;
       if (value === undefined) throw new ColdUploadRefusal('The prepared PSBT does not say what its inputs are worth.');
-      return sum + coinsToBase(value, this.chain.nativeDecimals);
+      return sum + nodeAmountToBase(value, this.chain.nativeDecimals);
     }, 0n);
-    const outputsTotal = decoded.vout.reduce((sum, output) => sum + coinsToBase(output.value, this.chain.nativeDecimals), 0n);
+    const outputsTotal = decoded.vout.reduce((sum, output) => sum + nodeAmountToBase(output.value, this.chain.nativeDecimals), 0n);
     const feeBase = inputsTotal - outputsTotal;
     if (feeBase > prepared.feeBase) {
-      const coins = (base: bigint) => baseToCoins(base, this.chain.nativeDecimals);
+      const coins = (base: bigint) => baseToFixed(base, this.chain.nativeDecimals);
       throw new ColdUploadRefusal(`The signed transaction pays a fee of ${coins(feeBase)}, more than the ${coins(prepared.feeBase)} prepared.`);
     }
     const [verdict] = await this.watch.call<Array<{ allowed: boolean; 'reject-reason'?: string }>>('testmempoolaccept', [[hex]]);
@@ -150,7 +151,7 @@ export class ColdPsbtWallet implements ColdSide {
     const seen = await this.watch.call<{ confirmations: number; fee?: number }>('gettransaction', [txid, true]);
     return {
       confirmations: seen.confirmations,
-      ...(typeof seen.fee === 'number' ? { feeBase: coinsToBase(Math.abs(seen.fee), this.chain.nativeDecimals) } : {}),
+      ...(typeof seen.fee === 'number' ? { feeBase: nodeAmountToBase(Math.abs(seen.fee), this.chain.nativeDecimals) } : {}),
     };
   }
 
@@ -176,11 +177,11 @@ export class ColdPsbtWallet implements ColdSide {
 
   /** The approved output exactly once; every other output to an address of the cold or the hot wallet. */
   private async checkOutputs(outputs: DecodedOutput[], approved: ApprovedPayment): Promise<void> {
-    const coins = (base: bigint) => baseToCoins(base, this.chain.nativeDecimals);
+    const coins = (base: bigint) => baseToFixed(base, this.chain.nativeDecimals);
     let payments = 0;
     for (const output of outputs) {
       const address = addressOf(output);
-      const value = coinsToBase(output.value, this.chain.nativeDecimals);
+      const value = nodeAmountToBase(output.value, this.chain.nativeDecimals);
       if (address === approved.address && value === approved.amountBase) {
         payments++;
         continue;

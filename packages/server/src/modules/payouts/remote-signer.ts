@@ -1,20 +1,41 @@
 import { type Hex, keccak256 } from 'viem';
+import type { SqlExecutor } from '../../db/sql-executor';
 import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
-import { coinsToBase } from '../../chain-core/utxo-node';
-import { evmReceipt, evmSweepFees } from '../../chain-core/evm-fees';
-import { evmQuantity, FeeAboveCeiling, NATIVE_TRANSFER_GAS } from '../../chain-core/fees';
+import { evmReceipt, evmSweepFees, NATIVE_TRANSFER_GAS } from '../../chain-core/fees';
+import { ChainRpcError, evmQuantity, JsonRpcClient, nodeAmountToBase } from '../../chain-core/json-rpc';
 import {
-  HotWalletShort,
+  errorOfRefusal,
   type PayoutRequest,
-  type PayoutSigner,
+  payoutFromJson,
+  payoutRequestJson,
   type SignedPayout,
+  type SignedPayoutJson,
+  type SignedSweepJson,
   type SignedSweepTx,
   type SignerIdentity,
   SignerRefusal,
+  type SignerRefusalAnswer,
   type StoredPayment,
-  SweepDeferred,
+  sweepFromJson,
 } from '../../chain-core/signer-contract';
+
+/**
+ * Signs the payment of an approved withdrawal. The code that decides (API, policy, ledger) never holds a key: a signer
+ * is the only place that can make a payment, and it checks the request against the database itself.
+ */
+export interface PayoutSigner {
+  sign(request: PayoutRequest, executor: SqlExecutor): Promise<SignedPayout>;
+  /** Sends stored bytes; resolves when the node accepted them or already knows them; throws ChainRpcError otherwise. */
+  broadcast(rawTx: string): Promise<void>;
+  /** Confirmations of a sent payment (0: not in a block of the best chain) and the fee it actually paid, when known. */
+  status(txid: string): Promise<{ confirmations: number; feeBase?: bigint }>;
+  /**
+   * A replacement of a stuck payment that pays a higher fee (RBF: the same inputs; EVM: the same nonce), the same
+   * recipient output, within the network's fee ceiling; undefined when the ceiling leaves no room to raise the fee.
+   * Checked like `sign`: the withdrawal is still approved and the payment pays its address.
+   */
+  replace?(request: PayoutRequest, payment: StoredPayment, executor: SqlExecutor): Promise<SignedPayout | undefined>;
+}
 
 /** How long the API waits for the signer (a UTXO signature asks the node wallet several times). */
 const SIGNER_TIMEOUT_MS = 90_000;
@@ -28,20 +49,6 @@ export class SignerUnavailable extends ChainRpcError {
     super(message);
     this.name = 'SignerUnavailable';
   }
-}
-
-interface SignedPayoutJson {
-  rawTx: string;
-  txid: string;
-  feeBase: string;
-  chargedFeeBase?: string;
-}
-
-interface SignedSweepJson {
-  rawTx: string;
-  txid: string;
-  amountBase: string;
-  maxFeeBase: string;
 }
 
 /**
@@ -79,16 +86,16 @@ export class RemoteSigner implements PayoutSigner {
   }
 
   async sign(request: PayoutRequest): Promise<SignedPayout> {
-    const answer = await this.call<{ signed: SignedPayoutJson }>('POST', `/networks/${this.chain.network}/payouts/sign`, payoutBody(request));
-    return payoutOf(answer.signed);
+    const answer = await this.call<{ signed: SignedPayoutJson }>('POST', `/networks/${this.chain.network}/payouts/sign`, payoutRequestJson(request));
+    return payoutFromJson(answer.signed);
   }
 
   async replace(request: PayoutRequest, payment: StoredPayment): Promise<SignedPayout | undefined> {
     const answer = await this.call<{ signed: SignedPayoutJson | null }>('POST', `/networks/${this.chain.network}/payouts/replace`, {
-      ...payoutBody(request),
+      ...payoutRequestJson(request),
       payment: { txid: payment.txid },
     });
-    return answer.signed ? payoutOf(answer.signed) : undefined;
+    return answer.signed ? payoutFromJson(answer.signed) : undefined;
   }
 
   /** UTXO: the fee the hot wallet would pay for a payment of `amountBase` now. */
@@ -139,7 +146,7 @@ export class RemoteSigner implements PayoutSigner {
     const seen = await (await this.hotWallet()).call<{ confirmations: number; fee?: number }>('gettransaction', [txid]);
     return {
       confirmations: seen.confirmations,
-      ...(typeof seen.fee === 'number' ? { feeBase: coinsToBase(Math.abs(seen.fee), this.chain.nativeDecimals) } : {}),
+      ...(typeof seen.fee === 'number' ? { feeBase: nodeAmountToBase(Math.abs(seen.fee), this.chain.nativeDecimals) } : {}),
     };
   }
 
@@ -161,7 +168,7 @@ export class RemoteSigner implements PayoutSigner {
   /** EVM sweeps: a sweep's gas top-up from the hot address (undefined: none needed). */
   async signTopUp(sweepId: string): Promise<SignedSweepTx | undefined> {
     const answer = await this.call<{ signed: SignedSweepJson | null }>('POST', `/networks/${this.chain.network}/sweeps/${sweepId}/top-up`, {});
-    return answer.signed ? sweepOf(answer.signed) : undefined;
+    return answer.signed ? sweepFromJson(answer.signed) : undefined;
   }
 
   /** EVM sweeps: the sweep from a deposit address to the hot address. */
@@ -169,7 +176,7 @@ export class RemoteSigner implements PayoutSigner {
     const answer = await this.call<{ signed: SignedSweepJson }>('POST', `/networks/${this.chain.network}/sweeps/${sweepId}/sign`, {
       minNativeBase: minNativeBase.toString(),
     });
-    return sweepOf(answer.signed);
+    return sweepFromJson(answer.signed);
   }
 
   /** What the gas of a native sweep may cost at most now (read from the node, as the signer will). */
@@ -194,39 +201,10 @@ export class RemoteSigner implements PayoutSigner {
     } catch (error) {
       throw new SignerUnavailable(`The signer at ${this.chain.signerUrl} did not answer: ${(error as Error).message}`);
     }
-    const answer = (await response.json().catch(() => ({}))) as { refusal?: string; reason?: string; notApproved?: boolean; rpcCode?: number };
+    const answer = (await response.json().catch(() => ({}))) as Partial<SignerRefusalAnswer>;
     if (response.ok) return answer as T;
     const reason = answer.reason ?? `HTTP ${response.status}`;
-    switch (answer.refusal) {
-      case 'refused':
-        throw new SignerRefusal(reason, answer.notApproved === true);
-      case 'short':
-        throw new HotWalletShort(reason);
-      case 'deferred':
-        throw new SweepDeferred(reason);
-      case 'fee_above_ceiling':
-        throw new FeeAboveCeiling(reason);
-      case 'node':
-        throw new ChainRpcError(reason, answer.rpcCode);
-      default:
-        // A bad token or request is this API's configuration or code: said plainly, retried like an outage.
-        throw new SignerUnavailable(`The signer at ${this.chain.signerUrl} answered ${response.status}: ${reason}`);
-    }
+    // A bad token or request is this API's configuration or code: said plainly, retried like an outage.
+    throw errorOfRefusal(answer, reason) ?? new SignerUnavailable(`The signer at ${this.chain.signerUrl} answered ${response.status}: ${reason}`);
   }
 }
-
-const payoutBody = (request: PayoutRequest) => ({ transactionId: request.transactionId, address: request.address, amountBase: request.amountBase.toString() });
-
-const payoutOf = (signed: SignedPayoutJson): SignedPayout => ({
-  rawTx: signed.rawTx,
-  txid: signed.txid,
-  feeBase: BigInt(signed.feeBase),
-  ...(signed.chargedFeeBase !== undefined ? { chargedFeeBase: BigInt(signed.chargedFeeBase) } : {}),
-});
-
-const sweepOf = (signed: SignedSweepJson): SignedSweepTx => ({
-  rawTx: signed.rawTx,
-  txid: signed.txid,
-  amountBase: BigInt(signed.amountBase),
-  maxFeeBase: BigInt(signed.maxFeeBase),
-});

@@ -6,6 +6,7 @@ import { networkName } from '../../common/networks';
 import { isChainNetwork } from '../../config/chain-params';
 import { chainEnvPrefix } from '../../config/chain-settings';
 import { ConfigError } from '../../config/settings';
+import { baseToDecimal } from '../../chain-core/amounts';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { LedgerService } from '../ledger/ledger.service';
 import { plain, toMoney } from '../ledger/money';
@@ -307,9 +308,4 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
 function readable(chain: ConnectedChain, token: string, contract: string | null): boolean {
   if (chain.family === 'evm' && contract) return true;
   return !contract && chain.nativeCoins.includes(token);
-}
-
-/** Base units (satoshis, wei, token units) as an exact decimal of the token. */
-function baseToDecimal(amountBase: bigint, decimals: number): string {
-  return plain(toMoney(amountBase.toString()).div(toMoney(10).pow(decimals)));
 }
