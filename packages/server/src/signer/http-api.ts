@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ChainRpcError } from '../chain-core/json-rpc';
 import { payoutToJson, refusalAnswer, refusalKindOf, type SignerRefusalKind, sweepToJson } from '../chain-core/signer-contract';
-import type { SignerService } from './signer-service';
+import type { SignerService } from './signing-service';
 
 /** Largest request body read (a replacement carries one raw transaction). */
 const MAX_BODY_BYTES = 256 * 1024;

@@ -5,8 +5,8 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
 import { ConfigError, loadDotEnv } from '../config/settings';
 import { loadSignerConfig } from './signer-config';
-import { createSignerServer } from './signer-server';
-import { SignerService } from './signer-service';
+import { createSignerServer } from './http-api';
+import { SignerService } from './signing-service';
 
 /**
  * The signer process (`node dist/signer.js`, README "Signer process"): the only process that holds a hot key. It reads

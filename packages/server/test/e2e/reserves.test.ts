@@ -9,7 +9,7 @@ import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.servi
 import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { plain, toMoney } from '../../src/modules/ledger/money';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { ReservesService } from '../../src/modules/payouts/reserves.service';
+import { ReservesService } from '../../src/modules/reserves/reserves.service';
 import { launchBrowser, newPage } from '../support/browser';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';

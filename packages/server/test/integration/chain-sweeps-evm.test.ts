@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { SignerRefusal } from '../../src/chain-core/signer-contract';
-import { SWEEP_LOCK_BASE, SweepsService } from '../../src/modules/payouts/sweeps.service';
+import { SWEEP_LOCK_BASE, SweepsService } from '../../src/modules/sweeps/sweeps.service';
 import { CHAIN_NETWORKS } from '../../src/config/chain-params';
 import type { Anvil } from '../support/anvil';
 import { type EvmPayoutSetup, HOT_ADDRESS, startEvmPayouts } from '../support/evm-payouts';

@@ -13,9 +13,9 @@ import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.servi
 import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { plain, toMoney } from '../../src/modules/ledger/money';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { readHoldings } from '../../src/modules/payouts/reserves-holdings';
-import { ReservesRepository } from '../../src/modules/payouts/reserves.repository';
-import { ReservesService } from '../../src/modules/payouts/reserves.service';
+import { readHoldings } from '../../src/modules/reserves/reserves-holdings';
+import { ReservesRepository } from '../../src/modules/reserves/reserves.repository';
+import { ReservesService } from '../../src/modules/reserves/reserves.service';
 import { Anvil } from '../support/anvil';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';

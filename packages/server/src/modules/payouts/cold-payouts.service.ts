@@ -9,16 +9,16 @@ import { baseToFixed, decimalToBase } from '../../chain-core/amounts';
 import { inTransaction } from '../../db/in-transaction';
 import { AuditService } from '../audit/audit.service';
 import type { ApprovedPayment } from '../../chain-core/approved-payments';
-import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-side';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-wallet';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
-import { EvmColdAddress } from './evm-cold-transaction';
+import { EvmColdAddress } from './evm-cold-wallet';
 import { readApprovedPayment } from '../../chain-core/approved-payments';
 import { sameAddress } from '../../chain-core/erc20';
 import { SignerRefusal } from '../../chain-core/signer-contract';
 import { PayoutFailures } from './payout-failures';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
-import { ColdPsbtWallet } from './psbt';
-import { RemoteSigners } from './remote-signers';
+import { ColdPsbtWallet } from './utxo-cold-wallet';
+import { RemoteSigners } from '../signer-client/signer-clients';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

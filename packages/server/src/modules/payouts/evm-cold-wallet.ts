@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
 import type { ApprovedPayment } from '../../chain-core/approved-payments';
-import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-wallet';
 import { releaseEvmNonce, reserveEvmNonce } from '../../chain-core/evm-nonces';
 import { baseToFixed } from '../../chain-core/amounts';
 import type { SignedPayout } from '../../chain-core/signer-contract';

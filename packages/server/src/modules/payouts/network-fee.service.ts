@@ -7,7 +7,7 @@ import { baseToFixed, decimalToBase, payoutAmountBase } from '../../chain-core/a
 import { JsonRpcClient, nodeAmountToBase } from '../../chain-core/json-rpc';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { SendFeeCheck } from '../wallet/send-fee-check';
-import type { RemoteSigner } from './remote-signer';
+import type { RemoteSigner } from '../signer-client/signer-client';
 import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, recipientGetsBase } from '../../chain-core/fees';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';

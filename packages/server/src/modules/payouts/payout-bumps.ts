@@ -4,7 +4,7 @@ import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../../chain-core/json-rpc';
 import { inTransaction } from '../../db/in-transaction';
 import { type SignedPayout, SignerRefusal, type StoredPayment } from '../../chain-core/signer-contract';
-import type { PayoutSigner } from './remote-signer';
+import type { PayoutSigner } from '../signer-client/signer-client';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 import type { PayoutRecord } from './payouts.repository';
 

@@ -7,18 +7,18 @@ import { ColdPayoutsService } from './cold-payouts.service';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
-import { ReservesAlertService } from './reserves-alert.service';
-import { ReservesController } from './reserves.controller';
-import { ReservesRepository } from './reserves.repository';
-import { ReservesService } from './reserves.service';
-import { SweepsRepository } from './sweeps.repository';
-import { SweepsService } from './sweeps.service';
+import { ReservesAlertService } from '../reserves/reserves-alert.service';
+import { ReservesController } from '../reserves/reserves.controller';
+import { ReservesRepository } from '../reserves/reserves.repository';
+import { ReservesService } from '../reserves/reserves.service';
+import { SweepsRepository } from '../sweeps/sweeps.repository';
+import { SweepsService } from '../sweeps/sweeps.service';
 import { NetworkFeeService } from './network-fee.service';
 import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutFailures } from './payout-failures';
 import { PayoutVersionsRepository } from './payout-versions.repository';
-import { RemoteSigners } from './remote-signers';
+import { RemoteSigners } from '../signer-client/signer-clients';
 
 /**
  * Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the

@@ -6,9 +6,9 @@ import { ChainConnections, type ConnectedChain } from '../chain/chain-connection
 import { ChainRpcError } from '../../chain-core/json-rpc';
 import { inTransaction } from '../../db/in-transaction';
 import { HotWalletShort, SignerRefusal } from '../../chain-core/signer-contract';
-import type { PayoutSigner } from './remote-signer';
-import type { RemoteSigner } from './remote-signer';
-import { RemoteSigners } from './remote-signers';
+import type { PayoutSigner } from '../signer-client/signer-client';
+import type { RemoteSigner } from '../signer-client/signer-client';
+import { RemoteSigners } from '../signer-client/signer-clients';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { PerNetworkJob } from '../chain/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';

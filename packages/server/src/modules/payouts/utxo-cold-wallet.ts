@@ -2,7 +2,7 @@ import type { ConnectedChain } from '../chain/chain-connections';
 import { baseToFixed } from '../../chain-core/amounts';
 import { ChainRpcError, JsonRpcClient, nodeAmountToBase } from '../../chain-core/json-rpc';
 import type { ApprovedPayment } from '../../chain-core/approved-payments';
-import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-side';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-wallet';
 import type { SignedPayout } from '../../chain-core/signer-contract';
 
 /** Bitcoin Core RPC error codes told apart here. */

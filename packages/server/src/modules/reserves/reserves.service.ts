@@ -12,7 +12,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { plain, toMoney } from '../ledger/money';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { MetricsService } from '../observability/metrics.service';
-import { PayoutsService } from './payouts.service';
+import { PayoutsService } from '../payouts/payouts.service';
 import { type HeldToken, type NetworkHoldings, readHoldings } from './reserves-holdings';
 import { ReservesAlertService } from './reserves-alert.service';
 import { ReservesRepository } from './reserves.repository';

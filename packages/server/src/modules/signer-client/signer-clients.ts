@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
-import { RemoteSigner } from './remote-signer';
+import { RemoteSigner } from './signer-client';
 
 /** The signer process of each network with `CHAIN_<NETWORK>_SIGNER_URL` (one client each, shared by payouts, cold side, sweeps, reserves). */
 @Injectable()

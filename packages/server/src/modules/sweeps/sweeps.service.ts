@@ -12,9 +12,9 @@ import { LedgerService } from '../ledger/ledger.service';
 import { AuditService } from '../audit/audit.service';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { balanceOfAnswer, balanceOfCall } from '../../chain-core/erc20';
-import type { RemoteSigner } from './remote-signer';
+import type { RemoteSigner } from '../signer-client/signer-client';
 import { HotWalletShort, SignerRefusal, SweepDeferred } from '../../chain-core/signer-contract';
-import { PayoutsService } from './payouts.service';
+import { PayoutsService } from '../payouts/payouts.service';
 import { RECORD_SWEEP } from './sweep-functions';
 import { type SweepRecord, SweepsRepository } from './sweeps.repository';
 
