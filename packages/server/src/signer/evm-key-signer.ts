@@ -51,7 +51,7 @@ export class EvmKeySigner implements HotSigner {
     return Promise.resolve({ fromAddress: this.account.address.toLowerCase(), nonce: parsed.nonce === undefined ? null : BigInt(parsed.nonce), inputs: null });
   }
 
-  /** A refusal is logged by SignerService (once, for every signer). */
+  /** A refusal is logged by SigningService (once, for every signer). */
   async sign(request: PayoutRequest, executor: SqlExecutor): Promise<SignedPayout> {
     const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
     return this.signTransfer(approved, executor);

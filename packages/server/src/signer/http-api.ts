@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ChainRpcError } from '../chain-core/json-rpc';
 import { payoutToJson, refusalAnswer, refusalKindOf, type SignerRefusalKind, sweepToJson } from '../chain-core/signer-contract';
-import type { SignerService } from './signing-service';
+import type { SigningService } from './signing-service';
 
 /** Largest request body read (a replacement carries one raw transaction). */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -15,7 +15,7 @@ class BadRequest extends Error {}
  * <SIGNER_TOKEN>`, compared in constant time. Bodies and answers are JSON, amounts as decimal strings of base units.
  * A refusal answers 422 (`{ refusal, reason }`), a node fault 502; nothing was signed then.
  */
-export function createSignerServer(service: SignerService, token: string): Server {
+export function createSignerHttpApi(service: SigningService, token: string): Server {
   const logger = new Logger('SignerHttp');
   const expected = createHash('sha256').update(token).digest();
   const authorized = (request: IncomingMessage) => {

@@ -5,8 +5,8 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
 import { ConfigError, loadDotEnv } from '../config/settings';
 import { loadSignerConfig } from './signer-config';
-import { createSignerServer } from './http-api';
-import { SignerService } from './signing-service';
+import { createSignerHttpApi } from './http-api';
+import { SigningService } from './signing-service';
 
 /**
  * The signer process (`node dist/signer.js`, README "Signer process"): the only process that holds a hot key. It reads
@@ -36,8 +36,8 @@ async function main(): Promise<void> {
   pool.on('error', (error) => logger.warn(`PostgreSQL: ${error.message}`));
   // No schema: the signer's code names its tables itself (src/db/sql-executor.ts), and loads only those.
   const db = drizzle(pool);
-  const service = new SignerService(db, config.networks);
-  const server = createSignerServer(service, config.token);
+  const service = new SigningService(db, config.networks);
+  const server = createSignerHttpApi(service, config.token);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

@@ -30,7 +30,7 @@ export class NodeWalletSigner implements HotSigner {
     this.wallet = new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${chain.rpcUrlForLogs} (wallet ${chain.wallet})`, timeoutMs: 60_000 });
   }
 
-  /** A refusal is logged by SignerService (once, for every signer). */
+  /** A refusal is logged by SigningService (once, for every signer). */
   async sign(request: PayoutRequest, executor: SqlExecutor): Promise<SignedPayout> {
     const approved = await this.approvedPayment(request, executor);
     return this.signPayment(request, approved);

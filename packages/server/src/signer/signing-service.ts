@@ -30,7 +30,7 @@ interface NetworkSigner {
  * repeated request gets the recorded bytes back — never a second payment for one withdrawal — and a replacement is
  * signed only for a payment this signer signed, spending the same nonce or inputs.
  */
-export class SignerService {
+export class SigningService {
   private readonly logger = new Logger('Signer');
   private readonly networks = new Map<string, NetworkSigner>();
 

@@ -9,16 +9,16 @@ import { baseToFixed, decimalToBase } from '../../chain-core/amounts';
 import { inTransaction } from '../../db/in-transaction';
 import { AuditService } from '../audit/audit.service';
 import type { ApprovedPayment } from '../../chain-core/approved-payments';
-import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-wallet';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdWallet, ColdUploadRefusal } from './cold-wallet';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
-import { EvmColdAddress } from './evm-cold-wallet';
+import { EvmColdWallet } from './evm-cold-wallet';
 import { readApprovedPayment } from '../../chain-core/approved-payments';
 import { sameAddress } from '../../chain-core/erc20';
 import { SignerRefusal } from '../../chain-core/signer-contract';
 import { PayoutFailures } from './payout-failures';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
-import { ColdPsbtWallet } from './utxo-cold-wallet';
-import { RemoteSigners } from '../signer-client/signer-clients';
+import { UtxoColdWallet } from './utxo-cold-wallet';
+import { SignerClients } from '../signer-client/signer-clients';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,7 +35,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 @Injectable()
 export class ColdPayoutsService {
   private readonly logger = new Logger('ColdPayouts');
-  private readonly sides = new Map<string, ColdSide>();
+  private readonly sides = new Map<string, ColdWallet>();
 
   constructor(
     private readonly chains: ChainConnections,
@@ -44,21 +44,21 @@ export class ColdPayoutsService {
     private readonly audit: AuditService,
     private readonly failures: PayoutFailures,
     @Inject(DATABASE) private readonly db: Database,
-    signers: RemoteSigners,
+    signers: SignerClients,
   ) {
     for (const chain of chains.list()) {
       const settings = chain.hotCold;
       const signer = signers.get(chain.network);
       if (chain.family === 'utxo' && signer && settings?.coldWallet) {
         // Change back to the hot wallet counts as ours: the wallet the signer process names, read-only.
-        this.sides.set(chain.network, new ColdPsbtWallet(chain, settings.coldWallet, () => signer.hotWallet()));
+        this.sides.set(chain.network, new UtxoColdWallet(chain, settings.coldWallet, () => signer.hotWallet()));
       }
-      if (chain.family === 'evm' && signer && settings?.coldAddress) this.sides.set(chain.network, new EvmColdAddress(chain, settings.coldAddress));
+      if (chain.family === 'evm' && signer && settings?.coldAddress) this.sides.set(chain.network, new EvmColdWallet(chain, settings.coldAddress));
     }
   }
 
   /** The cold side of a network (undefined: every payout is paid hot, or waits for funds). */
-  sideOf(network: string): ColdSide | undefined {
+  sideOf(network: string): ColdWallet | undefined {
     return this.sides.get(network);
   }
 
@@ -82,7 +82,7 @@ export class ColdPayoutsService {
   }
 
   /** Who reads the confirmations of a cold payment the hot signer cannot see (UTXO: the watch-only wallet). */
-  statusReader(payout: PayoutRecord): { status: NonNullable<ColdSide['status']> } | undefined {
+  statusReader(payout: PayoutRecord): { status: NonNullable<ColdWallet['status']> } | undefined {
     const side = payout.coldReason ? this.sides.get(payout.network) : undefined;
     const status = side?.status?.bind(side);
     return status ? { status } : undefined;
@@ -278,7 +278,7 @@ export class ColdPayoutsService {
   }
 
   /** Gives back what a prepared transaction reserved; 409 saying why not (it may be on the chain), 503 when the node is down. */
-  private async release(side: ColdSide, prepared: { unsignedTx: string; feeBase: bigint }, tx: Tx): Promise<void> {
+  private async release(side: ColdWallet, prepared: { unsignedTx: string; feeBase: bigint }, tx: Tx): Promise<void> {
     await side.release(prepared, tx).catch((error: unknown) => {
       if (error instanceof ColdReleaseRefusal) throw new ConflictError(error.message);
       throw nodeDown(error);
@@ -317,7 +317,7 @@ export class ColdPayoutsService {
     return payout;
   }
 
-  private coldSideFor(payout: PayoutRecord): { chain: ConnectedChain; side: ColdSide } {
+  private coldSideFor(payout: PayoutRecord): { chain: ConnectedChain; side: ColdWallet } {
     const chain = this.chains.get(payout.network);
     const side = this.sides.get(payout.network);
     if (!chain || !side) throw new ConflictError(`${payout.network} has no cold side configured (CHAIN_<NETWORK>_COLD_WALLET or _COLD_ADDRESS).`);

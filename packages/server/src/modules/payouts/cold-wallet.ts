@@ -13,7 +13,7 @@ export interface UnsignedColdPayout {
  * Where a network's cold payouts are paid from: the app holds no cold key; it prepares an unsigned transaction from
  * public data only, and checks what an admin signed offline before it is stored and broadcast.
  */
-export interface ColdSide {
+export interface ColdWallet {
   readonly format: 'psbt' | 'eip1559';
   /** What pays: the watch-only wallet's name (UTXO) or the cold address (EVM), for people. */
   readonly source: string;

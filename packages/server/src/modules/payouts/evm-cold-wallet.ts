@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError, JsonRpcClient } from '../../chain-core/json-rpc';
 import type { ApprovedPayment } from '../../chain-core/approved-payments';
-import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-wallet';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdWallet, ColdUploadRefusal, type UnsignedColdPayout } from './cold-wallet';
 import { releaseEvmNonce, reserveEvmNonce } from '../../chain-core/evm-nonces';
 import { baseToFixed } from '../../chain-core/amounts';
 import type { SignedPayout } from '../../chain-core/signer-contract';
@@ -23,7 +23,7 @@ const quantity = (value: unknown, what: string): bigint => {
  * accepts a signed upload only if it is that transaction signed by the cold address: same chain id and nonce, the
  * approved `to` and `value`, no data, and no higher fee than prepared.
  */
-export class EvmColdAddress implements ColdSide {
+export class EvmColdWallet implements ColdWallet {
   readonly format = 'eip1559' as const;
   private readonly rpc: JsonRpcClient;
 

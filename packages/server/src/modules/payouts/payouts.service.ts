@@ -7,8 +7,8 @@ import { ChainRpcError } from '../../chain-core/json-rpc';
 import { inTransaction } from '../../db/in-transaction';
 import { HotWalletShort, SignerRefusal } from '../../chain-core/signer-contract';
 import type { PayoutSigner } from '../signer-client/signer-client';
-import type { RemoteSigner } from '../signer-client/signer-client';
-import { RemoteSigners } from '../signer-client/signer-clients';
+import type { SignerClient } from '../signer-client/signer-client';
+import { SignerClients } from '../signer-client/signer-clients';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 import { PerNetworkJob } from '../chain/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';
@@ -66,11 +66,11 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly bumps: PayoutBumps,
     private readonly completion: PayoutCompletion,
     private readonly failures: PayoutFailures,
-    private readonly signers: RemoteSigners,
+    private readonly signers: SignerClients,
   ) {}
 
   /** The signer process of a network (undefined: its withdrawals are settled by hand). */
-  signerOf(network: string): RemoteSigner | undefined {
+  signerOf(network: string): SignerClient | undefined {
     return this.signers.get(network);
   }
 

@@ -2,7 +2,7 @@ import type { ConnectedChain } from '../chain/chain-connections';
 import { baseToFixed } from '../../chain-core/amounts';
 import { ChainRpcError, JsonRpcClient, nodeAmountToBase } from '../../chain-core/json-rpc';
 import type { ApprovedPayment } from '../../chain-core/approved-payments';
-import { ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal, type UnsignedColdPayout } from './cold-wallet';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdWallet, ColdUploadRefusal, type UnsignedColdPayout } from './cold-wallet';
 import type { SignedPayout } from '../../chain-core/signer-contract';
 
 /** Bitcoin Core RPC error codes told apart here. */
@@ -43,7 +43,7 @@ const addressOf = (output: DecodedOutput) => output.scriptPubKey.address ?? outp
  * wallets (the cold one or the hot one), pays no larger fee than prepared, and the node would accept it
  * (`testmempoolaccept`).
  */
-export class ColdPsbtWallet implements ColdSide {
+export class UtxoColdWallet implements ColdWallet {
   readonly format = 'psbt' as const;
   private readonly watch: JsonRpcClient;
 

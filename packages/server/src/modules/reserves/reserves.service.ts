@@ -12,7 +12,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { plain, toMoney } from '../ledger/money';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { MetricsService } from '../observability/metrics.service';
-import { PayoutsService } from '../payouts/payouts.service';
+import { SignerClients } from '../signer-client/signer-clients';
 import { type HeldToken, type NetworkHoldings, readHoldings } from './reserves-holdings';
 import { ReservesAlertService } from './reserves-alert.service';
 import { ReservesRepository } from './reserves.repository';
@@ -50,7 +50,7 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
     private readonly ledger: LedgerService,
     private readonly repository: ReservesRepository,
     private readonly alerts: ReservesAlertService,
-    private readonly payouts: PayoutsService,
+    private readonly signers: SignerClients,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -243,7 +243,7 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
       }
       const deposits = await this.repository.depositAddresses(chain.network);
       // The hot address (EVM) or node wallet (UTXO), as the signer process names it.
-      const signer = this.payouts.signerOf(chain.network);
+      const signer = this.signers.get(chain.network);
       const hot = signer ? (await signer.identity()).source : null;
       const holdings = await readHoldings(chain, tokens, deposits, hot);
       if (this.lastErrors.delete(chain.network)) this.logger.log(`${chain.network}: reserves read again`);

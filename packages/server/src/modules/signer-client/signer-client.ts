@@ -58,7 +58,7 @@ export class SignerUnavailable extends ChainRpcError {
  * re-checks every request against the database and answers a refusal with its reason, mapped back here to the same
  * errors an in-process signer threw (SignerRefusal, HotWalletShort, FeeAboveCeiling, SweepDeferred, ChainRpcError).
  */
-export class RemoteSigner implements PayoutSigner {
+export class SignerClient implements PayoutSigner {
   private readonly rpc: JsonRpcClient;
   private known: SignerIdentity | undefined;
   private walletClient: JsonRpcClient | undefined;

@@ -12,9 +12,9 @@ import { LedgerService } from '../ledger/ledger.service';
 import { AuditService } from '../audit/audit.service';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { balanceOfAnswer, balanceOfCall } from '../../chain-core/erc20';
-import type { RemoteSigner } from '../signer-client/signer-client';
+import type { SignerClient } from '../signer-client/signer-client';
 import { HotWalletShort, SignerRefusal, SweepDeferred } from '../../chain-core/signer-contract';
-import { PayoutsService } from '../payouts/payouts.service';
+import { SignerClients } from '../signer-client/signer-clients';
 import { RECORD_SWEEP } from './sweep-functions';
 import { type SweepRecord, SweepsRepository } from './sweeps.repository';
 
@@ -54,9 +54,9 @@ interface TokenContract {
 interface SweepNetwork {
   chain: ConnectedChain & { sweepMinUsd: string };
   /** Broadcasts (the node's public RPC). */
-  payer: RemoteSigner;
+  payer: SignerClient;
   /** Signs the sweeps and their top-ups: the signer process (it holds the xprv, or refuses). */
-  sweeper: RemoteSigner;
+  sweeper: SignerClient;
 }
 
 /**
@@ -76,7 +76,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly chains: ChainConnections,
-    private readonly payouts: PayoutsService,
+    private readonly signers: SignerClients,
     private readonly sweeps: SweepsRepository,
     private readonly tokenNetworks: TokenNetworksRepository,
     private readonly ledger: LedgerService,
@@ -87,7 +87,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** The networks that sweep: a threshold and the signer process (which holds the xprv, or refuses). */
   private sweepNetwork(network: string): SweepNetwork | undefined {
     const chain = this.chains.get(network);
-    const payer = this.payouts.signerOf(network);
+    const payer = this.signers.get(network);
     if (!chain || chain.family !== 'evm' || chain.sweepMinUsd === undefined || !payer) return undefined;
     return { chain: chain as SweepNetwork['chain'], payer, sweeper: payer };
   }
@@ -329,7 +329,7 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Confirmations from the node; once reached, `cp_record_sweep` books it (the fees paid read from the receipts). */
   private async confirm({ sweeper, payer }: SweepNetwork, sweep: SweepRecord, tx: Tx): Promise<boolean> {
-    let seen: Awaited<ReturnType<RemoteSigner['receipt']>>;
+    let seen: Awaited<ReturnType<SignerClient['receipt']>>;
     let topUpFee: bigint | null = null;
     try {
       seen = await sweeper.receipt(sweep.txid!);
