@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../common/errors';
+import { InvalidInputError } from './errors';
 
 export const CURSOR_INVALID = 'The page cursor is not valid.';
 export const DEFAULT_PAGE_LIMIT = 50;

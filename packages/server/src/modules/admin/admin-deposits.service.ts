@@ -20,7 +20,7 @@ import { type WalletToken, WalletTokensRepository } from '../wallet/wallet-token
 import { AdminMoneySupport, UUID } from './admin-money-support';
 import { type Applying, requireBoundLines } from './admin-transaction-rows';
 import { DEPOSIT, type DepositOutcome } from './admin-transaction-functions';
-import { ApprovalGate } from './approval-gate.service';
+import { ApprovalGate } from '../approvals/approval-gate.service';
 
 /** Where a deposit arrives: the token, its network and the platform's deposit address there. */
 interface DepositTarget {

@@ -20,7 +20,7 @@ import { ADJUST_BALANCE, LOCK_CUSTOMER_BALANCE } from './adjustment-functions';
 import { adjustmentLegs, adjustmentNoticeEvent, adjustmentRecords } from './adjustment-rows';
 import { type Applying, requireBoundLines } from './admin-transaction-rows';
 import { AdminMoneySupport, UUID } from './admin-money-support';
-import { ApprovalGate, type GatedAction } from './approval-gate.service';
+import { ApprovalGate, type GatedAction } from '../approvals/approval-gate.service';
 
 export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.';
 

@@ -7,7 +7,7 @@ import { AuditService } from '../audit/audit.service';
 import { plain, toMoney } from '../ledger/money';
 import { csvCell } from '../wallet/wallet-common';
 import { ExportsRepository } from './exports.repository';
-import { UUID_TEXT } from './page-cursor';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 /** Rows read per query: memory holds one batch, whatever the export's size. */
 export const EXPORT_BATCH = 1000;

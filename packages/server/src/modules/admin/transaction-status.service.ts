@@ -14,7 +14,7 @@ import { describe, symbolOf, toTransactionDto } from '../wallet/wallet-common';
 import { AdminMoneySupport, UUID } from './admin-money-support';
 import { type Applied, legsOf, type Plan, PLAN_TRANSACTION_STATUS, SET_TRANSACTION_STATUS, viewOf, CUSTOMER_CHANGES } from './admin-transaction-functions';
 import { type Applying, removedToken, requireBoundLines, TYPE_LABEL } from './admin-transaction-rows';
-import { ApprovalGate } from './approval-gate.service';
+import { ApprovalGate } from '../approvals/approval-gate.service';
 
 /** A txHash checked against the format of its withdrawal's network, with its explorer page. */
 interface TxHash {

@@ -14,7 +14,7 @@ import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminMoneySupport, UUID } from './admin-money-support';
 import { type Applied, legsOf, type Plan, PLAN_VOID_TRANSACTION, viewOf, VOID_TRANSACTION, CUSTOMER_CHANGES } from './admin-transaction-functions';
 import { type Applying, removedToken, requireBoundLines, TYPE_LABEL } from './admin-transaction-rows';
-import { ApprovalGate } from './approval-gate.service';
+import { ApprovalGate } from '../approvals/approval-gate.service';
 
 const DELETED = { message: 'Transaction deleted successfully' };
 

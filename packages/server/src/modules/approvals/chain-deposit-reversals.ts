@@ -1,5 +1,5 @@
 import type { Actor } from '../../common/principal';
-import type { Applying } from './admin-transaction-rows';
+import type { Applying } from '../admin/admin-transaction-rows';
 
 /**
  * The port through which a four-eyes approval applies "take back" on a chain deposit orphaned after credit, without

@@ -3,7 +3,7 @@ import { CustomerDepositAddresses } from '../market/customer-deposit-addresses';
 import { ChainCustomerAddresses } from './chain-customer-addresses';
 import { ObservabilityModule } from '../observability/observability.module';
 import { AdminModule } from '../admin/admin.module';
-import { ChainDepositReversals } from '../admin/chain-deposit-reversals';
+import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
 import { ChainController } from './chain.controller';
 import { ChainStatusService } from './chain-status.service';
 import { ChainConnections } from './chain-connections';
