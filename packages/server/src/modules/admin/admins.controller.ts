@@ -29,7 +29,7 @@ import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
 import { answer } from '../approvals/approval-gate.service';
 import { AdminsService } from './admins.service';
-import { ApprovalsService } from './approval-decisions.service';
+import { ApprovalDecisionsService } from './approval-decisions.service';
 import { type CsvExport, ExportsService } from './exports.service';
 
 @ApiTags('admin-admins')
@@ -78,7 +78,7 @@ export class AdminAdminsController {
 @ApiTags('admin-approvals')
 @Controller(BackOfficeAdminRoutes.prefix)
 export class AdminApprovalsController {
-  constructor(private readonly approvals: ApprovalsService) {}
+  constructor(private readonly approvals: ApprovalDecisionsService) {}
 
   @Get(BackOfficeAdminRoutes.approvals)
   @AdminAccess()

@@ -9,7 +9,7 @@ import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
 import { plain } from '../ledger/money';
-import type { Applying } from './admin-transaction-rows';
+import type { Applying } from '../approvals/applying';
 import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
@@ -77,7 +77,7 @@ export function toApprovalDto(row: ApprovalView, symbols: SymbolsOf = new Map())
 
 /** Second-admin decisions on four-eyes requests: approve (apply exactly as requested, once) or reject. */
 @Injectable()
-export class ApprovalsService {
+export class ApprovalDecisionsService {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     private readonly approvals: ApprovalsRepository,

@@ -5,7 +5,8 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import type { BoundEffect, GateReason } from '../ledger/four-eyes-policy';
+import { type BoundEffect, boundLines, type GateReason, isGated, refundsSettledWithdrawal } from '../ledger/four-eyes-policy';
+import type { Leg } from '../ledger/ledger.service';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { type Money, plain, toMoney } from '../ledger/money';
 import { ApprovalsRepository } from './approvals.repository';
@@ -24,6 +25,12 @@ export interface GatedAction {
   reason?: string | null;
   /** What kind of movement it is, besides its value (e.g. a refund of a settled withdrawal), for the approver. */
   kinds?: GateReason[];
+}
+
+/** An admin money action as the gate is asked about it: what it moves is given as its ledger legs (see `holdIfGated`). */
+export interface GateRequest extends Omit<GatedAction, 'effect' | 'kinds'> {
+  /** The basis the legs were decided from (the price; a balance; a status), bound with their lines. */
+  basis?: Omit<BoundEffect, 'lines'>;
 }
 
 export function isPendingApproval(body: unknown): body is PendingApprovalDto {
@@ -71,8 +78,20 @@ export class ApprovalGate {
     return this.enabled && !actor.approval;
   }
 
+  /**
+   * The four-eyes hold, written once for every admin money action (plan → legs → gated? → hold): a movement that crosses
+   * what is owed to customers (`isGated`) goes to `hold` with these legs bound as its lines (and the approver told when
+   * it pays a settled withdrawal back). Undefined: go ahead. Otherwise its 202 body; the caller must stop there.
+   */
+  holdIfGated(actor: Actor, legs: Leg[], request: GateRequest, tx: Tx, idem?: IdempotencyContext): Promise<PendingApprovalDto | undefined> {
+    if (!isGated(legs)) return Promise.resolve(undefined);
+    const { basis, ...action } = request;
+    const effect: BoundEffect = { lines: boundLines(legs), ...basis };
+    return this.hold(actor, { ...action, effect, kinds: refundsSettledWithdrawal(legs) ? ['settled-refund'] : [] }, tx, idem);
+  }
+
   /** Undefined: go ahead (counted in the window). Otherwise the request is stored and its 202 body returned; the caller must stop there. */
-  async hold(actor: Actor, action: GatedAction, tx: Tx, idem?: IdempotencyContext): Promise<PendingApprovalDto | undefined> {
+  private async hold(actor: Actor, action: GatedAction, tx: Tx, idem?: IdempotencyContext): Promise<PendingApprovalDto | undefined> {
     if (!this.decides(actor)) return undefined;
     const reasons = await this.reasonsToHold(actor.id, action.userId, action.usd, tx);
     if (!reasons.length) {

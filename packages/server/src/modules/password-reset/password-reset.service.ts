@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { FORGOT_PASSWORD_MESSAGE, PASSWORD_CHANGED_MESSAGE, type SupportMessageDto } from '@coinpurse/contract';
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../../common/errors';
+import { escapeHtml } from '../../common/html';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type DatabaseHandle } from '../../db/database';
@@ -175,8 +176,4 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
 
 function usable(reset: { usedAt: Date | null; expiresAt: Date } | undefined): reset is { usedAt: null; expiresAt: Date; userId: string; id: string } {
   return Boolean(reset && !reset.usedAt && reset.expiresAt.getTime() > Date.now());
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

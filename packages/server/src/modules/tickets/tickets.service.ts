@@ -17,7 +17,7 @@ import { decodeCursor, encodeCursor, pageLimit, PG_TIMESTAMP_TEXT, UUID_TEXT } f
 import { AuditService } from '../audit/audit.service';
 import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
-import { escapeHtml } from '../password-reset/password-reset.service';
+import { escapeHtml } from '../../common/html';
 import { StoredImagesService } from '../stored-images/stored-images.service';
 import { type TicketRecord, TicketsRepository } from './tickets.repository';
 
