@@ -16,7 +16,7 @@ import { baseToDecimal } from '../../chain-core/amounts';
 import { belowLedgerMinimum } from './ledger-minimum';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
 import { CREDIT_CHAIN_DEPOSIT } from './chain-functions';
-import { PerNetworkJob } from './per-network-job';
+import { PerNetworkJob } from '../../jobs/per-network-job';
 import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type DepositToRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';

@@ -10,7 +10,7 @@ import type { PayoutSigner } from '../signer-client/signer-client';
 import type { SignerClient } from '../signer-client/signer-client';
 import { SignerClients } from '../signer-client/signer-clients';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
-import { PerNetworkJob } from '../chain/per-network-job';
+import { PerNetworkJob } from '../../jobs/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';
 import { ColdPayoutsService } from './cold-payouts.service';
 import { FeeAboveCeiling } from '../../chain-core/fees';

@@ -6,7 +6,7 @@ import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { EvmNode } from '../../chain-core/evm-node';
 import { ChainRpcError } from '../../chain-core/json-rpc';
-import { PerNetworkJob } from '../chain/per-network-job';
+import { PerNetworkJob } from '../../jobs/per-network-job';
 import { inTransaction } from '../../db/in-transaction';
 import { LedgerService } from '../ledger/ledger.service';
 import { AuditService } from '../audit/audit.service';
