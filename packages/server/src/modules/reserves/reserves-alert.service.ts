@@ -9,7 +9,6 @@ import { MailService } from '../mail/mail.service';
 import { RESERVES_RECOVERED, RESERVES_SHORTFALL, ReservesRepository } from './reserves.repository';
 
 /** The advisory lock under which instances decide an episode's start or end (one at a time: raised once). */
-export const RESERVES_ALERT_LOCK = JobLocks.chainWatchBase + 200;
 
 /**
  * The reserves alert: when a token's complete holdings fall below its liabilities, an error line in the log, an audit
@@ -37,7 +36,7 @@ export class ReservesAlertService {
     const said: Array<() => void> = [];
     await inTransaction(this.db, async (tx) => {
       said.length = 0;
-      await xactLock(tx, RESERVES_ALERT_LOCK);
+      await xactLock(tx, JobLocks.reservesAlert);
       // Again under the lock: another instance may have raised or closed the episode meanwhile.
       const stillOpen = await this.repository.openShortfalls(tx);
       const due = read.filter((t) => t.shortfall !== stillOpen.has(t.token));

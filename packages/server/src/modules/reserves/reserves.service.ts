@@ -12,6 +12,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { plain, toMoney } from '../ledger/money';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { MetricsService } from '../observability/metrics.service';
+import { ScheduledJob } from '../../jobs/scheduled-job';
 import { SignerClients } from '../signer-client/signer-clients';
 import { type HeldToken, type NetworkHoldings, readHoldings } from './reserves-holdings';
 import { ReservesAlertService } from './reserves-alert.service';
@@ -37,8 +38,14 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
   private readonly logger = new Logger('Reserves');
   private latest: { figures: ReservesDto; at: number } | undefined;
   private running: Promise<ReservesDto> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  /** The background checks: at boot, then every RESERVES_CHECK_MS (figures for the metric, and the alert). */
+  private readonly schedule = new ScheduledJob<ReservesDto>({
+    name: 'Reserves check',
+    logger: this.logger,
+    everyMs: RESERVES_CHECK_MS,
+    firstRunMs: 0,
+    work: () => this.check(),
+  });
   /** Decimals read from contracts whose row has none stored. */
   private readonly decimalsRead = new Map<string, number>();
   /** The last read failure per network (logged when it changes, not at every check). */
@@ -106,27 +113,17 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
   onApplicationBootstrap(): void {
     if (!this.chains.list().length) return;
     this.logger.log(`Checking reserves on ${this.chains.list().length} connected networks every ${RESERVES_CHECK_MS / 60_000} min`);
-    this.schedule(0);
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stop();
+    await this.schedule.close();
     await this.running?.catch(() => undefined);
   }
 
   /** Stops the background checks (tests drive `check` themselves; shutdown). */
   stop(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(async () => {
-      await this.check().catch((error: Error) => this.logger.warn(`Reserves check failed: ${String(error.message).slice(0, 500)}`));
-      this.schedule(RESERVES_CHECK_MS);
-    }, delayMs);
-    this.timer.unref();
+    this.schedule.stop();
   }
 
   /** The figures for the screen: the last check's when under a minute old, else a fresh check. */

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { DATABASE, type Database, type Tx } from '../../db/database';
-import { JobLocks, tryXactLock } from '../../db/advisory-locks';
-import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
+import { JobLocks } from '../../db/advisory-locks';
+
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { EvmNode } from '../../chain-core/evm-node';
 import { ChainRpcError } from '../../chain-core/json-rpc';
 import { PerNetworkJob } from '../../jobs/per-network-job';
-import { inTransaction } from '../../db/in-transaction';
+
 import { LedgerService } from '../ledger/ledger.service';
 import { AuditService } from '../audit/audit.service';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
@@ -17,9 +17,6 @@ import { HotWalletShort, SignerRefusal, SweepDeferred } from '../../chain-core/s
 import { SignerClients } from '../signer-client/signer-clients';
 import { RECORD_SWEEP } from './sweep-functions';
 import { type SweepRecord, SweepsRepository } from './sweeps.repository';
-
-/** Advisory lock keys of the sweep jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
-export const SWEEP_LOCK_BASE = JobLocks.chainWatchBase + 200;
 
 /** Sweeps run at most this often (each run reads the balances of the deposit addresses that received coins). */
 const MIN_SWEEP_INTERVAL_SECONDS = 60;
@@ -72,7 +69,8 @@ interface SweepNetwork {
 @Injectable()
 export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Sweeps');
-  private readonly job = new PerNetworkJob(this.logger, 'sweeps');
+  /** The runs: one at a time per network, never throwing; each step under the network's sweep lock. */
+  private readonly job: PerNetworkJob;
 
   constructor(
     private readonly chains: ChainConnections,
@@ -82,7 +80,9 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly ledger: LedgerService,
     private readonly audit: AuditService,
     @Inject(DATABASE) private readonly db: Database,
-  ) {}
+  ) {
+    this.job = new PerNetworkJob({ name: 'sweeps', logger: this.logger, db, lockBase: JobLocks.sweepsBase });
+  }
 
   /** The networks that sweep: a threshold and the signer process (which holds the xprv, or refuses). */
   private sweepNetwork(network: string): SweepNetwork | undefined {
@@ -115,13 +115,9 @@ export class SweepsService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.job.once(network, () => this.run(network, options));
   }
 
-  private lockKey(network: string): number {
-    return SWEEP_LOCK_BASE + CHAIN_NETWORKS.indexOf(network as ChainNetwork);
-  }
-
   /** `work` in a transaction holding the network's sweep lock; undefined when another instance holds it. */
   private locked<T>(network: string, work: (tx: Tx) => Promise<T>): Promise<T | undefined> {
-    return inTransaction(this.db, async (tx) => ((await tryXactLock(tx, this.lockKey(network))) ? work(tx) : undefined));
+    return this.job.locked(network, work);
   }
 
   /** Each step on each open sweep in `states`, one locked transaction per sweep; false when another instance holds the lock. */
