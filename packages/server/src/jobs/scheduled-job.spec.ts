@@ -148,6 +148,8 @@ describe('ScheduledJob.locked and PerNetworkJob.locked on PGlite', () => {
 
   beforeAll(async () => {
     pglite = new PGlite();
+    // Started here (seconds on a busy machine), not in the first test.
+    await pglite.waitReady;
     db = drizzlePglite(pglite) as unknown as Database;
   });
 
