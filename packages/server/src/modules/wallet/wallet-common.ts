@@ -99,10 +99,3 @@ export function usdText(usd: string): string {
   const text = groupThousands(toMoney(usd).toFixed(2));
   return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
 }
-
-/** One CSV cell: quoted, and formula-looking text defused (CSV injection). */
-export function csvCell(value: string | number | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return `"${text.replace(/"/g, '""')}"`;
-}

@@ -4,7 +4,8 @@ import { NotFoundError } from '../../common/errors';
 import { LedgerService } from '../ledger/ledger.service';
 import { toMoney, usdNumber } from '../ledger/money';
 import { TransactionsRepository } from './transactions.repository';
-import { csvCell, parseLimit, parseSeqCursor, tokenBalance, toTransactionDto } from './wallet-common';
+import { csvDocument, csvText } from '../../common/csv';
+import { parseLimit, parseSeqCursor, tokenBalance, toTransactionDto } from './wallet-common';
 import { WalletTokensRepository } from './wallet-tokens.repository';
 
 /** What a customer holds and did: balances in USD, the history and its CSV export. */
@@ -83,37 +84,37 @@ export class WalletService {
       'Note',
       'Transaction id',
     ];
-    const lines = [header.map(csvCell).join(',')];
-    let afterSeq: number | undefined;
-    for (;;) {
-      const rows = await this.transactions.list({ userId, ascending: true, afterSeq, limit: 500 });
-      for (const row of rows) {
-        const dto = toTransactionDto(row);
-        lines.push(
-          [
-            dto.createdAt,
-            dto.type,
-            dto.direction,
-            dto.token,
-            dto.symbol.toUpperCase(),
-            dto.coinAmount,
-            toMoney(row.usdAmount).toFixed(2),
-            dto.price ?? '',
-            dto.status,
-            dto.network ?? '',
-            dto.address ?? '',
-            dto.swap?.toToken ?? '',
-            dto.swap?.toCoinAmount ?? '',
-            dto.note ?? '',
-            dto._id,
-          ]
-            .map(csvCell)
-            .join(','),
-        );
+    const transactions = this.transactions;
+    async function* batches() {
+      let afterSeq: number | undefined;
+      for (;;) {
+        const rows = await transactions.list({ userId, ascending: true, afterSeq, limit: 500 });
+        if (rows.length) yield rows;
+        if (rows.length < 500) return;
+        afterSeq = rows[rows.length - 1].seq;
       }
-      if (rows.length < 500) break;
-      afterSeq = rows[rows.length - 1].seq;
     }
-    return `${lines.join('\r\n')}\r\n`;
+    return csvText(
+      csvDocument(header, batches(), (row) => {
+        const dto = toTransactionDto(row);
+        return [
+          dto.createdAt,
+          dto.type,
+          dto.direction,
+          dto.token,
+          dto.symbol.toUpperCase(),
+          dto.coinAmount,
+          toMoney(row.usdAmount).toFixed(2),
+          dto.price ?? '',
+          dto.status,
+          dto.network ?? '',
+          dto.address ?? '',
+          dto.swap?.toToken ?? '',
+          dto.swap?.toCoinAmount ?? '',
+          dto.note ?? '',
+          dto._id,
+        ];
+      }),
+    );
   }
 }
