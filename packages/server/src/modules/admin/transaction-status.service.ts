@@ -131,7 +131,7 @@ export class TransactionStatusService {
 }
 
 function answer(applied: Applied): TransactionChangeDto {
-  const transaction = toTransactionDto(viewOf(applied.transaction));
+  const transaction = toTransactionDto(viewOf(applied.transaction), 'admin');
   return applied.changed
     ? { message: 'Status updated successfully', changed: true, transaction }
     : { message: `The transaction is already ${transaction.status}.`, changed: false, transaction };

@@ -139,7 +139,9 @@ export class PayoutsRepository {
       .returning();
     await executor
       .update(transactions)
-      .set({ details: sql`coalesce(${transactions.details}, '{}'::jsonb) || ${JSON.stringify(payoutDetails(row, decimals))}::jsonb` })
+      .set({
+        details: sql`(coalesce(${transactions.details}, '{}'::jsonb) - 'payoutReason') || ${JSON.stringify(payoutDetails(row, decimals))}::jsonb`,
+      })
       .where(eq(transactions.id, row.transactionId));
     return row;
   }
@@ -147,7 +149,8 @@ export class PayoutsRepository {
 
 /**
  * What the customer sees of a payout, mirrored into its withdrawal's details (payoutState, txHash, fee, confirmations,
- * and recipientGets when the network fee was taken out of the amount).
+ * and recipientGets when the network fee was taken out of the amount); and for the admins only, why a payout waits for
+ * funds (payoutReason: kept while awaiting_funds, dropped with the next change; toTransactionDto shows it to admins).
  */
 export function payoutDetails(payout: PayoutRecord, decimals: number): Record<string, unknown> {
   const fee = payout.feeBase === null ? null : baseToFixed(BigInt(payout.feeBase), decimals);
@@ -159,5 +162,6 @@ export function payoutDetails(payout: PayoutRecord, decimals: number): Record<st
     ...(charged > 0n ? { recipientGets: baseToFixed(BigInt(payout.amountBase) - charged, decimals) } : {}),
     confirmations: payout.confirmations,
     requiredConfirmations: payout.requiredConfirmations,
+    ...(payout.state === 'awaiting_funds' && payout.lastError ? { payoutReason: payout.lastError } : {}),
   };
 }

@@ -201,6 +201,10 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (error instanceof HotWalletShort) {
         if (await this.cold.holdShortPayout(chain, payout, error.message, tx)) return false;
         await this.payouts.update(payout, { state: 'awaiting_funds', lastError: error.message, attempted: true }, chain.nativeDecimals, tx);
+        // Said once, when it starts waiting: every run tries it again, and a line per run would bury the rest.
+        if (payout.state !== 'awaiting_funds') {
+          this.logger.warn(`The payout of withdrawal ${payout.transactionId} on ${payout.network} waits for funds: ${error.message}`);
+        }
         return false;
       }
       if (error instanceof ChainRpcError || error instanceof FeeAboveCeiling) {

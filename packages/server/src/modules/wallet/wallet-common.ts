@@ -23,7 +23,8 @@ export function symbolOf(view: { symbol: string | null; token: string }): string
   return (view.symbol ?? view.token).toUpperCase();
 }
 
-export function toTransactionDto(view: Omit<TransactionView, 'seq'>): TransactionDto {
+/** A transaction as its API answer; `admin`: as the back office sees it (what the platform keeps from the customer too). */
+export function toTransactionDto(view: Omit<TransactionView, 'seq'>, audience: 'customer' | 'admin' = 'customer'): TransactionDto {
   const dto: TransactionDto = {
     _id: view.id,
     user: { name: view.userName, email: view.userEmail },
@@ -60,6 +61,10 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>): Transactio
   }
   // A withdrawal paid on chain by the platform (see PayoutsService).
   if (typeof view.details?.payoutState === 'string') dto.payoutState = view.details.payoutState as TransactionDto['payoutState'];
+  // Why a payout waits for funds is the platform's own business: admins see it, the customer never does.
+  if (audience === 'admin' && dto.payoutState === 'awaiting_funds' && typeof view.details?.payoutReason === 'string') {
+    dto.payoutReason = view.details.payoutReason;
+  }
   if (typeof view.details?.fee === 'string') dto.fee = view.details.fee;
   if (typeof view.details?.recipientGets === 'string') dto.recipientGets = view.details.recipientGets;
   return dto;

@@ -62,7 +62,9 @@ export class WalletService {
       limit: limit + 1,
     });
     const page = rows.slice(0, limit);
-    return { items: page.map(toTransactionDto), nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : undefined };
+    // No customer id: the admins' list of every customer's transactions.
+    const audience = userId === undefined ? 'admin' : 'customer';
+    return { items: page.map((row) => toTransactionDto(row, audience)), nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : undefined };
   }
 
   /** The customer's whole visible history as CSV, oldest first, with the USD value at the time. */
