@@ -92,7 +92,7 @@ const INITIAL_LIBS =
   /node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(react|react-router|react-router-dom|@reduxjs\/toolkit|immer|redux|redux-thunk|reselect|react-redux|use-sync-external-store|react-hot-toast|goober|@standard-schema\/[^/]+)\//;
 // CountrySelect stays out: it brings the country list (i18n-iso-countries), needed by sign-up, profile and admin only.
 const INITIAL_APP =
-  /src\/(app\/|components\/(?!CountrySelect)|lib\/(money|format|theme|images|text|validation|tokenCache|usePersistentState)\.ts|features\/(home\/components\/HomePage|market\/components\/MarketPage|auth\/components\/LoginPage)\.tsx|api\/generated\/(auth|market|notifications)Api\.generated\.ts)/;
+  /src\/(app\/|core\/|components\/(?!CountrySelect)|lib\/(money|format|theme|images|text|validation|tokenCache|usePersistentState|lazyScreen)\.ts|features\/(home\/components\/HomePage|market\/components\/MarketPage|auth\/components\/LoginPage)\.tsx|api\/(baseApi|endpoints|schema)\.ts|api\/generated\/(auth|market|notifications)Api\.generated\.ts)/;
 
 export default defineConfig({
   plugins: [react(), preloadLandingScreens(), inlineEntryCss(), precompress()],

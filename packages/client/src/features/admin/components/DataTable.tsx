@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { SkeletonTable } from '../../../components/Skeleton';
-import { serverMessage } from './adminToast';
+import { serverMessage } from '../lib/adminToast';
 import { FormError } from './Field';
 import { Pager, type CursorPager } from './Pager';
 

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useState } from 'react';
 import { type DepositTagOwnerDto, useLazyGetDepositTagOwnerQuery } from '../../../api/generated/adminChainApi.generated';
-import { serverMessage } from './adminToast';
+import { serverMessage } from '../lib/adminToast';
 import { Field } from './Field';
 
 const MEMO_NETWORKS = [

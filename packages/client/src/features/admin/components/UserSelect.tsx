@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { type AdminUser, useAdminUsersQuery } from '../store/adminApi';
-import { serverMessage } from './adminToast';
+import { serverMessage } from '../lib/adminToast';
 import { FormError } from './Field';
 
 const MATCHES = 10;

@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../../lib/format';
 import { useState, type FormEvent } from 'react';
 import { Spinner } from '../../../components/Spinner';
-import { adminToast, serverMessage } from '../components/adminToast';
+import { adminToast, serverMessage } from '../lib/adminToast';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { DataTable } from '../components/DataTable';
 import { Field, FormError } from '../components/Field';

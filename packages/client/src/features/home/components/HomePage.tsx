@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { useGetCryptoQuery } from '../../../app/api/endpoints';
+import { useGetCryptoQuery } from '../../../api/endpoints';
 import { CoinGrid, CoinGridPlaceholder } from '../../../components/CoinCard';
 import { SiteLayout } from '../../../components/SiteLayout';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useGetNetworksQuery, useTwoFactorStatusQuery, type WalletToken } from '../../../app/api/endpoints';
+import { errorMessage } from '../../../api/baseApi';
+import { useGetNetworksQuery, useTwoFactorStatusQuery, type WalletToken } from '../../../api/endpoints';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import {
   useAddAddressMutation,

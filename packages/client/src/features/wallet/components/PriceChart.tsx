@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, MouseEventParams, Time, UTCTimestamp } from 'lightweight-charts';
-import { useGetMarketStatusQuery, useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../app/api/endpoints';
+import { useGetMarketStatusQuery, useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../api/endpoints';
 import { changeDirection } from '../../../lib/money';
 import { lateHistoryStart, spanName } from '../lib/chart';
 import { useEffectiveTheme } from '../../../lib/theme';
