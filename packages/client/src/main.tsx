@@ -1,8 +1,10 @@
 import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/controls.css';
 import { App } from './app/App';
 import { applyTheme } from './lib/theme';
-import './styles.css';
 
 applyTheme();
 

@@ -5,6 +5,7 @@ import { isSessionValid } from '../core/session/sessionStorage';
 import { useLogout } from '../core/session/useLogout';
 import { Logo } from './Logo';
 import { ThemeToggle } from './ThemeToggle';
+import './Header.css';
 
 /** Site header: Wallet, Market, Contact Us; Login/Sign Up when signed out, Logout when signed in; slide-in menu on phones. */
 export function Header() {

@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../../core/hooks';
 import { loggedOut } from '../../../core/session/sessionSlice';
 import { Spinner } from '../../../components/Spinner';
 import { useApprovalsQuery } from '../store/adminApi';
+import './AdminLayout.css';
 import './admin.css';
 
 const LINKS = [

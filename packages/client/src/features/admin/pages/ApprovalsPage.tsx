@@ -10,6 +10,7 @@ import { useAdminAction } from '../hooks/useAdminAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { type Approval, useApprovalsQuery, useApproveRequestMutation, useRejectRequestMutation } from '../store/adminApi';
 import { useAppSelector } from '../../../core/hooks';
+import './ApprovalsPage.css';
 
 const STATUSES = ['pending', 'approved', 'rejected'] as const;
 type ApprovalStatus = (typeof STATUSES)[number];

@@ -17,6 +17,7 @@ import {
   useDeleteCustomTokenMutation,
   useEditCustomTokenMutation,
 } from '../store/adminApi';
+import './CustomTokensPage.css';
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 

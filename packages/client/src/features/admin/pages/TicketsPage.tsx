@@ -10,6 +10,7 @@ import { PAGE_SIZE, useCursorPager } from '../components/Pager';
 import { PageToolbar } from '../components/PageToolbar';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { useCloseTicketMutation, useReplyTicketMutation, useTicketQuery, useTicketsQuery } from '../store/adminApi';
+import './TicketsPage.css';
 
 function imageUrl(image: string): string {
   return /^https?:\/\//.test(image) || image.startsWith('/') ? image : `/images/${image}`;

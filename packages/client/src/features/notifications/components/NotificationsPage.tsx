@@ -5,6 +5,7 @@ import { useLiveEvents } from '../../../core/liveEvents';
 import { useAppSelector } from '../../../core/hooks';
 import { SkeletonList } from '../../../components/Skeleton';
 import { formatDate, previewWords } from '../../../lib/text';
+import './NotificationsPage.css';
 
 export default function NotificationsPage() {
   useLiveEvents();

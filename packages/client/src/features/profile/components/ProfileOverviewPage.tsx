@@ -4,6 +4,7 @@ import { Spinner } from '../../../components/Spinner';
 import { countryDisplayName } from '../../../lib/countryNames';
 import { formatDate } from '../../../lib/text';
 import { useMeQuery } from '../../../api/endpoints';
+import './ProfileOverviewPage.css';
 
 export default function ProfileOverviewPage() {
   const { data: me, isLoading } = useMeQuery();

@@ -11,6 +11,7 @@ import {
 } from '../../../api/generated/walletAddressesApi.generated';
 import { networksOf } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
+import './AddressBookPanel.css';
 
 /** Saved withdrawal addresses and allowlist mode (sends only to saved addresses, after the hold period). */
 export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletToken[]; onClose: () => void }) {

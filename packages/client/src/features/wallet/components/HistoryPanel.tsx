@@ -8,6 +8,7 @@ import { formatCoinAmount, formatDate, formatDateTime, formatPrice, formatUsd } 
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { SkeletonListItems } from '../../../components/Skeleton';
+import './HistoryPanel.css';
 
 const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'];
 const STATUSES = ['pending', 'approved', 'rejected'];

@@ -5,6 +5,7 @@ import { changeDirection } from '../../../lib/money';
 import { lateHistoryStart, spanName } from '../lib/chart';
 import { useEffectiveTheme } from '../../../lib/theme';
 import { formatChange, formatDate, formatDateTime, formatLocale, formatPrice, formatUsd } from '../../../lib/format';
+import './PriceChart.css';
 
 const DAY = 86_400_000;
 const RANGES: Array<{ range: PriceHistoryRange; label: string; name: string; spanMs: number | null }> = [

@@ -16,6 +16,8 @@ import { useTokenCacheClearing, useWalletData } from '../hooks/useWalletData';
 import { TokenPicker } from './TokenPicker';
 import { TokenRowButton } from './TokenRowButton';
 import { ActionButton } from './ActionButton';
+import './wallet.css';
+import './WalletPage.css';
 
 const ReceiveView = lazy(() => import('./ReceiveView'));
 const CoinPage = lazy(() => import('./CoinPage'));
