@@ -65,6 +65,8 @@ describe.each(DATABASE_KINDS)('the generated SQL function files on %s', (kind) =
       changedIn: ['0023_cold_payout_abandon', '0024_money_generic_plans'],
     });
     expect(byName.get('payouts_guard_transaction')).toMatchObject({ createdIn: '0011_payouts', changedIn: ['0020_cold_payouts', '0022_signer_signatures'] });
+    // Dropped by 0025: nothing called it any more.
+    expect(byName.has('cp_require')).toBe(false);
     const chain = expected.get('chain.sql') ?? '';
     expect(chain).toContain("IF v_payout.id IS NULL OR v_payout.state NOT IN ('approved', 'awaiting_funds', 'awaiting_cold_signature') THEN");
     expect(chain).toContain("SET plan_cache_mode TO 'force_generic_plan'");
