@@ -1,7 +1,7 @@
 /**
  * The Bitcoin Core RPC methods each process calls on a UTXO node: what its RPC user must be allowed
  * (`-rpcwhitelist=<user>:<methods>` with `-rpcwhitelistdefault=0`): the API's here, the signer's in
- * src/signer/signer-rpc-methods.ts. src/signer/node-rpc-methods.spec.ts fails when the code calls a method its list
+ * src/signer/signer-rpc-methods.ts. src/signer/key-boundary.spec.ts fails when the code calls a method its list
  * lacks, so an operator who allows exactly these never meets a refused call.
  */
 

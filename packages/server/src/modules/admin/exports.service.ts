@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminTransactionQueryDto, AuditQueryDto } from '@coinpurse/contract';
 import { countryName } from '../../common/countries';
+import { TRANSACTION_CSV_HEADER, transactionCsvCells } from '../wallet/wallet-common';
 import { csvDocument } from '../../common/csv';
 import { NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { AuditService } from '../audit/audit.service';
-import { plain, toMoney } from '../ledger/money';
+import { plain } from '../ledger/money';
 import { ExportsRepository } from './exports.repository';
 import { UUID_TEXT } from '../../common/page-cursor';
 
@@ -79,39 +80,13 @@ export class ExportsService {
         after = batch[batch.length - 1].seq;
       }
     }
-    const header = [
-      'Date',
-      'Transaction id',
-      'Customer email',
-      'Customer name',
-      'Type',
-      'Direction',
-      'Token',
-      'Symbol',
-      'Coin amount',
-      'USD amount at the time',
-      'USD price at the time',
-      'Status',
-      'Network',
-      'Address',
-      'Transaction hash',
-      'Note',
-    ];
+    const header = ['Date', 'Transaction id', 'Customer email', 'Customer name', ...TRANSACTION_CSV_HEADER, 'Transaction hash', 'Note'];
     const chunks = csvDocument(header, batches(), (row) => [
       row.createdAt.toISOString(),
       row.id,
       row.email,
       row.name,
-      row.type,
-      row.direction,
-      row.token,
-      (row.symbol ?? row.token).toUpperCase(),
-      plain(row.coinAmount),
-      toMoney(row.usdAmount).toFixed(2),
-      row.price === null ? '' : plain(row.price),
-      row.status,
-      row.network,
-      row.address,
+      ...transactionCsvCells(row, plain(row.coinAmount)),
       row.txHash,
       row.note,
     ]);

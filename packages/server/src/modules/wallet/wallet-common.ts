@@ -1,5 +1,6 @@
 import type { TokenBalanceDto, TransactionDto } from '@coinpurse/contract';
 import { InvalidInputError } from '../../common/errors';
+import type { CsvValue } from '../../common/csv';
 import { formatQuantity, plain, toMoney, usdNumber, usdValue } from '../ledger/money';
 import type { TransactionView } from './transactions.repository';
 
@@ -103,4 +104,37 @@ export function describe(quantity: string, tokenId: string, symbol: string): str
 export function usdText(usd: string): string {
   const text = groupThousands(toMoney(usd).toFixed(2));
   return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
+}
+
+/** The columns of a transaction both transaction exports write, in this order (the customer's and the admins'). */
+export const TRANSACTION_CSV_HEADER = [
+  'Type',
+  'Direction',
+  'Token',
+  'Symbol',
+  'Coin amount',
+  'USD amount at the time',
+  'USD price at the time',
+  'Status',
+  'Network',
+  'Address',
+];
+
+/** Those columns of one transaction, its coin amount as the export writes it. */
+export function transactionCsvCells(
+  row: Pick<TransactionView, 'type' | 'direction' | 'token' | 'usdAmount' | 'price' | 'status' | 'network' | 'address'> & { symbol: string | null },
+  coinAmount: string,
+): CsvValue[] {
+  return [
+    row.type,
+    row.direction,
+    row.token,
+    (row.symbol ?? row.token).toUpperCase(),
+    coinAmount,
+    toMoney(row.usdAmount).toFixed(2),
+    row.price === null ? '' : plain(row.price),
+    row.status,
+    row.network ?? '',
+    row.address ?? '',
+  ];
 }

@@ -5,7 +5,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { toMoney, usdNumber } from '../ledger/money';
 import { TransactionsRepository } from './transactions.repository';
 import { csvDocument, csvText } from '../../common/csv';
-import { parseLimit, parseSeqCursor, tokenBalance, toTransactionDto } from './wallet-common';
+import { parseLimit, parseSeqCursor, TRANSACTION_CSV_HEADER, tokenBalance, toTransactionDto, transactionCsvCells } from './wallet-common';
 import { WalletTokensRepository } from './wallet-tokens.repository';
 
 /** What a customer holds and did: balances in USD, the history and its CSV export. */
@@ -69,23 +69,7 @@ export class WalletService {
 
   /** The customer's whole visible history as CSV, oldest first, with the USD value at the time. */
   async exportCsv(userId: string): Promise<string> {
-    const header = [
-      'Date',
-      'Type',
-      'Direction',
-      'Token',
-      'Symbol',
-      'Coin amount',
-      'USD amount at the time',
-      'USD price at the time',
-      'Status',
-      'Network',
-      'Address',
-      'Received token',
-      'Received amount',
-      'Note',
-      'Transaction id',
-    ];
+    const header = ['Date', ...TRANSACTION_CSV_HEADER, 'Received token', 'Received amount', 'Note', 'Transaction id'];
     const transactions = this.transactions;
     async function* batches() {
       let afterSeq: number | undefined;
@@ -99,23 +83,7 @@ export class WalletService {
     return csvText(
       csvDocument(header, batches(), (row) => {
         const dto = toTransactionDto(row);
-        return [
-          dto.createdAt,
-          dto.type,
-          dto.direction,
-          dto.token,
-          dto.symbol.toUpperCase(),
-          dto.coinAmount,
-          toMoney(row.usdAmount).toFixed(2),
-          dto.price ?? '',
-          dto.status,
-          dto.network ?? '',
-          dto.address ?? '',
-          dto.swap?.toToken ?? '',
-          dto.swap?.toCoinAmount ?? '',
-          dto.note ?? '',
-          dto._id,
-        ];
+        return [dto.createdAt, ...transactionCsvCells(row, dto.coinAmount), dto.swap?.toToken ?? '', dto.swap?.toCoinAmount ?? '', dto.note ?? '', dto._id];
       }),
     );
   }
