@@ -22,7 +22,7 @@ export interface PerNetworkJobOptions {
 /**
  * A job run per connected network (a chain watcher's poll, a payout run, a sweep run), on the scheduled-job helper:
  * - `start` runs it at once, then every `intervalMs`; after a failure the pause doubles per consecutive failure, at most
- *   five minutes;
+ *   five minutes; after `stop`, no scheduled run starts (not even one that was waiting for a run under way);
  * - `once` runs one at a time per network (a scheduled run and a test's wait for each other);
  * - `locked` is the network's advisory lock: each step of a run takes it in its own transaction, so across instances
  *   one works at a time and a run must be safe to repeat;
@@ -45,7 +45,12 @@ export class PerNetworkJob {
       logger: this.options.logger,
       everyMs: intervalMs,
       firstRunMs: 0,
-      work: () => this.safely(network, run),
+      work: async () => {
+        // A scheduled run that waited for a run under way does not start once the job is stopped meanwhile (a test
+        // drives the runs itself from then on; shutdown).
+        await this.running.get(network)?.catch(() => undefined);
+        return this.stopped ? undefined : this.safely(network, run);
+      },
       nextRunMs: () => {
         const failures = this.failuresOf(network);
         return failures === 0 ? intervalMs : Math.min(intervalMs * 2 ** Math.min(failures, 16), MAX_BACKOFF_MS);

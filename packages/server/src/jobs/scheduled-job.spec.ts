@@ -225,6 +225,28 @@ describe('ScheduledJob.locked and PerNetworkJob.locked on PGlite', () => {
   });
 });
 
+describe('PerNetworkJob schedules', () => {
+  it('start runs at once, after the run under way; stopped meanwhile, the waiting scheduled run does not start', async () => {
+    const db = {} as Database;
+    for (const stopFirst of [false, true]) {
+      const job = new PerNetworkJob({ name: 'payouts', logger: logger(), db, lockBase: 7_399_400 });
+      const gate = deferred<void>();
+      let scheduled = 0;
+      const manual = job.once('litecoin', () => gate.promise);
+      job.start('litecoin', 60_000, async () => void scheduled++);
+      // Due at once, it waits for the manual run.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(scheduled).toBe(0);
+      if (stopFirst) job.stop();
+      gate.resolve();
+      await manual;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await job.close();
+      expect(scheduled).toBe(stopFirst ? 0 : 1);
+    }
+  });
+});
+
 // Across instances: another session holding the job's lock makes `locked` skip the work (PostgreSQL only: PGlite has one).
 describe.skipIf(!process.env.TEST_DATABASE_URL)('ScheduledJob.locked on PostgreSQL', () => {
   let pool: Pool;
