@@ -49,7 +49,7 @@ describe.each(DATABASE_KINDS)('ETH deposits from an anvil chain on %s', (kind) =
     }>;
     const eth = tokens.find((x) => x.id === 'ethereum')!;
     expect(eth.networks).toEqual([
-      { network: 'ethereum', name: 'Ethereum (ERC-20)', address: eth.address, depositNote: null, requiredConfirmations: CONFIRMATIONS },
+      { network: 'ethereum', name: 'Ethereum', address: eth.address, depositNote: null, requiredConfirmations: CONFIRMATIONS },
     ]);
     // Tether is an ERC-20 here without a contract set: it keeps the admin's address.
     expect(tokens.find((x) => x.id === 'tether')!.networks[0].requiredConfirmations).toBeUndefined();

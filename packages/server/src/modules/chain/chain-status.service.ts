@@ -4,7 +4,7 @@ import { Gauge } from 'prom-client';
 import { eq, sql } from 'drizzle-orm';
 import { DATABASE, type Database } from '../../db/database';
 import { chainCursors } from '../../db/schema';
-import { networkName } from '../../common/networks';
+import { chainName } from '../../common/networks';
 import { MetricsService } from '../observability/metrics.service';
 import { ChainConnections } from './chain-connections';
 import { ChainDepositsRepository } from './chain-deposits.repository';
@@ -73,7 +73,7 @@ export class ChainStatusService implements OnModuleInit {
       const lagBlocks = cursor?.nodeHeight != null ? Math.max(0, cursor.nodeHeight - cursor.height) : null;
       out.push({
         network: chain.network,
-        name: networkName(chain.network) ?? chain.network,
+        name: chainName(chain.network),
         chain: chain.chain,
         node: chain.rpcUrlForLogs,
         reachable: Boolean(cursor?.lastPollAt) && this.watcher.failuresOf(chain.network) === 0 && !cursor?.lastError,

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, 
 import type { ReserveNetworkDto, ReservesDto, ReserveTokenDto } from '@coinpurse/contract';
 import { Gauge } from 'prom-client';
 import { validateAddress } from '../../common/address-validation';
-import { networkName } from '../../common/networks';
+import { tokenNetworkName } from '../../common/networks';
 import { isChainNetwork } from '../../config/chain-params';
 import { chainEnvPrefix } from '../../config/chain-settings';
 import { ConfigError } from '../../config/settings';
@@ -265,7 +265,7 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
 
   private networkRow(token: string, network: string, contract: string | null, read: NetworkRead | undefined): ReserveNetworkDto {
     const empty = { hotWallet: null, hot: null, deposits: null, depositsInHot: null, depositAddresses: 0, cold: null, coldAddresses: [], total: null };
-    const name = networkName(network) ?? network;
+    const name = tokenNetworkName(network, token);
     if (!read) {
       const note = isChainNetwork(network)
         ? `No node connected (${chainEnvPrefix(network)}RPC_URL): holdings not read.`

@@ -156,7 +156,7 @@ export function ColdPayoutsPanel() {
           <tr key={payout.transactionId} data-cold-payout={payout.transactionId}>
             <td className="nowrap">{formatDateTime(payout.createdAt)}</td>
             <td className="break-anywhere">{payout.userEmail ?? '—'}</td>
-            <td>{networkName(payout.network)}</td>
+            <td>{networkName(payout.network, payout.token)}</td>
             <td className="mono nowrap">
               {formatQuantity(payout.coinAmount)} {payout.token}
               {payout.fee ? (

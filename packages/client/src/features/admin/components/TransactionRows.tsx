@@ -119,7 +119,7 @@ export function TransactionsTable({
               </td>
             )}
             <td>{transaction.type || 'null'}</td>
-            <td>{transaction.network ? networkName(transaction.network) : '—'}</td>
+            <td>{transaction.network ? networkName(transaction.network, transaction.token) : '—'}</td>
             <td className="mono">
               {/* A deposit (or an admin adjustment) has no address. */}
               {transaction.address ?? '—'}

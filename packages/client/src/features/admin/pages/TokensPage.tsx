@@ -193,7 +193,7 @@ export default function TokensPage() {
         {(token) => (
           <tr key={token._id}>
             <td>{token.name}</td>
-            <td>{networkName(token.network)}</td>
+            <td>{networkName(token.network, token.name)}</td>
             <td className="mono">{token.address ?? <span className="not-set-up">Not set up: customers cannot deposit on this network yet.</span>}</td>
             <td>
               <RowActions
