@@ -499,6 +499,16 @@ export class TransactionQueryDto extends PageQueryDto {
   status?: TransactionStatus;
 }
 
+/**
+ * Withdrawals waiting for someone (the admin dashboard counts each): review — pending, paid by the network's signer once
+ * approved; manual-payout — no signer will pay it (a network without one, or a token the signer cannot pay): an admin pays
+ * it from their own wallet and approves it with the transaction hash; awaiting-funds — approved, the hot wallet cannot pay
+ * it yet; cold-signature — approved above the hot limits, waiting for an admin's offline signature. A withdrawal already
+ * waiting in the Approvals list counts there instead of under review or manual-payout.
+ */
+export const WITHDRAWAL_QUEUES = ['review', 'manual-payout', 'awaiting-funds', 'cold-signature'] as const;
+export type WithdrawalQueue = (typeof WITHDRAWAL_QUEUES)[number];
+
 export class AdminTransactionQueryDto extends TransactionQueryDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only this customer' })
   @IsOptional()
@@ -514,6 +524,15 @@ export class AdminTransactionQueryDto extends TransactionQueryDto {
   @IsString({ message: 'Search must be text.' })
   @MaxLength(100, { message: 'Search must be at most 100 characters.' })
   search?: string;
+
+  @ApiPropertyOptional({
+    enum: WITHDRAWAL_QUEUES,
+    description:
+      'Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout.',
+  })
+  @IsOptional()
+  @IsIn(WITHDRAWAL_QUEUES, { message: 'Waiting must be review, manual-payout, awaiting-funds or cold-signature.' })
+  waiting?: WithdrawalQueue;
 }
 
 export class UsersQueryDto extends PageQueryDto {

@@ -13,6 +13,7 @@ import { PayoutVersionsRepository } from './payout-versions.repository';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
+import { WithdrawalQueues } from './withdrawal-queues';
 
 /**
  * Withdrawals to the chain: approved withdrawals signed by the network's signer process (through SignerClientModule),
@@ -35,8 +36,9 @@ import { PayoutsService } from './payouts.service';
     PayoutCompletion,
     PayoutFailures,
     PayoutVersionsRepository,
+    WithdrawalQueues,
     { provide: SendFeeCheck, useExisting: NetworkFeeService },
   ],
-  exports: [PayoutsService, PayoutsRepository, SendFeeCheck],
+  exports: [PayoutsService, PayoutsRepository, SendFeeCheck, WithdrawalQueues],
 })
 export class PayoutsModule {}
