@@ -19,16 +19,14 @@ export class NetworkDto {
   @ApiProperty({ example: 'tron', description: 'Network id' })
   id: string;
 
-  @ApiProperty({ example: 'Tron (TRC-20)', description: 'Display name where tokens are chosen (with the token standard of the tokens on it)' })
+  @ApiProperty({ example: 'Tron (TRC-20)', description: 'Display name' })
   name: string;
 
   @ApiProperty({
-    example: 'Tron',
-    description: "The network as a chain, without the token standard: how the network of its own coin is named (TRX is on 'Tron', USDT on 'Tron (TRC-20)')",
+    type: [String],
+    example: ['tron'],
+    description: "The coins native to this network: their network is named by shortName (TRX is on 'Tron', USDT on 'Tron (TRC-20)')",
   })
-  chainName: string;
-
-  @ApiProperty({ type: [String], example: ['tron'], description: 'The coins native to this network (their network is named chainName)' })
   nativeCoins: string[];
 
   @ApiProperty({ example: 'Tron', description: 'Short name used in sentences' })

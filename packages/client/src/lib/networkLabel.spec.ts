@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { networkLabel } from './networkLabel';
 
 const NETWORKS = [
-  { id: 'ethereum', name: 'Ethereum (ERC-20)', chainName: 'Ethereum', nativeCoins: ['ethereum'] },
-  { id: 'litecoin', name: 'Litecoin', chainName: 'Litecoin', nativeCoins: ['litecoin'] },
+  { id: 'ethereum', name: 'Ethereum (ERC-20)', shortName: 'Ethereum', nativeCoins: ['ethereum'] },
+  { id: 'litecoin', name: 'Litecoin', shortName: 'Litecoin', nativeCoins: ['litecoin'] },
 ];
 
 describe('networkLabel', () => {

@@ -2,17 +2,17 @@
 export interface LabelledNetwork {
   id: string;
   name: string;
-  chainName: string;
+  shortName: string;
   nativeCoins: string[];
 }
 
 /**
- * The one label of a token's network, as the server writes it (`tokenNetworkName`): the network's own coin on its
- * chain name ("Ethereum" for ETH), any other token with the standard it follows there ("Ethereum (ERC-20)" for USDT),
- * and the network itself, without a token, on its chain name. The id itself for a network not listed.
+ * The one label of a token's network, as the server writes it (`tokenNetworkName`): the network's own coin on the
+ * chain alone ("Ethereum" for ETH), any other token with the standard it follows there ("Ethereum (ERC-20)" for USDT),
+ * and the network itself, without a token, as the chain. The id itself for a network not listed.
  */
 export function networkLabel(networks: readonly LabelledNetwork[] | undefined, id: string, coinId?: string): string {
   const network = networks?.find((candidate) => candidate.id === id);
   if (!network) return id;
-  return coinId === undefined || network.nativeCoins.includes(coinId) ? network.chainName : network.name;
+  return coinId === undefined || network.nativeCoins.includes(coinId) ? network.shortName : network.name;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainName, nativeCoinsOf, networkName, tokenNetworkName } from './networks';
+import { nativeCoinsOf, tokenNetworkName } from './networks';
 
 describe('network labels', () => {
   it("names a network's own coin by the chain, any other token by the chain and its token standard", () => {
@@ -10,17 +10,14 @@ describe('network labels', () => {
     expect(tokenNetworkName('bsc', 'binancecoin')).toBe('BNB Smart Chain');
     expect(tokenNetworkName('bsc', 'tether')).toBe('BNB Smart Chain (BEP-20)');
     expect(tokenNetworkName('litecoin', 'litecoin')).toBe('Litecoin');
-    expect(tokenNetworkName('polygon', 'polygon-ecosystem-token')).toBe('Polygon PoS');
     // A network this registry does not know (an old row) keeps its raw value.
     expect(tokenNetworkName('moonbeam', 'glimmer')).toBe('moonbeam');
+    expect(tokenNetworkName(null, 'bitcoin')).toBeNull();
   });
 
-  it('the chain name drops only the token standard', () => {
-    expect(chainName('ethereum')).toBe('Ethereum');
-    expect(networkName('ethereum')).toBe('Ethereum (ERC-20)');
-    expect(chainName('xrp')).toBe('XRP Ledger');
-    expect(chainName('avalanche')).toBe('Avalanche C-Chain');
+  it("lists a network's own coins", () => {
     expect(nativeCoinsOf('polygon')).toEqual(['matic-network', 'polygon-ecosystem-token']);
     expect(nativeCoinsOf('ethereum')).toEqual(['ethereum']);
+    expect(nativeCoinsOf('tron')).toEqual(['tron']);
   });
 });

@@ -24,13 +24,8 @@ export type NetworkId = (typeof NETWORK_IDS)[number];
 
 export interface NetworkDefinition {
   id: NetworkId;
-  /** Shown to people where tokens are chosen: "Tron (TRC-20)". */
+  /** Shown to people: "Tron (TRC-20)". */
   name: string;
-  /**
-   * The chain itself, without the token standard `name` carries for the tokens on it: "Tron", "Ethereum". Names the
-   * network as a chain (node status, reserves) and the network of its own coin (ETH is not an ERC-20 token).
-   */
-  chainName: string;
   /** Used in sentences: "This is not a valid Tron address." */
   shortName: string;
   /** EVM chains share one address format (EIP-55). */
@@ -85,7 +80,7 @@ function net(
   evm = false,
   memo: NetworkDefinition['memo'] = null,
 ): NetworkDefinition {
-  return { id, name, chainName: name.replace(/ \([A-Z]+-20\)$/, ''), shortName, evm, memo, explorerTx, explorerAddress };
+  return { id, name, shortName, evm, memo, explorerTx, explorerAddress };
 }
 
 const BY_ID = new Map<string, NetworkDefinition>(NETWORKS.map((n) => [n.id, n]));
@@ -104,20 +99,16 @@ export function networkName(id: string | null | undefined): string | null {
   return BY_ID.get(id)?.name ?? id;
 }
 
-/** A network as a chain ("Ethereum", not "Ethereum (ERC-20)"), or the raw value for a network id this registry does not know. */
-export function chainName(id: string): string {
-  return BY_ID.get(id)?.chainName ?? id;
-}
-
 /**
- * The one label of a token's network, wherever it is shown (Receive, Send, Tokens, Chain status): the network's own
- * coin on its chain name ("Ethereum" for ETH), any other token with the standard it follows there ("Ethereum (ERC-20)"
- * for USDT). The raw value for a network id this registry does not know.
+ * A network as people read it for one token: the chain alone for the chain's own coin ("Ethereum" for ETH, where
+ * "Ethereum (ERC-20)" would call the coin a token), the display name with its token standard for any other token on it
+ * ("Ethereum (ERC-20)" for USDT). The raw value for a network this registry does not know; null without one.
  */
-export function tokenNetworkName(network: string, coinId: string): string {
-  const known = BY_ID.get(network);
-  if (!known) return network;
-  return NATIVE_NETWORK[coinId] === known.id ? known.chainName : known.name;
+export function tokenNetworkName(networkId: string | null | undefined, coinId: string): string | null {
+  if (!networkId) return null;
+  const network = BY_ID.get(networkId);
+  if (!network) return networkId;
+  return NATIVE_NETWORK[coinId] === network.id ? network.shortName : network.name;
 }
 
 /** What a customer is told while a network has no deposit address (deposits there are not possible yet); null once it has one. */

@@ -58,7 +58,6 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
     expect(response.body.find((n: { id: string }) => n.id === 'tron')).toEqual({
       id: 'tron',
       name: 'Tron (TRC-20)',
-      chainName: 'Tron',
       nativeCoins: ['tron'],
       shortName: 'Tron',
       evm: false,
@@ -70,7 +69,7 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
     });
     expect(response.body.find((n: { id: string }) => n.id === 'ethereum')).toMatchObject({
       name: 'Ethereum (ERC-20)',
-      chainName: 'Ethereum',
+      shortName: 'Ethereum',
       nativeCoins: ['ethereum'],
     });
     expect(response.body.filter((n: { memo: boolean }) => n.memo).map((n: { id: string }) => n.id)).toEqual(['xrp', 'stellar']);

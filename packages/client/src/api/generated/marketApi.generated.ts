@@ -169,11 +169,9 @@ export type PriceHistoryDto = {
 export type NetworkDto = {
   /** Network id */
   id: string;
-  /** Display name where tokens are chosen (with the token standard of the tokens on it) */
+  /** Display name */
   name: string;
-  /** The network as a chain, without the token standard: how the network of its own coin is named (TRX is on 'Tron', USDT on 'Tron (TRC-20)') */
-  chainName: string;
-  /** The coins native to this network (their network is named chainName) */
+  /** The coins native to this network: their network is named by shortName (TRX is on 'Tron', USDT on 'Tron (TRC-20)') */
   nativeCoins: string[];
   /** Short name used in sentences */
   shortName: string;

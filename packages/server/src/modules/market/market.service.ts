@@ -46,7 +46,7 @@ export class MarketService {
       : new Map<string, string>();
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks) {
-      const name = tokenNetworkName(n.network, n.coinId);
+      const name = tokenNetworkName(n.network, n.coinId) ?? n.network;
       const required = own.has(n.network) ? confirmationsOf(n) : undefined;
       const address = required !== undefined ? own.get(n.network)! : n.address;
       const memo = address ? memos.get(n.network) : undefined;

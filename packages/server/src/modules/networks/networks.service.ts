@@ -7,7 +7,6 @@ export class NetworksService {
   private readonly dtos: NetworkDto[] = NETWORKS.map((n) => ({
     id: n.id,
     name: n.name,
-    chainName: n.chainName,
     nativeCoins: nativeCoinsOf(n.id),
     shortName: n.shortName,
     evm: n.evm,
