@@ -219,6 +219,8 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
         name: 'Litecoin',
         state: 'read',
         note: expect.stringContaining('Deposit addresses held by the node wallet "hot" (its descriptor matches the XPUB)'),
+        guide: 'operate/cold-wallets-and-reserves.md',
+        setting: null,
         hotWallet: 'hot',
         hot: hotLtc,
         deposits: '1.5',
@@ -275,7 +277,16 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
     // Bitcoin has no node: liabilities only, holdings not connected, never a shortfall.
     expect(row(figures, 'bitcoin')).toMatchObject({
       networks: [
-        expect.objectContaining({ network: 'bitcoin', state: 'not_connected', hot: null, total: null, note: expect.stringContaining('CHAIN_BITCOIN_RPC_URL') }),
+        // In words, with the guide's page and the setting (never the setting's name alone).
+        expect.objectContaining({
+          network: 'bitcoin',
+          state: 'not_connected',
+          hot: null,
+          total: null,
+          note: 'Not connected to a node: holdings are not read.',
+          guide: 'operate/chain-nodes.md',
+          setting: 'CHAIN_BITCOIN_RPC_URL',
+        }),
       ],
       holdings: null,
       liabilities: '0.002',
@@ -299,7 +310,7 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
     const chain = t.app.get(ChainConnections).get('litecoin')!;
     const deposits = await t.app.get(ReservesRepository).depositAddresses('litecoin');
     const read = await readHoldings(chain, [{ token: 'litecoin', contract: null, decimals: 8 }], deposits, 'cold');
-    expect(read.note).toContain('1 deposit address not held by the node wallet "cold"');
+    expect(read.note?.text).toContain('1 deposit address not held by the node wallet "cold"');
     // The deposit's coins are in the "hot" wallet, not "cold": read from the UTXO set, counted outside the hot figure.
     expect(read.byToken.get('litecoin')).toMatchObject({ deposits: 150_000_000n, depositsInHot: 0n, cold: [{ address: ltcCold, amount: 25_000_000n }] });
   });

@@ -24,12 +24,31 @@ export interface TokenHoldings {
   cold: Array<{ address: string; amount: bigint }>;
 }
 
+/**
+ * Why a figure is missing or how it was read, in words for people; with the operator guide's page that explains it
+ * (under the repository's docs folder, served at /docs/<guide>) and the setting that changes it, when there is one.
+ */
+export interface ReserveNote {
+  text: string;
+  guide?: string;
+  setting?: string;
+}
+
 export interface NetworkHoldings {
   /** The node wallet's name or the hot address read; null when none is configured. */
   hotWallet: string | null;
-  /** How the figures were read, for people (e.g. deposit addresses inside the hot wallet). */
-  note: string | null;
+  /** How the figures were read (e.g. deposit addresses inside the hot wallet). */
+  note: ReserveNote | null;
   byToken: Map<string, TokenHoldings>;
+}
+
+/** A network without a signer has no hot wallet: said in words, with the page that sets one up. */
+function noSigner(chain: ConnectedChain, then: string): ReserveNote {
+  return {
+    text: `No hot wallet: no signer pays this network's withdrawals (they are paid by hand). ${then}`,
+    guide: 'operate/signer.md',
+    setting: envName(chain, 'SIGNER_URL'),
+  };
 }
 
 /**
@@ -90,13 +109,19 @@ async function readUtxoHoldings(
     });
   }
   const walletName = hotWallet ? `the node wallet "${hotWallet}"` : '';
-  let note: string | null = null;
-  if (!wallet) note = `No hot wallet configured (${envName(chain, 'SIGNER_URL')}): deposit addresses read from the UTXO set.`;
+  let note: ReserveNote | null = null;
+  if (!wallet) note = noSigner(chain, "The deposit addresses are read from the node's set of unspent outputs.");
   else if (deposits.length && !outside.length) {
-    note = `Deposit addresses held by ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`;
+    note = {
+      text: `Deposit addresses held by ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`,
+      guide: 'operate/cold-wallets-and-reserves.md',
+    };
   } else if (outside.length) {
     const count = outside.length === 1 ? '1 deposit address' : `${outside.length} deposit addresses`;
-    note = `${count} not held by ${walletName} (its descriptor does not match the XPUB): read from the UTXO set.`;
+    note = {
+      text: `${count} not held by ${walletName} (its descriptor does not match the XPUB): read from the node's set of unspent outputs.`,
+      guide: 'operate/signer.md',
+    };
   }
   return { hotWallet, note, byToken };
 }
@@ -131,7 +156,7 @@ async function readEvmHoldings(
       cold: cold.map((address) => ({ address, amount: amount(address, token) })),
     });
   }
-  const note = hotAddress ? `Read at block ${block}.` : `No hot address (${envName(chain, 'SIGNER_URL')}); read at block ${block}.`;
+  const note = hotAddress ? { text: `Read at block ${block}.` } : noSigner(chain, `Read at block ${block}.`);
   return { hotWallet: hotAddress, note, byToken };
 }
 

@@ -1,7 +1,10 @@
 import { formatDateTime, formatQuantity } from '../../../lib/format';
+import { tokenLabel } from '../../../lib/tokenLabel';
 import { useGetReservesQuery, type ReserveNetworkDto, type ReserveTokenDto } from '../../../api/generated/adminReservesApi.generated';
+import { DocsLink } from '../../../components/DocsLink';
 import { Table } from '../components/DataTable';
 import { PageToolbar } from '../components/PageToolbar';
+import './ReservesPage.css';
 
 /** Exact amounts: every decimal a chain has (wei: 18), grouped. */
 const amount = (value: string | null | undefined) => (value === null || value === undefined ? '—' : formatQuantity(value, 18));
@@ -9,17 +12,41 @@ const amount = (value: string | null | undefined) => (value === null || value ==
 /** A long address as its ends (the whole one in the tooltip). */
 const short = (text: string) => (text.length > 20 ? `${text.slice(0, 8)}…${text.slice(-4)}` : text);
 
+/** Why a figure is missing, in words and the table's own font (never in a number's code font). */
+const missing = (words: string) => <span className="figure-missing">{words}</span>;
+
 /** A network's figure, or why there is none. */
-function held(network: ReserveNetworkDto, value: string | null) {
-  if (network.state === 'not_connected') return <span className="muted">not connected</span>;
-  if (network.state === 'not_readable') return <span className="muted">not read</span>;
-  if (network.state === 'unreachable') return <span className="muted">node unreachable</span>;
-  return value === null ? <span className="muted">not configured</span> : amount(value);
+function held(network: ReserveNetworkDto, value: string | null, none = 'None') {
+  if (network.state === 'not_connected') return missing('Not connected');
+  if (network.state === 'not_readable') return missing('Not read');
+  if (network.state === 'unreachable') return missing('Node unreachable');
+  return value === null ? missing(none) : amount(value);
 }
 
 function holdings(token: ReserveTokenDto) {
   if (token.holdings !== null) return amount(token.holdings);
-  return <span className="muted">{token.networks.every((n) => n.state === 'not_connected') ? 'not connected' : 'not read'}</span>;
+  return missing(token.networks.every((n) => n.state === 'not_connected') ? 'Not connected' : 'Not read');
+}
+
+/** The note in words, with the guide's page that explains it and the setting that changes it. */
+function Note({ network }: { network: ReserveNetworkDto }) {
+  if (!network.note) return <span className="muted">—</span>;
+  return (
+    <>
+      {network.note}
+      {network.guide || network.setting ? (
+        <div className="note-more">
+          {network.guide ? <DocsLink page={network.guide} /> : null}
+          {network.setting ? (
+            <span className="muted">
+              {' '}
+              Setting: <code>{network.setting}</code>
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
 }
 
 function verdict(token: ReserveTokenDto) {
@@ -51,9 +78,7 @@ export default function ReservesPage() {
         >
           {(token) => (
             <tr key={token.token} data-testid={`reserves-${token.token}`}>
-              <td>
-                {token.name} <span className="muted">({token.symbol.toUpperCase()})</span>
-              </td>
+              <td>{tokenLabel(token.name, token.symbol)}</td>
               <td className="mono nowrap">{holdings(token)}</td>
               <td className="mono nowrap">{amount(token.customerBalance)}</td>
               <td className="mono nowrap">{amount(token.pendingWithdrawals)}</td>
@@ -77,7 +102,7 @@ export default function ReservesPage() {
                 {token.symbol.toUpperCase()} <span className="muted">on {network.name}</span>
               </td>
               <td className="mono nowrap">
-                {held(network, network.hot)}
+                {held(network, network.hot, 'No hot wallet')}
                 {network.hotWallet ? (
                   <div className="muted" title={network.hotWallet}>
                     {short(network.hotWallet)}
@@ -106,7 +131,9 @@ export default function ReservesPage() {
                 ))}
               </td>
               <td className="mono nowrap">{held(network, network.total)}</td>
-              <td className="break-anywhere">{network.note ?? '—'}</td>
+              <td className="reserve-note">
+                <Note network={network} />
+              </td>
             </tr>
           )}
         </Table>
