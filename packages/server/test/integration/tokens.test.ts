@@ -137,6 +137,14 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       });
       const id = response.body.token._id;
       expect((await tokens()).map((x) => x.name)).toEqual(['bitcoin', 'ethereum', 'tether', 'chainlink']);
+      // The list names each row for people: the coin, its symbol, the network's label for it; no node here, so customers
+      // deposit to the admin's address.
+      expect((await tokens()).find((x) => x.name === 'chainlink')).toMatchObject({
+        coinName: 'Chainlink',
+        networkName: 'Ethereum (ERC-20)',
+        perCustomerAddresses: false,
+      });
+      expect((await tokens()).find((x) => x.name === 'ethereum')).toMatchObject({ networkName: 'Ethereum', perCustomerAddresses: false });
       const wallet = await walletTokens();
       expect(wallet.find((w) => w.id === 'chainlink')).toMatchObject({ address: ETH_ADDRESS, symbol: 'link', manual_price: false });
       expect(await audit(id)).toEqual([
