@@ -87,10 +87,16 @@ export class ChainDepositDto {
   @ApiProperty({ example: 'litecoin' })
   token: string;
 
+  @ApiProperty({ example: 'LTC', description: "The token's symbol, in capitals (its id for a coin no longer listed)" })
+  symbol: string;
+
+  @ApiProperty({ example: 'Litecoin', description: "The token's name (its id for a coin no longer listed)" })
+  tokenName: string;
+
   @ApiProperty({ description: "The customer's deposit address" })
   address: string;
 
-  @ApiProperty({ example: '1.23456789', description: 'Exact amount' })
+  @ApiProperty({ example: '1.23456789', description: 'Exact amount, without trailing zeros' })
   amount: string;
 
   @ApiProperty({ enum: ['seen', 'confirming', 'credited', 'dropped', 'below_minimum'] })

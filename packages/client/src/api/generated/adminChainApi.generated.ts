@@ -115,9 +115,13 @@ export type ChainDepositDto = {
   outputIndex: number;
   userId: string;
   token: string;
+  /** The token's symbol, in capitals (its id for a coin no longer listed) */
+  symbol: string;
+  /** The token's name (its id for a coin no longer listed) */
+  tokenName: string;
   /** The customer's deposit address */
   address: string;
-  /** Exact amount */
+  /** Exact amount, without trailing zeros */
   amount: string;
   state: 'seen' | 'confirming' | 'credited' | 'dropped' | 'below_minimum';
   confirmations: number;

@@ -1,12 +1,16 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { SkeletonTable } from '../../../components/Skeleton';
 import { serverMessage } from '../lib/adminToast';
 import { FormError } from './Field';
 import { Pager, type CursorPager } from './Pager';
 import './DataTable.css';
 
-/** An admin table: the column headers, then one row per item, or a single empty-state row. */
-export function Table<T>({ columns, rows, empty, children }: { columns: string[]; rows: T[]; empty: string; children: (row: T) => ReactElement }) {
+/**
+ * An admin table in its card, scrolling sideways inside it when wider: the column headers, then one row per item. With
+ * no item, the empty state is a paragraph under the headers, as wide as the card (a row spanning a table wider than a
+ * phone would be cut off).
+ */
+export function Table<T>({ columns, rows, empty, children }: { columns: string[]; rows: T[]; empty: ReactNode; children: (row: T) => ReactElement }) {
   return (
     <div className="table-wrap">
       <table className="admin-table">
@@ -19,18 +23,9 @@ export function Table<T>({ columns, rows, empty, children }: { columns: string[]
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length} className="empty">
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            rows.map(children)
-          )}
-        </tbody>
+        {rows.length ? <tbody>{rows.map(children)}</tbody> : null}
       </table>
+      {rows.length ? null : <p className="table-empty">{empty}</p>}
     </div>
   );
 }
@@ -63,7 +58,7 @@ export function DataTable<T>({
   nextCursor?: string | null;
   columns: string[];
   rows: T[];
-  empty: string;
+  empty: ReactNode;
   children: (row: T) => ReactElement;
 }) {
   return (
