@@ -114,6 +114,14 @@ export class ChainDepositDto {
   @ApiPropertyOptional({ type: String, nullable: true, enum: ['orphaned_after_credit'], description: 'Needs an admin: credited, then its block was orphaned' })
   review: 'orphaned_after_credit' | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['taken_back', 'kept'],
+    description: "An admin's decision on the review: taken back from the customer, or kept (the loss accepted); null while it waits",
+  })
+  reviewResolution: 'taken_back' | 'kept' | null;
+
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The History row (type deposit)' })
   transactionId: string | null;
 

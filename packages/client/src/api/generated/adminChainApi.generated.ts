@@ -129,6 +129,8 @@ export type ChainDepositDto = {
   blockHeight: number | null;
   /** Needs an admin: credited, then its block was orphaned */
   review?: 'orphaned_after_credit' | null;
+  /** An admin's decision on the review: taken back from the customer, or kept (the loss accepted); null while it waits */
+  reviewResolution: ('taken_back' | 'kept') | null;
   /** The History row (type deposit) */
   transactionId: string | null;
   createdAt: string;

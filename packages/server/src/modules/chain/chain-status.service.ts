@@ -116,6 +116,7 @@ export class ChainStatusService implements OnModuleInit {
       requiredConfirmations: row.requiredConfirmations,
       blockHeight: row.blockHeight,
       review: row.review,
+      reviewResolution: row.reviewResolution,
       transactionId: row.transactionId,
       createdAt: row.createdAt.toISOString(),
     }));

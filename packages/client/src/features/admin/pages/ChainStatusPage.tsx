@@ -21,9 +21,12 @@ const DEPOSIT_STATE_TEXT: Record<ChainDepositDto['state'], string> = {
   seen: 'Seen, not in a block yet',
   confirming: 'Confirming',
   credited: 'Credited',
-  dropped: 'Dropped: never credited',
+  dropped: 'Dropped: not in the blockchain',
   below_minimum: 'Below the minimum: not credited',
 };
+
+/** An admin's decision on a deposit whose block left the blockchain after it was credited. */
+const REVIEW_TEXT = { taken_back: 'Reviewed: taken back from the customer', kept: 'Reviewed: kept (loss accepted)' } as const;
 
 /** The networks connected to a node, as their watchers last saw them, and the deposits seen on chain (refreshed every 5 s). */
 export default function ChainStatusPage() {
@@ -43,6 +46,7 @@ export default function ChainStatusPage() {
       <section className="admin-section" aria-labelledby="chain-networks-title">
         <h2 id="chain-networks-title">Networks connected to a node</h2>
         <Table
+          label="Networks connected to a node"
           columns={['Network', 'Node', 'Reachable', 'Newest block', 'Read up to', 'Deposits confirming', 'To review', 'Last error']}
           rows={status.data ?? []}
           empty={
@@ -105,6 +109,7 @@ export default function ChainStatusPage() {
       <section className="admin-section" aria-labelledby="chain-deposits-title">
         <h2 id="chain-deposits-title">Deposits seen on chain</h2>
         <Table
+          label="Deposits seen on chain"
           columns={['Seen', 'Network', 'Amount', 'State', 'Confirmations', 'Transaction', 'Address']}
           rows={deposits.data ?? []}
           empty={deposits.isLoading ? 'Loading…' : 'No deposit seen on chain yet.'}
@@ -119,7 +124,10 @@ export default function ChainStatusPage() {
               </td>
               <td>
                 {DEPOSIT_STATE_TEXT[row.state]}
-                {row.review ? <strong className="status-rejected"> · to review: its block left the blockchain after it was credited</strong> : null}
+                {row.review && !row.reviewResolution ? (
+                  <strong className="status-rejected"> · to review: its block left the blockchain after it was credited</strong>
+                ) : null}
+                {row.reviewResolution ? <div className="muted">{REVIEW_TEXT[row.reviewResolution]}</div> : null}
               </td>
               <td className="nowrap">
                 {row.confirmations} of {row.requiredConfirmations}
