@@ -142,6 +142,7 @@ export function ColdPayoutsPanel() {
         onChange={(event) => void upload(event.target.files?.[0])}
       />
       <Table
+        label="Withdrawals awaiting a cold signature"
         columns={['Requested', 'Customer', 'Network', 'Amount', 'Address', 'State', 'Action']}
         rows={rows}
         empty="No withdrawal waits for a cold signature"

@@ -72,6 +72,7 @@ export function DepositReviews() {
       </p>
       {reviews.isError ? <p className="form-error">The deposits to review could not be loaded.</p> : null}
       <Table
+        label="Deposits to review"
         columns={['Seen', 'Customer', 'Amount', 'Transaction', 'Now', 'Decision']}
         rows={reviews.data ?? []}
         empty={reviews.isLoading ? 'Loading…' : 'Nothing to review: every credited deposit is still in the blockchain.'}

@@ -173,6 +173,7 @@ export function TransactionsTable({
         error={error}
         pager={pager}
         nextCursor={transactions.data?.nextCursor}
+        label="Transactions"
         columns={[...(userId ? [] : ['User']), 'Type', 'Network', 'Address', 'Amount', 'Status', 'Date', 'Action']}
         rows={transactions.data?.items ?? []}
         empty="No Transactions"

@@ -93,6 +93,7 @@ export default function AuditPage() {
         loadingLabel="Loading the audit log"
         pager={pager}
         nextCursor={audit.data?.nextCursor}
+        label="Audit log"
         columns={['Time', 'Actor', 'Action', 'Target', 'Before', 'After', 'Request']}
         rows={audit.data?.items ?? []}
         empty="No audit entries"

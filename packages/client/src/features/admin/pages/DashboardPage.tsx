@@ -153,7 +153,12 @@ function LiabilitiesSection() {
           <p>
             Total owed to customers: <strong>{formatUsd(data.totalUsd)}</strong>
           </p>
-          <Table columns={['Token', 'Customer balances', 'Pending withdrawals', 'Total', 'USD value', 'Holders']} rows={data.tokens} empty="No balances held">
+          <Table
+            label="Liabilities per token"
+            columns={['Token', 'Customer balances', 'Pending withdrawals', 'Total', 'USD value', 'Holders']}
+            rows={data.tokens}
+            empty="No balances held"
+          >
             {(row) => (
               <tr key={row.token}>
                 <td>{tokenLabel(row.name, row.symbol)}</td>

@@ -6,8 +6,8 @@ import { Table } from '../components/DataTable';
 import { PageToolbar } from '../components/PageToolbar';
 import './ReservesPage.css';
 
-/** Exact amounts: every decimal a chain has (wei: 18), grouped. */
-const amount = (value: string | null | undefined) => (value === null || value === undefined ? '—' : formatQuantity(value, 18));
+/** Exact amounts: every decimal a chain has (wei: 18), grouped, in the figures' code font. */
+const amount = (value: string | null | undefined) => (value === null || value === undefined ? '—' : <span className="mono">{formatQuantity(value, 18)}</span>);
 
 /** A long address as its ends (the whole one in the tooltip). */
 const short = (text: string) => (text.length > 20 ? `${text.slice(0, 8)}…${text.slice(-4)}` : text);
@@ -72,6 +72,7 @@ export default function ReservesPage() {
       <section className="admin-section" aria-labelledby="reserves-tokens-title">
         <h2 id="reserves-tokens-title">Holdings and liabilities per token</h2>
         <Table
+          label="Holdings and liabilities per token"
           columns={['Token', 'Holdings', 'Customer balances', 'Pending withdrawals', 'Liabilities', 'Difference', 'Status']}
           rows={tokens}
           empty={reserves.isLoading ? 'Loading…' : 'No token is held or owed'}
@@ -79,11 +80,11 @@ export default function ReservesPage() {
           {(token) => (
             <tr key={token.token} data-testid={`reserves-${token.token}`}>
               <td>{tokenLabel(token.name, token.symbol)}</td>
-              <td className="mono nowrap">{holdings(token)}</td>
-              <td className="mono nowrap">{amount(token.customerBalance)}</td>
-              <td className="mono nowrap">{amount(token.pendingWithdrawals)}</td>
-              <td className="mono nowrap">{amount(token.liabilities)}</td>
-              <td className="mono nowrap">{token.shortfall ? <strong>{amount(token.difference)}</strong> : amount(token.difference)}</td>
+              <td className="figure">{holdings(token)}</td>
+              <td className="figure">{amount(token.customerBalance)}</td>
+              <td className="figure">{amount(token.pendingWithdrawals)}</td>
+              <td className="figure">{amount(token.liabilities)}</td>
+              <td className="figure">{token.shortfall ? <strong>{amount(token.difference)}</strong> : amount(token.difference)}</td>
               <td>{verdict(token)}</td>
             </tr>
           )}
@@ -92,6 +93,7 @@ export default function ReservesPage() {
       <section className="admin-section" aria-labelledby="reserves-networks-title">
         <h2 id="reserves-networks-title">Holdings per network</h2>
         <Table
+          label="Holdings per network"
           columns={['Token on network', 'Hot wallet', 'Deposit addresses', 'Cold wallets', 'Total', 'Note']}
           rows={networks}
           empty={reserves.isLoading ? 'Loading…' : 'No network'}
@@ -101,15 +103,15 @@ export default function ReservesPage() {
               <td>
                 {token.symbol.toUpperCase()} <span className="muted">on {network.name}</span>
               </td>
-              <td className="mono nowrap">
+              <td className="figure">
                 {held(network, network.hot, 'No hot wallet')}
                 {network.hotWallet ? (
-                  <div className="muted" title={network.hotWallet}>
+                  <div className="muted mono" title={network.hotWallet}>
                     {short(network.hotWallet)}
                   </div>
                 ) : null}
               </td>
-              <td className="mono nowrap">
+              <td className="figure">
                 {held(network, network.deposits)}
                 {network.state === 'read' ? (
                   <>
@@ -122,15 +124,15 @@ export default function ReservesPage() {
                   </>
                 ) : null}
               </td>
-              <td className="mono nowrap">
+              <td className="figure">
                 {held(network, network.cold)}
                 {network.coldAddresses.map((cold) => (
                   <div key={cold.address} className="muted" title={cold.address}>
-                    {short(cold.address)}: {amount(cold.balance)}
+                    <span className="mono">{short(cold.address)}</span>: {amount(cold.balance)}
                   </div>
                 ))}
               </td>
-              <td className="mono nowrap">{held(network, network.total)}</td>
+              <td className="figure">{held(network, network.total)}</td>
               <td className="reserve-note">
                 <Note network={network} />
               </td>

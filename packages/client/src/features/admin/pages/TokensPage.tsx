@@ -201,6 +201,7 @@ export default function TokensPage() {
         loadError="The tokens could not be loaded."
         loadingLabel="Loading tokens"
         error={error}
+        label="Tokens"
         columns={['Token', 'Network', 'Deposits go to', 'Token contract', 'Action']}
         rows={tokens.data ?? []}
         empty="No Tokens"
