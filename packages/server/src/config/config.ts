@@ -18,6 +18,10 @@ import { AccountKeyError, parseAccountKey } from './account-key';
 import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
 import { SIGNER_ONLY_SETTINGS } from './signer-settings';
 import { intSetting } from './int-setting';
+import { parseDuration } from './duration';
+import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
+
+export { parseDuration } from './duration';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -78,6 +82,8 @@ export interface AppConfig {
   chains: ChainConnection[];
   /** Bearer token of the signer process (`SIGNER_TOKEN`), sent with every request to a `CHAIN_<NETWORK>_SIGNER_URL`. */
   signerToken: string | undefined;
+  /** API keys and webhooks. */
+  integrations: IntegrationSettings;
 }
 
 /** One network's node connection (see README "Deposits from the chain"). */
@@ -141,16 +147,6 @@ export function packageRoot(from: string): string {
     if (existsSync(join(dir, 'package.json'))) return dir;
   }
   return resolve(from, '..', '..');
-}
-
-const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-
-export function parseDuration(value: string): number | undefined {
-  const match = DURATION.exec(value.trim());
-  if (!match) return undefined;
-  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] ?? 's'];
-  return seconds > 0 ? seconds : undefined;
 }
 
 /**
@@ -288,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken,
     chains,
     signerToken,
+    integrations: parseIntegrationSettings(env, problems, int),
   };
 
   if (problems.length) throw new ConfigError(problems);

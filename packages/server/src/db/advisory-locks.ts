@@ -7,6 +7,7 @@ export const JobLocks = {
   storedImagesImport: 7_300_202,
   mailDelivery: 7_300_203,
   sessionsPurge: 7_300_204,
+  webhookDelivery: 7_300_205,
   /** Base of the chain watchers' keys: one key per network (base + the network's place in CHAIN_NETWORKS). */
   chainWatchBase: 7_300_210,
 } as const;

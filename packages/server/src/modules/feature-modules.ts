@@ -14,6 +14,8 @@ import { SecurityModule } from './security/security.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { ChainModule } from './chain/chain.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -35,4 +37,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ReferenceDataModule,
   ChainModule,
   PayoutsModule,
+  ApiKeysModule,
+  WebhooksModule,
 ];

@@ -12,3 +12,4 @@ export * from './payouts';
 export * from './sweeps';
 export * from './payout-bumps';
 export * from './deposit-tags';
+export * from './integrations';
