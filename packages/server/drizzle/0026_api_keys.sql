@@ -1,29 +1,28 @@
--- API keys for integrators (issue 33): `Authorization: Bearer cp_…` on the routes the key's scopes allow. Only the
--- SHA-256 of the whole key is stored (the key is 256 random bits: a slow hash adds nothing), found by its `prefix`
--- (its first 12 characters, shown to people and written to logs) and compared in constant time.
+-- API keys for integrators (issue 33): `Authorization: Bearer cp_…` on the routes the key's scopes allow (customers:
+-- read, trade, withdraw; administrators: read, operate). Only the SHA-256 of the whole key is stored (the key is 240
+-- random bits: a slow hash adds nothing), found by its `prefix` (its first 12 characters, shown to people and written
+-- to logs) and compared in constant time. `allowed_ips`: client addresses or CIDR ranges (empty: anywhere).
+-- audit_log.api_key_id: the key a change was made with (null: a person's session, or the system).
 CREATE TABLE "api_keys" (
-  "id" uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  "user_id" uuid NOT NULL REFERENCES "users" ("id"),
-  "name" text NOT NULL,
-  "prefix" text NOT NULL,
-  "secret_hash" text NOT NULL,
-  -- Customers: read, trade (swaps), withdraw (sends); administrators: read, operate (back-office changes).
-  "scopes" text[] NOT NULL,
-  -- Client addresses or CIDR ranges the key may be used from (empty: anywhere).
-  "allowed_ips" text[] NOT NULL DEFAULT '{}',
-  "expires_at" timestamptz,
-  "created_at" timestamptz NOT NULL DEFAULT now(),
-  "last_used_at" timestamptz,
-  "last_used_ip" text,
-  "revoked_at" timestamptz,
-  CONSTRAINT "api_keys_prefix_key" UNIQUE ("prefix"),
-  CONSTRAINT "api_keys_scopes_check" CHECK (cardinality("scopes") > 0 AND "scopes" <@ ARRAY['read', 'trade', 'withdraw', 'operate']::text[])
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"name" text NOT NULL,
+	"prefix" text NOT NULL,
+	"secret_hash" text NOT NULL,
+	"scopes" text[] NOT NULL,
+	"allowed_ips" text[] DEFAULT '{}' NOT NULL,
+	"expires_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_used_at" timestamp with time zone,
+	"last_used_ip" text,
+	"revoked_at" timestamp with time zone,
+	CONSTRAINT "api_keys_scopes_check" CHECK (cardinality("api_keys"."scopes") > 0 and "api_keys"."scopes" <@ array['read', 'trade', 'withdraw', 'operate']::text[])
 );
 --> statement-breakpoint
-CREATE INDEX "api_keys_user_idx" ON "api_keys" ("user_id", "created_at");
---> statement-breakpoint
--- Which key made a change (null: a person's session, or the system). The key's prefix is read through it.
-ALTER TABLE "audit_log" ADD COLUMN "api_key_id" uuid;
+ALTER TABLE "audit_log" ADD COLUMN "api_key_id" uuid;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "api_keys_prefix_key" ON "api_keys" USING btree ("prefix");--> statement-breakpoint
+CREATE INDEX "api_keys_user_idx" ON "api_keys" USING btree ("user_id","created_at");
 --> statement-breakpoint
 -- cp_write_records (0012) writes the key of an audit row too; otherwise unchanged.
 CREATE OR REPLACE FUNCTION cp_write_records(p_rows jsonb) RETURNS void

@@ -6,74 +6,69 @@
 -- endpoint subscribes to the event (one lookup on a small indexed table): with none, a swap pays that one probe.
 -- The delivery row keeps the changed row as it was (`source`, amounts as text); the delivery job renders the body
 -- from it with the same code the REST API uses, once, and sends those bytes on every try.
-CREATE TABLE "webhook_endpoints" (
-  "id" uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  "user_id" uuid NOT NULL REFERENCES "users" ("id"),
-  -- 'user': the customer's own events; 'admin': every customer's events and the back-office ones.
-  "owner_role" text NOT NULL CHECK ("owner_role" IN ('user', 'admin')),
-  "url" text NOT NULL,
-  "description" text,
-  "events" text[] NOT NULL CHECK (cardinality("events") > 0),
-  -- The signing secret (whsec_…), AES-256-GCM sealed with ENCRYPTION_KEY (it must be read to sign).
-  "secret_sealed" text NOT NULL,
-  -- After a rotation the previous secret signs too (a second signature) until this time.
-  "previous_secret_sealed" text,
-  "previous_secret_until" timestamptz,
-  "enabled" boolean NOT NULL DEFAULT true,
-  "disabled_reason" text,
-  "disabled_at" timestamptz,
-  "created_at" timestamptz NOT NULL DEFAULT now(),
-  "updated_at" timestamptz NOT NULL DEFAULT now()
+-- webhook_endpoints: 'user' endpoints take their customer's events, 'admin' ones every customer's and the back office's;
+-- the signing secret (whsec_…) is sealed with ENCRYPTION_KEY (it must be read to sign), the previous one signs too until
+-- previous_secret_until after a rotation. webhook_deliveries: one row per (event, endpoint), delivered in id order per
+-- endpoint; `event_id` is the webhook-id of every try; `body` is rendered at the first try and sent as is ever after;
+-- `leased_until` is set while an instance sends it. webhook_attempts: every try (status or error, the start of the answer).
+CREATE TABLE "webhook_attempts" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"delivery_id" bigint NOT NULL,
+	"attempted_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"status" integer,
+	"error" text,
+	"response_body" text,
+	"duration_ms" integer NOT NULL
 );
---> statement-breakpoint
-CREATE INDEX "webhook_endpoints_user_idx" ON "webhook_endpoints" ("user_id", "created_at");
---> statement-breakpoint
-CREATE INDEX "webhook_endpoints_admin_idx" ON "webhook_endpoints" ("id") WHERE "enabled" AND "owner_role" = 'admin';
 --> statement-breakpoint
 CREATE TABLE "webhook_deliveries" (
-  -- The order of delivery per endpoint.
-  "id" bigserial PRIMARY KEY,
-  "endpoint_id" uuid NOT NULL REFERENCES "webhook_endpoints" ("id") ON DELETE CASCADE,
-  -- The event's id (webhook-id, the body's `id`): the same on every try and every resend.
-  "event_id" uuid NOT NULL,
-  "event_type" text NOT NULL,
-  -- What changed: transaction | notification | approval | chain_deposit | test, and the row as it was then.
-  "source_kind" text NOT NULL,
-  "source" jsonb NOT NULL,
-  -- The JSON body, rendered at the first try and sent as these bytes ever after.
-  "body" text,
-  "state" text NOT NULL DEFAULT 'pending' CHECK ("state" IN ('pending', 'delivered', 'failed')),
-  -- Tries in the current round (a resend starts a new round); the attempts table keeps every one.
-  "tries" int NOT NULL DEFAULT 0,
-  "next_attempt_at" timestamptz NOT NULL DEFAULT now(),
-  -- Set while one instance is sending it: a sender that dies leaves it due again when the lease ends.
-  "leased_until" timestamptz,
-  "last_status" int,
-  "last_error" text,
-  "created_at" timestamptz NOT NULL DEFAULT now(),
-  "delivered_at" timestamptz,
-  "updated_at" timestamptz NOT NULL DEFAULT now()
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"endpoint_id" uuid NOT NULL,
+	"event_id" uuid NOT NULL,
+	"event_type" text NOT NULL,
+	"source_kind" text NOT NULL,
+	"source" jsonb NOT NULL,
+	"body" text,
+	"state" text DEFAULT 'pending' NOT NULL,
+	"tries" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"leased_until" timestamp with time zone,
+	"last_status" integer,
+	"last_error" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"delivered_at" timestamp with time zone,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "webhook_deliveries_state_check" CHECK ("webhook_deliveries"."state" in ('pending', 'delivered', 'failed'))
 );
 --> statement-breakpoint
-CREATE INDEX "webhook_deliveries_pending_idx" ON "webhook_deliveries" ("endpoint_id", "id") WHERE "state" = 'pending';
---> statement-breakpoint
-CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" ("endpoint_id", "id");
---> statement-breakpoint
-CREATE INDEX "webhook_deliveries_done_idx" ON "webhook_deliveries" ("updated_at") WHERE "state" <> 'pending';
---> statement-breakpoint
-CREATE TABLE "webhook_attempts" (
-  "id" bigserial PRIMARY KEY,
-  "delivery_id" bigint NOT NULL REFERENCES "webhook_deliveries" ("id") ON DELETE CASCADE,
-  "attempted_at" timestamptz NOT NULL DEFAULT now(),
-  -- The receiver's HTTP status, or null with `error` (timeout, refused connection, refused address).
-  "status" int,
-  "error" text,
-  -- The start of the receiver's answer (a few hundred bytes at most), as text; shown escaped.
-  "response_body" text,
-  "duration_ms" int NOT NULL
+CREATE TABLE "webhook_endpoints" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"owner_role" text NOT NULL,
+	"url" text NOT NULL,
+	"description" text,
+	"events" text[] NOT NULL,
+	"secret_sealed" text NOT NULL,
+	"previous_secret_sealed" text,
+	"previous_secret_until" timestamp with time zone,
+	"enabled" boolean DEFAULT true NOT NULL,
+	"disabled_reason" text,
+	"disabled_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "webhook_endpoints_owner_role_check" CHECK ("webhook_endpoints"."owner_role" in ('user', 'admin')),
+	CONSTRAINT "webhook_endpoints_events_check" CHECK (cardinality("webhook_endpoints"."events") > 0)
 );
 --> statement-breakpoint
-CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" ("delivery_id", "id");
+ALTER TABLE "webhook_attempts" ADD CONSTRAINT "webhook_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_webhook_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" USING btree ("delivery_id","id");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","id");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_pending_idx" ON "webhook_deliveries" USING btree ("endpoint_id","id") WHERE "webhook_deliveries"."state" = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_done_idx" ON "webhook_deliveries" USING btree ("updated_at") WHERE "webhook_deliveries"."state" <> 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_user_idx" ON "webhook_endpoints" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_admin_idx" ON "webhook_endpoints" USING btree ("id") WHERE "webhook_endpoints"."enabled" and "webhook_endpoints"."owner_role" = 'admin';
 --> statement-breakpoint
 
 -- Writes one delivery per enabled endpoint subscribed to each of p_types (in that order): the customer's own

@@ -101,7 +101,7 @@ export const chainDeposits = pgTable(
     /** An admin's decision on a `review` (see drizzle/0017_deposit_review.sql). */
     reviewResolution: text('review_resolution', { enum: ['taken_back', 'kept'] }),
     reviewReason: text('review_reason'),
-    reviewedBy: uuid('reviewed_by').references(() => users.id),
+    reviewedBy: uuid('reviewed_by'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
   },
   (t) => [
@@ -119,5 +119,6 @@ export const chainDeposits = pgTable(
       .where(sql`${t.review} is not null`),
     foreignKey({ name: 'chain_deposits_user_id_fkey', columns: [t.userId], foreignColumns: [users.id] }),
     foreignKey({ name: 'chain_deposits_transaction_id_fkey', columns: [t.transactionId], foreignColumns: [transactions.id] }),
+    foreignKey({ name: 'chain_deposits_reviewed_by_fkey', columns: [t.reviewedBy], foreignColumns: [users.id] }),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 /**
@@ -9,9 +9,7 @@ import { users } from './users';
 export const depositTags = pgTable(
   'deposit_tags',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: uuid('user_id').notNull(),
     network: text('network').notNull(),
     tag: bigint('tag', { mode: 'number' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -21,5 +19,7 @@ export const depositTags = pgTable(
     uniqueIndex('deposit_tags_network_tag_key').on(t.network, t.tag),
     check('deposit_tags_network_check', sql`${t.network} in ('xrp', 'stellar')`),
     check('deposit_tags_tag_check', sql`${t.tag} between 0 and 4294967295`),
+    // Named as migration 0017 made it (inline REFERENCES): the snapshot describes the database as it is.
+    foreignKey({ name: 'deposit_tags_user_id_fkey', columns: [t.userId], foreignColumns: [users.id] }),
   ],
 );

@@ -12,4 +12,5 @@ export * from './payouts';
 export * from './sweeps';
 export * from './payout-bumps';
 export * from './deposit-tags';
-export * from './integrations';
+export * from './api-keys';
+export * from './webhooks';

@@ -1,4 +1,4 @@
-import { index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { payouts } from './payouts';
 
 /** Why a version of a payout's payment is no longer its own (see migration 0019). */
@@ -12,9 +12,7 @@ export const payoutReplacedTxs = pgTable(
   'payout_replaced_txs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    payoutId: uuid('payout_id')
-      .notNull()
-      .references(() => payouts.id, { onDelete: 'cascade' }),
+    payoutId: uuid('payout_id').notNull(),
     network: text('network').notNull(),
     txid: text('txid').notNull(),
     rawTx: text('raw_tx').notNull(),
@@ -23,5 +21,10 @@ export const payoutReplacedTxs = pgTable(
     replacedAt: timestamp('replaced_at', { withTimezone: true }).notNull().defaultNow(),
     reason: text('reason').$type<ReplacedReason>().notNull(),
   },
-  (t) => [uniqueIndex('payout_replaced_txs_network_txid_key').on(t.network, t.txid), index('payout_replaced_txs_payout_idx').on(t.payoutId)],
+  (t) => [
+    uniqueIndex('payout_replaced_txs_network_txid_key').on(t.network, t.txid),
+    index('payout_replaced_txs_payout_idx').on(t.payoutId),
+    // Named as migration 0019 made it (inline REFERENCES): the snapshot describes the database as it is.
+    foreignKey({ name: 'payout_replaced_txs_payout_id_fkey', columns: [t.payoutId], foreignColumns: [payouts.id] }).onDelete('cascade'),
+  ],
 );

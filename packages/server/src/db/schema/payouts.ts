@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { transactions } from './ledger';
 
 export const PAYOUT_STATES = ['approved', 'awaiting_funds', 'awaiting_cold_signature', 'signed', 'broadcast', 'confirming', 'completed', 'failed'] as const;
@@ -13,9 +13,7 @@ export const payouts = pgTable(
   'payouts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: uuid('transaction_id').notNull(),
     network: text('network').notNull(),
     address: text('address').notNull(),
     /** The approved amount in the chain's base unit (satoshis). */
@@ -52,6 +50,8 @@ export const payouts = pgTable(
     uniqueIndex('payouts_network_txid_key')
       .on(t.network, t.txid)
       .where(sql`${t.txid} is not null`),
+    // Named as migration 0011 made it (inline REFERENCES): the snapshot describes the database as it is.
+    foreignKey({ name: 'payouts_transaction_id_fkey', columns: [t.transactionId], foreignColumns: [transactions.id] }),
   ],
 );
 

@@ -1,31 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
-
-/** Integrators' API keys (migration 0026): only the SHA-256 of the key is kept, found by its first 12 characters. */
-export const apiKeys = pgTable(
-  'api_keys',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
-    name: text('name').notNull(),
-    prefix: text('prefix').notNull(),
-    secretHash: text('secret_hash').notNull(),
-    scopes: text('scopes').array().notNull(),
-    allowedIps: text('allowed_ips')
-      .array()
-      .notNull()
-      .default(sql`'{}'`),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-    lastUsedIp: text('last_used_ip'),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-  },
-  (t) => [uniqueIndex('api_keys_prefix_key').on(t.prefix), index('api_keys_user_idx').on(t.userId, t.createdAt)],
-);
 
 /** Webhook endpoints (migration 0027); the triggers there write their deliveries. */
 export const webhookEndpoints = pgTable(
@@ -48,7 +23,15 @@ export const webhookEndpoints = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('webhook_endpoints_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('webhook_endpoints_user_idx').on(t.userId, t.createdAt),
+    // The triggers' lookup of the administrators' endpoints (every customer's events go to them).
+    index('webhook_endpoints_admin_idx')
+      .on(t.id)
+      .where(sql`${t.enabled} and ${t.ownerRole} = 'admin'`),
+    check('webhook_endpoints_owner_role_check', sql`${t.ownerRole} in ('user', 'admin')`),
+    check('webhook_endpoints_events_check', sql`cardinality(${t.events}) > 0`),
+  ],
 );
 
 /** The webhook outbox: one row per (event, endpoint), delivered in `id` order per endpoint. */
@@ -76,7 +59,18 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id)],
+  (t) => [
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+    // The job's heads: per endpoint its oldest pending delivery.
+    index('webhook_deliveries_pending_idx')
+      .on(t.endpointId, t.id)
+      .where(sql`${t.state} = 'pending'`),
+    // The purge of finished deliveries.
+    index('webhook_deliveries_done_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.state} <> 'pending'`),
+    check('webhook_deliveries_state_check', sql`${t.state} in ('pending', 'delivered', 'failed')`),
+  ],
 );
 
 /** Every try of a delivery: the receiver's status (or the error) and the start of its answer. */

@@ -1,0 +1,261 @@
+-- GENERATED FILE, do not edit. Written by `pnpm --filter @coinpurse/server db:functions` (src/scripts/dump-functions.ts);
+-- test/integration/sql-functions.test.ts fails when it and the migrations disagree. To change a function, write a
+-- new migration in drizzle/ (CREATE OR REPLACE FUNCTION ...), run the command and commit what it writes.
+--
+-- The "ledger-core" family: the current definition of each function (and composite type) first created by
+--   drizzle/0012_ledger_core.sql
+-- (a function stays in the family of the migration that created it; the families are named in FAMILIES,
+-- src/db/function-definitions.ts). Read from a database migrated with every file of drizzle/: pg_get_functiondef,
+-- then the triggers that execute the function; in the order the migrations created them. Above each, the comment
+-- of the migration that created it, and of each migration that changed it since.
+
+-- From the header of drizzle/0012_ledger_core.sql:
+--
+-- The ledger's core, in SQL: the only way money moves. Every money operation is one function (0013 and later) that
+-- checks its rules with IF … THEN RAISE, in the order a reader expects, and then calls cp_post to write the movement.
+--
+-- Errors every function may raise (SQLSTATE class CP, unused by PostgreSQL; the TypeScript side maps each code to its
+-- typed domain error, see packages/server/src/modules/ledger/money-errors.ts):
+--   CPI01  a customer balance would go below zero        MESSAGE: the token
+--   CPK01  the Idempotency-Key is taken                   (the caller replays the stored answer)
+--   CPT01  a token is not (or no longer) supported        MESSAGE: the token
+--   CPP01  a price is no longer the one quoted            MESSAGE: the token
+-- Functions add codes of their own in their header.
+--
+-- Locks, the same order everywhere so two movements never deadlock: the operation's own rows first (idempotency key,
+-- transaction row, share locks on tokens), then the customer accounts in id order, then the platform accounts in id
+-- order — the hottest rows are held for the shortest time.
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- type cp_move
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- A movement of one account in a posting.
+CREATE TYPE public.cp_move AS (account uuid, amount numeric);
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_customer_account(uuid,text)
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- The id of a customer's account in a token, created when missing (a concurrent creator wins silently).
+CREATE OR REPLACE FUNCTION public.cp_customer_account(p_user uuid, p_token text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_id uuid;
+BEGIN
+  SELECT id INTO v_id FROM ledger_accounts WHERE kind = 'customer' AND user_id = p_user AND token = p_token;
+  IF v_id IS NULL THEN
+    INSERT INTO ledger_accounts (kind, user_id, token) VALUES ('customer', p_user, p_token) ON CONFLICT DO NOTHING;
+    SELECT id INTO v_id FROM ledger_accounts WHERE kind = 'customer' AND user_id = p_user AND token = p_token;
+  END IF;
+  RETURN v_id;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_platform_account(text,text,integer)
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- The id of a platform account (deposits, withdrawals_pending, withdrawals_settled, swap_pool, adjustments) in a token,
+-- created when missing. A shard (1..64, chosen by the caller) spreads the row locks of a hot account over several rows:
+-- `swap_pool#3` is an ordinary account, and together the shards are the platform account. NULL: the unsharded row.
+CREATE OR REPLACE FUNCTION public.cp_platform_account(p_code text, p_token text, p_shard integer)
+ RETURNS uuid
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_code text := CASE WHEN p_shard IS NULL THEN p_code ELSE p_code || '#' || p_shard END;
+  v_id uuid;
+BEGIN
+  SELECT id INTO v_id FROM ledger_accounts WHERE kind = 'platform' AND platform_code = v_code AND token = p_token;
+  IF v_id IS NULL THEN
+    INSERT INTO ledger_accounts (kind, platform_code, token) VALUES ('platform', v_code, p_token) ON CONFLICT DO NOTHING;
+    SELECT id INTO v_id FROM ledger_accounts WHERE kind = 'platform' AND platform_code = v_code AND token = p_token;
+  END IF;
+  RETURN v_id;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_post(text,uuid,text,uuid,cp_move[])
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- Posts one journal entry: each move adds its amount to its account's balance and is written as a line. The lines of
+-- every token sum to zero. Customer accounts are updated first, then platform accounts, each in id order. A customer
+-- balance that would go below zero raises CPI01 (MESSAGE: the token) and nothing is written; the table's CHECK on
+-- customer balances stays as a second wall. Moves that net to nothing write no entry (NULL is returned).
+CREATE OR REPLACE FUNCTION public.cp_post(p_kind text, p_transaction uuid, p_reason text, p_created_by uuid, p_moves cp_move[])
+ RETURNS uuid
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_entry uuid := gen_random_uuid();
+  v_move record;
+  v_accounts uuid[] := '{}';
+  v_tokens text[] := '{}';
+  v_amounts numeric[] := '{}';
+  v_sum_tokens text[] := '{}';
+  v_sums numeric[] := '{}';
+  v_at int;
+BEGIN
+  -- The accounts moved (net per account), locked customers first, then by id: the same order everywhere. A locked row
+  -- is read in its newest version, so the balance checked is the one the update adds to.
+  FOR v_move IN
+    SELECT a.id, a.kind, a.token, a.balance, m.amount
+    FROM (SELECT account, sum(amount) AS amount FROM unnest(p_moves) GROUP BY account) AS m
+    JOIN ledger_accounts AS a ON a.id = m.account
+    ORDER BY a.kind <> 'customer', a.id
+    FOR NO KEY UPDATE OF a
+  LOOP
+    v_at := array_position(v_sum_tokens, v_move.token);
+    IF v_at IS NULL THEN
+      v_sum_tokens := v_sum_tokens || v_move.token;
+      v_sums := v_sums || v_move.amount;
+    ELSE
+      v_sums[v_at] := v_sums[v_at] + v_move.amount;
+    END IF;
+    CONTINUE WHEN v_move.amount = 0;
+    IF v_move.kind = 'customer' AND v_move.balance + v_move.amount < 0 THEN
+      RAISE EXCEPTION USING ERRCODE = 'CPI01', MESSAGE = v_move.token;
+    END IF;
+    v_accounts := v_accounts || v_move.id;
+    v_tokens := v_tokens || v_move.token;
+    v_amounts := v_amounts || v_move.amount;
+  END LOOP;
+  -- Every token's lines sum to zero (else nothing of it is written: the statement aborts).
+  IF EXISTS (SELECT 1 FROM unnest(v_sums) AS total WHERE total <> 0) THEN
+    RAISE EXCEPTION 'ledger: the entry % does not sum to zero per token', p_kind;
+  END IF;
+
+  IF cardinality(v_accounts) = 0 THEN
+    RETURN NULL;
+  END IF;
+  UPDATE ledger_accounts AS a SET balance = a.balance + line.amount
+  FROM unnest(v_accounts, v_amounts) AS line(account, amount)
+  WHERE a.id = line.account;
+  INSERT INTO journal_entries (id, kind, transaction_id, reason, created_by) VALUES (v_entry, p_kind, p_transaction, p_reason, p_created_by);
+  INSERT INTO journal_lines (entry_id, account_id, token, amount)
+  SELECT v_entry, line.account, line.token, line.amount FROM unnest(v_accounts, v_tokens, v_amounts) AS line(account, token, amount);
+  RETURN v_entry;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_transfer(uuid,uuid,numeric)
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- `amount` of `token` from one account to another: the two moves of a simple entry.
+CREATE OR REPLACE FUNCTION public.cp_transfer(p_from uuid, p_to uuid, p_amount numeric)
+ RETURNS cp_move[]
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT ARRAY[ROW(p_from, -p_amount)::cp_move, ROW(p_to, p_amount)::cp_move]
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_claim_key(jsonb)
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- Claims an Idempotency-Key with the answer it will replay (p_key: {scope, key, requestHash, status, body}; NULL: the
+-- request has none). The row is uncommitted until the operation commits: a concurrent duplicate waits on it, then
+-- finds it taken (CPK01) and replays the stored answer; after a rollback it claims the key itself.
+CREATE OR REPLACE FUNCTION public.cp_claim_key(p_key jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF p_key IS NULL THEN
+    RETURN;
+  END IF;
+  INSERT INTO idempotency_keys (scope, key, request_hash, state, response_status, response_body)
+  VALUES (p_key->>'scope', p_key->>'key', p_key->>'requestHash', 'done', (p_key->>'status')::int, p_key->>'body')
+  ON CONFLICT DO NOTHING;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPK01', MESSAGE = 'Idempotency-Key already taken';
+  END IF;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_require_live_tokens(text[])
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- Share-locks the supported rows of these tokens (a concurrent removal waits for the operation to commit); CPT01
+-- (MESSAGE: the first token not supported) when one is not supported.
+CREATE OR REPLACE FUNCTION public.cp_require_live_tokens(p_tokens text[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_live text[];
+  v_gone text;
+BEGIN
+  SELECT array_agg(coin_id) INTO v_live
+  FROM (SELECT coin_id FROM supported_tokens WHERE coin_id = ANY (p_tokens) AND deleted_at IS NULL ORDER BY coin_id FOR SHARE) AS live;
+  IF coalesce(cardinality(v_live), 0) < cardinality(p_tokens) THEN
+    SELECT t INTO v_gone FROM unnest(p_tokens) AS t WHERE NOT (t = ANY (coalesce(v_live, '{}'))) LIMIT 1;
+    IF v_gone IS NOT NULL THEN
+      RAISE EXCEPTION USING ERRCODE = 'CPT01', MESSAGE = v_gone;
+    END IF;
+  END IF;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_require_price(text,numeric,integer)
+-- Created in drizzle/0012_ledger_core.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- CPP01 (MESSAGE: the token) unless the token's price is still the quoted one, or changed less than p_grace_ms ago by
+-- the database's clock: a request quoted just before a change still executes at its quote; a stale quote (a cache that
+-- missed a change) never executes past that moment.
+CREATE OR REPLACE FUNCTION public.cp_require_price(p_token text, p_price numeric, p_grace_ms integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NOT coalesce((
+    SELECT current_price = p_price OR price_changed_at > now() - p_grace_ms * interval '1 millisecond' FROM coins WHERE id = p_token
+  ), false) THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPP01', MESSAGE = p_token;
+  END IF;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_write_records(jsonb)
+-- Created in drizzle/0012_ledger_core.sql.
+-- Changed in drizzle/0026_api_keys.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- The rows that tell people about an operation, written with it (p_rows: {notifications: [...], audit: [...],
+-- mail: [...]}, each element the columns of its table in snake case, built by the caller): they commit with the
+-- movement or not at all.
+--
+-- Changed in drizzle/0026_api_keys.sql:
+-- cp_write_records (0012) writes the key of an audit row too; otherwise unchanged.
+CREATE OR REPLACE FUNCTION public.cp_write_records(p_rows jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF p_rows IS NULL THEN
+    RETURN;
+  END IF;
+  IF p_rows ? 'notifications' THEN
+    INSERT INTO notifications (id, user_id, title, message, status, read, created_by, created_at)
+    SELECT coalesce(n.id, gen_random_uuid()), n.user_id, n.title, n.message, n.status, false, n.created_by, coalesce(n.created_at, now())
+    FROM jsonb_populate_recordset(NULL::notifications, p_rows->'notifications') AS n;
+  END IF;
+  IF p_rows ? 'audit' THEN
+    INSERT INTO audit_log (actor_id, actor_role, action, target_type, target_id, before, after, request_id, api_key_id)
+    SELECT a.actor_id, a.actor_role, a.action, a.target_type, a.target_id, a.before, a.after, a.request_id, a.api_key_id
+    FROM jsonb_populate_recordset(NULL::audit_log, p_rows->'audit') AS a;
+  END IF;
+  IF p_rows ? 'mail' THEN
+    INSERT INTO mail_outbox ("to", subject, text, html)
+    SELECT m."to", m.subject, m.text, m.html FROM jsonb_populate_recordset(NULL::mail_outbox, p_rows->'mail') AS m;
+  END IF;
+END
+$function$;

@@ -1,0 +1,124 @@
+-- GENERATED FILE, do not edit. Written by `pnpm --filter @coinpurse/server db:functions` (src/scripts/dump-functions.ts);
+-- test/integration/sql-functions.test.ts fails when it and the migrations disagree. To change a function, write a
+-- new migration in drizzle/ (CREATE OR REPLACE FUNCTION ...), run the command and commit what it writes.
+--
+-- The "wallet" family: the current definition of each function (and composite type) first created by
+--   drizzle/0013_wallet_functions.sql
+-- (a function stays in the family of the migration that created it; the families are named in FAMILIES,
+-- src/db/function-definitions.ts). Read from a database migrated with every file of drizzle/: pg_get_functiondef,
+-- then the triggers that execute the function; in the order the migrations created them. Above each, the comment
+-- of the migration that created it, and of each migration that changed it since.
+
+-- From the header of drizzle/0013_wallet_functions.sql:
+--
+-- The customer's money operations: a send (a withdrawal request, held until it is paid) and a swap. Each is one call
+-- and one round trip; TypeScript quotes the prices, computes the quantities and writes the texts, and maps the raised
+-- codes to its errors (see the header of 0012_ledger_core.sql). Codes of their own:
+--   CPS01  two-factor sign-in is on and no fresh code was checked
+--   CPA01  the address allowlist is on and the destination is not in the address book
+--   CPA02  the address book entry is still on hold      MESSAGE: {"label", "usableAtMs"}
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_require_second_factor(uuid,boolean)
+-- Created in drizzle/0013_wallet_functions.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- CPS01 when the user has two-factor sign-in on and the caller did not check a code for this request.
+CREATE OR REPLACE FUNCTION public.cp_require_second_factor(p_user uuid, p_code_checked boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NOT p_code_checked AND EXISTS (SELECT 1 FROM two_factor WHERE user_id = p_user AND enabled_at IS NOT NULL) THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPS01', MESSAGE = 'second factor required';
+  END IF;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_require_send_allowed(uuid,text,text,text,text)
+-- Created in drizzle/0013_wallet_functions.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- With the user's address allowlist on, a send goes only to a destination saved in their address book (memo
+-- included) whose hold after saving has ended: CPA01 / CPA02.
+CREATE OR REPLACE FUNCTION public.cp_require_send_allowed(p_user uuid, p_token text, p_network text, p_address text, p_memo text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_entry record;
+BEGIN
+  IF NOT coalesce((SELECT allowlist_enabled FROM withdrawal_settings WHERE user_id = p_user), false) THEN
+    RETURN;
+  END IF;
+  SELECT label, usable_at INTO v_entry FROM address_book
+  WHERE user_id = p_user AND token = p_token AND network = p_network AND address = p_address AND coalesce(memo, '') = coalesce(p_memo, '')
+  LIMIT 1;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPA01', MESSAGE = '';
+  END IF;
+  IF v_entry.usable_at > now() THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPA02',
+      MESSAGE = json_build_object('label', v_entry.label, 'usableAtMs', floor(extract(epoch FROM v_entry.usable_at) * 1000))::text;
+  END IF;
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb)
+-- Created in drizzle/0013_wallet_functions.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
+-- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail.
+CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+BEGIN
+  IF p_key IS NOT NULL THEN
+    PERFORM cp_claim_key(p_key);
+  END IF;
+  PERFORM cp_require_second_factor(p_user, p_code_checked);
+  PERFORM cp_require_live_tokens(ARRAY[p_token]);
+  PERFORM cp_require_send_allowed(p_user, p_token, p_network, p_address, p_memo);
+  PERFORM cp_require_price(p_token, p_price, p_price_grace_ms);
+
+  PERFORM cp_post('withdrawal_hold', p_transaction, 'withdrawal requested', p_user,
+    cp_transfer(cp_customer_account(p_user, p_token), cp_platform_account('withdrawals_pending', p_token, p_shard), p_quantity));
+
+  INSERT INTO transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
+  VALUES (p_transaction, p_user, 'withdrawal', p_token, p_network, p_address, p_quantity, p_usd, p_price, 'pending', 'out', NULL, p_details, p_user, p_at, p_at);
+  PERFORM cp_write_records(p_records);
+END
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_swap(uuid,uuid,text,text,numeric,numeric,numeric,numeric,numeric,text,jsonb,timestamp with time zone,integer,integer,jsonb,jsonb)
+-- Created in drizzle/0013_wallet_functions.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- A swap at the quoted prices: the customer's `from` quantity goes to the swap pool, the pool pays out the `to`
+-- quantity, with the swap row and the audit entry.
+CREATE OR REPLACE FUNCTION public.cp_swap(p_transaction uuid, p_user uuid, p_from text, p_to text, p_from_quantity numeric, p_to_quantity numeric, p_usd numeric, p_from_price numeric, p_to_price numeric, p_note text, p_details jsonb, p_at timestamp with time zone, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+BEGIN
+  IF p_key IS NOT NULL THEN
+    PERFORM cp_claim_key(p_key);
+  END IF;
+  PERFORM cp_require_live_tokens(ARRAY[p_from, p_to]);
+  PERFORM cp_require_price(p_from, p_from_price, p_price_grace_ms);
+  PERFORM cp_require_price(p_to, p_to_price, p_price_grace_ms);
+
+  PERFORM cp_post('swap', p_transaction, 'swap ' || p_from || ' to ' || p_to, p_user,
+    cp_transfer(cp_customer_account(p_user, p_from), cp_platform_account('swap_pool', p_from, p_shard), p_from_quantity)
+    || cp_transfer(cp_platform_account('swap_pool', p_to, p_shard), cp_customer_account(p_user, p_to), p_to_quantity));
+
+  INSERT INTO transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
+  VALUES (p_transaction, p_user, 'swap', p_from, NULL, NULL, p_from_quantity, p_usd, p_from_price, 'approved', 'out', p_note, p_details, p_user, p_at, p_at);
+  PERFORM cp_write_records(p_records);
+END
+$function$;
