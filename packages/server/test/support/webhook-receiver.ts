@@ -39,10 +39,12 @@ export class WebhookReceiver {
     readonly url: string,
   ) {}
 
-  static async start(path = '/hooks'): Promise<WebhookReceiver> {
+  /** Listens on loopback, on `port` (0: any free one). */
+  static async start(options: { path?: string; port?: number } = {}): Promise<WebhookReceiver> {
+    const path = options.path ?? '/hooks';
     let receiver: WebhookReceiver | undefined;
     const server = createServer((request, response) => receiver!.handle(request.headers, request, response));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
     receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
     return receiver;
   }
