@@ -75,11 +75,16 @@ const REQUIRED_IGNORES = {
   '.env': ['.env', '**/.env'],
   dist: ['dist', '**/dist'],
   '.git': ['.git'],
+  // The signer's env file and key files (docs/operate/signer.md): on the host only, passed in by compose.
+  'signer.env': ['signer.env', '**/signer.env'],
+  secrets: ['secrets', '**/secrets'],
 };
 for (const [what, patterns] of Object.entries(REQUIRED_IGNORES)) {
   if (!patterns.some((p) => ignore.includes(p) || ignore.includes(`${p}/`))) fail(`.dockerignore does not exclude ${what}`);
 }
-if (ignore.some((l) => /^!\.env$/.test(l) || /^!\*\*\/data/.test(l))) fail('.dockerignore re-includes .env or data');
+if (ignore.some((l) => /^!\.env$/.test(l) || /^!\*\*\/data/.test(l) || /^!(\*\*\/)?(signer\.env|secrets)$/.test(l))) {
+  fail('.dockerignore re-includes .env, data, signer.env or secrets');
+}
 
 // ---- docker-compose.yml: pinned images, restart policies, the app's healthcheck on readiness.
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'));
@@ -93,6 +98,17 @@ for (const [name, service] of services) {
     if (!service.healthcheck?.test) fail(`docker-compose.yml: ${name} (the image built here, another command) has no healthcheck`);
     if (service.ports?.length) fail(`docker-compose.yml: ${name} publishes ports; the image built here runs its second command inside the network only`);
     if (!RESTART.has(String(service.restart ?? '').replace(/:.*/, ''))) fail(`docker-compose.yml: ${name} has no restart policy`);
+    // The signer reads signer.env (never the app's .env): compose passes the host's ./signer.env in as its environment.
+    const envFiles = [].concat(service.env_file ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.path));
+    if (
+      []
+        .concat(service.command ?? [])
+        .join(' ')
+        .includes('dist/signer.js') &&
+      !envFiles.some((file) => /^(\.\/)?signer\.env$/.test(file))
+    ) {
+      fail(`docker-compose.yml: ${name} runs the signer without env_file ./signer.env`);
+    }
     continue;
   }
   if (service.image && !service.build && !PINNED.test(service.image) && !/^[\w./-]+:v?\d+\.\d+(\.\d+)?(-[\w.]+)?$/.test(service.image)) {

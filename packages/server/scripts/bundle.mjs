@@ -97,7 +97,7 @@ console.log(
   `Bundled ${inputs} modules into dist/server.js (${(result.metafile.outputs['dist/server.js'].bytes / 1e6).toFixed(1)} MB), started by dist/main.js`,
 );
 
-// The signer process (src/signer/main.ts, README "Signer process"): one file of its own, dist/signer.js, run as
+// The signer process (src/signer/main.ts, docs/operate/signer.md): one file of its own, dist/signer.js, run as
 // `node dist/signer.js`. Small (no Nest app, no PGlite); started rarely, so no code-cache loader.
 const signer = await build({
   absWorkingDir: serverDir,

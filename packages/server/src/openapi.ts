@@ -11,7 +11,9 @@ export function buildOpenApiDocument(app: INestApplication, options: { strict?: 
     .setTitle('Coinpurse API')
     .setDescription(
       'Custodial wallet and exchange API. Every error is `{ statusCode, error }` where `error` is a message for people. ' +
-        'Send the session token as `Authorization: Bearer <token>`. Money amounts are exact decimals.',
+        'Send the session token as `Authorization: Bearer <token>`. Money amounts are exact decimals. ' +
+        'The integration guide — authentication and the second factor, idempotency keys, errors, pagination, rate limits, live events — ' +
+        'is `docs/integrate/README.md` in the Coinpurse repository.',
     )
     .setVersion('1.0.0')
     .addServer('/')

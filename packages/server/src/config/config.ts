@@ -86,7 +86,7 @@ export interface AppConfig {
   integrations: IntegrationSettings;
 }
 
-/** One network's node connection (see README "Deposits from the chain"). */
+/** One network's node connection (see docs/operate/chain-nodes.md). */
 export interface ChainConnection {
   network: ChainNetwork;
   family: 'utxo' | 'evm';
@@ -102,14 +102,14 @@ export interface ChainConnection {
   /** Blocks after which a deposit orphaned before credit and not mined again is dropped (default 6 × confirmations). */
   dropAfterBlocks: number;
   /**
-   * The signer process that pays this network's approved withdrawals (`CHAIN_<NETWORK>_SIGNER_URL`, see README "Signer
-   * process"): it alone holds the hot keys (the node wallet's RPC access, the EVM key file). Unset: withdrawals on this
+   * The signer process that pays this network's approved withdrawals (`CHAIN_<NETWORK>_SIGNER_URL`, see
+   * docs/operate/signer.md): it alone holds the hot keys (the node wallet's RPC access, the EVM key file). Unset: withdrawals on this
    * network are settled by hand.
    */
   signerUrl?: string;
   /**
    * Cold wallets watched on this network (`CHAIN_<NETWORK>_COLD_ADDRESSES`, comma-separated): their balances count as
-   * holdings on the Reserves screen; read-only, never spent by the app (see README "Reserves").
+   * holdings on the Reserves screen; read-only, never spent by the app (see docs/operate/cold-wallets-and-reserves.md).
    */
   coldAddresses?: string[];
   /**
@@ -117,7 +117,7 @@ export interface ChainConnection {
    * (`CHAIN_<NETWORK>_SWEEP_MIN`; the native coin after its gas). Needs the signer (its key file holds the xprv); unset: no sweeps.
    */
   sweepMinUsd?: string;
-  /** The hot limits and the cold side of the payouts (`CHAIN_<NETWORK>_HOT_LIMIT`, …; see README "Hot and cold"). */
+  /** The hot limits and the cold side of the payouts (`CHAIN_<NETWORK>_HOT_LIMIT`, …; see docs/operate/cold-wallets-and-reserves.md). */
   hotCold?: HotColdSettings;
   /** Minutes an unmined payout waits before its fee is bumped (`CHAIN_<NETWORK>_STUCK_MINUTES`; fractions allowed). */
   stuckMinutes: number;

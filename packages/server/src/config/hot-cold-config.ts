@@ -1,7 +1,7 @@
 import { type ChainNetwork, isEvmNetwork } from './chain-params';
 
 /**
- * The hot/cold split of a network's payouts (see README "Hot and cold"): what the hot signer may pay by itself, and
+ * The hot/cold split of a network's payouts (see docs/operate/cold-wallets-and-reserves.md): what the hot signer may pay by itself, and
  * where the rest is paid from once an admin has signed it offline.
  */
 export interface HotColdSettings {

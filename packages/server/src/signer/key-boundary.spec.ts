@@ -16,7 +16,7 @@ function sources(dir: string): string[] {
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 
 /**
- * The signer boundary (README "Signer process"), checked on the source: outside src/signer/ no module reads a key file,
+ * The signer boundary (docs/operate/signer.md), checked on the source: outside src/signer/ no module reads a key file,
  * calls a signing method of the node wallet, or signs with a key. The API only ever asks the signer process.
  */
 describe('no module outside src/signer/ holds or uses a key', () => {

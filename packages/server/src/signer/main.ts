@@ -3,22 +3,25 @@ import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
-import { ConfigError, loadDotEnv } from '../config/config';
+import { ConfigError } from '../config/config';
 import type { Database } from '../db/database';
 import * as schema from '../db/schema';
 import { loadSignerConfig } from './signer-config';
+import { loadSignerEnvFile } from './signer-env-file';
 import { createSignerServer } from './signer-server';
 import { SignerService } from './signer-service';
 
 /**
- * The signer process (`node dist/signer.js`, README "Signer process"): the only process that holds a hot key. It reads
- * its own environment (SIGNER_TOKEN, DATABASE_URL, CHAIN_<NETWORK>_RPC_URL/_XPUB/_CHAIN and _WALLET or _KEY_FILE),
- * connects to the API's PostgreSQL database (the API migrates it), and answers the API's requests on loopback.
+ * The signer process (`node dist/signer.js`, docs/operate/signer.md): the only process that holds a hot key. It reads
+ * its own environment (SIGNER_TOKEN, DATABASE_URL, CHAIN_<NETWORK>_RPC_URL/_XPUB/_CHAIN and _WALLET or _KEY_FILE) and
+ * its own env file (`signer.env` or SIGNER_ENV_FILE, never the API's `.env`), connects to the API's PostgreSQL
+ * database (the API migrates it), and answers the API's requests on loopback.
  */
 async function main(): Promise<void> {
   let config;
+  let envFile: string | undefined;
   try {
-    loadDotEnv();
+    envFile = loadSignerEnvFile();
     config = loadSignerConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = new Logger('Signer');
+  if (envFile) logger.log(`Read ${envFile} (variables set in the environment take precedence)`);
   const pool = new Pool({
     connectionString: config.databaseUrl,
     max: 5,

@@ -12,7 +12,7 @@ export interface SignerNetwork extends ChainConnection {
   keys?: EvmKeyFile;
 }
 
-/** The signer process's environment, validated once at boot (README "Signer process"). */
+/** The signer process's environment, validated once at boot (docs/operate/signer.md). */
 export interface SignerConfig {
   host: string;
   port: number;

@@ -20,7 +20,7 @@ import { RemoteSigners } from './remote-signers';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The cold path of the payouts (README "Hot and cold"). The payout job asks it, under the payout's row lock, whether a
+ * The cold path of the payouts (docs/operate/cold-wallets-and-reserves.md). The payout job asks it, under the payout's row lock, whether a
  * payout may be paid hot: above `CHAIN_<NETWORK>_HOT_LIMIT`, past `_HOT_DAILY_LIMIT` over the last 24 hours, or more
  * than the hot wallet holds, it waits as awaiting_cold_signature instead. An admin then downloads its unsigned
  * transaction (prepared once from public data, kept on the payout: every download is the same), signs it offline and

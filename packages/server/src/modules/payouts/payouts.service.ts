@@ -131,7 +131,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
         const payout = await this.payouts.lockNext(network, ['approved', 'awaiting_funds'], visited, tx);
         if (!payout) return 'none' as const;
         visited.push(payout.id);
-        // Above the hot limits: it waits for a cold signature instead (README "Hot and cold").
+        // Above the hot limits: it waits for a cold signature instead (docs/operate/cold-wallets-and-reserves.md).
         if (await this.cold.routeToCold(chain, payout, tx)) return 'skipped' as const;
         return (await this.sign(chain, signer, payout, tx)) ? ('signed' as const) : ('skipped' as const);
       });

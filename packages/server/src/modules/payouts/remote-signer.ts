@@ -45,7 +45,7 @@ interface SignedSweepJson {
 }
 
 /**
- * The API's side of the signer boundary (README "Signer process"): the payout and sweep jobs ask the signer process at
+ * The API's side of the signer boundary (docs/operate/signer.md): the payout and sweep jobs ask the signer process at
  * `CHAIN_<NETWORK>_SIGNER_URL` (bearer `SIGNER_TOKEN`) for signatures, and read the chain themselves through the node's
  * RPC with the API's own read-only user — broadcasts, receipts, confirmations; no key, no signing method. The signer
  * re-checks every request against the database and answers a refusal with its reason, mapped back here to the same
