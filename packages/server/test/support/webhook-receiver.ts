@@ -42,11 +42,11 @@ export class WebhookReceiver {
   /** Listens on loopback, on `port` (0: any free one). */
   static async start(options: { path?: string; port?: number } = {}): Promise<WebhookReceiver> {
     const path = options.path ?? '/hooks';
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((request, response) => receiver!.handle(request.headers, request, response));
+    const handler: { receiver?: WebhookReceiver } = {};
+    const server = createServer((request, response) => handler.receiver!.handle(request.headers, request, response));
     await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
-    return receiver;
+    handler.receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+    return handler.receiver;
   }
 
   /** The next requests get these answers, in order. */

@@ -30,4 +30,3 @@ export const apiKeys = pgTable(
     check('api_keys_scopes_check', sql`cardinality(${t.scopes}) > 0 and ${t.scopes} <@ array['read', 'trade', 'withdraw', 'operate']::text[]`),
   ],
 );
-
