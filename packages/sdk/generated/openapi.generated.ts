@@ -2503,6 +2503,11 @@ export interface components {
             /** @description State after (JSON) */
             after: Record<string, never> | null;
             requestId: string | null;
+            /**
+             * @description The prefix of the API key the actor used; null: a session
+             * @example cp_Zx81kQ0aTb
+             */
+            apiKey: string | null;
             /** Format: date-time */
             createdAt: string;
         };
