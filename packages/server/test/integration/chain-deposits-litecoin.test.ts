@@ -296,6 +296,10 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
   });
 
   it('a reorganisation after credit flags the deposit for review with an alert, and debits nothing', async () => {
+    // The administrators' webhook: the deposit's events (first seen already confirmed), then the review.
+    const hook = await WebhookReceiver.start();
+    const events = ['deposit.pending', 'deposit.confirmed', 'deposit.credited', 'deposit.review_required'];
+    const endpoint = (await t.http.post('/api/admin/webhooks').set(bearer(t.admin)).send({ url: hook.url, events }).expect(201)).body;
     const customer = await signUp(t.http);
     const address = await walletAddress(customer.token);
     await poll();
@@ -310,6 +314,22 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     expect((await holdings(t, customer.token)).litecoin).toBe('0.750');
     expect(await creditEntries(txid)).toBe(1);
     expect(logLines.join('')).toContain(`ALERT credited deposit ${txid}`);
+    const mine = () => hook.receipts.filter((receipt) => (receipt.event.data.txHash ?? receipt.event.data.txid) === txid);
+    await expect.poll(() => mine().length).toBe(4);
+    expect(
+      mine().map((receipt) => {
+        WebhookReceiver.verify(receipt, endpoint.secret);
+        return [receipt.event.type, receipt.event.data.confirmations, receipt.event.data.status ?? receipt.event.data.review];
+      }),
+    ).toEqual([
+      // Found in a block: recorded with its first confirmation, then counted and credited in the same poll.
+      ['deposit.pending', 1, 'pending'],
+      ['deposit.confirmed', 1, 'pending'],
+      ['deposit.credited', CONFIRMATIONS, 'approved'],
+      ['deposit.review_required', CONFIRMATIONS, 'orphaned_after_credit'],
+    ]);
+    await t.http.delete(`/api/admin/webhooks/${endpoint.id}`).set(bearer(t.admin)).expect(200);
+    await hook.close();
     // Let the node mine the payment again so later tests start from a clean mempool.
     await ltc.mine(1, await ltc.newAddress());
     await poll();

@@ -4,7 +4,7 @@ import { DATABASE, type Database } from '../../src/db/database';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer, signUp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { fund, startWalletApp, type WalletApp } from '../support/wallet';
+import { ADDRESSES, fund, startWalletApp, type WalletApp } from '../support/wallet';
 
 const ENV = {
   ENCRYPTION_KEY: 'c3'.repeat(32),
@@ -87,6 +87,63 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     await t.http.post(`/api/user/webhooks/${id}/test`).set(bearer(user.token)).expect(200);
     await expect.poll(() => hook.events('webhook.test').length).toBe(1);
     expect(WebhookReceiver.verify(hook.events('webhook.test')[0], secret)).toMatchObject({ type: 'webhook.test' });
+  });
+
+  it('withdrawals settled by hand: created, approved and completed with the txHash; a rejected one failed', async () => {
+    const hook = await receiver();
+    const user = await signUp(t.http);
+    const { secret } = await endpoint(user.token, hook.url, ['withdrawal.created', 'withdrawal.approved', 'withdrawal.completed', 'withdrawal.failed']);
+    await fund(t, user._id, 'bitcoin', 100);
+    const send = async () =>
+      (
+        await t.http
+          .post('/api/crypto/send-crypto/bitcoin')
+          .set(bearer(user.token))
+          .send({ transferData: { address: ADDRESSES.bitcoin, amount: '10' } })
+          .expect(201)
+      ).body.transaction._id as string;
+    const paid = await send();
+    const refused = await send();
+    const txHash = 'a'.repeat(64);
+    const approved = await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: paid, modification: 'approved', txHash });
+    expect(approved.body).toMatchObject({});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: refused, modification: 'rejected' }).expect(200);
+    await expect.poll(() => hook.receipts.length).toBe(5);
+    const seen = hook.receipts.map((receipt) => {
+      WebhookReceiver.verify(receipt, secret);
+      return [receipt.event.type, receipt.event.data._id, receipt.event.data.status];
+    });
+    expect(seen).toEqual([
+      ['withdrawal.created', paid, 'pending'],
+      ['withdrawal.created', refused, 'pending'],
+      ['withdrawal.approved', paid, 'approved'],
+      ['withdrawal.completed', paid, 'approved'],
+      ['withdrawal.failed', refused, 'rejected'],
+    ]);
+    expect(hook.receipts[3].event.data.txHash).toBe(txHash);
+  });
+
+  it('deposits entered by an administrator: pending then credited on approval, or credited at once', async () => {
+    const hook = await receiver();
+    const user = await signUp(t.http);
+    const { secret } = await endpoint(user.token, hook.url, ['deposit.pending', 'deposit.confirmed', 'deposit.credited']);
+    const deposit = (status: string) =>
+      t.http.post(`/api/crypto/deposit/${user._id}`).set(bearer(t.admin)).send({ amount: 20, status, network: 'bitcoin' }).expect(201);
+    await deposit('pending');
+    await deposit('approved');
+    await expect.poll(() => hook.receipts.length).toBe(2);
+    const [first, second] = hook.receipts;
+    expect([first.event.type, first.event.data.status, second.event.type, second.event.data.status]).toEqual([
+      'deposit.pending',
+      'pending',
+      'deposit.credited',
+      'approved',
+    ]);
+    await t.http.post('/api/admin/modify-transaction').set(bearer(t.admin)).send({ tId: first.event.data._id, modification: 'approved' }).expect(200);
+    await expect.poll(() => hook.receipts.length).toBe(3);
+    expect([hook.receipts[2].event.type, hook.receipts[2].event.data._id]).toEqual(['deposit.credited', first.event.data._id]);
+    for (const receipt of hook.receipts) WebhookReceiver.verify(receipt, secret);
   });
 
   it('retries a 500 with the same webhook-id and body, in order per endpoint; resend repeats the same event', async () => {
@@ -260,7 +317,7 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
 
   it("an administrator's endpoint gets every customer's events and the back office's", async () => {
     const hook = await receiver();
-    const { secret } = await endpoint(t.admin, hook.url, ['balance.adjusted', 'approval.requested'], 'admin');
+    const { secret } = await endpoint(t.admin, hook.url, ['balance.adjusted', 'approval.requested', 'approval.decided'], 'admin');
     const user = await signUp(t.http);
     await fund(t, user._id, 'tether', 3);
     await expect.poll(() => hook.events('balance.adjusted').some((r) => r.event.data.user.email === user.email)).toBe(true);
@@ -272,6 +329,9 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
     await expect.poll(() => hook.events('approval.requested').length).toBe(1);
     const approvals = (await t.http.get('/api/admin/approvals').set(bearer(t.admin)).expect(200)).body as Array<{ _id: string }>;
     expect(hook.events('approval.requested')[0].event.data).toEqual(approvals.find((a) => a._id === held.body.approvalId));
+    await t.http.post(`/api/admin/approvals/${held.body.approvalId}/reject`).set(bearer(t.admin)).send({ reason: 'Too large' }).expect(200);
+    await expect.poll(() => hook.events('approval.decided').length).toBe(1);
+    expect(hook.events('approval.decided')[0].event.data).toMatchObject({ _id: held.body.approvalId, status: 'rejected', decisionReason: 'Too large' });
     for (const receipt of hook.receipts) WebhookReceiver.verify(receipt, secret);
     await t.http.get('/api/admin/webhooks').set(bearer(t.admin)).expect(200);
     await t.http.get('/api/user/webhooks').set(bearer(t.admin)).expect(403);

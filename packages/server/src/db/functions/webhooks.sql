@@ -100,7 +100,7 @@ BEGIN
       IF NEW.status = 'pending' THEN
         v_types := ARRAY['deposit.pending'];
         IF NEW.details ? 'requiredConfirmations' AND coalesce((NEW.details->>'confirmations')::int, 0) > 0 THEN
-          v_types := v_types || 'deposit.confirmed';
+          v_types := array_append(v_types, 'deposit.confirmed');
         END IF;
       ELSIF NEW.status = 'approved' THEN
         v_types := ARRAY['deposit.credited'];
@@ -125,7 +125,7 @@ BEGIN
       IF NEW.status = 'approved' THEN
         v_types := ARRAY['withdrawal.approved'];
         IF NEW.details ? 'txHash' AND NOT NEW.details ? 'payoutState' THEN
-          v_types := v_types || 'withdrawal.completed';
+          v_types := array_append(v_types, 'withdrawal.completed');
         END IF;
       ELSIF NEW.status = 'rejected' THEN
         v_types := ARRAY['withdrawal.failed'];
