@@ -71,7 +71,7 @@ export class DatabaseApiKeyAuthenticator implements ApiKeyAuthenticator {
 
   private async countRequest(found: ApiKeyOwnerView, reply: FastifyReply): Promise<void> {
     const limit = this.config.integrations.apiKeyRateLimitPerMinute;
-    const record = await this.counters.increment(`api-key:${found.id}`, KEY_RATE_WINDOW_MS, limit, KEY_RATE_WINDOW_MS, 'api-key');
+    const record = await this.counters.increment(found.id, KEY_RATE_WINDOW_MS, limit, KEY_RATE_WINDOW_MS, 'api-key');
     reply.header('RateLimit-Policy', `"api-key";q=${limit};w=${KEY_RATE_WINDOW_MS / 1000}`);
     if (record.isBlocked) {
       reply.header('RateLimit', `"api-key";r=0;t=${record.timeToBlockExpire}`);
