@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, literalRefusal, parseWebhookUrl } from './webhook-url';
+import type { LookupAddress } from 'node:dns';
+import { guardedLookup, isPublicAddress, literalRefusal, parseWebhookUrl, RefusedAddressError } from './webhook-url';
 
 describe('webhook receivers', () => {
   it('are public unicast addresses only', () => {
@@ -45,5 +46,20 @@ describe('webhook receivers', () => {
     expect(literalRefusal(new URL('https://10.0.0.1/h'), false)).toBe('Refused: 10.0.0.1 is not a public address');
     expect(literalRefusal(new URL('https://10.0.0.1/h'), true)).toBeUndefined();
     expect(literalRefusal(new URL('https://example.com/h'), false)).toBeUndefined();
+  });
+
+  it('refuse at connect time a host name that resolves to a private address (DNS rebinding), unless allowed', async () => {
+    const lookup = (allowPrivate: boolean, all: boolean) =>
+      new Promise<{ error: Error | null; address: string | LookupAddress[] }>((resolve) =>
+        guardedLookup(allowPrivate)('localhost', { all }, (error: Error | null, address: string | LookupAddress[]) => resolve({ error, address })),
+      );
+    for (const all of [false, true]) {
+      const refused = await lookup(false, all);
+      expect(refused.error).toBeInstanceOf(RefusedAddressError);
+      expect(refused.error!.message).toBe('Refused: localhost resolves to a non-public address');
+      const allowed = await lookup(true, all);
+      expect(allowed.error).toBeNull();
+      expect(JSON.stringify(allowed.address)).toMatch(/127\.0\.0\.1|::1/);
+    }
   });
 });
