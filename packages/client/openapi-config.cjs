@@ -1,4 +1,4 @@
-// RTK Query codegen: one generated file per OpenAPI tag, injected into the one base API (src/app/api/baseApi.ts).
+// RTK Query codegen: one generated file per OpenAPI tag, injected into the one base API (src/api/baseApi.ts).
 // The files live in the API layer below the features (features import them; they import no feature):
 // tag "wallet" -> src/api/generated/walletApi.generated.ts; tag "admin-tokens" -> src/api/generated/adminTokensApi.generated.ts.
 const { mkdirSync, readFileSync } = require('node:fs');
@@ -26,7 +26,7 @@ for (const tag of [...tags].sort()) {
 
 module.exports = {
   schemaFile,
-  apiFile: './src/app/api/baseApi.ts',
+  apiFile: './src/api/baseApi.ts',
   apiImport: 'baseApi',
   hooks: { queries: true, lazyQueries: true, mutations: true },
   tag: true,

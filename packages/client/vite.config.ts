@@ -77,7 +77,10 @@ function inlineEntryCss(): Plugin {
         return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/g, (tag, fileName: string) => {
           const asset = bundle[fileName];
           if (!asset || asset.type !== 'asset') return tag;
-          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+          // The disabled link is never fetched nor applied; it tells Vite's preloader that this stylesheet is already on
+          // the page. Without it, the first lazy screen whose chunk imports the `app` chunk appended the inlined sheet
+          // again, after the screen's own sheet, so the screen's overrides of global rules lost.
+          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>\n    <link rel="stylesheet" href="/${fileName}" disabled>`;
         });
       },
     },
@@ -91,8 +94,11 @@ function inlineEntryCss(): Plugin {
 const INITIAL_LIBS =
   /node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(react|react-router|react-router-dom|@reduxjs\/toolkit|immer|redux|redux-thunk|reselect|react-redux|use-sync-external-store|react-hot-toast|goober|@standard-schema\/[^/]+)\//;
 // CountrySelect stays out: it brings the country list (i18n-iso-countries), needed by sign-up, profile and admin only.
+// The global sheets (src/styles) are in it too, imported first by main.tsx: the chunk's stylesheet (inlined into
+// index.html) then has them before the components' and landing screens' own sheets, which may override them. In the entry
+// chunk they would come after those (Vite puts an imported chunk's CSS first).
 const INITIAL_APP =
-  /src\/(app\/|components\/(?!CountrySelect)|lib\/(money|format|theme|images|text|validation|tokenCache|usePersistentState)\.ts|features\/(home\/components\/HomePage|market\/components\/MarketPage|auth\/components\/LoginPage)\.tsx|api\/generated\/(auth|market|notifications)Api\.generated\.ts)/;
+  /src\/(styles\/|app\/|core\/|components\/(?!CountrySelect)|lib\/(money|format|theme|images|text|validation|tokenCache|usePersistentState|lazyScreen)\.ts|features\/(home\/components\/HomePage|market\/components\/MarketPage|auth\/components\/LoginPage)\.tsx|api\/(baseApi|endpoints|schema)\.ts|api\/generated\/(auth|market|notifications)Api\.generated\.ts)/;
 
 export default defineConfig({
   plugins: [react(), preloadLandingScreens(), inlineEntryCss(), precompress()],

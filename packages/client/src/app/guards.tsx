@@ -1,8 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from './hooks';
-import { sessionExpired } from './session/sessionSlice';
-import { isSessionValid } from './session/sessionStorage';
+import { useAppDispatch, useAppSelector } from '../core/hooks';
+import { sessionExpired } from '../core/session/sessionSlice';
+import { isSessionValid } from '../core/session/sessionStorage';
 
 /** Redirects when there is no session or its token is expired or undecodable; such a session is cleared. */
 function useValidSession(role: 'user' | 'admin') {

@@ -4,7 +4,7 @@ import { RouteError } from '../components/RouteError';
 import { Spinner } from '../components/Spinner';
 import { adminRoutes } from '../features/admin/routes';
 import { AdminGuard, SignedOutOnly, UserGuard } from './guards';
-import { lazyScreen } from './lazy';
+import { lazyScreen } from '../lib/lazyScreen';
 
 const HomePage = lazyScreen(() => import('../features/home/components/HomePage'));
 const SignupPage = lazyScreen(() => import('../features/auth/components/SignupPage'));

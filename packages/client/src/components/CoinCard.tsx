@@ -1,6 +1,7 @@
 import { startTransition, useEffect, useState } from 'react';
 import { changeDirection, formatChange, formatPrice } from '../lib/format';
 import { CoinImage } from './CoinImage';
+import './CoinCard.css';
 
 export interface CoinCardData {
   id: string;

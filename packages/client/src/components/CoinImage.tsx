@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { coinImageUrl } from '../lib/images';
+import './CoinImage.css';
 
 /**
  * A coin's image that never shows the browser's broken-image glyph: when the provider's URL fails (CDN down or

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Logo } from './Logo';
+import './Footer.css';
 
 export function Footer() {
   return (

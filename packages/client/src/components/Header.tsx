@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { useAppSelector } from '../app/hooks';
-import { isSessionValid } from '../app/session/sessionStorage';
-import { useLogout } from '../app/session/useLogout';
+import { useAppSelector } from '../core/hooks';
+import { isSessionValid } from '../core/session/sessionStorage';
+import { useLogout } from '../core/session/useLogout';
 import { Logo } from './Logo';
 import { ThemeToggle } from './ThemeToggle';
+import './Header.css';
 
 /** Site header: Wallet, Market, Contact Us; Login/Sign Up when signed out, Logout when signed in; slide-in menu on phones. */
 export function Header() {

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import './Logo.css';
 
 export function Logo() {
   return (

@@ -1,4 +1,5 @@
 import { useState, type InputHTMLAttributes } from 'react';
+import './PasswordInput.css';
 
 type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { id: string; label: string; hint?: string };
 

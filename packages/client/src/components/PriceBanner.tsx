@@ -1,4 +1,4 @@
-import { useGetMarketStatusQuery } from '../app/api/endpoints';
+import { useGetMarketStatusQuery } from '../api/endpoints';
 import { formatAsOf } from '../lib/format';
 
 /** Says when prices are not live: from the offline snapshot, or older than the server's freshness limit. */

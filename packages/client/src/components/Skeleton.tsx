@@ -1,3 +1,4 @@
+import './Skeleton.css';
 /**
  * Loading placeholders shaped like the rows they stand for, so a list does not jump when its data arrives. The
  * shapes are hidden from assistive technology; one status line says what is loading.

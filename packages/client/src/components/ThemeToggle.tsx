@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { currentTheme, rememberTheme } from '../lib/theme';
+import './ThemeToggle.css';
 
 /** Dark mode on/off; remembered in the browser (follows the system until first used). */
 export function ThemeToggle({ className = 'icon-button theme-toggle' }: { className?: string }) {

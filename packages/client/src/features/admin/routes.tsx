@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router-dom';
-import { lazyScreen } from './components/lazy';
+import { lazyScreen } from '../../lib/lazyScreen';
 
 // Every admin screen, and the admin layout itself, is its own chunk: customers never download them.
 const AdminLayout = lazyScreen(() => import('./components/AdminLayout'));

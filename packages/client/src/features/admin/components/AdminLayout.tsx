@@ -1,9 +1,10 @@
 import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { loggedOut } from '../../../app/session/sessionSlice';
+import { useAppDispatch, useAppSelector } from '../../../core/hooks';
+import { loggedOut } from '../../../core/session/sessionSlice';
 import { Spinner } from '../../../components/Spinner';
 import { useApprovalsQuery } from '../store/adminApi';
+import './AdminLayout.css';
 import './admin.css';
 
 const LINKS = [

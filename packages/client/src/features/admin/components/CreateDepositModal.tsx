@@ -3,7 +3,7 @@ import { ChoiceSelect } from './ChoiceSelect';
 import { DepositTagLookup } from './DepositTagLookup';
 import { Field } from './Field';
 import { FormModal } from './FormModal';
-import { useIdempotencyKey } from './useIdempotencyKey';
+import { useIdempotencyKey } from '../hooks/useIdempotencyKey';
 import { UserSelect } from './UserSelect';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { type TransactionStatus, useCreateDepositMutation } from '../store/adminApi';

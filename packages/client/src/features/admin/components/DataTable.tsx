@@ -1,8 +1,9 @@
 import type { ReactElement } from 'react';
 import { SkeletonTable } from '../../../components/Skeleton';
-import { serverMessage } from './adminToast';
+import { serverMessage } from '../lib/adminToast';
 import { FormError } from './Field';
 import { Pager, type CursorPager } from './Pager';
+import './DataTable.css';
 
 /** An admin table: the column headers, then one row per item, or a single empty-state row. */
 export function Table<T>({ columns, rows, empty, children }: { columns: string[]; rows: T[]; empty: string; children: (row: T) => ReactElement }) {

@@ -1,7 +1,8 @@
 import { type KeyboardEvent, useState } from 'react';
 import { type DepositTagOwnerDto, useLazyGetDepositTagOwnerQuery } from '../../../api/generated/adminChainApi.generated';
-import { serverMessage } from './adminToast';
+import { serverMessage } from '../lib/adminToast';
 import { Field } from './Field';
+import './DepositTagLookup.css';
 
 const MEMO_NETWORKS = [
   { id: 'xrp', label: 'XRP Ledger (destination tag)' },

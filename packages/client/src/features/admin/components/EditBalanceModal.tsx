@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
-import { adminToast } from './adminToast';
+import { adminToast } from '../lib/adminToast';
 import { Field } from './Field';
 import { FormModal } from './FormModal';
-import { useIdempotencyKey } from './useIdempotencyKey';
+import { useIdempotencyKey } from '../hooks/useIdempotencyKey';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { type AdminUser, useAdminTokensQuery, useCustomTokensQuery, useUpdateBalanceMutation } from '../store/adminApi';
 

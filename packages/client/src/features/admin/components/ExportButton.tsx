@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useAppSelector } from '../../../app/hooks';
-import { adminToast } from './adminToast';
+import { useAppSelector } from '../../../core/hooks';
+import { adminToast } from '../lib/adminToast';
 
 /** Downloads a server CSV export (the server streams it and audits it) with the current filters. */
 export function ExportButton({ path, params = {}, label = 'Export CSV' }: { path: string; params?: Record<string, string | undefined>; label?: string }) {

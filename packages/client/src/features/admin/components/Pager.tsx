@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import './Pager.css';
 
 export const PAGE_SIZE = 50;
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatDateTime, formatQuantity, formatUsd } from '../../../lib/format';
 import { FAILED, useAdminAction } from '../hooks/useAdminAction';
-import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useDeleteAction } from './useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { useNetworkNames } from '../hooks/useNetworkNames';
 import {

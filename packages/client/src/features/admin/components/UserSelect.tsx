@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { type AdminUser, useAdminUsersQuery } from '../store/adminApi';
-import { serverMessage } from './adminToast';
+import { serverMessage } from '../lib/adminToast';
 import { FormError } from './Field';
+import './UserSelect.css';
 
 const MATCHES = 10;
 const DEBOUNCE_MS = 250;

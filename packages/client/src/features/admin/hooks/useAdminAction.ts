@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { adminToast, serverMessage } from '../components/adminToast';
+import { adminToast, serverMessage } from '../lib/adminToast';
 
 export interface ActionMessages {
   /** Toasted when the request succeeds. */

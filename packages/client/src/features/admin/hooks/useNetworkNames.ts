@@ -1,4 +1,4 @@
-import { useGetNetworksQuery } from '../../../app/api/endpoints';
+import { useGetNetworksQuery } from '../../../api/endpoints';
 
 /** A network id's display name ("bitcoin" → "Bitcoin", "tron" → "Tron (TRC-20)"), the id itself for one not listed. */
 export function useNetworkNames(): (id: string) => string {

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../core/hooks';
 import { formatDate } from '../../../lib/format';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { FormModal } from '../components/FormModal';
 import { PageToolbar } from '../components/PageToolbar';
 import { FAILED, useAdminAction } from '../hooks/useAdminAction';
-import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useDeleteAction } from '../components/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { useAdminsQuery, useCreateAdminMutation, useDeleteAdminMutation } from '../store/adminApi';
 

@@ -9,7 +9,8 @@ import { PageToolbar } from '../components/PageToolbar';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { type Approval, useApprovalsQuery, useApproveRequestMutation, useRejectRequestMutation } from '../store/adminApi';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../core/hooks';
+import './ApprovalsPage.css';
 
 const STATUSES = ['pending', 'approved', 'rejected'] as const;
 type ApprovalStatus = (typeof STATUSES)[number];

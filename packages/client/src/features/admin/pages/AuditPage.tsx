@@ -6,6 +6,7 @@ import { PAGE_SIZE, useCursorPager } from '../components/Pager';
 import { ExportButton } from '../components/ExportButton';
 import { PageToolbar } from '../components/PageToolbar';
 import { useAuditQuery } from '../store/adminApi';
+import './AuditPage.css';
 
 interface Filters {
   actor: string;

@@ -7,7 +7,7 @@ import { Modal } from '../components/Modal';
 import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
 import { FAILED, useAdminAction } from '../hooks/useAdminAction';
-import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useDeleteAction } from '../components/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import {
   type CustomToken,
@@ -17,6 +17,7 @@ import {
   useDeleteCustomTokenMutation,
   useEditCustomTokenMutation,
 } from '../store/adminApi';
+import './CustomTokensPage.css';
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 

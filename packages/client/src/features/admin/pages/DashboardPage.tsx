@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/Spinner';
 import { Table } from '../components/DataTable';
 import { useDashboardQuery, useLedgerCheckQuery, useLiabilitiesQuery } from '../store/adminApi';
+import './DashboardPage.css';
 
 function Card({ title, count, to }: { title: string; count: number | undefined; to: string }) {
   return (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { adminToast, serverMessage } from '../components/adminToast';
+import { adminToast, serverMessage } from '../lib/adminToast';
 import { Field, FormError } from '../components/Field';
 import { UserSelect } from '../components/UserSelect';
 import { useBroadcastMutation, useSendNotificationMutation } from '../store/adminApi';

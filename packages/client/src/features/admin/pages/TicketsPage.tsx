@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../../lib/format';
 import { useState, type FormEvent } from 'react';
 import { Spinner } from '../../../components/Spinner';
-import { adminToast, serverMessage } from '../components/adminToast';
+import { adminToast, serverMessage } from '../lib/adminToast';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { DataTable } from '../components/DataTable';
 import { Field, FormError } from '../components/Field';
@@ -10,6 +10,7 @@ import { PAGE_SIZE, useCursorPager } from '../components/Pager';
 import { PageToolbar } from '../components/PageToolbar';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { useCloseTicketMutation, useReplyTicketMutation, useTicketQuery, useTicketsQuery } from '../store/adminApi';
+import './TicketsPage.css';
 
 function imageUrl(image: string): string {
   return /^https?:\/\//.test(image) || image.startsWith('/') ? image : `/images/${image}`;

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useGetNetworksQuery } from '../../../app/api/endpoints';
+import { useGetNetworksQuery } from '../../../api/endpoints';
 import { DataTable } from '../components/DataTable';
 import { Field } from '../components/Field';
 import { FormModal } from '../components/FormModal';
 import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
 import { FAILED, useAdminAction } from '../hooks/useAdminAction';
-import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useDeleteAction } from '../components/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { useNetworkNames } from '../hooks/useNetworkNames';
 import { contractAddressProblem, editedContract } from '../lib/tokenContract';

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Spinner } from '../../../components/Spinner';
 import { formatDate, formatDateTime, formatQuantity, formatUsd } from '../../../lib/format';
 import { countryDisplayName } from '../../../lib/countryNames';
-import { serverMessage } from '../components/adminToast';
+import { serverMessage } from '../lib/adminToast';
 import { CreateDepositModal } from '../components/CreateDepositModal';
 import { Table } from '../components/DataTable';
 import { EditBalanceModal } from '../components/EditBalanceModal';
@@ -12,7 +12,7 @@ import { FormModal } from '../components/FormModal';
 import { PageToolbar } from '../components/PageToolbar';
 import { TransactionsTable } from '../components/TransactionRows';
 import { useAdminAction } from '../hooks/useAdminAction';
-import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useDeleteAction } from '../components/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { type AdminUser, type UserDetail, useDeleteUserMutation, useSendNotificationMutation, useUserDetailQuery } from '../store/adminApi';
 

@@ -9,7 +9,7 @@ import { ExportButton } from '../components/ExportButton';
 import { PageToolbar } from '../components/PageToolbar';
 import { RowActions } from '../components/RowActions';
 import { SearchBox } from '../components/SearchBox';
-import { useDeleteAction } from '../hooks/useDeleteAction';
+import { useDeleteAction } from '../components/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { type AdminUser, useAdminUsersQuery, useDeleteUserMutation } from '../store/adminApi';
 

@@ -3,7 +3,7 @@
  * screens' types as aliases of the generated ones. Only the two money lists that page through an `X-Next-Cursor`
  * response header (users, transactions) get a thin query here, because generated hooks do not expose headers.
  */
-import { baseApi } from '../../../app/api/baseApi';
+import { baseApi } from '../../../api/baseApi';
 import { enhancedApi as approvalsApi } from '../../../api/generated/adminApprovalsApi.generated';
 import { enhancedApi as transactionsApi } from '../../../api/generated/adminTransactionsApi.generated';
 import type { DashboardDto } from '../../../api/generated/adminApi.generated';

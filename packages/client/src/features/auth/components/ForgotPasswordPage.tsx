@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
+import { errorMessage } from '../../../api/baseApi';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { isEmail } from '../../../lib/validation';
 import { useForgotPasswordMutation } from '../../../api/generated/authApi.generated';

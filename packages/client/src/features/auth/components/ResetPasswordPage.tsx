@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
+import { errorMessage } from '../../../api/baseApi';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { useResetPasswordWithTokenMutation } from '../store/resetPassword';

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useAppDispatch } from '../../../app/hooks';
-import { signedIn } from '../../../app/session/sessionSlice';
+import { errorMessage } from '../../../api/baseApi';
+import { useAppDispatch } from '../../../core/hooks';
+import { signedIn } from '../../../core/session/sessionSlice';
 import { CountrySelect } from '../../../components/CountrySelect';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SiteLayout } from '../../../components/SiteLayout';

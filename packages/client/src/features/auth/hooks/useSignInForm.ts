@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router-dom';
-import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
-import type { SessionDto } from '../../../app/api/schema';
-import { useAppDispatch } from '../../../app/hooks';
-import { signedIn } from '../../../app/session/sessionSlice';
+import { errorMessage, isTwoFactorRequired } from '../../../api/baseApi';
+import type { SessionDto } from '../../../api/schema';
+import { useAppDispatch } from '../../../core/hooks';
+import { signedIn } from '../../../core/session/sessionSlice';
 import { useSecondFactor } from '../../../components/SecondFactorField';
 
 type SignIn = (credentials: { email: string; password: string; code?: string }) => Promise<SessionDto>;

@@ -1,5 +1,5 @@
 // The generated resetPassword sends the stored session's bearer; a reset must send the mailed token instead.
-import { baseApi } from '../../../app/api/baseApi';
+import { baseApi } from '../../../api/baseApi';
 import type { ResetPasswordApiResponse, ResetPasswordDto } from '../../../api/generated/authApi.generated';
 
 const api = baseApi.injectEndpoints({

@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { useGetCryptoQuery } from '../../../app/api/endpoints';
+import { useGetCryptoQuery } from '../../../api/endpoints';
 import { CoinGrid, CoinGridPlaceholder } from '../../../components/CoinCard';
 import { SiteLayout } from '../../../components/SiteLayout';
+import './HomePage.css';
 
 const FAQ = [
   ['What is Coinpurse?', 'Coinpurse is a custodial wallet: we keep your tokens safe while you hold, send, receive and swap them from one place.'],

@@ -7,6 +7,7 @@ import { changeDirection, formatChange, formatCompactUsd, formatPrice } from '..
 import { useGetCryptoQuery, useGetMarketStatusQuery, type MarketCoinDto } from '../../../api/generated/marketApi.generated';
 import { SkeletonTable } from '../../../components/Skeleton';
 import { useMediaQuery } from '../../../lib/useMediaQuery';
+import './MarketPage.css';
 
 /** Cards below this width, a table above (the stylesheet's breakpoint). */
 const PHONE = '(max-width: 720px)';

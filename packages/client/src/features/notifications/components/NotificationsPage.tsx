@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../../../api/generated/notificationsApi.generated';
-import { useLiveEvents } from '../../../app/api/liveEvents';
-import { useAppSelector } from '../../../app/hooks';
+import { useLiveEvents } from '../../../core/liveEvents';
+import { useAppSelector } from '../../../core/hooks';
 import { SkeletonList } from '../../../components/Skeleton';
 import { formatDate, previewWords } from '../../../lib/text';
+import './NotificationsPage.css';
 
 export default function NotificationsPage() {
   useLiveEvents();

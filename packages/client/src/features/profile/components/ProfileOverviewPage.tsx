@@ -3,7 +3,8 @@ import { SiteLayout } from '../../../components/SiteLayout';
 import { Spinner } from '../../../components/Spinner';
 import { countryDisplayName } from '../../../lib/countryNames';
 import { formatDate } from '../../../lib/text';
-import { useMeQuery } from '../../../app/api/endpoints';
+import { useMeQuery } from '../../../api/endpoints';
+import './ProfileOverviewPage.css';
 
 export default function ProfileOverviewPage() {
   const { data: me, isLoading } = useMeQuery();

@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
-import { useChangePasswordMutation, useMeQuery, useTwoFactorStatusQuery, useUpdateProfileMutation } from '../../../app/api/endpoints';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { signedIn } from '../../../app/session/sessionSlice';
+import { errorMessage, isTwoFactorRequired } from '../../../api/baseApi';
+import { useChangePasswordMutation, useMeQuery, useTwoFactorStatusQuery, useUpdateProfileMutation } from '../../../api/endpoints';
+import { useAppDispatch, useAppSelector } from '../../../core/hooks';
+import { signedIn } from '../../../core/session/sessionSlice';
 import { CountrySelect } from '../../../components/CountrySelect';
 import { PasswordInput } from '../../../components/PasswordInput';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';

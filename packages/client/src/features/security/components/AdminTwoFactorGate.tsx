@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useLogout } from '../../../app/session/useLogout';
+import { useLogout } from '../../../core/session/useLogout';
 import { Logo } from '../../../components/Logo';
 import { Spinner } from '../../../components/Spinner';
 import { useTwoFactorStatusQuery } from '../../../api/generated/securityApi.generated';

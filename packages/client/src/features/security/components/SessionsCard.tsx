@@ -1,9 +1,10 @@
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useAppDispatch } from '../../../app/hooks';
-import { loggedOut } from '../../../app/session/sessionSlice';
+import { errorMessage } from '../../../api/baseApi';
+import { useAppDispatch } from '../../../core/hooks';
+import { loggedOut } from '../../../core/session/sessionSlice';
 import { useListAdminSessionsQuery, useDeleteAdminSessionMutation } from '../../../api/generated/securityAdminApi.generated';
 import { type SessionInfoDto, useDeleteSessionMutation, useListSessionsQuery, useLogoutAllMutation } from '../../../api/generated/securityApi.generated';
+import './SessionsCard.css';
 
 /** Where the account is signed in: one row per session, "This device" for this one, sign out one or all. */
 export function SessionsCard({ admin = false }: { admin?: boolean }) {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import QRCode from 'react-qr-code';
-import { errorMessage } from '../../../app/api/baseApi';
+import { errorMessage } from '../../../api/baseApi';
 import { SecondFactorField } from '../../../components/SecondFactorField';
 import {
   type TwoFactorSetupDto,

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
+import { errorMessage } from '../../../api/baseApi';
 import { useCreateTicketMutation, type CreateTicketDto } from '../../../api/generated/ticketsApi.generated';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../core/hooks';
 import { SiteLayout } from '../../../components/SiteLayout';
 import { isEmail } from '../../../lib/validation';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../app/api/baseApi';
-import { useGetNetworksQuery, useTwoFactorStatusQuery, type WalletToken } from '../../../app/api/endpoints';
+import { errorMessage } from '../../../api/baseApi';
+import { useGetNetworksQuery, useTwoFactorStatusQuery, type WalletToken } from '../../../api/endpoints';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import {
   useAddAddressMutation,
@@ -11,6 +11,7 @@ import {
 } from '../../../api/generated/walletAddressesApi.generated';
 import { networksOf } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
+import './AddressBookPanel.css';
 
 /** Saved withdrawal addresses and allowlist mode (sends only to saved addresses, after the hold period). */
 export default function AddressBookPanel({ tokens, onClose }: { tokens: WalletToken[]; onClose: () => void }) {

@@ -2,12 +2,13 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { GetTransactionApiArg, TransactionDto } from '../../../api/generated/walletApi.generated';
 import { useGetTransactionPageQuery } from '../store/historyApi';
-import { type NetworkDto, useGetNetworksQuery } from '../../../app/api/endpoints';
-import { useAppSelector } from '../../../app/hooks';
+import { type NetworkDto, useGetNetworksQuery } from '../../../api/endpoints';
+import { useAppSelector } from '../../../core/hooks';
 import { formatCoinAmount, formatDate, formatDateTime, formatPrice, formatUsd } from '../../../lib/format';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { SkeletonListItems } from '../../../components/Skeleton';
+import './HistoryPanel.css';
 
 const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'];
 const STATUSES = ['pending', 'approved', 'rejected'];

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, MouseEventParams, Time, UTCTimestamp } from 'lightweight-charts';
-import { useGetMarketStatusQuery, useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../app/api/endpoints';
+import { useGetMarketStatusQuery, useGetPriceHistoryQuery, type PriceHistoryRange } from '../../../api/endpoints';
 import { changeDirection } from '../../../lib/money';
 import { lateHistoryStart, spanName } from '../lib/chart';
 import { useEffectiveTheme } from '../../../lib/theme';
 import { formatChange, formatDate, formatDateTime, formatLocale, formatPrice, formatUsd } from '../../../lib/format';
+import './PriceChart.css';
 
 const DAY = 86_400_000;
 const RANGES: Array<{ range: PriceHistoryRange; label: string; name: string; spanMs: number | null }> = [

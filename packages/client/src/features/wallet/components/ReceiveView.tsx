@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import QRCode from 'react-qr-code';
 import toast from 'react-hot-toast';
-import type { WalletToken } from '../../../app/api/endpoints';
+import type { WalletToken } from '../../../api/endpoints';
 import { networksOf, receiveUri } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
 

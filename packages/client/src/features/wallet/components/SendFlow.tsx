@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage, isTwoFactorRequired } from '../../../app/api/baseApi';
-import { useGetNetworksQuery, useTwoFactorStatusQuery } from '../../../app/api/endpoints';
+import { errorMessage, isTwoFactorRequired } from '../../../api/baseApi';
+import { useGetNetworksQuery, useTwoFactorStatusQuery } from '../../../api/endpoints';
 import { SecondFactorField, useSecondFactor } from '../../../components/SecondFactorField';
 import { useGetNetworkFeeQuery, useSendCryptoMutation } from '../../../api/generated/walletApi.generated';
 import { useAddAddressMutation, useGetAddressesQuery } from '../../../api/generated/walletAddressesApi.generated';

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { useGetNotificationsQuery } from '../../../app/api/endpoints';
-import { useLiveEvents } from '../../../app/api/liveEvents';
-import { useAppSelector } from '../../../app/hooks';
-import { useLogout } from '../../../app/session/useLogout';
+import { useGetNotificationsQuery } from '../../../api/endpoints';
+import { useLiveEvents } from '../../../core/liveEvents';
+import { useAppSelector } from '../../../core/hooks';
+import { useLogout } from '../../../core/session/useLogout';
 import { BellIcon, EyeIcon, EyeOffIcon } from '../../../components/Icons';
 import { Logo } from '../../../components/Logo';
 import { PriceBanner } from '../../../components/PriceBanner';
@@ -16,6 +16,8 @@ import { useTokenCacheClearing, useWalletData } from '../hooks/useWalletData';
 import { TokenPicker } from './TokenPicker';
 import { TokenRowButton } from './TokenRowButton';
 import { ActionButton } from './ActionButton';
+import './wallet.css';
+import './WalletPage.css';
 
 const ReceiveView = lazy(() => import('./ReceiveView'));
 const CoinPage = lazy(() => import('./CoinPage'));

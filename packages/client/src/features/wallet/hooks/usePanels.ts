@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { usePersistentState } from '../../../lib/usePersistentState';
-import type { WalletToken } from '../../../app/api/endpoints';
+import type { WalletToken } from '../../../api/endpoints';
 
 export type PanelKey = 'openChooseSend' | 'openChooseReceive' | 'openCoinpage' | 'openSwap' | 'openTransaction' | 'sendCoin' | 'openReceive' | 'openAddresses';
 

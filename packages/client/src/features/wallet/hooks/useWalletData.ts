@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useGetWalletTokensQuery, type WalletToken } from '../../../app/api/endpoints';
+import { useGetWalletTokensQuery, type WalletToken } from '../../../api/endpoints';
 import { useGetUserBalanceQuery } from '../../../api/generated/walletApi.generated';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../core/hooks';
 import { CACHE_CLEAR_INTERVAL_MS, clearWalletTokenCacheIfDue, readCachedTokens, writeCachedTokens } from '../../../lib/tokenCache';
 import { buildWalletRows, type WalletRow } from '../lib/rows';
 

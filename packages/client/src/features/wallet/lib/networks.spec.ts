@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WalletToken } from '../../../app/api/endpoints';
+import type { WalletToken } from '../../../api/endpoints';
 import { defaultSendNetwork, networksOf, receiveUri, shortAddress } from './networks';
 
 const token = (networks?: WalletToken['networks']) => ({ id: 'tether', address: '0xabc', networks }) as unknown as WalletToken;

@@ -1,4 +1,4 @@
-import type { TokenNetworkDto, WalletToken } from '../../../app/api/endpoints';
+import type { TokenNetworkDto, WalletToken } from '../../../api/endpoints';
 
 /** A token's networks (a cached token list from before networks existed has none: then nothing to choose). */
 export function networksOf(token: WalletToken): TokenNetworkDto[] {

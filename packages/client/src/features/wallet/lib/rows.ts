@@ -1,4 +1,4 @@
-import type { WalletToken } from '../../../app/api/endpoints';
+import type { WalletToken } from '../../../api/endpoints';
 import type { UserBalanceDto } from '../../../api/generated/walletApi.generated';
 import { coinAmount } from '../../../lib/money';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WalletToken } from '../../../app/api/endpoints';
+import type { WalletToken } from '../../../api/endpoints';
 import { chartPath } from './chart';
 import { buildWalletRows } from './rows';
 import { confirmCoinAmount, sendCoinAmount } from './send';

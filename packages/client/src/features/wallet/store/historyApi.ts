@@ -1,5 +1,5 @@
 import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query/react';
-import { baseApi } from '../../../app/api/baseApi';
+import { baseApi } from '../../../api/baseApi';
 import type { GetTransactionApiArg, TransactionDto } from '../../../api/generated/walletApi.generated';
 
 /** The contract's NEXT_CURSOR_HEADER: the keyset cursor of the next page, absent on the last page. */

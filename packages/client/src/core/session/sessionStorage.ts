@@ -1,4 +1,4 @@
-import type { SessionDto } from '../api/schema';
+import type { SessionDto } from '../../api/schema';
 
 const USER_KEY = 'user';
 

@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { SessionDto } from '../api/schema';
+import { sessionRefused } from '../../api/baseApi';
+import type { SessionDto } from '../../api/schema';
 import { readStoredUser, writeStoredUser } from './sessionStorage';
 
 export interface SessionState {
@@ -9,7 +10,12 @@ export interface SessionState {
 
 const initialState: SessionState = { user: readStoredUser() };
 
-const sessionSlice = createSlice({
+const cleared = (state: SessionState) => {
+  state.user = null;
+  writeStoredUser(null);
+};
+
+export const sessionSlice = createSlice({
   name: 'session',
   initialState,
   reducers: {
@@ -17,16 +23,11 @@ const sessionSlice = createSlice({
       state.user = action.payload;
       writeStoredUser(action.payload);
     },
-    loggedOut(state) {
-      state.user = null;
-      writeStoredUser(null);
-    },
-    sessionExpired(state) {
-      state.user = null;
-      writeStoredUser(null);
-    },
+    loggedOut: cleared,
+    sessionExpired: cleared,
   },
+  // The server refused the stored token: the session is gone as surely as when its exp passes.
+  extraReducers: (builder) => builder.addCase(sessionRefused, cleared),
 });
 
 export const { signedIn, loggedOut, sessionExpired } = sessionSlice.actions;
-export const sessionReducer = sessionSlice.reducer;

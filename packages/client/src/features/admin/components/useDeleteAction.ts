@@ -1,5 +1,5 @@
-import { useConfirmDelete } from '../components/ConfirmDialog';
-import { type ActionMessages, useAdminAction } from './useAdminAction';
+import { useConfirmDelete } from './ConfirmDialog';
+import { type ActionMessages, useAdminAction } from '../hooks/useAdminAction';
 
 interface DeleteOptions extends ActionMessages {
   /** Reload the list after a refused delete too (by default only after a successful one). */

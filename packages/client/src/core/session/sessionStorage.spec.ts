@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionDto } from '../api/schema';
+import type { SessionDto } from '../../api/schema';
 import { isSessionValid, tokenExpiry } from './sessionStorage';
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

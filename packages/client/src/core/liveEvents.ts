@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector } from '../hooks';
-import { baseApi } from './baseApi';
+import { useAppDispatch, useAppSelector } from './hooks';
+import { baseApi } from '../api/baseApi';
 
 const FALLBACK_REFETCH_MS = 30_000;
 const RETRY_MS = 5_000;
