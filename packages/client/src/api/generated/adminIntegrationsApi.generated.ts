@@ -1,4 +1,4 @@
-import { baseApi as api } from '../../app/api/baseApi';
+import { baseApi as api } from '../baseApi';
 export const addTagTypes = ['admin-integrations'] as const;
 const injectedRtkApi = api
   .enhanceEndpoints({
