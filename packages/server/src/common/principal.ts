@@ -14,7 +14,12 @@ export interface Principal {
   apiKey?: { id: string; prefix: string; scopes: readonly string[] };
 }
 
-export type AuthedRequest = FastifyRequest & { principal?: Principal; requestId?: string };
+export type AuthedRequest = FastifyRequest & {
+  principal?: Principal;
+  requestId?: string;
+  /** The public prefix of the API key the request sent, once read (for its log line, refused or not). */
+  apiKeyPrefix?: string;
+};
 
 /** `@CurrentPrincipal()`: the caller; on an `optional` route it may be undefined. */
 export const CurrentPrincipal = createParamDecorator((required: boolean | undefined, context: ExecutionContext): Principal | undefined => {

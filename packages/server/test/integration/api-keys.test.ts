@@ -316,6 +316,10 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     const key = (await createKey(user.token, { name: 'secret check', scopes: ['read'] }).expect(201)).body.key as string;
     await t.http.get('/api/user/get-user-balance').set(bearer(key)).expect(200);
     await t.http.get('/api/admin/dashboard').set(bearer(key)).expect(403);
+    // A refused request's line names the key too, by its prefix.
+    await expect
+      .poll(() => logLines.some((line) => line.includes('"path":"/api/admin/dashboard"') && line.includes(`"apiKey":"${key.slice(0, 12)}"`)))
+      .toBe(true);
     const tables = await rows<{ name: string }>(
       db,
       sql`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,

@@ -41,6 +41,8 @@ export class DatabaseApiKeyAuthenticator implements ApiKeyAuthenticator {
   ) {}
 
   async authenticateKey(key: string, scope: RouteScope, request: AuthedRequest, reply: FastifyReply): Promise<AuthenticatedSession> {
+    // The request line names the key by its prefix even when the key is refused.
+    request.apiKeyPrefix = apiKeyPrefix(key);
     const found = await this.find(key);
     if (!addressAllowed(request.ip, found.allowedIps)) {
       throw new ForbiddenError('This API key may not be used from your address.');

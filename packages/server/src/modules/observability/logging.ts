@@ -299,6 +299,6 @@ function writeRequestLine(request: LoggedRequest, reply: FastifyReply, access: P
     Math.round(reply.elapsedTime),
     request.principal?.id ?? null,
     // A request made with an API key names the key by its public prefix (never the key).
-    request.principal?.apiKey?.prefix,
+    request.apiKeyPrefix,
   );
 }
