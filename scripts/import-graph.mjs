@@ -1,7 +1,9 @@
 // `pnpm check`: the import graph of packages/server/src. Runs dependency-cruiser with the server's rules
-// (packages/server/.dependency-cruiser.cjs: no file circles, config/common/db below every module, the ledger below the
-// other modules, modules never import the app), then counts the import circles, between files and between modules
-// (a module = a folder under src/modules, or config, common, db, cli, scripts, and the app's own files), and names each.
+// (packages/server/.dependency-cruiser.cjs: no file circles, config/common/db below everything, the chain core below
+// the modules and the signer, the signer boundary, approvals below admin, the ledger below the other modules, modules
+// never import the app), then counts the import circles, between files and between modules (a module = a folder under
+// src/modules, or a folder of src — config, common, db, chain-core, jobs, signer, cli, scripts — and the app's own
+// files), names each, and counts the files the signer process loads (src/signer/main.ts and all it imports).
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +80,19 @@ function circles(edges) {
   return found.sort();
 }
 
+/** The files reachable from `entry` (type-only imports included: a reader of the signer reads them too). */
+function reachable(edges, entry) {
+  const seen = new Set();
+  const todo = [entry];
+  while (todo.length) {
+    const file = todo.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    todo.push(...(edges.get(file) ?? []));
+  }
+  return [...seen];
+}
+
 const fileCircles = circles(fileEdges);
 const moduleCircles = circles(moduleEdges);
 const all = [...fileCircles, ...moduleCircles];
@@ -86,6 +101,15 @@ const ruleViolations = result.summary.violations.filter((violation) => violation
 console.log(
   `Import circles in packages/server/src: ${all.length} (${fileCircles.length} between files, ${moduleCircles.length} between modules; ` +
     `${result.summary.totalCruised} files, ${result.summary.totalDependenciesCruised} imports)`,
+);
+const signerFiles = reachable(fileEdges, 'src/signer/main.ts');
+const byLayer = new Map();
+for (const file of signerFiles) byLayer.set(moduleOf(file), (byLayer.get(moduleOf(file)) ?? 0) + 1);
+console.log(
+  `The signer process loads ${signerFiles.length} files of src: ${[...byLayer]
+    .sort()
+    .map(([layer, count]) => `${count} ${layer}`)
+    .join(', ')}`,
 );
 for (const circle of all) console.log(`  circle: ${circle}`);
 for (const violation of ruleViolations) console.log(`  ${violation.rule.name}: ${violation.from} → ${violation.to}`);

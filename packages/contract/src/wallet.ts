@@ -237,6 +237,13 @@ export class TransactionDto {
   payoutState?: PayoutState;
 
   @ApiPropertyOptional({
+    example: 'the hot wallet cannot pay 0.50000000 and its fee: Insufficient funds',
+    description:
+      'Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side). Never shown to the customer.',
+  })
+  payoutReason?: string;
+
+  @ApiPropertyOptional({
     example: '0.00001410',
     description: "Withdrawals paid on chain: the network fee of the payment in the network's own coin (once completed, the fee the chain took)",
   })

@@ -1407,23 +1407,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/reserves": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Reserves: coins held on chain per token and network next to customer liabilities */
-        get: operations["getReserves"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/payouts/cold": {
         parameters: {
             query?: never;
@@ -1515,6 +1498,23 @@ export interface paths {
          * @description Only while it waits for its cold signature (nothing signed uploaded). A prepared transaction is given back first, as by discard. The withdrawal is rejected and its amount returned by a reversal entry with the reason (cp_fail_payout); the customer gets a notification and a mail; audited as chain.cold_payout_failed.
          */
         post: operations["failColdPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reserves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reserves: coins held on chain per token and network next to customer liabilities */
+        get: operations["getReserves"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2275,6 +2275,11 @@ export interface components {
              * @enum {string}
              */
             payoutState?: "approved" | "awaiting_funds" | "awaiting_cold_signature" | "signed" | "broadcast" | "confirming" | "completed" | "failed";
+            /**
+             * @description Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side). Never shown to the customer.
+             * @example the hot wallet cannot pay 0.50000000 and its fee: Insufficient funds
+             */
+            payoutReason?: string;
             /**
              * @description Withdrawals paid on chain: the network fee of the payment in the network's own coin (once completed, the fee the chain took)
              * @example 0.00001410
@@ -3399,6 +3404,93 @@ export interface components {
              */
             refusal?: string;
         };
+        ColdPayoutDto: {
+            /**
+             * Format: uuid
+             * @description The withdrawal (transaction id)
+             */
+            transactionId: string;
+            /** @example litecoin */
+            network: string;
+            /** @example litecoin */
+            token: string;
+            /** @example customer@example.com */
+            userEmail: string | null;
+            /** @description The approved destination address */
+            address: string;
+            /**
+             * @description The approved amount, in the token
+             * @example 2.50000000
+             */
+            coinAmount: string;
+            /** @enum {string} */
+            state: "approved" | "awaiting_funds" | "awaiting_cold_signature" | "signed" | "broadcast" | "confirming" | "completed" | "failed";
+            /**
+             * @description Why it is paid from the cold side
+             * @example above the hot limit of 1 LTC per payout
+             */
+            reason: string;
+            /** @description Its unsigned transaction was handed out (the same one on every download) */
+            prepared: boolean;
+            /** @description The chain transaction id, once a signed upload was accepted */
+            txHash: string | null;
+            /**
+             * @description Network fee in the token: the prepared one, then the signed one
+             * @example 0.00001410
+             */
+            fee: string | null;
+            /** @description The last problem (preparing, broadcasting) */
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        UnsignedPayoutDto: {
+            /** Format: uuid */
+            transactionId: string;
+            /** @example litecoin */
+            network: string;
+            /**
+             * @description psbt: a BIP 174 PSBT in base64 (UTXO family); eip1559: an unsigned EIP-1559 transaction, 0x-prefixed hex (EVM family)
+             * @enum {string}
+             */
+            format: "psbt" | "eip1559";
+            /** @description The unsigned transaction: the same bytes on every download */
+            unsignedTx: string;
+            /**
+             * @description A file name for the download
+             * @example withdrawal-3f2a….psbt
+             */
+            fileName: string;
+            /** @description Pays from: the watch-only cold wallet (UTXO) or the cold address (EVM) */
+            from: string;
+            /** @description The approved destination address */
+            address: string;
+            /**
+             * @description The approved amount, in the token
+             * @example 2.50000000
+             */
+            coinAmount: string;
+            /**
+             * @description Network fee, in the token (EVM: the most it can cost, gas × max fee)
+             * @example 0.00001410
+             */
+            fee: string;
+            /** @description EVM: the nonce reserved for it */
+            nonce: number | null;
+            /**
+             * @description EVM: the chain id
+             * @example 1
+             */
+            chainId: number | null;
+        };
+        SignedPayoutUploadDto: {
+            /** @description The signed transaction: UTXO family a signed PSBT (base64 or hex) or the final raw transaction (hex); EVM family the signed EIP-1559 transaction (0x hex) */
+            signedTx: string;
+        };
+        FailColdPayoutDto: {
+            /** @example The cold wallet is being moved; please request the withdrawal again next week. */
+            reason: string;
+        };
         ReserveColdAddressDto: {
             /** @example ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh */
             address: string;
@@ -3506,93 +3598,6 @@ export interface components {
              * @description When the nodes and the ledger were read
              */
             asOf: string;
-        };
-        ColdPayoutDto: {
-            /**
-             * Format: uuid
-             * @description The withdrawal (transaction id)
-             */
-            transactionId: string;
-            /** @example litecoin */
-            network: string;
-            /** @example litecoin */
-            token: string;
-            /** @example customer@example.com */
-            userEmail: string | null;
-            /** @description The approved destination address */
-            address: string;
-            /**
-             * @description The approved amount, in the token
-             * @example 2.50000000
-             */
-            coinAmount: string;
-            /** @enum {string} */
-            state: "approved" | "awaiting_funds" | "awaiting_cold_signature" | "signed" | "broadcast" | "confirming" | "completed" | "failed";
-            /**
-             * @description Why it is paid from the cold side
-             * @example above the hot limit of 1 LTC per payout
-             */
-            reason: string;
-            /** @description Its unsigned transaction was handed out (the same one on every download) */
-            prepared: boolean;
-            /** @description The chain transaction id, once a signed upload was accepted */
-            txHash: string | null;
-            /**
-             * @description Network fee in the token: the prepared one, then the signed one
-             * @example 0.00001410
-             */
-            fee: string | null;
-            /** @description The last problem (preparing, broadcasting) */
-            lastError: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        UnsignedPayoutDto: {
-            /** Format: uuid */
-            transactionId: string;
-            /** @example litecoin */
-            network: string;
-            /**
-             * @description psbt: a BIP 174 PSBT in base64 (UTXO family); eip1559: an unsigned EIP-1559 transaction, 0x-prefixed hex (EVM family)
-             * @enum {string}
-             */
-            format: "psbt" | "eip1559";
-            /** @description The unsigned transaction: the same bytes on every download */
-            unsignedTx: string;
-            /**
-             * @description A file name for the download
-             * @example withdrawal-3f2a….psbt
-             */
-            fileName: string;
-            /** @description Pays from: the watch-only cold wallet (UTXO) or the cold address (EVM) */
-            from: string;
-            /** @description The approved destination address */
-            address: string;
-            /**
-             * @description The approved amount, in the token
-             * @example 2.50000000
-             */
-            coinAmount: string;
-            /**
-             * @description Network fee, in the token (EVM: the most it can cost, gas × max fee)
-             * @example 0.00001410
-             */
-            fee: string;
-            /** @description EVM: the nonce reserved for it */
-            nonce: number | null;
-            /**
-             * @description EVM: the chain id
-             * @example 1
-             */
-            chainId: number | null;
-        };
-        SignedPayoutUploadDto: {
-            /** @description The signed transaction: UTXO family a signed PSBT (base64 or hex) or the final raw transaction (hex); EVM family the signed EIP-1559 transaction (0x hex) */
-            signedTx: string;
-        };
-        FailColdPayoutDto: {
-            /** @example The cold wallet is being moved; please request the withdrawal again next week. */
-            reason: string;
         };
         ApiKeyDto: {
             /** Format: uuid */
@@ -8195,44 +8200,6 @@ export interface operations {
             };
         };
     };
-    getReserves: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Per token: per network the hot wallet, deposit addresses and cold addresses read from its node (or why not), the holdings, the customer balances and pending withdrawals, and the difference. Figures at most a minute old. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReservesDto"];
-                };
-            };
-            /** @description No session or API key, or it is expired, revoked or invalid. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
     getColdPayouts: {
         parameters: {
             query?: never;
@@ -8517,6 +8484,44 @@ export interface operations {
             };
             /** @description Not waiting for a cold signature (a signed one was uploaded), no longer approved, or the prepared transaction may be on the chain already. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getReserves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per token: per network the hot wallet, deposit addresses and cold addresses read from its node (or why not), the holdings, the customer balances and pending withdrawals, and the difference. Figures at most a minute old. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservesDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

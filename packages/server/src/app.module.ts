@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AllExceptionsFilter } from './common/http-exception.filter';
 import { RequestInputInterceptor } from './common/json-shape.interceptor';
@@ -30,7 +29,6 @@ export class AppModule {
         ObservabilityModule,
         ConfigModule.register(config),
         DatabaseModule.register(database),
-        ScheduleModule.forRoot(),
         ThrottlerModule.forRootAsync({
           imports: [RateLimitModule],
           inject: [DatabaseThrottlerStorage],

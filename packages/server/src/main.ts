@@ -3,7 +3,8 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { DataDirLockedError } from './db/data-dir-lock';
-import { ConfigError, loadConfig, loadDotEnv } from './config/config';
+import { loadConfig } from './config/config';
+import { ConfigError, loadDotEnv } from './config/settings';
 
 async function main(): Promise<void> {
   let config;

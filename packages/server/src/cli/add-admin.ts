@@ -7,7 +7,8 @@
 import 'reflect-metadata';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { loadConfig, loadDotEnv } from '../config/config';
+import { loadConfig } from '../config/config';
+import { loadDotEnv } from '../config/settings';
 import { openDatabase } from '../db/database';
 import { addAdministrator } from '../modules/admin/add-administrator';
 

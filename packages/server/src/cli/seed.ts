@@ -5,7 +5,8 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { loadConfig, loadDotEnv } from '../config/config';
+import { loadConfig } from '../config/config';
+import { loadDotEnv } from '../config/settings';
 import { openDatabase } from '../db/database';
 import { seedDatabase } from './bulk-seed';
 import { LedgerRepository } from '../modules/ledger/ledger.repository';

@@ -18,6 +18,11 @@ export function isEvmNetwork(id: string): id is EvmNetwork {
   return (EVM_NETWORKS as readonly string[]).includes(id);
 }
 
+/** Decimals of a network's own coin in its base unit: satoshis (8) on the UTXO chains, wei (18) on the EVM ones. */
+export function nativeDecimals(network: ChainNetwork): number {
+  return isEvmNetwork(network) ? 18 : 8;
+}
+
 /**
  * Confirmations before a deposit is credited, after what large exchanges publish (Kraken's deposit confirmations page:
  * bitcoin 4, litecoin 12, bitcoin-cash 15, dogecoin 40; Ethereum and most EVM chains 20–40 blocks) — chains with

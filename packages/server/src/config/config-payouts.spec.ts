@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
+import { ConfigError } from './settings';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic. */
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
@@ -24,12 +25,15 @@ describe('CHAIN_<NETWORK>_SIGNER_URL (the signer process that pays withdrawals) 
     expect(loadConfig({ DATA_DIR: ':memory:', ...litecoin }).chains[0].signerUrl).toBeUndefined();
   });
 
-  it('refuses the keys themselves: CHAIN_<NETWORK>_WALLET and _KEY_FILE moved to the signer process', () => {
-    expect(problems({ ...postgres, ...litecoin, CHAIN_LITECOIN_WALLET: 'hot' })).toContain(
-      "CHAIN_LITECOIN_WALLET moved to the signer process (node dist/signer.js): set it in the signer's environment, and CHAIN_LITECOIN_SIGNER_URL with SIGNER_TOKEN here",
+  it('refuses the keys themselves (CHAIN_<NETWORK>_WALLET, _KEY_FILE: signer settings), naming that cause on the first line', () => {
+    const refused = problems({ PORT: 'not a port', ...postgres, ...litecoin, CHAIN_LITECOIN_WALLET: 'hot' }).split('\n');
+    // The first line is the real cause, even before the API's own problems; no misleading "no such network" follows.
+    expect(refused[0]).toBe(
+      "CHAIN_LITECOIN_WALLET is a setting of the signer process (node dist/signer.js), not of the API: it belongs in the signer's own env file (see signer.env.example). Here set CHAIN_LITECOIN_SIGNER_URL and SIGNER_TOKEN instead",
     );
+    expect(refused.join('\n')).not.toContain('no such network');
     expect(problems({ CHAIN_ETHEREUM_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ETHEREUM_XPUB: TPUB, CHAIN_ETHEREUM_KEY_FILE: '/etc/hot.key' })).toContain(
-      'CHAIN_ETHEREUM_KEY_FILE moved to the signer process',
+      'CHAIN_ETHEREUM_KEY_FILE is a setting of the signer process',
     );
     expect(problems({ CHAIN_TRON_KEY_FILE: '/etc/hot.key' })).toContain('CHAIN_TRON_KEY_FILE: no such network');
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, packageRoot, parseDuration, parseTrustProxy, SERVER_ROOT } from './config';
+import { loadConfig, packageRoot, parseDuration, parseTrustProxy, SERVER_ROOT } from './config';
+import { ConfigError } from './settings';
 
 describe('SERVER_ROOT', () => {
   it('is the server package from src/, from tsc output folders and from the bundle in dist/', () => {

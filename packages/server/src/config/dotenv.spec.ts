@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig, loadDotEnv } from './config';
+import { loadConfig } from './config';
+import { loadDotEnv } from './settings';
 
 const NAMES = ['PORT', 'COINPURSE_DOTENV_ONLY', 'LOG_LEVEL'];
 

@@ -1,4 +1,5 @@
-import { type ChainNetwork, isEvmNetwork } from './chain-params';
+import Decimal from 'decimal.js';
+import { type ChainNetwork, isEvmNetwork, nativeDecimals } from './chain-params';
 
 /**
  * The hot/cold split of a network's payouts (see docs/operate/cold-wallets-and-reserves.md): what the hot signer may pay by itself, and
@@ -17,9 +18,6 @@ export interface HotColdSettings {
 
 /** The variables, after `CHAIN_<NETWORK>_`. */
 export const HOT_COLD_SETTINGS = ['HOT_LIMIT', 'HOT_DAILY_LIMIT', 'COLD_WALLET', 'COLD_ADDRESS'] as const;
-
-/** Decimals of a network's own coin: satoshis (8) on the UTXO chains, wei (18) on the EVM ones. */
-const nativeDecimals = (network: ChainNetwork) => (isEvmNetwork(network) ? 18 : 8);
 
 /**
  * `CHAIN_<NETWORK>_HOT_LIMIT`, `_HOT_DAILY_LIMIT`, `_COLD_WALLET` (UTXO) and `_COLD_ADDRESS` (EVM). A limit is a positive
@@ -63,14 +61,8 @@ export function parseHotCold(env: NodeJS.ProcessEnv, prefix: string, network: Ch
   if ((settings.hotLimit || settings.hotDailyLimit) && !cold) {
     problems.push(`${prefix}HOT_LIMIT and _HOT_DAILY_LIMIT need the cold side that pays above them: set ${prefix}${evm ? 'COLD_ADDRESS' : 'COLD_WALLET'}`);
   }
-  if (settings.hotLimit && settings.hotDailyLimit && toBase(settings.hotLimit, decimals) > toBase(settings.hotDailyLimit, decimals)) {
+  if (settings.hotLimit && settings.hotDailyLimit && new Decimal(settings.hotLimit).gt(settings.hotDailyLimit)) {
     problems.push(`${prefix}HOT_LIMIT must not be larger than ${prefix}HOT_DAILY_LIMIT`);
   }
   return settings;
-}
-
-/** A validated decimal amount in the base unit. */
-function toBase(amount: string, decimals: number): bigint {
-  const [whole, fraction = ''] = amount.split('.');
-  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
+import { ConfigError } from './settings';
 
 const base = { NODE_ENV: 'test', DATA_DIR: ':memory:' };
 

@@ -1,15 +1,27 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from './database';
 
-/** Advisory lock keys of the jobs that run on one instance at a time (PGlite has one process: the locks are trivial). */
+/**
+ * Advisory lock keys of the jobs that run on one instance at a time (PGlite has one process: the locks are trivial),
+ * all in one number space (migrations use 7_300_001). A `…Base` is per network: base + the network's place in
+ * CHAIN_NETWORKS (PerNetworkJob).
+ */
 export const JobLocks = {
+  marketRefresh: 7_300_101,
+  marketSeed: 7_300_102,
   rateLimitPurge: 7_300_201,
   storedImagesImport: 7_300_202,
   mailDelivery: 7_300_203,
   sessionsPurge: 7_300_204,
   webhookDelivery: 7_300_205,
-  /** Base of the chain watchers' keys: one key per network (base + the network's place in CHAIN_NETWORKS). */
   chainWatchBase: 7_300_210,
+  payoutsBase: 7_300_310,
+  sweepsBase: 7_300_410,
+  /**
+   * The reserves alert's review. The same number as bitcoin's sweep key (sweepsBase + 0), kept so: sweeps run on the
+   * EVM networks only, so the two never meet.
+   */
+  reservesAlert: 7_300_410,
 } as const;
 
 /** Transaction-scoped advisory lock without waiting: false when another instance holds it. */

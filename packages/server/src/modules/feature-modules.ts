@@ -14,6 +14,8 @@ import { SecurityModule } from './security/security.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { ChainModule } from './chain/chain.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { ReservesModule } from './reserves/reserves.module';
+import { SweepsModule } from './sweeps/sweeps.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -37,6 +39,8 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ReferenceDataModule,
   ChainModule,
   PayoutsModule,
+  SweepsModule,
+  ReservesModule,
   ApiKeysModule,
   WebhooksModule,
 ];

@@ -34,7 +34,7 @@ select cp_plan_transaction_status($1::uuid, $2::text, $3::text, $4::text) as res
 -- cp_plan_void_transaction: declared in src/modules/admin/admin-transaction-functions.ts, defined in src/db/functions/admin-transactions.sql
 select cp_plan_void_transaction($1::uuid, $2::text) as result;
 
--- cp_record_sweep: declared in src/modules/payouts/sweep-functions.ts, defined in src/db/functions/sweeps.sql
+-- cp_record_sweep: declared in src/modules/sweeps/sweep-functions.ts, defined in src/db/functions/sweeps.sql
 select cp_record_sweep($1::uuid, $2::int, $3::boolean, $4::numeric, $5::numeric, $6::int, $7::jsonb) as result;
 
 -- cp_reverse_chain_deposit: declared in src/modules/chain/deposit-review-functions.ts, defined in src/db/functions/deposit-review.sql

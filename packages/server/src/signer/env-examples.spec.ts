@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHAIN_NETWORKS, isEvmNetwork } from '../config/chain-params';
-import { chainEnvPrefix, loadConfig } from '../config/config';
-import { SIGNER_ONLY_SETTINGS } from '../config/signer-settings';
+import { loadConfig } from '../config/config';
+import { chainEnvPrefix } from '../config/chain-settings';
+import { SIGNER_ONLY_SETTINGS } from '../config/chain-settings';
 import { loadSignerConfig } from './signer-config';
 import { signerEnvFile } from './signer-env-file';
 
@@ -106,7 +107,7 @@ function signerEnv(): Record<string, string> {
   return env;
 }
 
-/** What the API reads only to refuse it: the signer's keys ("moved to the signer process"). */
+/** What the API reads only to refuse it: the signer's keys ("a setting of the signer process"). */
 const API_REFUSES = SIGNER_ONLY_SETTINGS.map((setting) => `CHAIN_${PER_NETWORK}_${setting}`);
 
 const sorted = (names: Iterable<string>) => [...names].sort();
@@ -127,7 +128,7 @@ describe('the example env files list every variable their process reads, and not
 
   it('the API refuses the signer’s keys, so .env.example must not offer them', () => {
     for (const setting of SIGNER_ONLY_SETTINGS) {
-      expect(() => loadConfig({ ...apiEnv('production'), [`CHAIN_LITECOIN_${setting}`]: 'x' })).toThrow(/moved to the signer process/);
+      expect(() => loadConfig({ ...apiEnv('production'), [`CHAIN_LITECOIN_${setting}`]: 'x' })).toThrow(/is a setting of the signer process/);
     }
   });
 

@@ -1,21 +1,15 @@
 import { type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import type { Executor } from '../db/database';
-import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../modules/chain/json-rpc';
+import type { SqlExecutor } from '../db/sql-executor';
+import { checkRecipientAmount, readApprovedEvmPayment } from '../chain-core/approved-payments';
+import type { ChainEndpoint } from '../chain-core/chain-endpoint';
+import { type ApprovedEvmPayment, paysExactly, tokenBalance, transferCalldata } from '../chain-core/erc20';
+import { reserveEvmNonce } from '../chain-core/evm-nonces';
+import { evmFeeQuote, evmPaymentFees, evmQuotedFee, evmReplacementFees, maxFeeBase } from '../chain-core/fees';
+import { ChainRpcError, evmQuantity as hexToBigInt, JsonRpcClient } from '../chain-core/json-rpc';
+import { HotWalletShort, type PayoutRequest, type SignedPayout, SignerRefusal, type StoredPayment } from '../chain-core/signer-contract';
 import type { EvmKeyFile } from './evm-key-file';
-import { type ApprovedEvmPayment, paysExactly, readApprovedEvmPayment, tokenBalance, transferCalldata } from '../modules/payouts/erc20-transfer';
-import { reserveEvmNonce } from '../modules/payouts/evm-nonces';
 import { EvmSweepSigner } from './evm-sweep-signer';
-import {
-  checkRecipientAmount,
-  HotWalletShort,
-  type PayoutRequest,
-  type SignedPayout,
-  SignerRefusal,
-  type StoredPayment,
-} from '../modules/payouts/payout-signer';
-import { evmFeeQuote, evmPaymentFees, evmQuantity as hexToBigInt, evmQuotedFee, evmReplacementFees, maxFeeBase } from '../modules/payouts/payout-fees';
 import type { HotSigner } from './hot-signer';
 
 /**
@@ -35,7 +29,7 @@ export class EvmKeySigner implements HotSigner {
   readonly sweeper: EvmSweepSigner | undefined;
 
   constructor(
-    private readonly chain: ConnectedChain,
+    private readonly chain: ChainEndpoint,
     keys: EvmKeyFile,
   ) {
     this.account = privateKeyToAccount(keys.hotKey);
@@ -48,7 +42,7 @@ export class EvmKeySigner implements HotSigner {
     return this.account.address;
   }
 
-  approved(request: PayoutRequest, executor: Executor): Promise<ApprovedEvmPayment> {
+  approved(request: PayoutRequest, executor: SqlExecutor): Promise<ApprovedEvmPayment> {
     return readApprovedEvmPayment(request, this.chain, executor, this.rpc);
   }
 
@@ -57,13 +51,13 @@ export class EvmKeySigner implements HotSigner {
     return Promise.resolve({ fromAddress: this.account.address.toLowerCase(), nonce: parsed.nonce === undefined ? null : BigInt(parsed.nonce), inputs: null });
   }
 
-  /** A refusal is logged by SignerService (once, for every signer). */
-  async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
+  /** A refusal is logged by SigningService (once, for every signer). */
+  async sign(request: PayoutRequest, executor: SqlExecutor): Promise<SignedPayout> {
     const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
     return this.signTransfer(approved, executor);
   }
 
-  private async signTransfer(approved: ApprovedEvmPayment, executor: Executor): Promise<SignedPayout> {
+  private async signTransfer(approved: ApprovedEvmPayment, executor: SqlExecutor): Promise<SignedPayout> {
     const from = this.account.address;
     // A token is paid by its contract's transfer(to, amount), with no value.
     const to = (approved.contract ?? approved.address) as Hex;
@@ -121,7 +115,7 @@ export class EvmKeySigner implements HotSigner {
    * amount less a fee within the ceiling, or a token's `transfer(to, amount)` of the whole amount (its gas is the
    * platform's, so only the fee rises).
    */
-  async replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined> {
+  async replace(request: PayoutRequest, payment: StoredPayment, executor: SqlExecutor): Promise<SignedPayout | undefined> {
     const approved = await readApprovedEvmPayment(request, this.chain, executor, this.rpc);
     return this.replaceTransfer(approved, payment);
   }

@@ -3,15 +3,15 @@ import type { HDKey } from '@scure/bip32';
 import { and, eq } from 'drizzle-orm';
 import { type Hex, keccak256, parseTransaction, toHex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import type { Executor } from '../db/database';
-import { depositAddresses, sweeps } from '../db/schema';
-import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { ChainRpcError, type JsonRpcClient } from '../modules/chain/json-rpc';
-import { paysExactly, tokenBalance, transferCalldata } from '../modules/payouts/erc20-transfer';
-import { reserveEvmNonce } from '../modules/payouts/evm-nonces';
-import { evmSweepFees } from '../modules/payouts/evm-sweep-fees';
-import { evmQuantity as quantity, NATIVE_TRANSFER_GAS } from '../modules/payouts/payout-fees';
-import { HotWalletShort, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../modules/payouts/payout-signer';
+import type { SqlExecutor } from '../db/sql-executor';
+import { depositAddresses } from '../db/schema/chain';
+import { sweeps } from '../db/schema/sweeps';
+import type { ChainEndpoint } from '../chain-core/chain-endpoint';
+import { paysExactly, tokenBalance, transferCalldata } from '../chain-core/erc20';
+import { reserveEvmNonce } from '../chain-core/evm-nonces';
+import { evmSweepFees, NATIVE_TRANSFER_GAS } from '../chain-core/fees';
+import { ChainRpcError, evmQuantity as quantity, type JsonRpcClient } from '../chain-core/json-rpc';
+import { HotWalletShort, type SignedSweepTx, SignerRefusal, SweepDeferred } from '../chain-core/signer-contract';
 
 /**
  * Signs the sweeps of an EVM network's customer deposit addresses: it holds the account's extended private key (the
@@ -27,7 +27,7 @@ export class EvmSweepSigner {
   private readonly fingerprint: string;
 
   constructor(
-    private readonly chain: ConnectedChain,
+    private readonly chain: ChainEndpoint,
     private readonly hot: PrivateKeyAccount,
     private readonly accountKey: HDKey,
     private readonly rpc: JsonRpcClient,
@@ -44,7 +44,7 @@ export class EvmSweepSigner {
    * The gas top-up an ERC-20 sweep needs before its transfer can be sent: undefined when the deposit address already
    * holds the gas, else the hot address's signed payment of the difference to it.
    */
-  async signTopUp(sweepId: string, executor: Executor): Promise<SignedSweepTx | undefined> {
+  async signTopUp(sweepId: string, executor: SqlExecutor): Promise<SignedSweepTx | undefined> {
     return this.refusingLogged(sweepId, async () => {
       const sweep = await this.openSweep(sweepId, ['planned'], executor);
       if (!sweep.contract) throw new SignerRefusal('a native sweep pays its own gas');
@@ -70,7 +70,7 @@ export class EvmSweepSigner {
    * The sweep itself, from the deposit address to the hot address: the whole token balance (its gas paid by the
    * top-up), or the native balance minus its gas, refused below `minNativeBase` (SweepDeferred).
    */
-  async signSweep(sweepId: string, minNativeBase: bigint, executor: Executor): Promise<SignedSweepTx> {
+  async signSweep(sweepId: string, minNativeBase: bigint, executor: SqlExecutor): Promise<SignedSweepTx> {
     return this.refusingLogged(sweepId, async () => {
       // A native sweep is signed as planned; an ERC-20 one once its gas is there (ready).
       const sweep = await this.openSweep(sweepId, ['planned', 'ready'], executor);
@@ -106,7 +106,7 @@ export class EvmSweepSigner {
   }
 
   /** The sweep as the database shows it, in one of `states`, on this signer's network. */
-  private async openSweep(id: string, states: string[], executor: Executor) {
+  private async openSweep(id: string, states: string[], executor: SqlExecutor) {
     const [sweep] = await executor.select().from(sweeps).where(eq(sweeps.id, id));
     if (!sweep) throw new SignerRefusal('no such sweep');
     if (sweep.network !== this.chain.network) throw new SignerRefusal(`the sweep is on ${sweep.network}, this signer signs on ${this.chain.network}`);
@@ -118,7 +118,7 @@ export class EvmSweepSigner {
    * The key of a customer deposit address: the database must list it on this network, derived from this account key
    * (its fingerprint), and the key derived at its stored index must give exactly that address.
    */
-  private async depositAccount(address: string, executor: Executor): Promise<PrivateKeyAccount> {
+  private async depositAccount(address: string, executor: SqlExecutor): Promise<PrivateKeyAccount> {
     const [row] = await executor
       .select({ index: depositAddresses.derivationIndex, fingerprint: depositAddresses.keyFingerprint, address: depositAddresses.address })
       .from(depositAddresses)
@@ -136,7 +136,7 @@ export class EvmSweepSigner {
     payment: { address: string; amountBase: bigint; contract: string | null },
     gas: bigint,
     fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-    executor: Executor,
+    executor: SqlExecutor,
   ): Promise<SignedSweepTx> {
     const [chainIdHex, pendingHex] = await this.rpc.batch<unknown>([
       { method: 'eth_chainId' },

@@ -1,5 +1,5 @@
-import type { Executor } from '../db/database';
-import type { PayoutRequest, SignedPayout, StoredPayment } from '../modules/payouts/payout-signer';
+import type { SqlExecutor } from '../db/sql-executor';
+import type { PayoutRequest, SignedPayout, StoredPayment } from '../chain-core/signer-contract';
 
 /**
  * What holds a hot key inside the signer process: signs one approved withdrawal's payment and its fee bumps, checking
@@ -10,9 +10,9 @@ export interface HotSigner {
   /** The hot address (EVM) or the node wallet's name (UTXO) payouts are paid from. */
   readonly source: string;
   /** Refuses (SignerRefusal) unless the database shows the request's withdrawal approved with exactly its output. */
-  approved(request: PayoutRequest, executor: Executor): Promise<unknown>;
+  approved(request: PayoutRequest, executor: SqlExecutor): Promise<unknown>;
   /** What a signed payment spends: the sending address and nonce (EVM) or the inputs, sorted "txid:vout" (UTXO). */
   spends(rawTx: string): Promise<{ fromAddress: string | null; nonce: bigint | null; inputs: string[] | null }>;
-  sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout>;
-  replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined>;
+  sign(request: PayoutRequest, executor: SqlExecutor): Promise<SignedPayout>;
+  replace(request: PayoutRequest, payment: StoredPayment, executor: SqlExecutor): Promise<SignedPayout | undefined>;
 }

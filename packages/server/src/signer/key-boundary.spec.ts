@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WATCHER_RPC_METHODS } from '../chain-core/node-rpc-methods';
+import { SIGNER_RPC_METHODS } from './signer-rpc-methods';
 
 const SRC = join(__dirname, '..');
 
@@ -60,5 +62,47 @@ describe('no module outside src/signer/ holds or uses a key', () => {
     expect(all).toMatch(/\.signTransaction\(/);
     expect(all).toMatch(/KEY_FILE/);
     expect(all).toMatch(/readFileSync/);
+  });
+});
+
+/**
+ * The Bitcoin Core RPC methods a file calls: `.call('name', …)` / `.call<T>('name', …)` and `{ method: 'name' }` of a
+ * batch. Bitcoin Core's names are lower case without `_` (the EVM's are `eth_…`).
+ */
+function methodsIn(files: string[]): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\.call(?:<[^()]*?>)?\(\s*'([a-z]+)'|\bmethod: '([a-z]+)'/g)) {
+      const method = match[1] ?? match[2];
+      found.set(method, [...(found.get(method) ?? []), relative(SRC, file)]);
+    }
+  }
+  return found;
+}
+
+describe('the RPC methods each process calls are the ones its node user is allowed', () => {
+  const all = sources(SRC);
+  const signer = all.filter((file) => relative(SRC, file).startsWith('signer/'));
+  const api = all.filter((file) => !relative(SRC, file).startsWith('signer/'));
+
+  it('the API calls only WATCHER_RPC_METHODS (gettxout included: the cold discard checks its inputs with it)', () => {
+    const called = methodsIn(api);
+    expect(called.get('gettxout')).toBeDefined();
+    expect(called.get('getblock')).toBeDefined();
+    const missing = [...called].filter(([method]) => !(WATCHER_RPC_METHODS as readonly string[]).includes(method));
+    expect(missing).toEqual([]);
+  });
+
+  it('the signer calls only SIGNER_RPC_METHODS, and no method that sends or reads beyond its wallet', () => {
+    const called = methodsIn(signer);
+    expect(called.get('walletprocesspsbt')).toBeDefined();
+    const missing = [...called].filter(([method]) => !(SIGNER_RPC_METHODS as readonly string[]).includes(method));
+    expect(missing).toEqual([]);
+    expect(SIGNER_RPC_METHODS).not.toContain('sendrawtransaction');
+    // No signing method in the API's list (the key boundary, said for the node as well).
+    expect(
+      WATCHER_RPC_METHODS.filter((method) => /walletprocesspsbt|signrawtransaction|psbtbumpfee|bumpfee|dumpprivkey|walletpassphrase/.test(method)),
+    ).toEqual([]);
   });
 });

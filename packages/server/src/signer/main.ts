@@ -3,13 +3,11 @@ import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
-import { ConfigError } from '../config/config';
-import type { Database } from '../db/database';
-import * as schema from '../db/schema';
+import { ConfigError } from '../config/settings';
+import { createSignerHttpApi } from './http-api';
 import { loadSignerConfig } from './signer-config';
 import { loadSignerEnvFile } from './signer-env-file';
-import { createSignerServer } from './signer-server';
-import { SignerService } from './signer-service';
+import { SigningService } from './signing-service';
 
 /**
  * The signer process (`node dist/signer.js`, docs/operate/signer.md): the only process that holds a hot key. It reads
@@ -40,9 +38,10 @@ async function main(): Promise<void> {
     idle_in_transaction_session_timeout: 120_000,
   });
   pool.on('error', (error) => logger.warn(`PostgreSQL: ${error.message}`));
-  const db = drizzle(pool, { schema }) as unknown as Database;
-  const service = new SignerService(db, config.networks);
-  const server = createSignerServer(service, config.token);
+  // No schema: the signer's code names its tables itself (src/db/sql-executor.ts), and loads only those.
+  const db = drizzle(pool);
+  const service = new SigningService(db, config.networks);
+  const server = createSignerHttpApi(service, config.token);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

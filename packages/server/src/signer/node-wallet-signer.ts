@@ -1,19 +1,11 @@
-import type { Executor } from '../db/database';
-import type { ConnectedChain } from '../modules/chain/chain-connections';
-import { ChainRpcError, JsonRpcClient } from '../modules/chain/json-rpc';
-import { coinsToBase } from '../modules/chain/utxo-node';
-import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from '../modules/payouts/payout-fees';
+import type { SqlExecutor } from '../db/sql-executor';
+import { baseToFixed } from '../chain-core/amounts';
+import { type ApprovedPayment, checkRecipientAmount, readApprovedPayment } from '../chain-core/approved-payments';
+import type { ChainEndpoint } from '../chain-core/chain-endpoint';
+import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from '../chain-core/fees';
+import { ChainRpcError, JsonRpcClient, nodeAmountToBase } from '../chain-core/json-rpc';
+import { HotWalletShort, type PayoutRequest, type SignedPayout, SignerRefusal, type StoredPayment } from '../chain-core/signer-contract';
 import type { HotSigner } from './hot-signer';
-import {
-  baseToCoins,
-  checkRecipientAmount,
-  HotWalletShort,
-  type PayoutRequest,
-  readApprovedPayment,
-  type SignedPayout,
-  SignerRefusal,
-  type StoredPayment,
-} from '../modules/payouts/payout-signer';
 
 /** Bitcoin Core RPC error codes the signer tells apart. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
@@ -32,19 +24,19 @@ export class NodeWalletSigner implements HotSigner {
   /** One address of the wallet the fee estimates pay to (asked once, so estimates use up no addresses). */
   private feeProbeAddress: string | undefined;
 
-  constructor(private readonly chain: ConnectedChain & { wallet: string }) {
+  constructor(private readonly chain: ChainEndpoint & { wallet: string }) {
     const url = new URL(chain.rpcUrl);
     url.pathname = `${url.pathname.replace(/\/$/, '')}/wallet/${encodeURIComponent(chain.wallet)}`;
     this.wallet = new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${chain.rpcUrlForLogs} (wallet ${chain.wallet})`, timeoutMs: 60_000 });
   }
 
-  /** A refusal is logged by SignerService (once, for every signer). */
-  async sign(request: PayoutRequest, executor: Executor): Promise<SignedPayout> {
+  /** A refusal is logged by SigningService (once, for every signer). */
+  async sign(request: PayoutRequest, executor: SqlExecutor): Promise<SignedPayout> {
     const approved = await this.approvedPayment(request, executor);
     return this.signPayment(request, approved);
   }
 
-  private approvedPayment(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
+  private approvedPayment(request: PayoutRequest, executor: SqlExecutor): Promise<ApprovedPayment> {
     return readApprovedPayment(request, this.chain, executor);
   }
 
@@ -53,7 +45,7 @@ export class NodeWalletSigner implements HotSigner {
     return this.chain.wallet;
   }
 
-  approved(request: PayoutRequest, executor: Executor): Promise<{ address: string; amountBase: bigint }> {
+  approved(request: PayoutRequest, executor: SqlExecutor): Promise<ApprovedPayment> {
     return this.approvedPayment(request, executor);
   }
 
@@ -62,8 +54,8 @@ export class NodeWalletSigner implements HotSigner {
     return { fromAddress: null, nonce: null, inputs: decoded.vin.map((input) => `${input.txid}:${input.vout}`).sort() };
   }
 
-  private async signPayment(request: PayoutRequest, approved: { address: string; amountBase: bigint }): Promise<SignedPayout> {
-    const amount = baseToCoins(approved.amountBase, this.chain.nativeDecimals);
+  private async signPayment(request: PayoutRequest, approved: ApprovedPayment): Promise<SignedPayout> {
+    const amount = baseToFixed(approved.amountBase, this.chain.nativeDecimals);
     let funded: { psbt: string; fee: number | string };
     try {
       // The one approved output; the wallet adds its inputs (locked, so a payout signed next never spends them too) and
@@ -88,11 +80,11 @@ export class NodeWalletSigner implements HotSigner {
       }
       throw error;
     }
-    const feeBase = coinsToBase(String(funded.fee), this.chain.nativeDecimals);
+    const feeBase = nodeAmountToBase(String(funded.fee), this.chain.nativeDecimals);
     const ceiling = maxFeeBase(this.chain);
     if (feeBase > ceiling) {
       await this.unlockInputs(funded.psbt);
-      throw new FeeAboveCeiling(`the network fee ${baseToCoins(feeBase, this.chain.nativeDecimals)} is above the ceiling of ${this.chain.maxFee}`);
+      throw new FeeAboveCeiling(`the network fee ${baseToFixed(feeBase, this.chain.nativeDecimals)} is above the ceiling of ${this.chain.maxFee}`);
     }
     const { hex, decoded } = await this.signPsbt(funded.psbt);
     await this.checkOutputs(decoded, { address: approved.address, amountBase: approved.amountBase - feeBase });
@@ -121,12 +113,12 @@ export class NodeWalletSigner implements HotSigner {
    * (so at most one of them is ever mined), pay the recipient the same output, everything else back to the wallet, and
    * a fee within the ceiling. The raise is taken from the change, never from the recipient.
    */
-  async replace(request: PayoutRequest, payment: StoredPayment, executor: Executor): Promise<SignedPayout | undefined> {
+  async replace(request: PayoutRequest, payment: StoredPayment, executor: SqlExecutor): Promise<SignedPayout | undefined> {
     const approved = await this.approvedPayment(request, executor);
     return this.replacePayment(approved, payment);
   }
 
-  private async replacePayment(approved: { address: string; amountBase: bigint }, payment: StoredPayment): Promise<SignedPayout | undefined> {
+  private async replacePayment(approved: ApprovedPayment, payment: StoredPayment): Promise<SignedPayout | undefined> {
     const decimals = this.chain.nativeDecimals;
     const ceiling = maxFeeBase(this.chain);
     const original = await this.wallet.call<DecodedTransaction>('decoderawtransaction', [payment.rawTx]);
@@ -138,12 +130,12 @@ export class NodeWalletSigner implements HotSigner {
       this.wallet.call<{ feerate?: number }>('estimatesmartfee', [2]).catch(() => ({}) as { feerate?: number }),
     ]);
     const rate = utxoReplacementFeeRate({ feeBase: payment.feeBase, vsize: original.vsize }, ceiling, {
-      incrementalPerKvB: coinsToBase(network.incrementalfee ?? 0.00001, decimals),
-      ...(typeof estimate.feerate === 'number' ? { estimatePerKvB: coinsToBase(estimate.feerate, decimals) } : {}),
+      incrementalPerKvB: nodeAmountToBase(network.incrementalfee ?? 0.00001, decimals),
+      ...(typeof estimate.feerate === 'number' ? { estimatePerKvB: nodeAmountToBase(estimate.feerate, decimals) } : {}),
     });
     if (rate === undefined) return undefined;
     const bumped = await this.wallet.call<{ psbt: string; fee: number }>('psbtbumpfee', [payment.txid, { fee_rate: rate }]);
-    const feeBase = coinsToBase(bumped.fee, decimals);
+    const feeBase = nodeAmountToBase(bumped.fee, decimals);
     if (feeBase > ceiling) return undefined;
     const { hex, decoded } = await this.signPsbt(bumped.psbt);
     const spends = (tx: DecodedTransaction) => tx.vin.map((input) => `${input.txid}:${input.vout}`).sort();
@@ -158,7 +150,7 @@ export class NodeWalletSigner implements HotSigner {
   private paymentOutput(decoded: DecodedTransaction, address: string): bigint {
     return decoded.vout
       .filter((out) => (out.scriptPubKey.address ?? out.scriptPubKey.addresses?.[0]) === address)
-      .reduce((sum, out) => sum + coinsToBase(out.value, this.chain.nativeDecimals), 0n);
+      .reduce((sum, out) => sum + nodeAmountToBase(out.value, this.chain.nativeDecimals), 0n);
   }
 
   /**
@@ -167,13 +159,13 @@ export class NodeWalletSigner implements HotSigner {
    */
   async feeFor(amountBase: bigint): Promise<bigint> {
     this.feeProbeAddress ??= await this.wallet.call<string>('getrawchangeaddress', []);
-    const amount = baseToCoins(amountBase, this.chain.nativeDecimals);
+    const amount = baseToFixed(amountBase, this.chain.nativeDecimals);
     const fund = (options: Record<string, unknown>) =>
       this.wallet.call<{ fee: number }>('walletcreatefundedpsbt', [[], [{ [this.feeProbeAddress!]: amount }], 0, { lockUnspents: false, ...options }]);
     // Paid out of the amount, as payouts are; an amount the fee would take entirely cannot be funded so: the same
     // payment with the fee on top has the same size, so the same fee (what the Send step refuses it for).
     const funded = await fund({ subtractFeeFromOutputs: [0] }).catch(() => fund({}));
-    return coinsToBase(funded.fee, this.chain.nativeDecimals);
+    return nodeAmountToBase(funded.fee, this.chain.nativeDecimals);
   }
 
   /**
@@ -190,11 +182,11 @@ export class NodeWalletSigner implements HotSigner {
   }
 
   /** Exactly one output pays the approved address the approved amount; every other one is change to the wallet itself. */
-  private async checkOutputs(decoded: DecodedTransaction, approved: { address: string; amountBase: bigint }): Promise<void> {
+  private async checkOutputs(decoded: DecodedTransaction, approved: ApprovedPayment): Promise<void> {
     let payments = 0;
     for (const out of decoded.vout) {
       const address = out.scriptPubKey.address ?? out.scriptPubKey.addresses?.[0];
-      const value = coinsToBase(out.value, this.chain.nativeDecimals);
+      const value = nodeAmountToBase(out.value, this.chain.nativeDecimals);
       if (address === approved.address && value === approved.amountBase) {
         payments++;
         continue;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../db/database';
+import type { SqlExecutor } from '../db/sql-executor';
 
 export type SignatureKind = 'payout' | 'replacement' | 'sweep' | 'top_up';
 
@@ -63,11 +63,11 @@ export const signatureRecords = {
    * Serialises the requests about one subject (a withdrawal or a sweep) until the transaction ends, so two requests
    * arriving together cannot both sign.
    */
-  async lockSubject(executor: Executor, subjectId: string): Promise<void> {
+  async lockSubject(executor: SqlExecutor, subjectId: string): Promise<void> {
     await executor.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`signer:${subjectId}`}, 0))`);
   },
 
-  async find(executor: Executor, kind: SignatureKind, subjectId: string, replacesTxid = ''): Promise<SignatureRecord | undefined> {
+  async find(executor: SqlExecutor, kind: SignatureKind, subjectId: string, replacesTxid = ''): Promise<SignatureRecord | undefined> {
     const result = (await executor.execute(
       sql`select ${COLUMNS} from signer_signatures where kind = ${kind} and subject_id = ${subjectId} and replaces_txid = ${replacesTxid}`,
     )) as unknown as { rows: Row[] };
@@ -75,7 +75,7 @@ export const signatureRecords = {
   },
 
   /** A payment of `subjectId` (its first one or a replacement) by its txid; undefined: this signer never signed it. */
-  async findPayment(executor: Executor, subjectId: string, network: string, txid: string): Promise<SignatureRecord | undefined> {
+  async findPayment(executor: SqlExecutor, subjectId: string, network: string, txid: string): Promise<SignatureRecord | undefined> {
     const result = (await executor.execute(
       sql`select ${COLUMNS} from signer_signatures where kind in ('payout', 'replacement') and subject_id = ${subjectId} and network = ${network} and txid = ${txid}`,
     )) as unknown as { rows: Row[] };
@@ -88,7 +88,7 @@ export const signatureRecords = {
    * no kept version has their txid). Their inputs must stay locked until these very bytes are sent — the node forgets
    * its locks when it restarts — or a new payout would spend them and the recorded payment could never be sent.
    */
-  async unclaimed(executor: Executor, network: string): Promise<string[]> {
+  async unclaimed(executor: SqlExecutor, network: string): Promise<string[]> {
     const result = (await executor.execute(sql`
       select s.raw_tx from signer_signatures s
       where s.network = ${network} and s.kind = 'payout' and s.signed_at > now() - interval '30 days'
@@ -99,7 +99,7 @@ export const signatureRecords = {
     return result.rows.map((row) => row.raw_tx);
   },
 
-  async insert(executor: Executor, r: SignatureRecord): Promise<void> {
+  async insert(executor: SqlExecutor, r: SignatureRecord): Promise<void> {
     const text = (value: bigint | null) => (value === null ? null : value.toString());
     await executor.execute(sql`insert into signer_signatures
       (kind, subject_id, network, replaces_txid, from_address, nonce, inputs, txid, raw_tx, fee_base, charged_fee_base, amount_base)

@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../config/config';
+import { ConfigError } from '../config/settings';
 import { parseEvmKeyFile } from './evm-key-file';
 import { loadSignerConfig } from './signer-config';
 

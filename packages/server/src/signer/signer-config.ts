@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
-import { type ChainConnection, chainEnvPrefix, ConfigError, LOG_LEVELS, type LogLevelName, parseChains } from '../config/config';
+import { type ChainConnection, chainEnvPrefix, parseChains } from '../config/chain-settings';
+import { ConfigError, LOG_LEVELS, type LogLevelName } from '../config/settings';
 import { parseAccountKey } from '../config/account-key';
 import { type EvmKeyFile, EvmKeyFileError, isCounterpartOf, parseEvmKeyFile } from './evm-key-file';
-import { intSetting } from '../config/int-setting';
+import { intSetting } from '../config/settings';
 
 /** One network the signer signs on: its node connection and the key it signs with. */
 export interface SignerNetwork extends ChainConnection {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../config/config';
+import { ConfigError } from '../config/settings';
 import { loadSignerEnvFile } from './signer-env-file';
 
 const NAMES = ['SIGNER_ENV_FILE', 'COINPURSE_FROM_SIGNER_ENV', 'COINPURSE_FROM_DOTENV', 'COINPURSE_FROM_NAMED', 'SIGNER_PORT'];

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../config/config';
+import { ConfigError } from '../config/settings';
 
 /** The signer's own env file in its working directory; never the API's `.env` (whose keys the signer must not see, nor it the signer's). */
 export const SIGNER_ENV_FILE = 'signer.env';

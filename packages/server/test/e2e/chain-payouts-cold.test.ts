@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { type ChainE2e, HOT_SIGNER_NEEDS_POSTGRES, startChainE2e } from '../support/chain-e2e';
 import { createColdWallet, type RegtestColdWallet } from '../support/cold-wallet';
 import { litecoindInstalled } from '../support/litecoind';

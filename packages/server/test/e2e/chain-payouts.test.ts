@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { type ChainE2e, HOT_SIGNER_NEEDS_POSTGRES, openWallet, startChainE2e } from '../support/chain-e2e';
 import { litecoindInstalled } from '../support/litecoind';
 import { bearer, loginAdmin, signUp } from '../support/test-app';

@@ -6,7 +6,7 @@ import type { Actor } from '../../src/common/principal';
 import { DATABASE, type Database } from '../../src/db/database';
 import { adjustmentLegs } from '../../src/modules/admin/adjustment-rows';
 import { BalanceAdjustmentsService } from '../../src/modules/admin/balance-adjustments.service';
-import { inTransaction } from '../../src/modules/ledger/db-transaction';
+import { inTransaction } from '../../src/db/in-transaction';
 import { type BoundEffect, boundLines } from '../../src/modules/ledger/four-eyes-policy';
 import { toMoney, usdValue } from '../../src/modules/ledger/money';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';

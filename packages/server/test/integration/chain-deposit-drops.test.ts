@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { coinsToBase } from '../../src/modules/chain/utxo-node';
+import { decimalToBase } from '../../src/chain-core/amounts';
 import { Anvil, EVM_XPUB } from '../support/anvil';
 import { TPUB } from '../support/chain-e2e';
 import { DATABASE_KINDS } from '../support/databases';
@@ -42,7 +42,7 @@ async function doubleSpendInNewBlock(ltc: RegtestLitecoind, txid: string): Promi
   let total = 0n;
   for (const input of raw.vin) {
     const spent = await ltc.node.call<{ value: number } | null>('gettxout', [input.txid, input.vout, false]);
-    total += coinsToBase(spent!.value);
+    total += decimalToBase(spent!.value, 8);
   }
   const to = await ltc.newAddress();
   const back = total - 100_000n; // 0.001 LTC of fee

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { ChainRpcError, JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { ChainRpcError, JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';

@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import type { Anvil } from '../support/anvil';
 import { createColdWallet } from '../support/cold-wallet';

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { decodeFunctionData, erc20Abi, type Hex, parseTransaction } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Logger } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/database';
-import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
+import { SignerRefusal } from '../../src/chain-core/signer-contract';
 import type { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import type { Anvil } from '../support/anvil';
 import { type EvmPayoutSetup, HOT_ADDRESS, startEvmPayouts } from '../support/evm-payouts';
@@ -19,6 +20,7 @@ interface Tx {
   status: string;
   txHash?: string;
   payoutState?: string;
+  payoutReason?: string;
   fee?: string;
   confirmations?: number;
 }
@@ -141,8 +143,21 @@ describe.each(SIGNER_DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain 
       },
     ]);
     await anvil.mined(hotSigner);
+    const warn = vi.spyOn(Logger.prototype, 'warn');
     expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 0 });
     expect(await payout(id)).toMatchObject({ state: 'awaiting_funds', lastError: expect.stringContaining('of the token, less than 40000000') });
+    // Every run tries it again; the reason is logged once, when it starts waiting.
+    expect(await payouts.runOnce('ethereum')).toMatchObject({ signed: 0 });
+    const waits = warn.mock.calls.filter(([line]) => String(line).includes(`withdrawal ${id} on ethereum waits for funds`));
+    warn.mockRestore();
+    expect(waits).toHaveLength(1);
+    expect(String(waits[0][0])).toContain('less than 40000000');
+    // The admins see why it waits; the customer sees that it waits, never the platform's reason.
+    const [adminView] = (await t.http.get(`/api/admin/transaction?search=${id}`).set(bearer(admin)).expect(200)).body as Tx[];
+    expect(adminView).toMatchObject({ _id: id, payoutState: 'awaiting_funds', payoutReason: expect.stringContaining('less than 40000000') });
+    const [customerView] = await history(customer.token);
+    expect(customerView).toMatchObject({ _id: id, payoutState: 'awaiting_funds' });
+    expect(customerView.payoutReason).toBeUndefined();
     await transferTestToken(anvil, contract, HOT_ADDRESS, 100n * UNIT);
     // Signed and stored; the process "dies" before broadcasting.
     expect(await payouts.runOnce('ethereum', { stopAfterSigning: true })).toMatchObject({ signed: 1 });
@@ -156,6 +171,10 @@ describe.each(SIGNER_DATABASE_KINDS)('ERC-20 withdrawals paid on an anvil chain 
     expect(await testTokenBalance(anvil, contract, to)).toBe(40n * UNIT);
     const [tx] = await history(customer.token);
     expect(tx).toMatchObject({ payoutState: 'completed', txHash: signed.txid });
+    // Paid: no reason to wait any more, for the admins either.
+    const [paid] = (await t.http.get(`/api/admin/transaction?search=${id}`).set(bearer(admin)).expect(200)).body as Tx[];
+    expect(paid).toMatchObject({ payoutState: 'completed' });
+    expect(paid.payoutReason).toBeUndefined();
   });
 
   it('a stuck ERC-20 payout is replaced with the same nonce and transfer and a higher fee; the token arrives once', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database';
-import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
+import { SignerRefusal } from '../../src/chain-core/signer-contract';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import type { Anvil } from '../support/anvil';
 import { type EvmPayoutSetup, HOT_ADDRESS, startEvmPayouts } from '../support/evm-payouts';

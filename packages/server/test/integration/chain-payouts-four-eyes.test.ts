@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import type { Anvil } from '../support/anvil';
 import { type EvmPayoutSetup, startEvmPayouts } from '../support/evm-payouts';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { SignerRefusal } from '../../src/modules/payouts/payout-signer';
-import { SWEEP_LOCK_BASE, SweepsService } from '../../src/modules/payouts/sweeps.service';
+import { SignerRefusal } from '../../src/chain-core/signer-contract';
+import { JobLocks } from '../../src/db/advisory-locks';
+import { SweepsService } from '../../src/modules/sweeps/sweeps.service';
 import { CHAIN_NETWORKS } from '../../src/config/chain-params';
 import type { Anvil } from '../support/anvil';
 import { type EvmPayoutSetup, HOT_ADDRESS, startEvmPayouts } from '../support/evm-payouts';
@@ -177,7 +178,7 @@ describe.each(SIGNER_DATABASE_KINDS)('EVM sweeps on an anvil chain on %s', (kind
     // PGlite is one process with one connection: the lock is trivial there.
     if (kind !== 'postgres') return;
     const held = await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${SWEEP_LOCK_BASE + CHAIN_NETWORKS.indexOf('ethereum')})`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${JobLocks.sweepsBase + CHAIN_NETWORKS.indexOf('ethereum')})`);
       return sweeps.runOnce('ethereum');
     });
     expect(held).toMatchObject({ yielded: true, planned: 0 });

@@ -10,12 +10,12 @@ import type { ReserveNetworkDto, ReservesDto, ReserveTokenDto } from '@coinpurse
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { plain, toMoney } from '../../src/modules/ledger/money';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
-import { readHoldings } from '../../src/modules/payouts/reserves-holdings';
-import { ReservesRepository } from '../../src/modules/payouts/reserves.repository';
-import { ReservesService } from '../../src/modules/payouts/reserves.service';
+import { readHoldings } from '../../src/modules/reserves/reserves-holdings';
+import { ReservesRepository } from '../../src/modules/reserves/reserves.repository';
+import { ReservesService } from '../../src/modules/reserves/reserves.service';
 import { Anvil } from '../support/anvil';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';

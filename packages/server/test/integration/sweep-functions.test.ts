@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { LedgerService } from '../../src/modules/ledger/ledger.service';
 import { MONEY_CODES, moneyRefusalOf } from '../../src/modules/ledger/money-errors';
-import { RECORD_SWEEP } from '../../src/modules/payouts/sweep-functions';
+import { RECORD_SWEEP } from '../../src/modules/sweeps/sweep-functions';
 import { DATABASE_KINDS } from '../support/databases';
 import { expectLedgerClean, startWalletApp, type WalletApp } from '../support/wallet';
 

@@ -5,13 +5,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
-import { inTransaction } from '../../src/modules/ledger/db-transaction';
+import { inTransaction } from '../../src/db/in-transaction';
 import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { deriveDepositAddress } from '../../src/modules/chain/derivation';
 import { DepositAddressesService } from '../../src/modules/chain/deposit-addresses.service';
-import { EvmNode } from '../../src/modules/chain/evm-node';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { EvmNode } from '../../src/chain-core/evm-node';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 // @ts-expect-error -- the bench's plain-JS figure printer (no types)
 import { figure, median } from '../../../../scripts/bench/figures.mjs';

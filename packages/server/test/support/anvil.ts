@@ -3,7 +3,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { freePort } from './litecoind';
 
 /** The operator's EVM account key m/44'/60'/0' of the "abandon … about" test mnemonic: the xpub watches, the xprv sweeps. */

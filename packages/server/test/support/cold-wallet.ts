@@ -1,6 +1,6 @@
 import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import type { RegtestLitecoind } from './litecoind';
 
 /** BIP32 versions of the test chains (tprv / tpub). */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonRpcClient } from '../../src/modules/chain/json-rpc';
+import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 
 /** Debian's litecoind (package `litecoind`; CI installs it). */
 export const LITECOIND = process.env.LITECOIND ?? '/usr/bin/litecoind';

@@ -6,8 +6,8 @@ import { findNetwork, NATIVE_NETWORK, NETWORKS } from '../../common/networks';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
-import { boundCustomerAmount, boundLines, isGated } from '../ledger/four-eyes-policy';
+import { inTransaction } from '../../db/in-transaction';
+import { boundCustomerAmount } from '../ledger/four-eyes-policy';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { customer, LEASED_SHARD, LedgerService, platform, transfer } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, usdToQuantity, usdValue } from '../ledger/money';
@@ -18,9 +18,9 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { describe, toTransactionDto, usdText } from '../wallet/wallet-common';
 import { type WalletToken, WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminMoneySupport, UUID } from './admin-money-support';
-import { type Applying, requireBoundLines } from './admin-transaction-rows';
+import { type Applying, requireBoundLines } from '../approvals/applying';
 import { DEPOSIT, type DepositOutcome } from './admin-transaction-functions';
-import { ApprovalGate } from './approval-gate.service';
+import { ApprovalGate } from '../approvals/approval-gate.service';
 
 /** Where a deposit arrives: the token, its network and the platform's deposit address there. */
 interface DepositTarget {
@@ -123,23 +123,22 @@ export class AdminDepositsService {
       const { price } = await this.prices.quote(token.id, tx);
       const quantity = this.quantityOf(usd, price, token);
       const legs = this.legs(user.id, token, input.status, quantity);
-      if (isGated(legs)) {
-        const held = await this.gate.hold(
-          actor,
-          {
-            action: 'deposit',
-            userId: user.id,
-            transactionId: null,
-            payload: { ...input },
-            effect: { lines: boundLines(legs), price: plain(price) },
-            usd,
-            summary: `Approved deposit of ${describe(plain(quantity), token.id, token.symbol)} (${usdText(plain(usd))}) for ${user.email}`,
-          },
-          tx,
-          idem,
-        );
-        if (held) return held;
-      }
+      const held = await this.gate.holdIfGated(
+        actor,
+        legs,
+        {
+          action: 'deposit',
+          userId: user.id,
+          transactionId: null,
+          payload: { ...input },
+          basis: { price: plain(price) },
+          usd,
+          summary: `Approved deposit of ${describe(plain(quantity), token.id, token.symbol)} (${usdText(plain(usd))}) for ${user.email}`,
+        },
+        tx,
+        idem,
+      );
+      if (held) return held;
       const body = await this.record(actor, user.id, target, input.status, quantity, price, { tx });
       await this.idempotency.complete(idem, idem?.status ?? 201, body, tx);
       return body;

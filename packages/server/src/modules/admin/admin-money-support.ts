@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, InvalidInputError } from '../../common/errors';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { type Money, toMoney, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { LiveEventsService } from '../notifications/live-events.service';
@@ -11,7 +11,7 @@ import type { TransactionRecord } from '../wallet/transactions.repository';
 import { type WalletToken, WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { type CustomerRecord, WalletUsersRepository } from '../wallet/wallet-users.repository';
 import type { Applied } from './admin-transaction-functions';
-import { ApprovalGate } from './approval-gate.service';
+import { ApprovalGate } from '../approvals/approval-gate.service';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -27,7 +27,7 @@ import { WalletService } from '../wallet/wallet.service';
 import { AdminLedgerViewsService } from './admin-ledger-views.service';
 import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
-import { answer } from './approval-gate.service';
+import { answer } from '../approvals/approval-gate.service';
 import { TransactionStatusService } from './transaction-status.service';
 import { TransactionVoidsService } from './transaction-voids.service';
 

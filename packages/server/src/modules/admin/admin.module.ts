@@ -9,19 +9,18 @@ import { AdminLedgerViewsService } from './admin-ledger-views.service';
 import { AdminMoneySupport } from './admin-money-support';
 import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
-import { ApprovalGate } from './approval-gate.service';
-import { ApprovalsRepository } from './approvals.repository';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { AdminAdminsController, AdminApprovalsController, AdminExportsController, AdminUserDetailController } from './admins.controller';
 import { AdminsRepository } from './admins.repository';
 import { AdminsService } from './admins.service';
-import { ApprovalsService } from './approvals.service';
+import { ApprovalDecisionsService } from './approval-decisions.service';
 import { ExportsRepository } from './exports.repository';
 import { ExportsService } from './exports.service';
 import { TransactionStatusService } from './transaction-status.service';
 import { TransactionVoidsService } from './transaction-voids.service';
 
 @Module({
-  imports: [LedgerModule, WalletModule],
+  imports: [LedgerModule, WalletModule, ApprovalsModule],
   controllers: [
     AdminTransactionsController,
     AdminUserBalancesController,
@@ -44,14 +43,10 @@ import { TransactionVoidsService } from './transaction-voids.service';
     AdminDepositsService,
     TransactionStatusService,
     TransactionVoidsService,
-    ApprovalGate,
     BalanceAdjustmentsService,
-    ApprovalsRepository,
-    ApprovalsService,
+    ApprovalDecisionsService,
     ExportsRepository,
     ExportsService,
   ],
-  // The four-eyes gate of the admin money actions other modules own (chain: taking a deposit back).
-  exports: [ApprovalGate],
 })
 export class AdminModule {}

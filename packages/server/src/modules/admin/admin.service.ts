@@ -17,7 +17,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { SessionsService } from '../security/sessions.service';
 import { AdminRepository } from './admin.repository';
-import { decodeCursor, encodeCursor, pageLimit, UUID_TEXT } from './page-cursor';
+import { decodeCursor, encodeCursor, pageLimit, UUID_TEXT } from '../../common/page-cursor';
 
 export const USER_NOT_FOUND = 'User not found.';
 

@@ -27,9 +27,9 @@ import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
-import { answer } from './approval-gate.service';
+import { answer } from '../approvals/approval-gate.service';
 import { AdminsService } from './admins.service';
-import { ApprovalsService } from './approvals.service';
+import { ApprovalDecisionsService } from './approval-decisions.service';
 import { type CsvExport, ExportsService } from './exports.service';
 
 @ApiTags('admin-admins')
@@ -78,7 +78,7 @@ export class AdminAdminsController {
 @ApiTags('admin-approvals')
 @Controller(BackOfficeAdminRoutes.prefix)
 export class AdminApprovalsController {
-  constructor(private readonly approvals: ApprovalsService) {}
+  constructor(private readonly approvals: ApprovalDecisionsService) {}
 
   @Get(BackOfficeAdminRoutes.approvals)
   @AdminAccess('read')

@@ -12,11 +12,11 @@ import { toMoney, usdNumber } from '../ledger/money';
 import { WalletService } from '../wallet/wallet.service';
 import { type AdminAccountRow, AdminsRepository } from './admins.repository';
 import { AdminRepository } from './admin.repository';
-import { ApprovalGate } from './approval-gate.service';
-import { ApprovalsRepository } from './approvals.repository';
-import { postingTokens, toApprovalDto } from './approvals.service';
+import { ApprovalGate } from '../approvals/approval-gate.service';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { postingTokens, toApprovalDto } from '../approvals/approval-view';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
-import { UUID_TEXT } from './page-cursor';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 const ADMIN_NOT_FOUND = 'Administrator not found.';
 

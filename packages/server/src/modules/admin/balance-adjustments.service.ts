@@ -5,8 +5,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../common/er
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
-import { BALANCE_CHANGED_SINCE_REQUEST, boundCustomerAmount, boundLines, StaleApprovalError } from '../ledger/four-eyes-policy';
+import { inTransaction } from '../../db/in-transaction';
+import { BALANCE_CHANGED_SINCE_REQUEST, boundCustomerAmount, StaleApprovalError } from '../ledger/four-eyes-policy';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { LedgerService } from '../ledger/ledger.service';
 import { type Money, parseAmount, plain, toMoney, tokenDecimals, usdToQuantity, usdValue } from '../ledger/money';
@@ -18,9 +18,9 @@ import type { WalletToken } from '../wallet/wallet-tokens.repository';
 import type { CustomerRecord } from '../wallet/wallet-users.repository';
 import { ADJUST_BALANCE, LOCK_CUSTOMER_BALANCE } from './adjustment-functions';
 import { adjustmentLegs, adjustmentNoticeEvent, adjustmentRecords } from './adjustment-rows';
-import { type Applying, requireBoundLines } from './admin-transaction-rows';
+import { type Applying, requireBoundLines } from '../approvals/applying';
 import { AdminMoneySupport, UUID } from './admin-money-support';
-import { ApprovalGate, type GatedAction } from './approval-gate.service';
+import { ApprovalGate, type GateRequest } from '../approvals/approval-gate.service';
 
 export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.';
 
@@ -149,10 +149,10 @@ export class BalanceAdjustmentsService {
       await this.idempotency.claim(idem, tx);
       const balance = await this.lockBalance(user.id, decided.token, tx);
       const delta = decided.mode === 'add' ? decided.quantity : decided.quantity.sub(balance);
-      if (!delta.isZero()) {
-        const held = await this.gate.hold(actor, gatedAdjustment(user, input, usd, reason, decided, balance, delta), tx, idem);
-        if (held) return held;
-      }
+      // Nothing to move (a "set" to the balance it is): nothing to put to the gate.
+      const legs = delta.isZero() ? [] : adjustmentLegs(user.id, decided.token.id, delta);
+      const held = await this.gate.holdIfGated(actor, legs, gatedAdjustment(user, input, usd, reason, decided, balance, delta), tx, idem);
+      if (held) return held;
       const body = await this.adjust(actor, user.id, decided, usd, reason, { tx, expectedBalance: balance });
       await this.idempotency.complete(idem, idem?.status ?? 200, body, tx);
       return body;
@@ -243,7 +243,7 @@ function gatedAdjustment(
   decided: Decided,
   balance: Money,
   delta: Money,
-): GatedAction {
+): GateRequest {
   const { token, price } = decided;
   const symbol = token.symbol.toUpperCase();
   const after = balance.add(delta);
@@ -252,8 +252,7 @@ function gatedAdjustment(
     userId: user.id,
     transactionId: null,
     payload: { token: input.token, amount: input.amount, type: input.type, ...(input.msg !== undefined ? { msg: input.msg } : {}) },
-    effect: {
-      lines: boundLines(adjustmentLegs(user.id, token.id, delta)),
+    basis: {
       price: plain(price),
       ...(decided.mode === 'set' ? { balanceBefore: plain(balance), balanceAfter: plain(after) } : {}),
     },

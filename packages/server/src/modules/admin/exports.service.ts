@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminTransactionQueryDto, AuditQueryDto } from '@coinpurse/contract';
 import { countryName } from '../../common/countries';
+import { TRANSACTION_CSV_HEADER, transactionCsvCells } from '../wallet/wallet-common';
+import { csvDocument } from '../../common/csv';
 import { NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { AuditService } from '../audit/audit.service';
-import { plain, toMoney } from '../ledger/money';
-import { csvCell } from '../wallet/wallet-common';
+import { plain } from '../ledger/money';
 import { ExportsRepository } from './exports.repository';
-import { UUID_TEXT } from './page-cursor';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 /** Rows read per query: memory holds one batch, whatever the export's size. */
 export const EXPORT_BATCH = 1000;
 
-const line = (cells: Array<string | number | null | undefined>) => `${cells.map(csvCell).join(',')}\r\n`;
 const json = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
 
 export interface CsvExport {
@@ -37,8 +37,8 @@ export class ExportsService {
     await this.audited(actor, 'users', {});
     const tokens = await this.exports.customerTokens();
     const repository = this.exports;
-    async function* chunks(): AsyncGenerator<string> {
-      yield line(['User id', 'Name', 'Email', 'Country', 'Created', 'Deactivated', ...tokens.map((token) => `Balance ${token}`)]);
+    // Each batch of customers with their balances (one query per batch).
+    async function* batches() {
       let after: string | undefined;
       for (;;) {
         const batch = await repository.customersAfter(after, EXPORT_BATCH);
@@ -49,24 +49,21 @@ export class ExportsService {
           if (!byUser.has(row.userId!)) byUser.set(row.userId!, new Map());
           byUser.get(row.userId!)!.set(row.token, row.balance);
         }
-        let text = '';
-        for (const user of batch) {
-          const held = byUser.get(user.id);
-          text += line([
-            user.id,
-            user.name,
-            user.email,
-            countryName(user.country),
-            user.createdAt.toISOString(),
-            user.deactivatedAt?.toISOString() ?? '',
-            ...tokens.map((token) => plain(held?.get(token) ?? '0')),
-          ]);
-        }
-        yield text;
+        yield batch.map((user) => ({ user, held: byUser.get(user.id) }));
         after = batch[batch.length - 1].id;
       }
     }
-    return { filename: `coinpurse-users-${today()}.csv`, chunks: chunks() };
+    const header = ['User id', 'Name', 'Email', 'Country', 'Created', 'Deactivated', ...tokens.map((token) => `Balance ${token}`)];
+    const chunks = csvDocument(header, batches(), ({ user, held }) => [
+      user.id,
+      user.name,
+      user.email,
+      countryName(user.country),
+      user.createdAt.toISOString(),
+      user.deactivatedAt?.toISOString() ?? '',
+      ...tokens.map((token) => plain(held?.get(token) ?? '0')),
+    ]);
+    return { filename: `coinpurse-users-${today()}.csv`, chunks };
   }
 
   async transactions(actor: Actor, query: AdminTransactionQueryDto): Promise<CsvExport> {
@@ -74,87 +71,55 @@ export class ExportsService {
     const filter = { userId: query.userId, token: query.token, type: query.type, status: query.status, search: query.search };
     await this.audited(actor, 'transactions', Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)));
     const repository = this.exports;
-    async function* chunks(): AsyncGenerator<string> {
-      yield line([
-        'Date',
-        'Transaction id',
-        'Customer email',
-        'Customer name',
-        'Type',
-        'Direction',
-        'Token',
-        'Symbol',
-        'Coin amount',
-        'USD amount at the time',
-        'USD price at the time',
-        'Status',
-        'Network',
-        'Address',
-        'Transaction hash',
-        'Note',
-      ]);
+    async function* batches() {
       let after = 0;
       for (;;) {
         const batch = await repository.transactionsAfter(filter, after, EXPORT_BATCH);
         if (!batch.length) return;
-        let text = '';
-        for (const row of batch) {
-          text += line([
-            row.createdAt.toISOString(),
-            row.id,
-            row.email,
-            row.name,
-            row.type,
-            row.direction,
-            row.token,
-            (row.symbol ?? row.token).toUpperCase(),
-            plain(row.coinAmount),
-            toMoney(row.usdAmount).toFixed(2),
-            row.price === null ? '' : plain(row.price),
-            row.status,
-            row.network,
-            row.address,
-            row.txHash,
-            row.note,
-          ]);
-        }
-        yield text;
+        yield batch;
         after = batch[batch.length - 1].seq;
       }
     }
-    return { filename: `coinpurse-transactions-${today()}.csv`, chunks: chunks() };
+    const header = ['Date', 'Transaction id', 'Customer email', 'Customer name', ...TRANSACTION_CSV_HEADER, 'Transaction hash', 'Note'];
+    const chunks = csvDocument(header, batches(), (row) => [
+      row.createdAt.toISOString(),
+      row.id,
+      row.email,
+      row.name,
+      ...transactionCsvCells(row, plain(row.coinAmount)),
+      row.txHash,
+      row.note,
+    ]);
+    return { filename: `coinpurse-transactions-${today()}.csv`, chunks };
   }
 
   async auditLog(actor: Actor, query: AuditQueryDto): Promise<CsvExport> {
     const filter = { actor: query.actor, action: query.action, targetType: query.targetType, targetId: query.targetId };
     await this.audited(actor, 'audit', Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)));
     const repository = this.exports;
-    async function* chunks(): AsyncGenerator<string> {
-      yield line(['Id', 'Date', 'Actor email', 'Actor role', 'Action', 'Target type', 'Target id', 'Before', 'After', 'Request id']);
+    async function* batches() {
       let after = 0;
       for (;;) {
         const batch = await repository.auditAfter(filter, after, EXPORT_BATCH);
         if (!batch.length) return;
-        let text = '';
-        for (const row of batch) {
-          text += line([
-            row.id,
-            row.createdAt.toISOString(),
-            row.actorEmail,
-            row.actorRole,
-            row.action,
-            row.targetType,
-            row.targetId,
-            json(row.before),
-            json(row.after),
-            row.requestId,
-          ]);
-        }
-        yield text;
+        yield batch;
         after = batch[batch.length - 1].id;
       }
     }
-    return { filename: `coinpurse-audit-${today()}.csv`, chunks: chunks() };
+    const header = ['Id', 'Date', 'Actor email', 'Actor role', 'Action', 'Target type', 'Target id', 'Before', 'After', 'Request id'];
+    const chunks = csvDocument(header, batches(), (row) => [
+      row.id,
+      row.createdAt.toISOString(),
+      row.actorEmail,
+      row.actorRole,
+      row.action,
+      row.targetType,
+      row.targetId,
+      json(row.before),
+      json(row.after),
+      row.requestId,
+    ]);
+    return { filename: `coinpurse-audit-${today()}.csv`, chunks };
   }
 }
 

@@ -4,8 +4,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../common/er
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
-import { boundLines, isGated, refundsSettledWithdrawal } from '../ledger/four-eyes-policy';
+import { inTransaction } from '../../db/in-transaction';
+
 import { LedgerService } from '../ledger/ledger.service';
 import { MONEY_CODES, moneyRefusalOf } from '../ledger/money-errors';
 import { TransactionsRepository, type TransactionView } from '../wallet/transactions.repository';
@@ -13,8 +13,9 @@ import { txExplorerUrl, validateTxHash } from '../wallet/tx-hash';
 import { describe, symbolOf, toTransactionDto } from '../wallet/wallet-common';
 import { AdminMoneySupport, UUID } from './admin-money-support';
 import { type Applied, legsOf, type Plan, PLAN_TRANSACTION_STATUS, SET_TRANSACTION_STATUS, viewOf, CUSTOMER_CHANGES } from './admin-transaction-functions';
-import { type Applying, removedToken, requireBoundLines, TYPE_LABEL } from './admin-transaction-rows';
-import { ApprovalGate } from './approval-gate.service';
+import { removedToken, TYPE_LABEL } from './admin-transaction-rows';
+import { type Applying, requireBoundLines } from '../approvals/applying';
+import { ApprovalGate } from '../approvals/approval-gate.service';
 
 /** A txHash checked against the format of its withdrawal's network, with its explorer page. */
 interface TxHash {
@@ -78,18 +79,18 @@ export class TransactionStatusService {
       requireBoundLines(applying, legs);
       // Four-eyes: a change that moves money across what is owed to customers (see four-eyes-policy.ts); the approval
       // re-checks the status it was asked from and applies only the same movement.
-      if (!applying && isGated(legs)) {
-        const held = await this.gate.hold(
+      if (!applying) {
+        const held = await this.gate.holdIfGated(
           actor,
+          legs,
           {
             action: 'modify-transaction',
             userId: record.userId,
             transactionId: record.id,
             payload: { ...input, expectedStatus: input.expectedStatus ?? record.status },
-            effect: { lines: boundLines(legs), price: record.price ?? undefined, status: record.status },
+            basis: { price: record.price ?? undefined, status: record.status },
             usd: await this.support.currentUsd(record, tx),
             summary: `Change the ${TYPE_LABEL[record.type]} of ${describe(record.coinAmount, record.token, symbolOf(record))} from ${record.status} to ${to}`,
-            kinds: refundsSettledWithdrawal(legs) ? ['settled-refund'] : [],
           },
           tx,
         );
@@ -130,7 +131,7 @@ export class TransactionStatusService {
 }
 
 function answer(applied: Applied): TransactionChangeDto {
-  const transaction = toTransactionDto(viewOf(applied.transaction));
+  const transaction = toTransactionDto(viewOf(applied.transaction), 'admin');
   return applied.changed
     ? { message: 'Status updated successfully', changed: true, transaction }
     : { message: `The transaction is already ${transaction.status}.`, changed: false, transaction };

@@ -4,8 +4,8 @@ import { ConflictError, NotFoundError } from '../../common/errors';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
-import { boundLines, isGated, MOVEMENT_CHANGED_SINCE_REQUEST, refundsSettledWithdrawal, StaleApprovalError } from '../ledger/four-eyes-policy';
+import { inTransaction } from '../../db/in-transaction';
+import { MOVEMENT_CHANGED_SINCE_REQUEST, StaleApprovalError } from '../ledger/four-eyes-policy';
 import { LedgerService } from '../ledger/ledger.service';
 import { MONEY_CODES, moneyRefusalOf } from '../ledger/money-errors';
 import { TransactionsRepository } from '../wallet/transactions.repository';
@@ -13,8 +13,9 @@ import { describe } from '../wallet/wallet-common';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminMoneySupport, UUID } from './admin-money-support';
 import { type Applied, legsOf, type Plan, PLAN_VOID_TRANSACTION, viewOf, VOID_TRANSACTION, CUSTOMER_CHANGES } from './admin-transaction-functions';
-import { type Applying, removedToken, requireBoundLines, TYPE_LABEL } from './admin-transaction-rows';
-import { ApprovalGate } from './approval-gate.service';
+import { removedToken, TYPE_LABEL } from './admin-transaction-rows';
+import { type Applying, requireBoundLines } from '../approvals/applying';
+import { ApprovalGate } from '../approvals/approval-gate.service';
 
 const DELETED = { message: 'Transaction deleted successfully' };
 
@@ -66,18 +67,18 @@ export class TransactionVoidsService {
     const record = viewOf(plan.transaction);
     const legs = legsOf(plan.lines);
     requireBoundLines(applying, legs);
-    if (!applying && isGated(legs)) {
-      const held = await this.gate.hold(
+    if (!applying) {
+      const held = await this.gate.holdIfGated(
         actor,
+        legs,
         {
           action: 'delete-trx',
           userId: record.userId,
           transactionId: record.id,
           payload: { id: record.id },
-          effect: { lines: boundLines(legs), price: record.price ?? undefined, status: record.status },
+          basis: { price: record.price ?? undefined, status: record.status },
           usd: await this.support.currentUsd(record, tx),
           summary: `Delete (reverse) the ${record.status} ${TYPE_LABEL[record.type]} of ${describe(record.coinAmount, record.token, symbolOf(record.token))}`,
-          kinds: refundsSettledWithdrawal(legs) ? ['settled-refund'] : [],
         },
         tx,
       );

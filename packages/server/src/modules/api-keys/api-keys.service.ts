@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ADMIN_KEY_SCOPES, type ApiKeyDto, type ApiKeyScope, type CreateApiKeyDto, type CreatedApiKeyDto, CUSTOMER_KEY_SCOPES } from '@coinpurse/contract';
+import { UUID_TEXT } from '../../common/page-cursor';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import { DATABASE, type Database } from '../../db/database';
@@ -11,7 +12,6 @@ import { type ApiKeyListRow, ApiKeysRepository } from './api-keys.repository';
 
 /** Live keys one account may hold at once. */
 export const MAX_LIVE_KEYS = 20;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * API keys of the signed-in owner (customer or administrator). The key is shown once, at creation; only its hash is
@@ -61,7 +61,7 @@ export class ApiKeysService {
   }
 
   async revoke(owner: Principal, actor: Actor, id: string): Promise<ApiKeyDto> {
-    if (!UUID.test(id)) throw new NotFoundError('API key not found.');
+    if (!UUID_TEXT.test(id)) throw new NotFoundError('API key not found.');
     return this.db.transaction(async (tx) => {
       const row = await this.keys.revoke(owner.id, id, tx);
       if (!row) throw new NotFoundError('API key not found, or revoked already.');

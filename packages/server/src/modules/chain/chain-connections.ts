@@ -1,48 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AppConfig, ChainConnection } from '../../config/config';
+import type { AppConfig } from '../../config/config';
+import type { ChainConnection } from '../../config/chain-settings';
 import { APP_CONFIG } from '../../config/config.module';
-import type { ChainNetwork } from '../../config/chain-params';
 import { type AccountKey, parseAccountKey } from './derivation';
-import { EvmNode } from './evm-node';
-import { type ChainNode, UtxoNode } from './utxo-node';
+import { type ChainEndpoint, chainEndpoint } from '../../chain-core/chain-endpoint';
+import { EvmNode } from '../../chain-core/evm-node';
+import { type ChainNode, UtxoNode } from '../../chain-core/utxo-node';
 
-/** A connected network: its configuration, its parsed account key and its node. */
-export interface ConnectedChain extends ChainConnection {
+/** A connected network: its configuration and own coin (ChainEndpoint), its parsed account key and its node. */
+export interface ConnectedChain extends ChainEndpoint {
   account: AccountKey;
   node: ChainNode;
-  /** The coin ids the network's own coin may be listed as (a native payment credits the live one). */
-  nativeCoins: string[];
-  /** Decimals of the chain's base unit for its own coin: satoshis (8) on the UTXO chains, wei (18) on the EVM ones. */
-  nativeDecimals: number;
   /** Derivation indexes are counted per scope: EVM networks sharing one key share one (one address serves all). */
   counterScope: string;
 }
 
-/** The native coin of each connectable network (CoinGecko coin ids). */
-const NATIVE_COINS: Record<ChainNetwork, string[]> = {
-  bitcoin: ['bitcoin'],
-  litecoin: ['litecoin'],
-  dogecoin: ['dogecoin'],
-  'bitcoin-cash': ['bitcoin-cash'],
-  ethereum: ['ethereum'],
-  bsc: ['binancecoin'],
-  polygon: ['polygon-ecosystem-token', 'matic-network'],
-  avalanche: ['avalanche-2'],
-  // Arbitrum's gas coin is ETH; ARB (coin id "arbitrum") is an ERC-20 there.
-  arbitrum: ['ethereum'],
-};
-
-/** A network's connection with its parsed account key and node client (the app's ChainConnections; the signer process). */
+/** A network's connection with its parsed account key and node client. */
 export function connectChain(connection: ChainConnection): ConnectedChain {
   const account = parseAccountKey(connection.network, connection.chain, connection.xpub);
   const rpc = { rpcUrl: connection.rpcUrl, rpcUrlForLogs: connection.rpcUrlForLogs };
   const node = connection.family === 'evm' ? new EvmNode(rpc) : new UtxoNode(rpc);
   return {
-    ...connection,
+    ...chainEndpoint(connection),
     account,
     node,
-    nativeCoins: NATIVE_COINS[connection.network],
-    nativeDecimals: connection.family === 'evm' ? 18 : 8,
     counterScope: connection.family === 'evm' ? `evm:${account.fingerprint}` : `utxo:${connection.network}:${account.fingerprint}`,
   };
 }

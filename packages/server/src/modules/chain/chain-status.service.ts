@@ -9,7 +9,7 @@ import { MetricsService } from '../observability/metrics.service';
 import { ChainConnections } from './chain-connections';
 import { ChainDepositsRepository } from './chain-deposits.repository';
 import { ChainWatcherService } from './chain-watcher.service';
-import { EvmNode } from './evm-node';
+import { EvmNode } from '../../chain-core/evm-node';
 
 /** The Chain status screen and the chain metrics: per network what its watcher last saw, and the deposits by state. */
 @Injectable()

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DATABASE, type Database, type Tx } from '../../db/database';
-import { JobLocks, tryXactLock } from '../../db/advisory-locks';
+import { JobLocks } from '../../db/advisory-locks';
 import { explorerUrl, findNetwork } from '../../common/networks';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { LedgerService } from '../ledger/ledger.service';
 import { plain, tokenDecimals, toMoney, usdValue } from '../ledger/money';
 import { MailService } from '../mail/mail.service';
@@ -12,15 +12,16 @@ import { PriceService } from '../market/price.service';
 import { LiveEventsService } from '../notifications/live-events.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
-import { baseToDecimal, belowLedgerMinimum } from './chain-amounts';
+import { baseToDecimal } from '../../chain-core/amounts';
+import { belowLedgerMinimum } from './ledger-minimum';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
 import { CREDIT_CHAIN_DEPOSIT } from './chain-functions';
-import { PerNetworkJob } from './per-network-job';
-import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
+import { PerNetworkJob } from '../../jobs/per-network-job';
+
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type DepositToRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositDropsService } from './deposit-drops.service';
-import type { ChainBlock } from './utxo-node';
+import type { ChainBlock } from '../../chain-core/utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
 /** An ERC-20 token watched on an EVM network: the ledger token (coin id) its Transfer logs credit, and its decimals. */
@@ -58,7 +59,7 @@ export interface PollResult {
 export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('ChainWatcher');
   /** The polls: one at a time per network, never throwing; a failure is stored for the status screen. */
-  private readonly job = new PerNetworkJob(this.logger, 'watcher', (network, message) => this.deposits.noteNode(network, { error: message }));
+  private readonly job: PerNetworkJob;
   /** Mempool transactions already read, per network (cleared past 100,000). */
   private readonly mempoolKnown = new Map<string, Set<string>>();
   /** Decimals read from contracts whose row has none stored (added while the network had no node). */
@@ -77,7 +78,15 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     private readonly networks: TokenNetworksRepository,
     @Inject(DATABASE) private readonly db: Database,
     private readonly drops: DepositDropsService,
-  ) {}
+  ) {
+    this.job = new PerNetworkJob({
+      name: 'watcher',
+      logger: this.logger,
+      db,
+      lockBase: JobLocks.chainWatchBase,
+      onFailure: (network, message) => this.deposits.noteNode(network, { error: message }),
+    });
+  }
 
   onApplicationBootstrap(): void {
     for (const chain of this.chains.list()) {
@@ -159,10 +168,6 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     return result;
   }
 
-  private lockKey(network: string): number {
-    return JobLocks.chainWatchBase + CHAIN_NETWORKS.indexOf(network as ChainNetwork);
-  }
-
   /**
    * Records the block's payments to deposit addresses and moves the cursor onto it, in one transaction under the
    * network's advisory lock — only when the cursor is still the one this poll read (false: another instance moved it
@@ -184,8 +189,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       if (quote) quotes.set(coinId, { price: quote.price.toString(), symbol: quote.symbol });
     }
     const touchedUsers = new Set<string>();
-    const applied = await inTransaction(this.db, async (tx) => {
-      if (!(await tryXactLock(tx, this.lockKey(chain.network)))) return false;
+    const applied = await this.job.locked(chain.network, async (tx) => {
       const cursor = await this.deposits.cursorForUpdate(chain.network, tx);
       if (!cursor || cursor.height !== from.height || cursor.blockHash !== from.blockHash) return false;
       // Every payment of the block and their History rows in one statement (thousands of customers may be paid in one block).
@@ -202,7 +206,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       await this.publishBalances([...touchedUsers], native, tx);
       return true;
     });
-    return applied;
+    return applied ?? false;
   }
 
   /**
@@ -358,8 +362,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       fork = { network, height: restart, blockHash: restartBlock.hash };
     }
     const alerts: ChainDepositRecord[] = [];
-    const done = await inTransaction(this.db, async (tx) => {
-      if (!(await tryXactLock(tx, this.lockKey(network)))) return false;
+    const done = await this.job.locked(network, async (tx) => {
       const cursor = await this.deposits.cursorForUpdate(network, tx);
       if (!cursor || cursor.height !== from.height || cursor.blockHash !== from.blockHash) return false;
       const orphaned = await this.deposits.inBlocksAbove(network, fork!.height, tx);

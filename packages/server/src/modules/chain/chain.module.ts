@@ -2,8 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { CustomerDepositAddresses } from '../market/customer-deposit-addresses';
 import { ChainCustomerAddresses } from './chain-customer-addresses';
 import { ObservabilityModule } from '../observability/observability.module';
-import { AdminModule } from '../admin/admin.module';
-import { ChainDepositReversals } from '../admin/chain-deposit-reversals';
+import { ApprovalsModule } from '../approvals/approvals.module';
+import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
 import { ChainController } from './chain.controller';
 import { ChainStatusService } from './chain-status.service';
 import { ChainConnections } from './chain-connections';
@@ -22,8 +22,8 @@ import { DepositTagsService } from './deposit-tags.service';
 /** Deposits from the chain: node connections, customers' deposit addresses, the watchers. */
 @Global()
 @Module({
-  // AdminModule: the four-eyes gate (taking a deposit back is an admin money action).
-  imports: [ObservabilityModule, AdminModule],
+  // ApprovalsModule: the four-eyes gate (taking a deposit back is an admin money action).
+  imports: [ObservabilityModule, ApprovalsModule],
   controllers: [ChainController, DepositReviewsController, DepositTagsController],
   providers: [
     { provide: CustomerDepositAddresses, useClass: ChainCustomerAddresses },
@@ -40,7 +40,7 @@ import { DepositTagsService } from './deposit-tags.service';
     DepositDropsService,
     { provide: ChainDepositReversals, useExisting: DepositReviewsService },
   ],
-  // CustomerDepositAddresses: the token list's port (market), bound here; ChainDepositReversals: the approvals' (admin).
+  // CustomerDepositAddresses: the token list's port (market), bound here; ChainDepositReversals: the approvals' (applied by admin).
   exports: [CustomerDepositAddresses, ChainConnections, DepositAddressesService, ChainDepositsRepository, ChainWatcherService, ChainDepositReversals],
 })
 export class ChainModule {}

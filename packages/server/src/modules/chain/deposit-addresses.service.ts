@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '../../db/database';
-import { inTransaction } from '../ledger/db-transaction';
+import { inTransaction } from '../../db/in-transaction';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
 import { EVM_NETWORKS } from '../../config/chain-params';
 import { deriveDepositAddress } from './derivation';

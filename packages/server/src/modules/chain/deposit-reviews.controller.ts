@@ -4,7 +4,7 @@ import { ChainDepositReviewDto, DepositReviewResolvedDto, DepositReviewRoutes, P
 import type { FastifyReply } from 'fastify';
 import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
-import { answer } from '../admin/approval-gate.service';
+import { answer } from '../approvals/approval-gate.service';
 import { DepositReviewsService } from './deposit-reviews.service';
 
 @ApiTags('admin-chain')

@@ -4,12 +4,12 @@ import { ConflictError, NotFoundError } from '../../common/errors';
 import { findNetwork } from '../../common/networks';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { type Applying, requireBoundLines } from '../admin/admin-transaction-rows';
-import { ApprovalGate } from '../admin/approval-gate.service';
-import { ChainDepositReversals } from '../admin/chain-deposit-reversals';
+import { type Applying, requireBoundLines } from '../approvals/applying';
+import { ApprovalGate } from '../approvals/approval-gate.service';
+import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
 import { AuditService } from '../audit/audit.service';
-import { inTransaction } from '../ledger/db-transaction';
-import { boundLines } from '../ledger/four-eyes-policy';
+import { inTransaction } from '../../db/in-transaction';
+
 import { customer, LedgerService, platform, LEASED_SHARD, transfer } from '../ledger/ledger.service';
 import { MONEY_CODES, type MoneyRefusal } from '../ledger/money-errors';
 import { type Money, toMoney, usdValue } from '../ledger/money';
@@ -176,14 +176,15 @@ export class DepositReviewsService implements ChainDepositReversals {
       const held = await inTransaction(this.db, async (tx) => {
         // The plan under the deposit's row lock: the gate stores what would move now, the call applies the same.
         const plan = (await this.ledger.runIn(tx, PLAN_CHAIN_DEPOSIT_REVERSAL, () => [review.id], options)) as ReversalPlan;
-        const pending = await this.gate.hold(
+        const pending = await this.gate.holdIfGated(
           actor,
+          legsOf(plan),
           {
             action: 'reverse-chain-deposit',
             userId: plan.userId,
             transactionId: plan.transactionId,
             payload: { depositId: review.id, reason },
-            effect: { lines: boundLines(legsOf(plan)), ...(price ? { price } : {}) },
+            basis: price ? { price } : {},
             usd,
             summary: `Take back the chain deposit of ${amountText} from ${review.userEmail} (its block was orphaned after credit)`,
             reason,

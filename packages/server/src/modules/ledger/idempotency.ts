@@ -1,4 +1,6 @@
 import {
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
   applyDecorators,
   CallHandler,
   createParamDecorator,
@@ -12,7 +14,6 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
-import { Interval } from '@nestjs/schedule';
 import { ApiConflictResponse, ApiHeader, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_HEADER } from '@coinpurse/contract';
 import { and, eq, lt, sql } from 'drizzle-orm';
@@ -25,7 +26,8 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { idempotencyKeys } from '../../db/schema';
-import { sqlState } from './db-transaction';
+import { sqlState } from '../../db/in-transaction';
+import { ScheduledJob } from '../../jobs/scheduled-job';
 import { MONEY_CODES, moneyRefusalOf } from './money-errors';
 
 /** Keys are kept at least this long (then purged). */
@@ -100,9 +102,19 @@ function canonical(value: unknown, depth = 0): unknown {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How often the keys past IDEMPOTENCY_RETENTION_HOURS are deleted. */
+const PURGE_EVERY_MS = 3_600_000;
+
 @Injectable()
-export class IdempotencyService {
+export class IdempotencyService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Idempotency');
+  /** Deletes old keys every hour (any instance: a delete of rows past their retention is safe to repeat). */
+  private readonly purgeJob = new ScheduledJob<void>({
+    name: 'Purging idempotency keys',
+    logger: this.logger,
+    everyMs: PURGE_EVERY_MS,
+    work: () => this.deleteExpired(),
+  });
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -256,13 +268,21 @@ export class IdempotencyService {
     return this.find(context.scope, context.key);
   }
 
-  @Interval(3_600_000)
+  onApplicationBootstrap(): void {
+    this.purgeJob.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.purgeJob.close();
+  }
+
+  /** Deletes the keys past their retention now; a failure is logged, and the next run tries again. */
   async purge(): Promise<void> {
-    try {
-      await this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_RETENTION_HOURS})`));
-    } catch {
-      // Best effort: the next run tries again.
-    }
+    await this.purgeJob.run();
+  }
+
+  private async deleteExpired(): Promise<void> {
+    await this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_RETENTION_HOURS})`));
   }
 }
 

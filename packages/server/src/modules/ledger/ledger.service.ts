@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { LedgerCheckDto } from '@coinpurse/contract';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import type { SqlFunction } from '../../db/sql-function';
-import { sqlState } from './db-transaction';
+import { sqlState } from '../../db/in-transaction';
 import { type BalanceChange, LedgerEvents } from './ledger-events';
 import { type AccountKey, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';

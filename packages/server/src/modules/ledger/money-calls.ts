@@ -6,7 +6,7 @@ import { KeyedSemaphore, PermitRefused } from '../../common/keyed-semaphore';
 import type { AuthedRequest } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { sqlState } from './db-transaction';
+import { sqlState } from '../../db/in-transaction';
 import { Idempotent } from './idempotency';
 
 /**

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { JobLocks, tryXactLock } from '../../db/advisory-locks';
+import { JobLocks } from '../../db/advisory-locks';
 import { DATABASE, type Database, type DatabaseHandle } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
+import { ScheduledJob } from '../../jobs/scheduled-job';
 import { MAIL_CHANNEL, MailRepository, type QueuedMail } from './mail.repository';
 import { outboxDirectory } from './mail.service';
 
@@ -39,19 +40,27 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
   private readonly logger = new Logger('Mail');
   private readonly transport: Transporter;
   private readonly via: 'smtp' | 'outbox';
-  private running: Promise<void> | undefined;
-  private again = false;
+  /** Runs now when a mail is queued (NOTIFY), else when `deliverDue` says; one instance claims at a time (its lock). */
+  private readonly job: ScheduledJob<number>;
   private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private lastPurge = 0;
 
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DATABASE) db: Database,
     @Inject(DATABASE_HANDLE) private readonly handle: DatabaseHandle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly outbox: MailRepository,
   ) {
+    this.job = new ScheduledJob<number>({
+      name: 'Mail delivery run',
+      logger: this.logger,
+      everyMs: POLL_MS,
+      nextRunMs: (nextInMs) => nextInMs ?? POLL_MS,
+      lock: { db, key: JobLocks.mailDelivery },
+      work: () => this.deliverDue(),
+      failed: POLL_MS,
+    });
     const timeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
     if (config.smtpUrl) {
       this.via = 'smtp';
@@ -67,51 +76,29 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
 
   async onApplicationBootstrap(): Promise<void> {
     if (typeof this.handle?.listen === 'function') this.unlisten = await this.handle.listen(MAIL_CHANNEL, () => this.kick());
+    this.job.start();
     this.kick();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.job.stop();
     await this.unlisten?.().catch(() => undefined);
-    await this.running;
+    await this.job.close();
     this.transport.close();
   }
 
   /** Runs the job now (or once more right after the current run). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.deliverDue()
-      .catch((error: unknown) => {
-        if (!this.stopped) this.logger.warn(`Mail delivery run failed: ${(error as Error).message}`);
-        return POLL_MS;
-      })
-      .then((nextInMs) => {
-        this.running = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          return this.kick();
-        }
-        this.timer = setTimeout(() => this.kick(), nextInMs);
-        this.timer.unref();
-      });
+    this.job.kick();
   }
 
   /** Delivers every due mail; returns when to look again (ms). */
   private async deliverDue(): Promise<number> {
     for (;;) {
       if (this.stopped) return POLL_MS;
-      const claim = await this.db.transaction(async (tx) => {
-        if (!(await tryXactLock(tx, JobLocks.mailDelivery))) return 'locked' as const;
-        return (await this.outbox.claimDue(LEASE_MS, tx)) ?? ('none' as const);
-      });
-      if (claim === 'locked') return LOCKED_RETRY_MS;
+      const claim = await this.job.locked(async (tx) => (await this.outbox.claimDue(LEASE_MS, tx)) ?? ('none' as const));
+      if (claim === undefined) return LOCKED_RETRY_MS;
       if (claim === 'none') break;
       await this.deliverOne(claim);
     }

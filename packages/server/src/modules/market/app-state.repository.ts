@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { eq, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { rowsOf } from '../../db/rows';
 import { appState } from '../../db/schema';
 
 /** Keys of the small job-state table. */
@@ -29,12 +28,6 @@ export interface RefreshState {
   lastError?: string | null;
 }
 
-/** Advisory lock keys (one number space for the whole app; migrations use 7_300_001). */
-export const AdvisoryLocks = {
-  marketRefresh: 7_300_101,
-  marketSeed: 7_300_102,
-} as const;
-
 @Injectable()
 export class AppStateRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
@@ -56,16 +49,5 @@ export class AppStateRepository {
   async setIfAbsent(key: string, value: unknown, executor: Executor = this.db): Promise<boolean> {
     const rows = await executor.insert(appState).values({ key, value, updatedAt: new Date() }).onConflictDoNothing().returning({ key: appState.key });
     return rows.length > 0;
-  }
-
-  /** Transaction-scoped advisory lock without waiting: false when another session holds it. */
-  async tryXactLock(key: number, executor: Executor): Promise<boolean> {
-    const result = await executor.execute(sql`select pg_try_advisory_xact_lock(${key}) as locked`);
-    return Boolean((rowsOf(result)[0] as { locked?: unknown } | undefined)?.locked);
-  }
-
-  /** Transaction-scoped advisory lock, waiting for it. */
-  async xactLock(key: number, executor: Executor): Promise<void> {
-    await executor.execute(sql`select pg_advisory_xact_lock(${key})`);
   }
 }

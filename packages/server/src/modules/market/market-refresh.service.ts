@@ -1,9 +1,10 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { JobLocks, tryXactLock, xactLock } from '../../db/advisory-locks';
 import { DATABASE, type Database } from '../../db/database';
-import { AdvisoryLocks, AppStateKeys, AppStateRepository, type RefreshState } from './app-state.repository';
+import { ScheduledJob } from '../../jobs/scheduled-job';
+import { AppStateKeys, AppStateRepository, type RefreshState } from './app-state.repository';
 import { type CoinUpsert, CoinsRepository } from './coins.repository';
 import { fetchProviderJson, marketsRequest, parseMarketRows, type ProviderFetchResult } from './coingecko';
 import { ReferenceDataCache } from '../reference-data/reference-data.cache';
@@ -19,7 +20,6 @@ export type RefreshOutcome =
   | { status: 'skipped'; reason: 'locked' | 'not-due' | 'backoff' | 'running' | 'stopping'; until?: string }
   | { status: 'failed'; error: string; backoffUntil?: string };
 
-export const MARKET_REFRESH_JOB = 'market-refresh';
 /** Tokens a fresh database supports (no deposit address until an admin sets one). */
 export const DEFAULT_SUPPORTED_TOKENS = ['bitcoin', 'ethereum', 'tether'] as const;
 const MAX_BACKOFF_SECONDS = 30 * 60;
@@ -37,7 +37,8 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
   private readonly logger = new Logger('Market');
   private inFlight: Promise<RefreshOutcome> | null = null;
   private readonly shutdown = new AbortController();
-  private firstTick: NodeJS.Timeout | undefined;
+  /** Every MARKET_REFRESH_SECONDS, and a first attempt right after boot (live prices replace the snapshot at once). */
+  private readonly schedule: ScheduledJob<RefreshOutcome>;
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -47,24 +48,27 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     private readonly appState: AppStateRepository,
     private readonly cache: MarketCacheService,
     private readonly referenceData: ReferenceDataCache,
-    private readonly scheduler: SchedulerRegistry,
     private readonly pricePoints: PriceHistoryRepository,
     private readonly priceHistory: PriceHistoryService,
     private readonly metrics: MarketMetrics,
-  ) {}
+  ) {
+    this.schedule = new ScheduledJob<RefreshOutcome>({
+      name: 'Market refresh',
+      logger: this.logger,
+      everyMs: config.marketRefreshSeconds * 1000,
+      firstRunMs: 50,
+      // Never throws, and claims its interval under the refresh lock itself (`run`).
+      work: () => this.refresh(),
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.seed();
-    if (!this.config.marketRefreshEnabled) return;
-    const interval = setInterval(() => void this.refresh(), this.config.marketRefreshSeconds * 1000);
-    this.scheduler.addInterval(MARKET_REFRESH_JOB, interval);
-    // A first attempt right after boot, so live prices replace the snapshot without waiting a whole interval.
-    this.firstTick = setTimeout(() => void this.refresh(), 50);
+    if (this.config.marketRefreshEnabled) this.schedule.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.firstTick) clearTimeout(this.firstTick);
-    if (this.scheduler.doesExist('interval', MARKET_REFRESH_JOB)) this.scheduler.deleteInterval(MARKET_REFRESH_JOB);
+    this.schedule.stop();
     this.shutdown.abort();
     await this.inFlight?.catch(() => undefined);
   }
@@ -76,7 +80,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
   async seed(): Promise<void> {
     let loaded = 0;
     await this.db.transaction(async (tx) => {
-      await this.appState.xactLock(AdvisoryLocks.marketSeed, tx);
+      await xactLock(tx, JobLocks.marketSeed);
       const summary = await this.coins.marketSummary(tx);
       if (summary.every((entry) => entry.count === 0)) {
         const { rows } = loadSnapshot();
@@ -133,7 +137,7 @@ export class MarketRefreshService implements OnApplicationBootstrap, BeforeAppli
     // Timers on different instances are not aligned: a claim counts for the interval minus a little slack.
     const slackMs = Math.min(2000, intervalMs * 0.1);
     const claim = await this.db.transaction(async (tx): Promise<RefreshOutcome | 'claimed'> => {
-      if (!(await this.appState.tryXactLock(AdvisoryLocks.marketRefresh, tx))) return { status: 'skipped', reason: 'locked' };
+      if (!(await tryXactLock(tx, JobLocks.marketRefresh))) return { status: 'skipped', reason: 'locked' };
       const state = (await this.appState.get<RefreshState>(AppStateKeys.marketRefresh, tx)) ?? {};
       const now = Date.now();
       if (state.backoffUntil && Date.parse(state.backoffUntil) > now) return { status: 'skipped', reason: 'backoff', until: state.backoffUntil };

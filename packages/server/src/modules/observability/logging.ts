@@ -5,7 +5,8 @@ import pino, { type DestinationStream, type Logger as PinoInstance } from 'pino'
 import pretty from 'pino-pretty';
 import { assignRequestId } from '../../common/request-id.middleware';
 import type { AuthedRequest } from '../../common/principal';
-import type { AppConfig, LogLevelName } from '../../config/config';
+import type { AppConfig } from '../../config/config';
+import type { LogLevelName } from '../../config/settings';
 
 /**
  * Keys whose values never reach a log line, wherever they appear in a logged object (two levels deep covers

@@ -2,10 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { FORGOT_PASSWORD_MESSAGE, PASSWORD_CHANGED_MESSAGE, type SupportMessageDto } from '@coinpurse/contract';
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../../common/errors';
+import { escapeHtml } from '../../common/html';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database, type DatabaseHandle } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
+import { ScheduledJob } from '../../jobs/scheduled-job';
 import { AuditService } from '../audit/audit.service';
 import { hashPassword } from '../auth/password-hasher';
 import { UsersRepository } from '../auth/users.repository';
@@ -31,11 +33,15 @@ export function hashResetToken(token: string): string {
 @Injectable()
 export class PasswordResetService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PasswordReset');
-  private working: Promise<void> | undefined;
-  private again = false;
+  /** Works off the queued requests: every REQUEST_POLL_MS, and soon after each request's notification. */
+  private readonly worker = new ScheduledJob<void>({
+    name: 'Password reset requests',
+    logger: this.logger,
+    everyMs: REQUEST_POLL_MS,
+    firstRunMs: 0,
+    work: () => this.workOffRequests(),
+  });
   private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
-  private soon: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(
@@ -63,49 +69,22 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (typeof this.handle?.listen === 'function') this.unlisten = await this.handle.listen(RESET_REQUEST_CHANNEL, () => this.kickSoon());
-    this.timer = setInterval(() => this.kick(), REQUEST_POLL_MS);
-    this.timer.unref();
-    this.kick();
+    // A request's notification can arrive before its answer has left (PGlite runs in this thread): the work starts a
+    // moment later, so a known email's extra work never delays the answer that queued it.
+    if (typeof this.handle?.listen === 'function') this.unlisten = await this.handle.listen(RESET_REQUEST_CHANNEL, () => this.worker.kick(WORK_DELAY_MS));
+    this.worker.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.soon);
+    this.worker.stop();
     await this.unlisten?.().catch(() => undefined);
-    await this.working;
-  }
-
-  /**
-   * A request's notification can arrive before its answer has left (PGlite runs in this thread): the work starts a
-   * moment later, so a known email's extra work never delays the answer that queued it.
-   */
-  private kickSoon(): void {
-    this.soon ??= setTimeout(() => {
-      this.soon = undefined;
-      this.kick();
-    }, WORK_DELAY_MS);
+    await this.worker.close();
   }
 
   /** Works off the queued forgot-password requests (now, or again right after the current run). Never throws. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.working) {
-      this.again = true;
-      return;
-    }
-    this.working = this.workOffRequests()
-      .catch((error: unknown) => {
-        if (!this.stopped) this.logger.warn(`Password reset requests: ${(error as Error).message}`);
-      })
-      .finally(() => {
-        this.working = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.worker.kick();
   }
 
   /**
@@ -175,8 +154,4 @@ export class PasswordResetService implements OnApplicationBootstrap, OnModuleDes
 
 function usable(reset: { usedAt: Date | null; expiresAt: Date } | undefined): reset is { usedAt: null; expiresAt: Date; userId: string; id: string } {
   return Boolean(reset && !reset.usedAt && reset.expiresAt.getTime() > Date.now());
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

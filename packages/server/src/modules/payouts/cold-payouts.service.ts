@@ -4,18 +4,21 @@ import { DATABASE, type Database, type Tx } from '../../db/database';
 import type { Actor } from '../../common/principal';
 import { ConflictError, InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError } from '../chain/json-rpc';
-import { coinsToBase } from '../chain/utxo-node';
-import { inTransaction } from '../ledger/db-transaction';
+import { ChainRpcError } from '../../chain-core/json-rpc';
+import { baseToFixed, decimalToBase } from '../../chain-core/amounts';
+import { inTransaction } from '../../db/in-transaction';
 import { AuditService } from '../audit/audit.service';
-import { type ApprovedPayment, ColdPrepareError, ColdReleaseRefusal, type ColdSide, ColdUploadRefusal } from './cold-side';
+import type { ApprovedPayment } from '../../chain-core/approved-payments';
+import { ColdPrepareError, ColdReleaseRefusal, type ColdWallet, ColdUploadRefusal } from './cold-wallet';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
-import { EvmColdAddress } from './evm-cold-transaction';
-import { baseToCoins, readApprovedPayment, SignerRefusal } from './payout-signer';
+import { EvmColdWallet } from './evm-cold-wallet';
+import { readApprovedPayment } from '../../chain-core/approved-payments';
+import { sameAddress } from '../../chain-core/erc20';
+import { SignerRefusal } from '../../chain-core/signer-contract';
 import { PayoutFailures } from './payout-failures';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
-import { ColdPsbtWallet } from './psbt';
-import { RemoteSigners } from './remote-signers';
+import { UtxoColdWallet } from './utxo-cold-wallet';
+import { SignerClients } from '../signer-client/signer-clients';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -32,7 +35,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 @Injectable()
 export class ColdPayoutsService {
   private readonly logger = new Logger('ColdPayouts');
-  private readonly sides = new Map<string, ColdSide>();
+  private readonly sides = new Map<string, ColdWallet>();
 
   constructor(
     private readonly chains: ChainConnections,
@@ -41,21 +44,21 @@ export class ColdPayoutsService {
     private readonly audit: AuditService,
     private readonly failures: PayoutFailures,
     @Inject(DATABASE) private readonly db: Database,
-    signers: RemoteSigners,
+    signers: SignerClients,
   ) {
     for (const chain of chains.list()) {
       const settings = chain.hotCold;
       const signer = signers.get(chain.network);
       if (chain.family === 'utxo' && signer && settings?.coldWallet) {
         // Change back to the hot wallet counts as ours: the wallet the signer process names, read-only.
-        this.sides.set(chain.network, new ColdPsbtWallet(chain, settings.coldWallet, () => signer.hotWallet()));
+        this.sides.set(chain.network, new UtxoColdWallet(chain, settings.coldWallet, () => signer.hotWallet()));
       }
-      if (chain.family === 'evm' && signer && settings?.coldAddress) this.sides.set(chain.network, new EvmColdAddress(chain, settings.coldAddress));
+      if (chain.family === 'evm' && signer && settings?.coldAddress) this.sides.set(chain.network, new EvmColdWallet(chain, settings.coldAddress));
     }
   }
 
   /** The cold side of a network (undefined: every payout is paid hot, or waits for funds). */
-  sideOf(network: string): ColdSide | undefined {
+  sideOf(network: string): ColdWallet | undefined {
     return this.sides.get(network);
   }
 
@@ -79,7 +82,7 @@ export class ColdPayoutsService {
   }
 
   /** Who reads the confirmations of a cold payment the hot signer cannot see (UTXO: the watch-only wallet). */
-  statusReader(payout: PayoutRecord): { status: NonNullable<ColdSide['status']> } | undefined {
+  statusReader(payout: PayoutRecord): { status: NonNullable<ColdWallet['status']> } | undefined {
     const side = payout.coldReason ? this.sides.get(payout.network) : undefined;
     const status = side?.status?.bind(side);
     return status ? { status } : undefined;
@@ -122,7 +125,7 @@ export class ColdPayoutsService {
               action: 'chain.cold_payout_prepared',
               targetType: 'transaction',
               targetId: transactionId,
-              after: { network: chain.network, format: side.format, from: side.source, fee: baseToCoins(prepared.feeBase, chain.nativeDecimals) },
+              after: { network: chain.network, format: side.format, from: side.source, fee: baseToFixed(prepared.feeBase, chain.nativeDecimals) },
             },
             tx,
           );
@@ -137,8 +140,8 @@ export class ColdPayoutsService {
           fileName: `withdrawal-${transactionId}.${side.format === 'psbt' ? 'psbt' : 'eip1559.txt'}`,
           from: side.source,
           address: payout.address,
-          coinAmount: baseToCoins(BigInt(payout.amountBase), chain.nativeDecimals),
-          fee: baseToCoins(prepared.feeBase, chain.nativeDecimals),
+          coinAmount: baseToFixed(BigInt(payout.amountBase), chain.nativeDecimals),
+          fee: baseToFixed(prepared.feeBase, chain.nativeDecimals),
           ...side.describe(prepared),
         } satisfies UnsignedPayoutDto;
       },
@@ -193,7 +196,7 @@ export class ColdPayoutsService {
             action: 'chain.cold_payout_signed',
             targetType: 'transaction',
             targetId: transactionId,
-            after: { network: chain.network, txid: signed.txid, fee: baseToCoins(signed.feeBase, chain.nativeDecimals) },
+            after: { network: chain.network, txid: signed.txid, fee: baseToFixed(signed.feeBase, chain.nativeDecimals) },
           },
           tx,
         );
@@ -235,7 +238,7 @@ export class ColdPayoutsService {
             action: 'chain.cold_payout_discarded',
             targetType: 'transaction',
             targetId: transactionId,
-            before: { unsignedTx: discarded.unsignedTx, fee: baseToCoins(discarded.feeBase, chain.nativeDecimals), ...side.describe(discarded) },
+            before: { unsignedTx: discarded.unsignedTx, fee: baseToFixed(discarded.feeBase, chain.nativeDecimals), ...side.describe(discarded) },
             after: { network: chain.network, state: stored.state },
           },
           tx,
@@ -275,7 +278,7 @@ export class ColdPayoutsService {
   }
 
   /** Gives back what a prepared transaction reserved; 409 saying why not (it may be on the chain), 503 when the node is down. */
-  private async release(side: ColdSide, prepared: { unsignedTx: string; feeBase: bigint }, tx: Tx): Promise<void> {
+  private async release(side: ColdWallet, prepared: { unsignedTx: string; feeBase: bigint }, tx: Tx): Promise<void> {
     await side.release(prepared, tx).catch((error: unknown) => {
       if (error instanceof ColdReleaseRefusal) throw new ConflictError(error.message);
       throw nodeDown(error);
@@ -294,11 +297,11 @@ export class ColdPayoutsService {
     const decimals = chain.nativeDecimals;
     const amount = BigInt(payout.amountBase);
     const symbol = await this.payouts.symbolOf(chain.nativeCoins[0], tx);
-    if (hotLimit && amount > coinsToBase(hotLimit, decimals)) return `above the hot limit of ${hotLimit} ${symbol} per payout`;
+    if (hotLimit && amount > decimalToBase(hotLimit, decimals)) return `above the hot limit of ${hotLimit} ${symbol} per payout`;
     if (hotDailyLimit) {
       const paid = await this.cold.hotSignedSince(chain.network, new Date(Date.now() - DAY_MS), tx);
-      if (paid + amount > coinsToBase(hotDailyLimit, decimals)) {
-        return `the hot wallet paid ${baseToCoins(paid, decimals)} ${symbol} over the last 24 hours: this payment would pass its daily limit of ${hotDailyLimit} ${symbol}`;
+      if (paid + amount > decimalToBase(hotDailyLimit, decimals)) {
+        return `the hot wallet paid ${baseToFixed(paid, decimals)} ${symbol} over the last 24 hours: this payment would pass its daily limit of ${hotDailyLimit} ${symbol}`;
       }
     }
     return undefined;
@@ -314,7 +317,7 @@ export class ColdPayoutsService {
     return payout;
   }
 
-  private coldSideFor(payout: PayoutRecord): { chain: ConnectedChain; side: ColdSide } {
+  private coldSideFor(payout: PayoutRecord): { chain: ConnectedChain; side: ColdWallet } {
     const chain = this.chains.get(payout.network);
     const side = this.sides.get(payout.network);
     if (!chain || !side) throw new ConflictError(`${payout.network} has no cold side configured (CHAIN_<NETWORK>_COLD_WALLET or _COLD_ADDRESS).`);
@@ -328,7 +331,7 @@ export class ColdPayoutsService {
   private async approvedPayment(chain: ConnectedChain, payout: PayoutRecord, tx: Tx): Promise<ApprovedPayment | { notDue: string }> {
     const request = { transactionId: payout.transactionId, network: payout.network, address: payout.address, amountBase: BigInt(payout.amountBase) };
     try {
-      return await readApprovedPayment(request, chain, tx, chain.family === 'evm' ? (a, b) => a.toLowerCase() === b.toLowerCase() : undefined);
+      return await readApprovedPayment(request, chain, tx, chain.family === 'evm' ? sameAddress : undefined);
     } catch (error) {
       if (!(error instanceof SignerRefusal)) throw error;
       if (error.notApproved && !payout.unsignedTx) {
@@ -348,12 +351,12 @@ export class ColdPayoutsService {
       token,
       userEmail,
       address: payout.address,
-      coinAmount: baseToCoins(BigInt(payout.amountBase), decimals),
+      coinAmount: baseToFixed(BigInt(payout.amountBase), decimals),
       state: payout.state,
       reason: payout.coldReason ?? '',
       prepared: payout.unsignedTx !== null,
       txHash: payout.txid,
-      fee: fee === null ? null : baseToCoins(BigInt(fee), decimals),
+      fee: fee === null ? null : baseToFixed(BigInt(fee), decimals),
       lastError: payout.lastError,
       createdAt: payout.createdAt.toISOString(),
     };

@@ -3,15 +3,14 @@ import type { NetworkFeeDto } from '@coinpurse/contract';
 import { InvalidInputError } from '../../common/errors';
 import { DATABASE, type Database } from '../../db/database';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
-import { JsonRpcClient } from '../chain/json-rpc';
-import { coinsToBase } from '../chain/utxo-node';
+import { baseToFixed, decimalToBase, payoutAmountBase } from '../../chain-core/amounts';
+import { JsonRpcClient, nodeAmountToBase } from '../../chain-core/json-rpc';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { SendFeeCheck } from '../wallet/send-fee-check';
-import { baseToCoins } from './payout-signer';
-import type { RemoteSigner } from './remote-signer';
-import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, payoutAmountBase, recipientGetsBase } from './payout-fees';
+import type { SignerClient } from '../signer-client/signer-client';
+import { SignerClients } from '../signer-client/signer-clients';
+import { evmFeeQuote, evmQuotedFee, feeNotCoveredRefusal, NATIVE_TRANSFER_GAS, recipientGetsBase } from '../../chain-core/fees';
 import { PayoutsRepository } from './payouts.repository';
-import { PayoutsService } from './payouts.service';
 
 /** Confirmation target of the UTXO estimate shown before a send. */
 const FEE_TARGET_BLOCKS = 6;
@@ -24,7 +23,7 @@ const TYPICAL_PAYOUT_VBYTES = 141n;
 
 /**
  * The network fee a send would pay, for the Send confirm step, on the networks the platform pays out on by itself. The
- * customer pays it out of the amount (see payout-fees.ts), so the step shows it and what the recipient gets. UTXO: the
+ * customer pays it out of the amount (see src/chain-core/fees.ts), so the step shows it and what the recipient gets. UTXO: the
  * fee the hot wallet would pay for this payment (funded, never signed nor locked) and the node's rate
  * (`estimatesmartfee`); EVM: `eth_feeHistory`'s next base fee plus the median tip, times 21,000 gas (a plain transfer),
  * the quote the signer charges. An ERC-20 token's gas is the platform's: its estimate is a fee of 0 to the customer.
@@ -36,7 +35,7 @@ export class NetworkFeeService implements SendFeeCheck {
 
   constructor(
     private readonly chains: ChainConnections,
-    private readonly payouts: PayoutsService,
+    private readonly signers: SignerClients,
     private readonly payoutRows: PayoutsRepository,
     private readonly tokenNetworks: TokenNetworksRepository,
     @Inject(DATABASE) private readonly db: Database,
@@ -47,19 +46,19 @@ export class NetworkFeeService implements SendFeeCheck {
     if (!chain) return this.tokenFee(tokenId, coinAmount);
     const decimals = chain.nativeDecimals;
     const amountBase = parseCoinAmount(coinAmount, decimals);
-    const signer = this.payouts.signerOf(chain.network);
+    const signer = this.signers.get(chain.network);
     const estimate = await this.quote(chain, amountBase);
     const { feeBase, feeRateBase } = estimate;
     const refusal = feeBase === null ? undefined : feeNotCoveredRefusal(amountBase, feeBase, decimals, await this.payoutRows.symbolOf(tokenId, this.db));
     return {
       token: tokenId,
       network: chain.network,
-      coinAmount: baseToCoins(amountBase, decimals),
-      estimatedFee: feeBase === null ? null : baseToCoins(feeBase, decimals),
-      feeRate: feeRateBase === null ? null : baseToCoins(feeRateBase, decimals),
+      coinAmount: baseToFixed(amountBase, decimals),
+      estimatedFee: feeBase === null ? null : baseToFixed(feeBase, decimals),
+      feeRate: feeRateBase === null ? null : baseToFixed(feeRateBase, decimals),
       targetBlocks: estimate.targetBlocks,
       ...(signer?.family === 'evm' ? { gasLimit: Number(NATIVE_TRANSFER_GAS) } : {}),
-      recipientGets: feeBase === null ? null : baseToCoins(recipientGetsBase(amountBase, feeBase), decimals),
+      recipientGets: feeBase === null ? null : baseToFixed(recipientGetsBase(amountBase, feeBase), decimals),
       feePaidBy: 'customer',
       ...(refusal ? { refusal } : {}),
     };
@@ -82,11 +81,11 @@ export class NetworkFeeService implements SendFeeCheck {
 
   /** The chain paying out `tokenId` as its own coin by itself (a signer configured), if any. */
   private nativeChain(tokenId: string): ConnectedChain | undefined {
-    return this.chains.list().find((c) => this.payouts.signerOf(c.network) && c.nativeCoins.includes(tokenId));
+    return this.chains.list().find((c) => this.signers.get(c.network) && c.nativeCoins.includes(tokenId));
   }
 
   private async quote(chain: ConnectedChain, amountBase: bigint): Promise<{ feeBase: bigint | null; feeRateBase: bigint | null; targetBlocks: number }> {
-    const signer = this.payouts.signerOf(chain.network);
+    const signer = this.signers.get(chain.network);
     if (signer?.family === 'evm') return this.evmEstimate(chain);
     if (signer) return this.utxoEstimate(signer, amountBase, chain.nativeDecimals);
     return { feeBase: null, feeRateBase: null, targetBlocks: FEE_TARGET_BLOCKS };
@@ -95,11 +94,11 @@ export class NetworkFeeService implements SendFeeCheck {
   /** An ERC-20 token the EVM signer pays out (a contract on a network with a signer): the platform pays its gas. */
   private async tokenFee(tokenId: string, coinAmount: string | undefined): Promise<NetworkFeeDto> {
     const row = (await this.tokenNetworks.listForCoin(String(tokenId))).find(
-      (r) => r.contractAddress && this.chains.get(r.network)?.family === 'evm' && this.payouts.signerOf(r.network),
+      (r) => r.contractAddress && this.chains.get(r.network)?.family === 'evm' && this.signers.get(r.network),
     );
     if (!row) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not paid out on the chain by the platform: no network fee estimate.`);
     const decimals = row.contractDecimals ?? 18;
-    const amount = baseToCoins(parseCoinAmount(coinAmount, decimals), decimals);
+    const amount = baseToFixed(parseCoinAmount(coinAmount, decimals), decimals);
     return {
       token: tokenId,
       network: row.network,
@@ -112,9 +111,9 @@ export class NetworkFeeService implements SendFeeCheck {
     };
   }
 
-  private async utxoEstimate(signer: RemoteSigner, amountBase: bigint, decimals: number) {
+  private async utxoEstimate(signer: SignerClient, amountBase: bigint, decimals: number) {
     const estimate = await signer.client.call<{ feerate?: number }>('estimatesmartfee', [FEE_TARGET_BLOCKS]).catch(() => ({}) as { feerate?: number });
-    const feeRateBase = typeof estimate.feerate === 'number' ? coinsToBase(estimate.feerate, decimals) : null;
+    const feeRateBase = typeof estimate.feerate === 'number' ? nodeAmountToBase(estimate.feerate, decimals) : null;
     let feeBase = await signer.feeFor(amountBase).catch(() => null);
     // An amount the fee takes entirely (or too small to be an output at all): the fee of a typical payment, paid on top.
     feeBase ??= await signer.feeFor(10n ** BigInt(Math.max(0, decimals - PROBE_AMOUNT_DIGITS))).catch(() => null);
@@ -143,7 +142,7 @@ function parseCoinAmount(coinAmount: string | undefined, decimals: number): bigi
   const text = typeof coinAmount === 'string' ? coinAmount.trim() : '';
   let amountBase: bigint;
   try {
-    amountBase = coinsToBase(text, decimals);
+    amountBase = decimalToBase(text, decimals);
   } catch {
     amountBase = 0n;
   }

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError } from '../chain/json-rpc';
-import { inTransaction } from '../ledger/db-transaction';
-import { type PayoutSigner, type SignedPayout, SignerRefusal, type StoredPayment } from './payout-signer';
+import { ChainRpcError } from '../../chain-core/json-rpc';
+import { inTransaction } from '../../db/in-transaction';
+import { type SignedPayout, SignerRefusal, type StoredPayment } from '../../chain-core/signer-contract';
+import type { PayoutSigner } from '../signer-client/signer-client';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 import type { PayoutRecord } from './payouts.repository';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { desc, eq } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { payoutReplacedTxs, payouts, type ReplacedReason } from '../../db/schema';
-import type { SignedPayout } from './payout-signer';
+import type { SignedPayout } from '../../chain-core/signer-contract';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
 
 export type ReplacedTx = typeof payoutReplacedTxs.$inferSelect;

@@ -1,52 +1,42 @@
 import { Global, Module } from '@nestjs/common';
+import { SignerClientModule } from '../signer-client/signer-client.module';
 import { SendFeeCheck } from '../wallet/send-fee-check';
-import { Erc20Payouts } from './erc20-payouts';
 import { ColdPayoutsController } from './cold-payouts.controller';
 import { ColdPayoutsRepository } from './cold-payouts.repository';
 import { ColdPayoutsService } from './cold-payouts.service';
-import { PayoutsController } from './payouts.controller';
-import { PayoutsRepository } from './payouts.repository';
-import { PayoutsService } from './payouts.service';
-import { ReservesAlertService } from './reserves-alert.service';
-import { ReservesController } from './reserves.controller';
-import { ReservesRepository } from './reserves.repository';
-import { ReservesService } from './reserves.service';
-import { SweepsRepository } from './sweeps.repository';
-import { SweepsService } from './sweeps.service';
+import { Erc20Payouts } from './erc20-payouts';
 import { NetworkFeeService } from './network-fee.service';
 import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutFailures } from './payout-failures';
 import { PayoutVersionsRepository } from './payout-versions.repository';
-import { RemoteSigners } from './remote-signers';
+import { PayoutsController } from './payouts.controller';
+import { PayoutsRepository } from './payouts.repository';
+import { PayoutsService } from './payouts.service';
 
 /**
- * Withdrawals to the chain: approved withdrawals signed by the network's signer, broadcast and confirmed; the
- * cold-signature path; EVM sweeps; the reserves. Global for the wallet's SendFeeCheck (a send refused when the network
- * fee takes its whole amount), which the wallet module cannot import without a circle.
+ * Withdrawals to the chain: approved withdrawals signed by the network's signer process (through SignerClientModule),
+ * broadcast, bumped when stuck and confirmed; above the hot limits, the cold payouts an admin signs offline. Global for
+ * the wallet's SendFeeCheck (a send refused when the network fee takes its whole amount), which the wallet module cannot
+ * import without a circle.
  */
 @Global()
 @Module({
-  controllers: [PayoutsController, ReservesController, ColdPayoutsController],
+  imports: [SignerClientModule],
+  controllers: [PayoutsController, ColdPayoutsController],
   providers: [
     PayoutsRepository,
     PayoutsService,
     Erc20Payouts,
     ColdPayoutsRepository,
     ColdPayoutsService,
-    SweepsRepository,
-    SweepsService,
-    ReservesRepository,
-    ReservesAlertService,
-    ReservesService,
     NetworkFeeService,
     PayoutBumps,
     PayoutCompletion,
     PayoutFailures,
     PayoutVersionsRepository,
     { provide: SendFeeCheck, useExisting: NetworkFeeService },
-    RemoteSigners,
   ],
-  exports: [PayoutsService, PayoutsRepository, SweepsService, SendFeeCheck],
+  exports: [PayoutsService, PayoutsRepository, SendFeeCheck],
 })
 export class PayoutsModule {}

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { baseToCoins } from './payout-signer';
+import { baseToFixed, payoutAmountBase } from '../../chain-core/amounts';
+import { rowsOf } from '../../db/rows';
 import { coins, payoutNetworks, payouts, type PayoutState, transactions, users } from '../../db/schema';
 
 export type PayoutRecord = typeof payouts.$inferSelect;
@@ -23,23 +24,37 @@ export class PayoutsRepository {
    * the amount goes back to the customer.
    */
   async createDue(network: string, nativeCoins: string[], decimals: number, requiredConfirmations: number, executor: Executor = this.db): Promise<number> {
-    const scale = sql.raw(`1${'0'.repeat(decimals)}`);
-    const result = (await executor.execute(sql`
-      insert into payouts (transaction_id, network, address, amount_base, required_confirmations)
-      select t.id, t.network, coalesce(t.address, ''), greatest(trunc(t.coin_amount * ${scale}), 1), ${requiredConfirmations}
-      from transactions t
-      join payout_networks n on n.network = t.network
-      where t.network = ${network} and t.type = 'withdrawal' and t.status = 'approved' and t.voided_at is null
-        and t.token in (${sql.join(
-          nativeCoins.map((coin) => sql`${coin}`),
-          sql`, `,
-        )})
-        and t.updated_at >= n.enabled_at and t.details->>'txHash' is null
-        and not exists (select 1 from payouts p where p.transaction_id = t.id)
-        and t.coin_amount > 0
-      on conflict (transaction_id) do nothing
-    `)) as unknown as { affectedRows?: number; rowCount?: number };
-    return Number(result.affectedRows ?? result.rowCount ?? 0);
+    const due = rowsOf(
+      await executor.execute(sql`
+        select t.id, coalesce(t.address, '') as address, t.coin_amount::text as coin_amount
+        from transactions t
+        join payout_networks n on n.network = t.network
+        where t.network = ${network} and t.type = 'withdrawal' and t.status = 'approved' and t.voided_at is null
+          and t.token in (${sql.join(
+            nativeCoins.map((coin) => sql`${coin}`),
+            sql`, `,
+          )})
+          and t.updated_at >= n.enabled_at and t.details->>'txHash' is null
+          and not exists (select 1 from payouts p where p.transaction_id = t.id)
+          and t.coin_amount > 0
+      `),
+    ) as Array<{ id: string; address: string; coin_amount: string }>;
+    if (!due.length) return 0;
+    // The amount on the chain is decided in one place (payoutAmountBase: truncated to the chain's decimals, at least 1).
+    const created = await executor
+      .insert(payouts)
+      .values(
+        due.map((row) => ({
+          transactionId: row.id,
+          network,
+          address: row.address,
+          amountBase: payoutAmountBase(row.coin_amount, decimals).toString(),
+          requiredConfirmations,
+        })),
+      )
+      .onConflictDoNothing({ target: payouts.transactionId })
+      .returning({ id: payouts.id });
+    return created.length;
   }
 
   /** The oldest payout of `network` in one of `states` not `visited` by this run, row-locked; one another instance holds is skipped. */
@@ -124,7 +139,9 @@ export class PayoutsRepository {
       .returning();
     await executor
       .update(transactions)
-      .set({ details: sql`coalesce(${transactions.details}, '{}'::jsonb) || ${JSON.stringify(payoutDetails(row, decimals))}::jsonb` })
+      .set({
+        details: sql`(coalesce(${transactions.details}, '{}'::jsonb) - 'payoutReason') || ${JSON.stringify(payoutDetails(row, decimals))}::jsonb`,
+      })
       .where(eq(transactions.id, row.transactionId));
     return row;
   }
@@ -132,17 +149,19 @@ export class PayoutsRepository {
 
 /**
  * What the customer sees of a payout, mirrored into its withdrawal's details (payoutState, txHash, fee, confirmations,
- * and recipientGets when the network fee was taken out of the amount).
+ * and recipientGets when the network fee was taken out of the amount); and for the admins only, why a payout waits for
+ * funds (payoutReason: kept while awaiting_funds, dropped with the next change; toTransactionDto shows it to admins).
  */
 export function payoutDetails(payout: PayoutRecord, decimals: number): Record<string, unknown> {
-  const fee = payout.feeBase === null ? null : baseToCoins(BigInt(payout.feeBase), decimals);
+  const fee = payout.feeBase === null ? null : baseToFixed(BigInt(payout.feeBase), decimals);
   const charged = BigInt(payout.chargedFeeBase ?? '0');
   return {
     payoutState: payout.state,
     ...(payout.txid ? { txHash: payout.txid } : {}),
     ...(fee !== null ? { fee } : {}),
-    ...(charged > 0n ? { recipientGets: baseToCoins(BigInt(payout.amountBase) - charged, decimals) } : {}),
+    ...(charged > 0n ? { recipientGets: baseToFixed(BigInt(payout.amountBase) - charged, decimals) } : {}),
     confirmations: payout.confirmations,
     requiredConfirmations: payout.requiredConfirmations,
+    ...(payout.state === 'awaiting_funds' && payout.lastError ? { payoutReason: payout.lastError } : {}),
   };
 }

@@ -1,24 +1,22 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DATABASE, type Database, type Tx } from '../../db/database';
-import { JobLocks, tryXactLock } from '../../db/advisory-locks';
-import { CHAIN_NETWORKS, type ChainNetwork } from '../../config/chain-params';
+import { JobLocks } from '../../db/advisory-locks';
+
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
-import { ChainRpcError } from '../chain/json-rpc';
-import { inTransaction } from '../ledger/db-transaction';
-import { HotWalletShort, type PayoutSigner, SignerRefusal } from './payout-signer';
-import type { RemoteSigner } from './remote-signer';
-import { RemoteSigners } from './remote-signers';
+import { ChainRpcError } from '../../chain-core/json-rpc';
+
+import { HotWalletShort, SignerRefusal } from '../../chain-core/signer-contract';
+import type { PayoutSigner } from '../signer-client/signer-client';
+import type { SignerClient } from '../signer-client/signer-client';
+import { SignerClients } from '../signer-client/signer-clients';
 import { type PayoutRecord, PayoutsRepository } from './payouts.repository';
-import { PerNetworkJob } from '../chain/per-network-job';
+import { PerNetworkJob } from '../../jobs/per-network-job';
 import { Erc20Payouts } from './erc20-payouts';
 import { ColdPayoutsService } from './cold-payouts.service';
-import { FeeAboveCeiling } from './payout-fees';
+import { FeeAboveCeiling } from '../../chain-core/fees';
 import { PayoutBumps, type StoredReplacement } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutFailures } from './payout-failures';
-
-/** Advisory lock keys of the payout jobs: one per network (base + the network's place in CHAIN_NETWORKS). */
-export const PAYOUT_LOCK_BASE = JobLocks.chainWatchBase + 100;
 
 const RPC_VERIFY_REJECTED = -26;
 const RPC_VERIFY_ERROR = -25;
@@ -53,8 +51,8 @@ export interface PayoutRunOptions {
 @Injectable()
 export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Payouts');
-  /** The runs: one at a time per network, never throwing. */
-  private readonly job = new PerNetworkJob(this.logger, 'payouts');
+  /** The runs: one at a time per network, never throwing; each step under the network's payout lock. */
+  private readonly job: PerNetworkJob;
 
   constructor(
     private readonly chains: ChainConnections,
@@ -65,11 +63,13 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly bumps: PayoutBumps,
     private readonly completion: PayoutCompletion,
     private readonly failures: PayoutFailures,
-    private readonly signers: RemoteSigners,
-  ) {}
+    private readonly signers: SignerClients,
+  ) {
+    this.job = new PerNetworkJob({ name: 'payouts', logger: this.logger, db, lockBase: JobLocks.payoutsBase });
+  }
 
   /** The signer process of a network (undefined: its withdrawals are settled by hand). */
-  signerOf(network: string): RemoteSigner | undefined {
+  signerOf(network: string): SignerClient | undefined {
     return this.signers.get(network);
   }
 
@@ -100,13 +100,9 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.job.once(network, () => this.run(network, options));
   }
 
-  private lockKey(network: string): number {
-    return PAYOUT_LOCK_BASE + CHAIN_NETWORKS.indexOf(network as ChainNetwork);
-  }
-
   /** `work` in a transaction holding the network's payout lock; undefined when another instance holds it. */
   private locked<T>(network: string, work: (tx: Tx) => Promise<T>): Promise<T | undefined> {
-    return inTransaction(this.db, async (tx) => ((await tryXactLock(tx, this.lockKey(network))) ? work(tx) : undefined));
+    return this.job.locked(network, work);
   }
 
   private async run(network: string, options: PayoutRunOptions): Promise<PayoutRunResult> {
@@ -205,6 +201,10 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (error instanceof HotWalletShort) {
         if (await this.cold.holdShortPayout(chain, payout, error.message, tx)) return false;
         await this.payouts.update(payout, { state: 'awaiting_funds', lastError: error.message, attempted: true }, chain.nativeDecimals, tx);
+        // Said once, when it starts waiting: every run tries it again, and a line per run would bury the rest.
+        if (payout.state !== 'awaiting_funds') {
+          this.logger.warn(`The payout of withdrawal ${payout.transactionId} on ${payout.network} waits for funds: ${error.message}`);
+        }
         return false;
       }
       if (error instanceof ChainRpcError || error instanceof FeeAboveCeiling) {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { JobLocks, tryXactLock } from '../../db/advisory-locks';
+import { JobLocks } from '../../db/advisory-locks';
 import { DATABASE, type Database } from '../../db/database';
+import { ScheduledJob } from '../../jobs/scheduled-job';
 import { RateLimitRepository } from './rate-limit.repository';
 
 const PURGE_EVERY_MS = 60_000;
@@ -8,35 +9,29 @@ const PURGE_EVERY_MS = 60_000;
 /** Deletes ended rate-limit counters every minute, on one instance at a time. Never throws. */
 @Injectable()
 export class RateLimitPurgeService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('RateLimit');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly job: ScheduledJob<number>;
 
-  constructor(
-    @Inject(DATABASE) private readonly db: Database,
-    private readonly counters: RateLimitRepository,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.purge(), PURGE_EVERY_MS);
-    this.timer.unref();
+  constructor(@Inject(DATABASE) db: Database, counters: RateLimitRepository) {
+    this.job = new ScheduledJob<number>({
+      name: 'Purging rate-limit counters',
+      logger: new Logger('RateLimit'),
+      everyMs: PURGE_EVERY_MS,
+      lock: { db, key: JobLocks.rateLimitPurge },
+      work: async () => (await this.job.locked((tx) => counters.purgeExpired(tx))) ?? 0,
+      failed: 0,
+    });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.job.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.job.close();
   }
 
   /** Returns how many counters were deleted (0 when another instance holds the job lock). */
-  purge(): Promise<number> {
-    this.running ??= this.db
-      .transaction(async (tx) => ((await tryXactLock(tx, JobLocks.rateLimitPurge)) ? this.counters.purgeExpired(tx) : 0))
-      .catch((error: unknown) => {
-        this.logger.warn(`Purging rate-limit counters failed: ${(error as Error).message}`);
-        return 0;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+  async purge(): Promise<number> {
+    return (await this.job.run()) ?? 0;
   }
 }

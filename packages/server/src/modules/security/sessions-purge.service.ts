@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { JobLocks, tryXactLock } from '../../db/advisory-locks';
+import { JobLocks } from '../../db/advisory-locks';
 import { DATABASE, type Database } from '../../db/database';
+import { ScheduledJob } from '../../jobs/scheduled-job';
 import { SessionsRepository } from './sessions.repository';
 
 /**
@@ -16,45 +17,41 @@ const BATCH = 5_000;
 /** Deletes long-ended sessions every hour, on one instance at a time, in batches. Safe to re-run; never throws. */
 @Injectable()
 export class SessionsPurgeService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('Sessions');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly job: ScheduledJob<number>;
 
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DATABASE) db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: SessionsRepository,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.purge(), PURGE_EVERY_MS);
-    this.timer.unref();
+  ) {
+    this.job = new ScheduledJob<number>({
+      name: 'Purging ended sessions',
+      logger: new Logger('Sessions'),
+      everyMs: PURGE_EVERY_MS,
+      lock: { db, key: JobLocks.sessionsPurge },
+      work: () => this.purgeAll(new Date()),
+      failed: 0,
+    });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.job.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.job.close();
   }
 
   /** How many sessions were deleted (0 when another instance holds the job lock). */
-  purge(now = new Date()): Promise<number> {
-    const endedBefore = new Date(now.getTime() - ENDED_SESSION_RETENTION_DAYS * 86_400_000);
-    this.running ??= this.purgeAll(endedBefore)
-      .catch((error: unknown) => {
-        this.logger.warn(`Purging ended sessions failed: ${(error as Error).message}`);
-        return 0;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+  async purge(now = new Date()): Promise<number> {
+    return (await this.job.run(() => this.purgeAll(now))) ?? 0;
   }
 
-  private async purgeAll(endedBefore: Date): Promise<number> {
+  private async purgeAll(now: Date): Promise<number> {
+    const endedBefore = new Date(now.getTime() - ENDED_SESSION_RETENTION_DAYS * 86_400_000);
     let total = 0;
     for (;;) {
-      const deleted = await this.db.transaction(async (tx) =>
-        (await tryXactLock(tx, JobLocks.sessionsPurge)) ? this.sessions.purgeEnded(endedBefore, this.config.jwtTtlSeconds, BATCH, tx) : 0,
-      );
+      const deleted = (await this.job.locked((tx) => this.sessions.purgeEnded(endedBefore, this.config.jwtTtlSeconds, BATCH, tx))) ?? 0;
       total += deleted;
       if (deleted < BATCH) return total;
     }

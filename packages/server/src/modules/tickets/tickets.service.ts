@@ -13,11 +13,11 @@ import type { Actor, Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
-import { decodeCursor, encodeCursor, pageLimit, PG_TIMESTAMP_TEXT, UUID_TEXT } from '../admin/page-cursor';
+import { decodeCursor, encodeCursor, pageLimit, PG_TIMESTAMP_TEXT, UUID_TEXT } from '../../common/page-cursor';
 import { AuditService } from '../audit/audit.service';
 import { MailService, type OutgoingMail } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
-import { escapeHtml } from '../password-reset/password-reset.service';
+import { escapeHtml } from '../../common/html';
 import { StoredImagesService } from '../stored-images/stored-images.service';
 import { type TicketRecord, TicketsRepository } from './tickets.repository';
 

@@ -1,5 +1,6 @@
 import type { TokenBalanceDto, TransactionDto } from '@coinpurse/contract';
 import { InvalidInputError } from '../../common/errors';
+import type { CsvValue } from '../../common/csv';
 import { formatQuantity, plain, toMoney, usdNumber, usdValue } from '../ledger/money';
 import type { TransactionView } from './transactions.repository';
 
@@ -23,7 +24,8 @@ export function symbolOf(view: { symbol: string | null; token: string }): string
   return (view.symbol ?? view.token).toUpperCase();
 }
 
-export function toTransactionDto(view: Omit<TransactionView, 'seq'>): TransactionDto {
+/** A transaction as its API answer; `admin`: as the back office sees it (what the platform keeps from the customer too). */
+export function toTransactionDto(view: Omit<TransactionView, 'seq'>, audience: 'customer' | 'admin' = 'customer'): TransactionDto {
   const dto: TransactionDto = {
     _id: view.id,
     user: { name: view.userName, email: view.userEmail },
@@ -60,6 +62,10 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>): Transactio
   }
   // A withdrawal paid on chain by the platform (see PayoutsService).
   if (typeof view.details?.payoutState === 'string') dto.payoutState = view.details.payoutState as TransactionDto['payoutState'];
+  // Why a payout waits for funds is the platform's own business: admins see it, the customer never does.
+  if (audience === 'admin' && dto.payoutState === 'awaiting_funds' && typeof view.details?.payoutReason === 'string') {
+    dto.payoutReason = view.details.payoutReason;
+  }
   if (typeof view.details?.fee === 'string') dto.fee = view.details.fee;
   if (typeof view.details?.recipientGets === 'string') dto.recipientGets = view.details.recipientGets;
   return dto;
@@ -100,9 +106,35 @@ export function usdText(usd: string): string {
   return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
 }
 
-/** One CSV cell: quoted, and formula-looking text defused (CSV injection). */
-export function csvCell(value: string | number | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return `"${text.replace(/"/g, '""')}"`;
+/** The columns of a transaction both transaction exports write, in this order (the customer's and the admins'). */
+export const TRANSACTION_CSV_HEADER = [
+  'Type',
+  'Direction',
+  'Token',
+  'Symbol',
+  'Coin amount',
+  'USD amount at the time',
+  'USD price at the time',
+  'Status',
+  'Network',
+  'Address',
+];
+
+/** Those columns of one transaction, its coin amount as the export writes it. */
+export function transactionCsvCells(
+  row: Pick<TransactionView, 'type' | 'direction' | 'token' | 'usdAmount' | 'price' | 'status' | 'network' | 'address'> & { symbol: string | null },
+  coinAmount: string,
+): CsvValue[] {
+  return [
+    row.type,
+    row.direction,
+    row.token,
+    (row.symbol ?? row.token).toUpperCase(),
+    coinAmount,
+    toMoney(row.usdAmount).toFixed(2),
+    row.price === null ? '' : plain(row.price),
+    row.status,
+    row.network ?? '',
+    row.address ?? '',
+  ];
 }

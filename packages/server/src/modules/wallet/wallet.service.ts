@@ -4,7 +4,8 @@ import { NotFoundError } from '../../common/errors';
 import { LedgerService } from '../ledger/ledger.service';
 import { toMoney, usdNumber } from '../ledger/money';
 import { TransactionsRepository } from './transactions.repository';
-import { csvCell, parseLimit, parseSeqCursor, tokenBalance, toTransactionDto } from './wallet-common';
+import { csvDocument, csvText } from '../../common/csv';
+import { parseLimit, parseSeqCursor, TRANSACTION_CSV_HEADER, tokenBalance, toTransactionDto, transactionCsvCells } from './wallet-common';
 import { WalletTokensRepository } from './wallet-tokens.repository';
 
 /** What a customer holds and did: balances in USD, the history and its CSV export. */
@@ -61,59 +62,29 @@ export class WalletService {
       limit: limit + 1,
     });
     const page = rows.slice(0, limit);
-    return { items: page.map(toTransactionDto), nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : undefined };
+    // No customer id: the admins' list of every customer's transactions.
+    const audience = userId === undefined ? 'admin' : 'customer';
+    return { items: page.map((row) => toTransactionDto(row, audience)), nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : undefined };
   }
 
   /** The customer's whole visible history as CSV, oldest first, with the USD value at the time. */
   async exportCsv(userId: string): Promise<string> {
-    const header = [
-      'Date',
-      'Type',
-      'Direction',
-      'Token',
-      'Symbol',
-      'Coin amount',
-      'USD amount at the time',
-      'USD price at the time',
-      'Status',
-      'Network',
-      'Address',
-      'Received token',
-      'Received amount',
-      'Note',
-      'Transaction id',
-    ];
-    const lines = [header.map(csvCell).join(',')];
-    let afterSeq: number | undefined;
-    for (;;) {
-      const rows = await this.transactions.list({ userId, ascending: true, afterSeq, limit: 500 });
-      for (const row of rows) {
-        const dto = toTransactionDto(row);
-        lines.push(
-          [
-            dto.createdAt,
-            dto.type,
-            dto.direction,
-            dto.token,
-            dto.symbol.toUpperCase(),
-            dto.coinAmount,
-            toMoney(row.usdAmount).toFixed(2),
-            dto.price ?? '',
-            dto.status,
-            dto.network ?? '',
-            dto.address ?? '',
-            dto.swap?.toToken ?? '',
-            dto.swap?.toCoinAmount ?? '',
-            dto.note ?? '',
-            dto._id,
-          ]
-            .map(csvCell)
-            .join(','),
-        );
+    const header = ['Date', ...TRANSACTION_CSV_HEADER, 'Received token', 'Received amount', 'Note', 'Transaction id'];
+    const transactions = this.transactions;
+    async function* batches() {
+      let afterSeq: number | undefined;
+      for (;;) {
+        const rows = await transactions.list({ userId, ascending: true, afterSeq, limit: 500 });
+        if (rows.length) yield rows;
+        if (rows.length < 500) return;
+        afterSeq = rows[rows.length - 1].seq;
       }
-      if (rows.length < 500) break;
-      afterSeq = rows[rows.length - 1].seq;
     }
-    return `${lines.join('\r\n')}\r\n`;
+    return csvText(
+      csvDocument(header, batches(), (row) => {
+        const dto = toTransactionDto(row);
+        return [dto.createdAt, ...transactionCsvCells(row, dto.coinAmount), dto.swap?.toToken ?? '', dto.swap?.toCoinAmount ?? '', dto.note ?? '', dto._id];
+      }),
+    );
   }
 }

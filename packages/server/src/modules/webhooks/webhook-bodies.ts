@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApprovalsRepository } from '../admin/approvals.repository';
-import { postingTokens, toApprovalDto } from '../admin/approvals.service';
+import { postingTokens, toApprovalDto } from '../approvals/approval-view';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { toChainDepositDto } from '../chain/chain-status.service';
 import { toNotificationDto } from '../notifications/notifications.service';
 import { toTransactionDto } from '../wallet/wallet-common';

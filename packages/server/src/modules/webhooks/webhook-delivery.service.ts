@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { JobLocks, tryXactLock } from '../../db/advisory-locks';
+import { JobLocks } from '../../db/advisory-locks';
 import { DATABASE, type Database } from '../../db/database';
+import { ScheduledJob } from '../../jobs/scheduled-job';
 import { UsersRepository } from '../auth/users.repository';
 import { MailService } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -32,10 +33,9 @@ const PURGE_EVERY_MS = 3600_000;
 @Injectable()
 export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
-  private claiming: Promise<void> | undefined;
-  private again = false;
+  /** A round claims and starts what is due; the next one comes when a delivery ends, one is due, or POLL_MS passed. */
+  private readonly job: ScheduledJob<number>;
   private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
   private lastPurge = 0;
   private readonly inFlight = new Map<number, { abort: AbortController; done: Promise<void> }>();
 
@@ -48,16 +48,26 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
     private readonly users: UsersRepository,
     private readonly notifications: NotificationsService,
     private readonly mail: MailService,
-  ) {}
+  ) {
+    this.job = new ScheduledJob<number>({
+      name: 'Webhook delivery round',
+      logger: this.logger,
+      everyMs: POLL_MS,
+      nextRunMs: (nextInMs) => nextInMs ?? POLL_MS,
+      lock: { db, key: JobLocks.webhookDelivery },
+      work: () => this.claimRound(),
+      failed: POLL_MS,
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.kick();
+    this.job.start();
+    this.job.kick();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.claiming;
+    await this.job.close();
     // A try cut short is not recorded: its lease ends and it is sent again (at least once).
     for (const flight of this.inFlight.values()) flight.abort.abort();
     await Promise.all([...this.inFlight.values()].map((flight) => flight.done));
@@ -68,38 +78,16 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
     return this.config.integrations.webhooks.timeoutMs * 2 + 5_000;
   }
 
-  /** Runs a round now (or once more right after the current one). */
+  /** A round now (or one more right after the current one): new work was queued, or a slot came free. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.claiming = this.claimRound()
-      .catch((error: unknown) => {
-        if (!this.stopped) this.logger.warn(`Webhook delivery round failed: ${(error as Error).message}`);
-        return POLL_MS;
-      })
-      .then((nextInMs) => {
-        this.claiming = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          return this.kick();
-        }
-        this.timer = setTimeout(() => this.kick(), nextInMs);
-        this.timer.unref();
-      });
+    this.job.kick();
   }
 
-  /** Claims what is due (up to the free slots) and starts sending it; returns when to look again (ms). */
+  /** Claims what is due (up to the free slots) under the job's lock and starts sending it; returns when to look again (ms). */
   private async claimRound(): Promise<number> {
     const free = MAX_IN_FLIGHT - this.inFlight.size;
     if (free > 0) {
-      const claimed = await this.db.transaction(async (tx) =>
-        (await tryXactLock(tx, JobLocks.webhookDelivery)) ? this.webhooks.claimDue(this.leaseMs, free, tx) : undefined,
-      );
+      const claimed = await this.job.locked((tx) => this.webhooks.claimDue(this.leaseMs, free, tx));
       if (!claimed) return LOCKED_RETRY_MS;
       for (const delivery of claimed) this.start(delivery);
     }

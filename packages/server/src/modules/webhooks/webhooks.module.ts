@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApprovalsRepository } from '../admin/approvals.repository';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { WebhookBodies } from './webhook-bodies';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookSecrets } from './webhook-secrets';
@@ -12,8 +12,9 @@ import { WebhooksService } from './webhooks.service';
  * migration 0027, in the transaction of each change; nothing else in the app calls this module.
  */
 @Module({
+  // The stored four-eyes requests: an approval event's body is the request as the back office lists it.
+  imports: [ApprovalsModule],
   controllers: [WebhooksController, AdminWebhooksController],
-  // The approvals' view (a plain repository): an approval event's body is the request as the back office lists it.
-  providers: [WebhooksRepository, WebhookSecrets, WebhookBodies, WebhookDeliveryService, WebhooksService, ApprovalsRepository],
+  providers: [WebhooksRepository, WebhookSecrets, WebhookBodies, WebhookDeliveryService, WebhooksService],
 })
 export class WebhooksModule {}

@@ -13,6 +13,7 @@ import {
   type WebhookSecretDto,
 } from '@coinpurse/contract';
 import { randomUUID } from 'node:crypto';
+import { UUID_TEXT } from '../../common/page-cursor';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../common/errors';
 import type { Actor, Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
@@ -26,7 +27,6 @@ import { PREVIOUS_SECRET_GRACE_MS, WebhookSecrets } from './webhook-secrets';
 import { checkWebhookHost, parseWebhookUrl } from './webhook-url';
 import { type WebhookAttemptRecord, type WebhookDeliveryRecord, type WebhookEndpointRecord, WebhooksRepository } from './webhooks.repository';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'Webhook endpoint not found.';
 
 /**
@@ -156,7 +156,7 @@ export class WebhooksService {
   }
 
   private async find(owner: Principal, id: string): Promise<WebhookEndpointRecord> {
-    const endpoint = UUID.test(id) ? await this.webhooks.findEndpoint(owner.id, id) : undefined;
+    const endpoint = UUID_TEXT.test(id) ? await this.webhooks.findEndpoint(owner.id, id) : undefined;
     if (!endpoint) throw new NotFoundError(NOT_FOUND);
     return endpoint;
   }

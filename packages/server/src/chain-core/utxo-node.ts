@@ -1,0 +1,189 @@
+import { ChainRpcError, JsonRpcClient, type JsonRpcOptions, nodeAmountToBase } from './json-rpc';
+
+/** One output of a block's transaction, as matched against deposit addresses. */
+export interface ChainOutput {
+  txid: string;
+  /** The output index (UTXO) or log index (EVM). */
+  index: number;
+  /** UTXO: the scriptPubKey hex; EVM: the lowercase recipient address. */
+  matchKey: string;
+  /** The exact amount in base units (satoshis, wei, token units). */
+  amountBase: bigint;
+  /** EVM ERC-20: the token contract (lowercase); absent for the native coin. */
+  contract?: string;
+}
+
+/** A block as the watcher reads it: enough to check its parent and match its outputs. */
+export interface ChainBlock {
+  height: number;
+  hash: string;
+  parentHash: string;
+  time: Date;
+  outputs: ChainOutput[];
+}
+
+/** What a watcher needs of a node, whichever family: the tip, a block's hash by height, and a block. */
+export interface ChainNode {
+  tipHeight(): Promise<number>;
+  blockHash(height: number): Promise<string>;
+  /** The block's payments; on EVM networks also the ERC-20 Transfer logs of `contracts` (lowercase addresses). */
+  block(hash: string, contracts?: string[]): Promise<ChainBlock>;
+  /** Payments waiting to be mined that are not in `known` (added to it), where the node shows them. */
+  mempoolOutputs?(known: Set<string>): Promise<ChainOutput[]>;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** Decimals of the UTXO family's base unit (satoshis, litoshis, …): amounts the nodes answer are read with them. */
+const UTXO_DECIMALS = 8;
+
+/**
+ * A Bitcoin Core–compatible node (bitcoind, litecoind, dogecoind, BCHN): `getblockcount`, `getblockhash`,
+ * `getblock <hash> 2` (every transaction decoded). Answers that do not look like a block are refused (garbage never
+ * moves the cursor).
+ */
+export class UtxoNode implements ChainNode {
+  private readonly rpc: JsonRpcClient;
+
+  constructor(private readonly options: JsonRpcOptions) {
+    this.rpc = new JsonRpcClient(options);
+  }
+
+  async tipHeight(): Promise<number> {
+    const height = await this.rpc.call<unknown>('getblockcount');
+    if (typeof height !== 'number' || !Number.isSafeInteger(height) || height < 0)
+      throw new ChainRpcError('getblockcount answered something else than a height');
+    return height;
+  }
+
+  async blockHash(height: number): Promise<string> {
+    const hash = await this.rpc.call<unknown>('getblockhash', [height]);
+    if (typeof hash !== 'string' || !HEX64.test(hash)) throw new ChainRpcError('getblockhash answered something else than a block hash');
+    return hash;
+  }
+
+  async block(hash: string): Promise<ChainBlock> {
+    const raw = await this.rpc.call<RawBlock>('getblock', [hash, 2]);
+    if (!raw || typeof raw !== 'object' || raw.hash !== hash || !Number.isSafeInteger(raw.height) || !Array.isArray(raw.tx)) {
+      throw new ChainRpcError('getblock answered something else than the block asked for');
+    }
+    // The genesis block has no parent: all zeros.
+    const parentHash = raw.previousblockhash ?? '0'.repeat(64);
+    if (!HEX64.test(parentHash)) throw new ChainRpcError('getblock answered a block without a valid parent hash');
+    const outputs = raw.tx.flatMap((tx) => outputsOf(tx, 'getblock'));
+    return { height: raw.height, hash, parentHash, time: new Date((raw.time ?? 0) * 1000), outputs };
+  }
+
+  /**
+   * The outputs of mempool transactions not in `known` (their txids are added to it): a deposit is shown as seen before
+   * its first block. `getrawtransaction` finds mempool transactions without `-txindex`; at most `limit` per call.
+   */
+  async mempoolOutputs(known: Set<string>, limit = 2000): Promise<ChainOutput[]> {
+    const txids = await this.rpc.call<unknown>('getrawmempool');
+    if (!Array.isArray(txids)) throw new ChainRpcError('getrawmempool answered something else than a list');
+    const fresh = txids.filter((txid): txid is string => typeof txid === 'string' && HEX64.test(txid) && !known.has(txid)).slice(0, limit);
+    const outputs: ChainOutput[] = [];
+    for (let i = 0; i < fresh.length; i += 200) {
+      const chunk = fresh.slice(i, i + 200);
+      // A transaction mined or replaced meanwhile answers an error: skipped (its block will tell).
+      const answers = await Promise.all(chunk.map((txid) => this.rpc.call<RawBlock['tx'][number]>('getrawtransaction', [txid, true]).catch(() => undefined)));
+      for (const [j, tx] of answers.entries()) {
+        known.add(chunk[j]);
+        if (tx) outputs.push(...outputsOf(tx, 'getrawtransaction'));
+      }
+    }
+    return outputs;
+  }
+
+  /** The raw client, for tests and tools (regtest mining, sending). */
+  get client(): JsonRpcClient {
+    return this.rpc;
+  }
+
+  /** A wallet of the node (`/wallet/<name>`), read-only uses: balances, unspent outputs, whether an address is its own. */
+  wallet(name: string): UtxoWallet {
+    const url = new URL(this.options.rpcUrl);
+    url.pathname = `${url.pathname.replace(/\/$/, '')}/wallet/${encodeURIComponent(name)}`;
+    return new UtxoWallet(new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${this.options.rpcUrlForLogs} (wallet ${name})` }));
+  }
+
+  /**
+   * The coins on each address in the node's UTXO set (`scantxoutset` with `addr(…)` descriptors), in satoshis: confirmed
+   * outputs only, whatever wallet holds the keys (watch-only). One scan reads the whole UTXO set — minutes on mainnet —
+   * and a node runs one at a time (another answers "Scan already in progress").
+   */
+  async addressBalances(addresses: string[]): Promise<Map<string, bigint>> {
+    const balances = new Map(addresses.map((address) => [address, 0n]));
+    if (!addresses.length) return balances;
+    // The script of each address tells the scan's outputs apart (its descriptors may spell an address differently).
+    const byScript = new Map<string, string>();
+    for (let i = 0; i < addresses.length; i += 500) {
+      const chunk = addresses.slice(i, i + 500);
+      const infos = await this.rpc.batch<{ isvalid?: boolean; scriptPubKey?: string }>(
+        chunk.map((address) => ({ method: 'validateaddress', params: [address] })),
+      );
+      for (const [j, info] of infos.entries()) {
+        if (!info?.isvalid || typeof info.scriptPubKey !== 'string') throw new ChainRpcError(`The node does not accept the address ${chunk[j]}`);
+        byScript.set(info.scriptPubKey.toLowerCase(), chunk[j]);
+      }
+    }
+    const scanner = new JsonRpcClient({ ...this.options, timeoutMs: SCAN_TIMEOUT_MS });
+    const scan = await scanner.call<{ success?: boolean; unspents?: Array<{ scriptPubKey?: string; amount?: number }> }>('scantxoutset', [
+      'start',
+      addresses.map((address) => `addr(${address})`),
+    ]);
+    if (!scan || scan.success === false || !Array.isArray(scan.unspents)) throw new ChainRpcError('scantxoutset answered something else than a finished scan');
+    for (const unspent of scan.unspents) {
+      const address = byScript.get(String(unspent?.scriptPubKey ?? '').toLowerCase());
+      if (address) balances.set(address, balances.get(address)! + nodeAmountToBase(unspent.amount, UTXO_DECIMALS));
+    }
+    return balances;
+  }
+}
+
+/** How long a UTXO-set scan may take before the node counts as not answering (mainnet scans take minutes). */
+const SCAN_TIMEOUT_MS = 15 * 60_000;
+
+/** One wallet of a UTXO node, read-only. */
+export class UtxoWallet {
+  constructor(readonly client: JsonRpcClient) {}
+
+  /** The wallet's balance (`getbalance`: confirmed, and its own unconfirmed change), in satoshis. */
+  async balance(): Promise<bigint> {
+    return nodeAmountToBase(await this.client.call<unknown>('getbalance'), UTXO_DECIMALS);
+  }
+
+  /** The wallet's confirmed unspent outputs (`listunspent`): their script (hex, as deposit addresses are matched) and amount. */
+  async unspent(): Promise<Array<{ matchKey: string; amountBase: bigint }>> {
+    const rows = await this.client.call<Array<{ scriptPubKey?: string; amount?: number }>>('listunspent', [1]);
+    if (!Array.isArray(rows)) throw new ChainRpcError('listunspent answered something else than a list');
+    return rows.map((row) => ({ matchKey: String(row.scriptPubKey ?? '').toLowerCase(), amountBase: nodeAmountToBase(row.amount, UTXO_DECIMALS) }));
+  }
+
+  /** Whether the wallet holds the key of an address (`getaddressinfo` … `ismine`). */
+  async owns(address: string): Promise<boolean> {
+    const info = await this.client.call<{ ismine?: boolean }>('getaddressinfo', [address]);
+    return info?.ismine === true;
+  }
+}
+
+/** The paying outputs of a decoded transaction (matched on their scriptPubKey hex). */
+function outputsOf(tx: RawBlock['tx'][number], method: string): ChainOutput[] {
+  if (!tx || typeof tx.txid !== 'string' || !Array.isArray(tx.vout)) throw new ChainRpcError(`${method} answered a transaction without outputs`);
+  const outputs: ChainOutput[] = [];
+  for (const out of tx.vout) {
+    const script = out?.scriptPubKey?.hex;
+    if (typeof script !== 'string' || typeof out.n !== 'number') continue;
+    const amountBase = nodeAmountToBase(out.value, UTXO_DECIMALS);
+    if (amountBase > 0n) outputs.push({ txid: tx.txid, index: out.n, matchKey: script.toLowerCase(), amountBase });
+  }
+  return outputs;
+}
+
+interface RawBlock {
+  hash: string;
+  height: number;
+  time?: number;
+  previousblockhash?: string;
+  tx: Array<{ txid: string; vout: Array<{ value: number; n: number; scriptPubKey?: { hex?: string } }> }>;
+}
