@@ -397,6 +397,8 @@ describe.skipIf(!litecoindInstalled)('destination tags, deposit reviews and the 
         ['/admin/notify', () => main.getByRole('heading', { level: 1 }).waitFor()],
         ['/admin/tickets', () => main.getByRole('heading', { level: 1 }).waitFor()],
         ['/admin/admins', () => main.getByRole('row').filter({ hasText: 'Checker Second' }).waitFor()],
+        ['/admin/api-keys', () => main.getByRole('heading', { level: 1 }).waitFor()],
+        ['/admin/webhooks', () => main.getByRole('heading', { level: 1 }).waitFor()],
       ];
       for (const [path, ready] of others) {
         await page.goto(path);

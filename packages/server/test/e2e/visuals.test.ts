@@ -7,7 +7,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PriceHistoryRepository } from '../../src/modules/market/price-history.repository';
 import { launchBrowser, newPage } from '../support/browser';
-import { axeViolations, pageOverflow } from '../support/visual-checks';
+import { axeViolations, overflowOf, pageOverflow } from '../support/visual-checks';
 import { bearer, signUp } from '../support/test-app';
 import { ADDRESSES, fund, startWalletApp, type WalletApp } from '../support/wallet';
 
@@ -22,34 +22,6 @@ const SCHEMES = ['light', 'dark'] as const;
 const LONG_EMAIL = 'katherine.coleman.goble.johnson.longname+savings-account-2026@mission-planning.langley-research-center.example';
 
 const totp = (secret: string, offset: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
-
-/**
- * What sticks out of `root`: root itself scrolling sideways (scrollWidth > clientWidth), or any visible descendant
- * whose box lies left or right of root's box. Inside a sideways scroll container (a wide table in its wrapper) only the
- * container is measured: its content scrolls within it.
- */
-function overflowOf(root: Locator): Promise<string[]> {
-  return root.evaluate((element) => {
-    const found: string[] = [];
-    const name = (el: Element) =>
-      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}`;
-    if (element.scrollWidth > element.clientWidth) found.push(`${name(element)} scrollWidth ${element.scrollWidth} > clientWidth ${element.clientWidth}`);
-    const outer = element.getBoundingClientRect();
-    const scrolls = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
-    const walk = (parent: Element) => {
-      for (const child of Array.from(parent.children)) {
-        const box = child.getBoundingClientRect();
-        const style = getComputedStyle(child);
-        if (style.display === 'none' || style.visibility === 'hidden' || (box.width <= 1 && box.height <= 1)) continue;
-        if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5)
-          found.push(`${name(child)} spans ${Math.round(box.left)}–${Math.round(box.right)}, outside ${Math.round(outer.left)}–${Math.round(outer.right)}`);
-        if (!scrolls(child)) walk(child);
-      }
-    };
-    walk(element);
-    return found;
-  });
-}
 
 /** A checkbox's box, and where its label's text is drawn relative to it. */
 function checkboxGeometry(checkbox: Locator) {

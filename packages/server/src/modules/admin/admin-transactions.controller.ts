@@ -57,7 +57,7 @@ export class AdminTransactionsController {
   ) {}
 
   @Post(WalletRoutes.deposit)
-  @AdminAccess()
+  @AdminAccess('operate')
   @Idempotent()
   @ApiCreatedResponse({
     type: TransactionDto,
@@ -78,7 +78,7 @@ export class AdminTransactionsController {
 
   @Post(WalletRoutes.modifyTransaction)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({
     type: TransactionChangeDto,
     description:
@@ -96,7 +96,7 @@ export class AdminTransactionsController {
   }
 
   @Delete(WalletRoutes.deleteTrx)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({
     type: DeleteTransactionResponseDto,
     description: 'Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log.',
@@ -114,7 +114,7 @@ export class AdminTransactionsController {
 
   @Post(WalletRoutes.updateBalance)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @Idempotent()
   @ApiOkResponse({
     type: UpdateBalanceResponseDto,
@@ -134,7 +134,7 @@ export class AdminTransactionsController {
   }
 
   @Get(WalletRoutes.adminTransactions)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({
     type: [TransactionDto],
     description: 'All customers, newest first; voided ones hidden.',
@@ -147,14 +147,14 @@ export class AdminTransactionsController {
   }
 
   @Get(WalletRoutes.ledgerCheck)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: LedgerCheckDto, description: 'Per token Σ journal lines = 0, every balance = Σ its lines, no negative customer balance.' })
   checkLedger(): Promise<LedgerCheckDto> {
     return this.ledger.check();
   }
 
   @Get(WalletRoutes.ledgerLiabilities)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({
     type: LiabilitiesDto,
     description: 'What the platform owes customers per token (balances + pending withdrawals), in USD at current prices.',
@@ -170,7 +170,7 @@ export class AdminUserBalancesController {
   constructor(private readonly views: AdminLedgerViewsService) {}
 
   @Get(WalletRoutes.getUsers)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({
     type: [AdminUserDto],
     description: 'Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name.',

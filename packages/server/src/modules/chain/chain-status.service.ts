@@ -99,26 +99,50 @@ export class ChainStatusService implements OnModuleInit {
   }
 
   async list(network?: string): Promise<ChainDepositDto[]> {
-    const rows = await this.deposits.list({ network, limit: 200 });
-    return rows.map((row) => ({
-      _id: row.id,
-      network: row.network,
-      txHash: row.txid,
-      outputIndex: row.outputIndex,
-      userId: row.userId,
-      token: row.token,
-      symbol: (row.symbol ?? row.token).toUpperCase(),
-      tokenName: row.tokenName ?? row.token,
-      address: row.address,
-      amount: plain(row.amount),
-      state: row.state,
-      confirmations: row.confirmations,
-      requiredConfirmations: row.requiredConfirmations,
-      blockHeight: row.blockHeight,
-      review: row.review,
-      reviewResolution: row.reviewResolution,
-      transactionId: row.transactionId,
-      createdAt: row.createdAt.toISOString(),
-    }));
+    return (await this.deposits.list({ network, limit: 200 })).map(toChainDepositDto);
   }
+}
+
+/** A deposit from the chain as the back office reads it (also the `data` of the deposit.review_required webhook). */
+export function toChainDepositDto(row: {
+  id: string;
+  network: string;
+  txid: string;
+  outputIndex: number;
+  userId: string;
+  token: string;
+  /** The coin's symbol and name (null for a coin no longer listed: its id stands in). */
+  symbol: string | null;
+  tokenName: string | null;
+  address: string;
+  amount: string;
+  state: ChainDepositDto['state'];
+  confirmations: number;
+  requiredConfirmations: number;
+  blockHeight: number | null;
+  review: ChainDepositDto['review'];
+  reviewResolution: ChainDepositDto['reviewResolution'];
+  transactionId: string | null;
+  createdAt: Date;
+}): ChainDepositDto {
+  return {
+    _id: row.id,
+    network: row.network,
+    txHash: row.txid,
+    outputIndex: row.outputIndex,
+    userId: row.userId,
+    token: row.token,
+    symbol: (row.symbol ?? row.token).toUpperCase(),
+    tokenName: row.tokenName ?? row.token,
+    address: row.address,
+    amount: plain(row.amount),
+    state: row.state,
+    confirmations: row.confirmations,
+    requiredConfirmations: row.requiredConfirmations,
+    blockHeight: row.blockHeight,
+    review: row.review,
+    reviewResolution: row.reviewResolution,
+    transactionId: row.transactionId,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
