@@ -82,7 +82,18 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     const list = await tokens();
     expect(list.map((x) => x.name)).toEqual(['bitcoin', 'ethereum', 'tether']);
     for (const token of list) {
-      expect(Object.keys(token).sort()).toEqual(['_id', 'address', 'contractAddress', 'name', 'network']);
+      // The spec's _id, name and address, the network row's fields, and how the list names it for people.
+      expect(Object.keys(token).sort()).toEqual([
+        '_id',
+        'address',
+        'coinName',
+        'contractAddress',
+        'name',
+        'network',
+        'networkName',
+        'perCustomerAddresses',
+        'symbol',
+      ]);
       expect(token.address).toBeNull();
       expect(token.contractAddress).toBeNull();
       expect(token._id).toMatch(/^[0-9a-f-]{36}$/);
