@@ -175,17 +175,32 @@ export class UtxoWallet {
    * balance) are left out.
    */
   async coins(): Promise<WalletCoin[]> {
-    const rows = await this.client.call<Array<{ txid?: string; vout?: number; scriptPubKey?: string; amount?: number; spendable?: boolean }>>('listunspent', [1]);
+    const rows = await this.client.call<Array<{ txid?: string; vout?: number; scriptPubKey?: string; amount?: number; spendable?: boolean }>>(
+      'listunspent',
+      [1],
+    );
     const locked = await this.client.call<Array<{ txid?: string; vout?: number }>>('listlockunspent');
     if (!Array.isArray(rows) || !Array.isArray(locked)) throw new ChainRpcError('listunspent or listlockunspent answered something else than a list');
     const coins = rows
       .filter((row) => row.spendable !== false)
-      .map((row) => ({ outpoint: `${row.txid}:${row.vout}`, matchKey: String(row.scriptPubKey ?? '').toLowerCase(), amountBase: nodeAmountToBase(row.amount, UTXO_DECIMALS) }));
+      .map((row) => ({
+        outpoint: `${row.txid}:${row.vout}`,
+        matchKey: String(row.scriptPubKey ?? '').toLowerCase(),
+        amountBase: nodeAmountToBase(row.amount, UTXO_DECIMALS),
+      }));
     for (const lock of locked) {
       // Confirmed and unspent only (a lock may outlive its coin); the node's view, without the mempool.
-      const out = await this.client.call<{ value?: number; confirmations?: number; scriptPubKey?: { hex?: string } } | null>('gettxout', [lock.txid, lock.vout, false]);
+      const out = await this.client.call<{ value?: number; confirmations?: number; scriptPubKey?: { hex?: string } } | null>('gettxout', [
+        lock.txid,
+        lock.vout,
+        false,
+      ]);
       if (!out || !out.confirmations) continue;
-      coins.push({ outpoint: `${lock.txid}:${lock.vout}`, matchKey: String(out.scriptPubKey?.hex ?? '').toLowerCase(), amountBase: nodeAmountToBase(out.value, UTXO_DECIMALS) });
+      coins.push({
+        outpoint: `${lock.txid}:${lock.vout}`,
+        matchKey: String(out.scriptPubKey?.hex ?? '').toLowerCase(),
+        amountBase: nodeAmountToBase(out.value, UTXO_DECIMALS),
+      });
     }
     return coins;
   }

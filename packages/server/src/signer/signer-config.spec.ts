@@ -114,9 +114,9 @@ describe('the signer process configuration (validated once at boot)', () => {
     expect([ltc.maxFee, eth.maxFee]).toEqual(['0.05', '0.005']);
     const set = { ...base, ...litecoin, CHAIN_LITECOIN_WALLET: 'hot' };
     expect(loadSignerConfig({ ...set, CHAIN_LITECOIN_MAX_FEE: '0.00004' }).networks[0].maxFee).toBe('0.00004');
-    expect(loadSignerConfig({ ...base, ...evm, CHAIN_ETHEREUM_KEY_FILE: keyFile(HOT_KEY), CHAIN_ETHEREUM_MAX_FEE: '0.000000000000000001' }).networks[0].maxFee).toBe(
-      '0.000000000000000001',
-    );
+    expect(
+      loadSignerConfig({ ...base, ...evm, CHAIN_ETHEREUM_KEY_FILE: keyFile(HOT_KEY), CHAIN_ETHEREUM_MAX_FEE: '0.000000000000000001' }).networks[0].maxFee,
+    ).toBe('0.000000000000000001');
     expect(problems({ ...set, CHAIN_LITECOIN_MAX_FEE: '0' })).toContain(
       'CHAIN_LITECOIN_MAX_FEE must be a positive amount of the network\'s own coin with at most 8 decimals (got "0")',
     );
@@ -140,7 +140,9 @@ describe('the signer process configuration (validated once at boot)', () => {
     ]) {
       // A bad token too: the misplaced setting is still said first.
       const found = problems({ ...set, SIGNER_TOKEN: 'short', [name]: value }).split('\n');
-      expect(found[0]).toBe(`${name} is a setting of the API (node dist/main.js), not of the signer: it belongs in the API's .env (see .env.example), not in signer.env`);
+      expect(found[0]).toBe(
+        `${name} is a setting of the API (node dist/main.js), not of the signer: it belongs in the API's .env (see .env.example), not in signer.env`,
+      );
       expect(found).toContain('SIGNER_TOKEN must be set, at least 32 characters (the same value as the API)');
     }
     // Not read as settings: a value the API would refuse is only said to be misplaced (the signer used to check them).
@@ -158,4 +160,3 @@ describe('the signer process configuration (validated once at boot)', () => {
     expect(problems({ ...set, LOG_LEVEL: 'loud' })).toContain('LOG_LEVEL must be one of');
   });
 });
-

@@ -471,7 +471,9 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     const [customerView] = await history(app, customer.token);
     expect(customerView).toMatchObject({ _id: id, status: 'approved', payoutState: 'approved' });
     expect((customerView as Tx & { payoutReason?: string }).payoutReason).toBeUndefined();
-    const [adminView] = (await app.http.get(`/api/admin/transaction?search=${id}`).set(bearer(admin)).expect(200)).body as Array<Tx & { payoutReason?: string }>;
+    const [adminView] = (await app.http.get(`/api/admin/transaction?search=${id}`).set(bearer(admin)).expect(200)).body as Array<
+      Tx & { payoutReason?: string }
+    >;
     expect(adminView).toMatchObject({ _id: id, payoutState: 'approved', payoutReason: reason });
     expect(await count(sql`select count(*)::int as n from journal_entries where kind = 'payout_failed_reversal' and transaction_id = ${id}`)).toBe(0);
     // Told once for the episode, however many runs meet it: a line, an audit row, a mail per admin, the metric.
@@ -491,5 +493,7 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
     const paid = await payoutOf(app, id);
     expect(await received(address)).toEqual([{ txid: paid.txid, amount: await net(app, id, '0.15000000') }]);
+    // The fee ceiling is the signer's alone (litecoin's default here), and the API's log says which it signs under.
+    expect(logLines.some((line) => line.includes('signs litecoin payouts from miner under a fee ceiling of 0.05'))).toBe(true);
   });
 });

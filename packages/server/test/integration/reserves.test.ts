@@ -320,7 +320,11 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
     // The coins the hot wallet holds (the customer's 1.5 and the 0.4 inside its range) once, in its balance; the 0.7
     // past its range from the UTXO set; the cold address's 0.25.
     const expectOnce = async () => {
-      const hotBase = BigInt(toMoney(coins(await hot.call<number>('getbalance'))).mul(1e8).toFixed());
+      const hotBase = BigInt(
+        toMoney(coins(await hot.call<number>('getbalance')))
+          .mul(1e8)
+          .toFixed(),
+      );
       const holdings = await read();
       const held = holdings.byToken.get('litecoin')!;
       expect(held).toMatchObject({ hot: hotBase, deposits: 260_000_000n, depositsInHot: 190_000_000n, cold: [{ address: ltcCold, amount: 25_000_000n }] });

@@ -60,7 +60,7 @@ export class HotWalletLocks implements OnModuleInit {
     await this.audit.record(null, { action: HOT_WALLET_LOCKED, targetType: 'network', targetId: chain.network, after: { reason } }, tx);
     const text =
       `The hot wallet that pays ${chain.network} withdrawals is locked, so the signer signs nothing: ${reason}.\n\n` +
-      'The approved withdrawals wait (nothing is refunded) and are paid by themselves once the node\'s administration RPC ' +
+      "The approved withdrawals wait (nothing is refunded) and are paid by themselves once the node's administration RPC " +
       'user unlocks it (docs/operate/signer.md, "Encrypted hot wallet: who unlocks it").\n' +
       'This alert is sent once; you will hear again when it signs again.\n';
     for (const admin of await this.users.activeAdmins(tx)) {

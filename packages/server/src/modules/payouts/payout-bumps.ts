@@ -89,10 +89,12 @@ export class PayoutBumps {
     try {
       replacement = await signer.replace(request, replaced, tx);
     } catch (error) {
-      if (!(error instanceof SignerRefusal || error instanceof ChainRpcError || error instanceof FeeAboveCeiling || error instanceof HotWalletLocked)) throw error;
+      if (!(error instanceof SignerRefusal || error instanceof ChainRpcError || error instanceof FeeAboveCeiling || error instanceof HotWalletLocked))
+        throw error;
       await this.versions.noteNoBump(payout, `Not bumped: ${error.message}`, chain.nativeDecimals, tx);
       // The ceiling is the signer's (its CHAIN_<NETWORK>_MAX_FEE), named in its answer.
-      if (error instanceof FeeAboveCeiling) this.logger.warn(`The payout of withdrawal ${payout.transactionId} on ${payout.network} is stuck: ${error.message}`);
+      if (error instanceof FeeAboveCeiling)
+        this.logger.warn(`The payout of withdrawal ${payout.transactionId} on ${payout.network} is stuck: ${error.message}`);
       return undefined;
     }
     if (!replacement) {
