@@ -130,6 +130,9 @@ export class AuditEntryDto {
   @ApiProperty({ type: String, nullable: true })
   requestId: string | null;
 
+  @ApiProperty({ type: String, nullable: true, example: 'cp_Zx81kQ0aTb', description: 'The prefix of the API key the actor used; null: a session' })
+  apiKey: string | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 }

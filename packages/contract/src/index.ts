@@ -17,3 +17,5 @@ export * from './payouts';
 export * from './reserves';
 export * from './cold-payouts';
 export * from './deposit-reviews';
+export * from './api-keys';
+export * from './webhooks';

@@ -11,13 +11,14 @@ export function buildOpenApiDocument(app: INestApplication, options: { strict?: 
     .setTitle('Coinpurse API')
     .setDescription(
       'Custodial wallet and exchange API. Every error is `{ statusCode, error }` where `error` is a message for people. ' +
-        'Send the session token as `Authorization: Bearer <token>`. Money amounts are exact decimals. ' +
-        'The integration guide — authentication and the second factor, idempotency keys, errors, pagination, rate limits, live events — ' +
-        'is `docs/integrate/README.md` in the Coinpurse repository.',
+        'Send the session token, or an API key (`cp_…`), as `Authorization: Bearer <token>`; the scope a key needs for an ' +
+        'operation is its `x-api-key-scope` (`session-only`: no key). Money amounts are exact decimals. ' +
+        'The integration guide — authentication and the second factor, API keys and scopes, idempotency keys, errors, pagination, ' +
+        'rate limits, live events, signed webhooks and the typed SDK — is `docs/integrate/` in the Coinpurse repository.',
     )
     .setVersion('1.0.0')
     .addServer('/')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT session token or cp_ API key' })
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controllerKey, methodKey) => methodKey,

@@ -20,6 +20,10 @@ const ProfileOverviewPage = lazyScreen(() => import('../features/profile/compone
 const ProfileSettingsPage = lazyScreen(() => import('../features/profile/components/ProfileSettingsPage'));
 const SecuritySettings = lazyScreen(() => import('../features/security/components/SecuritySettings'));
 const AdminTwoFactorGate = lazyScreen(() => import('../features/security/components/AdminTwoFactorGate'));
+const ApiKeysPage = lazyScreen(() => import('../features/integrations/pages/ApiKeysPage'));
+const WebhooksPage = lazyScreen(() => import('../features/integrations/pages/WebhooksPage'));
+const AdminApiKeysPage = lazyScreen(() => import('../features/integrations/pages/AdminApiKeysPage'));
+const AdminWebhooksPage = lazyScreen(() => import('../features/integrations/pages/AdminWebhooksPage'));
 const NotFoundPage = lazyScreen(() => import('../components/NotFoundPage'));
 
 function Root() {
@@ -51,6 +55,8 @@ export const router = createBrowserRouter([
       { path: '/notifications', element: user(<NotificationsPage />) },
       { path: '/user-profile', element: user(<ProfileOverviewPage />) },
       { path: '/profile-setting', element: user(<ProfileSettingsPage security={<SecuritySettings />} />) },
+      { path: '/profile/api-keys', element: user(<ApiKeysPage />) },
+      { path: '/profile/webhooks', element: user(<WebhooksPage />) },
       {
         path: '/admin',
         element: (
@@ -60,7 +66,10 @@ export const router = createBrowserRouter([
             </AdminTwoFactorGate>
           </AdminGuard>
         ),
-        children: adminRoutes,
+        children: adminRoutes([
+          { path: 'api-keys', element: <AdminApiKeysPage /> },
+          { path: 'webhooks', element: <AdminWebhooksPage /> },
+        ]),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -1,9 +1,10 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '@coinpurse/contract';
+import { API_KEY_PREFIX, TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '@coinpurse/contract';
+import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { ACCESS_KEY, type AccessLevel, BEFORE_TWO_FACTOR_KEY } from './access.decorator';
+import { ACCESS_KEY, type AccessLevel, BEFORE_TWO_FACTOR_KEY, type RouteScope, SCOPE_KEY } from './access.decorator';
 import { ForbiddenError, UnauthenticatedError } from './errors';
 import type { AuthedRequest, Principal } from './principal';
 
@@ -24,14 +25,27 @@ export abstract class SessionAuthenticator {
 }
 
 /**
+ * Turns an API key (`Bearer cp_…`) into its owner's session for a route needing `scope`, or throws: 401 (unknown,
+ * expired or revoked key), 403 (an address it does not allow, a scope it lacks, a route keys may not call), 429 (its
+ * rate limit; the RateLimit headers are set on `reply` either way). The api-keys module binds it.
+ */
+export abstract class ApiKeyAuthenticator {
+  abstract authenticateKey(key: string, scope: RouteScope, request: AuthedRequest, reply: FastifyReply): Promise<AuthenticatedSession>;
+  /** The key's owner while the key is live (no scope, address or rate check): for streams that outlive a request. */
+  abstract liveKeyOwner(key: string): Promise<Principal | undefined>;
+}
+
+/**
  * Global guard: reads the route's access level and the bearer token; the token's session must be live (checked through
- * the SessionAuthenticator: cached for a few seconds and invalidated across instances on revocation).
+ * the SessionAuthenticator: cached for a few seconds and invalidated across instances on revocation). An API key is
+ * checked by the ApiKeyAuthenticator against the route's declared scope.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: SessionAuthenticator,
+    private readonly keys: ApiKeyAuthenticator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -49,7 +63,14 @@ export class AccessGuard implements CanActivate {
       if (level === 'optional') return true;
       throw new UnauthenticatedError('Please sign in to continue.');
     }
-    const session = await this.sessions.authenticateSession(token);
+    const session = token.startsWith(API_KEY_PREFIX)
+      ? await this.keys.authenticateKey(
+          token,
+          this.reflector.getAllAndOverride<RouteScope | undefined>(SCOPE_KEY, targets) ?? 'session-only',
+          request,
+          context.switchToHttp().getResponse<FastifyReply>(),
+        )
+      : await this.sessions.authenticateSession(token);
     if (!session) {
       if (level === 'optional') return true;
       throw new UnauthenticatedError(SESSION_EXPIRED);
@@ -70,6 +91,7 @@ export class AccessGuard implements CanActivate {
   }
 
   async authenticate(token: string): Promise<Principal | undefined> {
+    if (token.startsWith(API_KEY_PREFIX)) return this.keys.liveKeyOwner(token);
     return (await this.sessions.authenticateSession(token))?.principal;
   }
 }

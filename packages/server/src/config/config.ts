@@ -4,6 +4,10 @@ import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type ChainConnection, parseChains, signerSettingsProblems } from './chain-settings';
 import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from './settings';
+import { parseDuration } from './duration';
+import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
+
+export { parseDuration } from './duration';
 
 /** Everything the server reads from the environment, validated once at boot. */
 export interface AppConfig {
@@ -64,6 +68,8 @@ export interface AppConfig {
   chains: ChainConnection[];
   /** Bearer token of the signer process (`SIGNER_TOKEN`), sent with every request to a `CHAIN_<NETWORK>_SIGNER_URL`. */
   signerToken: string | undefined;
+  /** API keys and webhooks. */
+  integrations: IntegrationSettings;
 }
 
 /**
@@ -79,16 +85,6 @@ export function packageRoot(from: string): string {
     if (existsSync(join(dir, 'package.json'))) return dir;
   }
   return resolve(from, '..', '..');
-}
-
-const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-
-export function parseDuration(value: string): number | undefined {
-  const match = DURATION.exec(value.trim());
-  if (!match) return undefined;
-  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] ?? 's'];
-  return seconds > 0 ? seconds : undefined;
 }
 
 /**
@@ -218,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken,
     chains,
     signerToken,
+    integrations: parseIntegrationSettings(env, problems, int),
   };
 
   if (problems.length) throw new ConfigError(problems);

@@ -13,6 +13,7 @@ export const JobLocks = {
   storedImagesImport: 7_300_202,
   mailDelivery: 7_300_203,
   sessionsPurge: 7_300_204,
+  webhookDelivery: 7_300_205,
   chainWatchBase: 7_300_210,
   payoutsBase: 7_300_310,
   sweepsBase: 7_300_410,

@@ -16,6 +16,8 @@ import { ChainModule } from './chain/chain.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { ReservesModule } from './reserves/reserves.module';
 import { SweepsModule } from './sweeps/sweeps.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -39,4 +41,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   PayoutsModule,
   SweepsModule,
   ReservesModule,
+  ApiKeysModule,
+  WebhooksModule,
 ];

@@ -2,16 +2,15 @@
 // whether anything sticks out of its card at 1366 and 375 px in light and dark, what the chart's range label claims,
 // what a token without a deposit address says, and axe on the Approvals screen. Boxes are measured, not just found.
 // E2E_SCREENSHOTS=/some/dir saves a screenshot of each screen in each size and colour scheme there.
-import { readFileSync } from 'node:fs';
 import { generate } from 'otplib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PriceHistoryRepository } from '../../src/modules/market/price-history.repository';
 import { launchBrowser, newPage } from '../support/browser';
+import { axeViolations, overflowOf, pageOverflow } from '../support/visual-checks';
 import { bearer, signUp } from '../support/test-app';
 import { ADDRESSES, fund, startWalletApp, type WalletApp } from '../support/wallet';
 
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const SIZES = [
@@ -23,56 +22,6 @@ const SCHEMES = ['light', 'dark'] as const;
 const LONG_EMAIL = 'katherine.coleman.goble.johnson.longname+savings-account-2026@mission-planning.langley-research-center.example';
 
 const totp = (secret: string, offset: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated (not a script tag): the app's Content-Security-Policy refuses inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: Document,
-            options: object,
-          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`);
-  });
-}
-
-/**
- * What sticks out of `root`: root itself scrolling sideways (scrollWidth > clientWidth), or any visible descendant
- * whose box lies left or right of root's box. Inside a sideways scroll container (a wide table in its wrapper) only the
- * container is measured: its content scrolls within it.
- */
-function overflowOf(root: Locator): Promise<string[]> {
-  return root.evaluate((element) => {
-    const found: string[] = [];
-    const name = (el: Element) =>
-      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}`;
-    if (element.scrollWidth > element.clientWidth) found.push(`${name(element)} scrollWidth ${element.scrollWidth} > clientWidth ${element.clientWidth}`);
-    const outer = element.getBoundingClientRect();
-    const scrolls = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
-    const walk = (parent: Element) => {
-      for (const child of Array.from(parent.children)) {
-        const box = child.getBoundingClientRect();
-        const style = getComputedStyle(child);
-        if (style.display === 'none' || style.visibility === 'hidden' || (box.width <= 1 && box.height <= 1)) continue;
-        if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5)
-          found.push(`${name(child)} spans ${Math.round(box.left)}–${Math.round(box.right)}, outside ${Math.round(outer.left)}–${Math.round(outer.right)}`);
-        if (!scrolls(child)) walk(child);
-      }
-    };
-    walk(element);
-    return found;
-  });
-}
-
-/** The page itself never scrolls sideways. */
-const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** A checkbox's box, and where its label's text is drawn relative to it. */
 function checkboxGeometry(checkbox: Locator) {

@@ -11,6 +11,7 @@ import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
 import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { expectLedgerClean, holdings, supportTokens, type WalletApp } from '../support/wallet';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic: the operator's watch-only key here. */
 const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M';
@@ -55,6 +56,8 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
           CHAIN_LITECOIN_CONFIRMATIONS: String(CONFIRMATIONS),
           CHAIN_LITECOIN_POLL_SECONDS: '1',
           LOG_LEVEL: 'info',
+          // The webhook test's receiver listens on loopback over http.
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         },
         { logDestination: logs },
       ),
@@ -293,6 +296,10 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
   });
 
   it('a reorganisation after credit flags the deposit for review with an alert, and debits nothing', async () => {
+    // The administrators' webhook: the deposit's events (first seen already confirmed), then the review.
+    const hook = await WebhookReceiver.start();
+    const events = ['deposit.pending', 'deposit.confirmed', 'deposit.credited', 'deposit.review_required'];
+    const endpoint = (await t.http.post('/api/admin/webhooks').set(bearer(t.admin)).send({ url: hook.url, events }).expect(201)).body;
     const customer = await signUp(t.http);
     const address = await walletAddress(customer.token);
     await poll();
@@ -307,6 +314,22 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     expect((await holdings(t, customer.token)).litecoin).toBe('0.750');
     expect(await creditEntries(txid)).toBe(1);
     expect(logLines.join('')).toContain(`ALERT credited deposit ${txid}`);
+    const mine = () => hook.receipts.filter((receipt) => (receipt.event.data.txHash ?? receipt.event.data.txid) === txid);
+    await expect.poll(() => mine().length).toBe(4);
+    expect(
+      mine().map((receipt) => {
+        WebhookReceiver.verify(receipt, endpoint.secret);
+        return [receipt.event.type, receipt.event.data.confirmations, receipt.event.data.status ?? receipt.event.data.review];
+      }),
+    ).toEqual([
+      // Found in a block: recorded with its first confirmation, then counted and credited in the same poll.
+      ['deposit.pending', 1, 'pending'],
+      ['deposit.confirmed', 1, 'pending'],
+      ['deposit.credited', CONFIRMATIONS, 'approved'],
+      ['deposit.review_required', CONFIRMATIONS, 'orphaned_after_credit'],
+    ]);
+    await t.http.delete(`/api/admin/webhooks/${endpoint.id}`).set(bearer(t.admin)).expect(200);
+    await hook.close();
     // Let the node mine the payment again so later tests start from a clean mempool.
     await ltc.mine(1, await ltc.newAddress());
     await poll();
@@ -375,6 +398,45 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     expect(metrics).toContain('chain_lag_blocks{network="litecoin"} 0');
     expect(metrics).toMatch(/chain_deposits\{network="litecoin",state="credited"\} \d+/);
     expect(metrics).toContain('chain_deposits{network="litecoin",state="below_minimum"} 1');
+  });
+
+  it('signs deposit.pending, deposit.confirmed at each confirmation and deposit.credited to webhooks, in order', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const customer = await signUp(t.http);
+      const { secret } = (
+        await t.http
+          .post('/api/user/webhooks')
+          .set(bearer(customer.token))
+          .send({ url: receiver.url, events: ['deposit.pending', 'deposit.confirmed', 'deposit.credited'] })
+          .expect(201)
+      ).body;
+      const address = await walletAddress(customer.token);
+      await poll();
+      const txid = await ltc.send(address, '0.5');
+      await poll(); // seen in the mempool: pending, 0 of 3
+      for (let block = 0; block < CONFIRMATIONS; block += 1) {
+        await ltc.mine(1);
+        await poll();
+      }
+      await expect.poll(() => receiver.receipts.length).toBe(4);
+      const events = receiver.receipts.map((receipt) => {
+        expect(WebhookReceiver.verify(receipt, secret)).toEqual(receipt.event);
+        const { status, confirmations, requiredConfirmations, txHash } = receipt.event.data;
+        return { type: receipt.event.type, status, confirmations, requiredConfirmations, txHash };
+      });
+      expect(events).toEqual([
+        { type: 'deposit.pending', status: 'pending', confirmations: 0, requiredConfirmations: 3, txHash: txid },
+        { type: 'deposit.confirmed', status: 'pending', confirmations: 1, requiredConfirmations: 3, txHash: txid },
+        { type: 'deposit.confirmed', status: 'pending', confirmations: 2, requiredConfirmations: 3, txHash: txid },
+        { type: 'deposit.credited', status: 'approved', confirmations: 3, requiredConfirmations: 3, txHash: txid },
+      ]);
+      // One History row, one event id per change.
+      expect(new Set(receiver.receipts.map((receipt) => receipt.event.data._id)).size).toBe(1);
+      expect(new Set(receiver.receipts.map((receipt) => receipt.id)).size).toBe(4);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('refuses a mainnet litecoin address on the regtest chain (and accepts a regtest one)', async () => {

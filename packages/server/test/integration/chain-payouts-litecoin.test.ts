@@ -8,6 +8,7 @@ import { SignerRefusal } from '../../src/chain-core/signer-contract';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { type SignedTestApp, SIGNER_DATABASE_KINDS, SIGNER_TOKEN, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
 import { bearer, loginAdmin, signUp, type TestApp } from '../support/test-app';
 import { parseMetrics, sample } from '../support/prometheus';
@@ -52,6 +53,8 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     CHAIN_LITECOIN_POLL_SECONDS: '1',
     CHAIN_LITECOIN_WALLET: 'miner',
     LOG_LEVEL: 'info',
+    // The webhook receiver of the first test listens on loopback over http.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   });
   const logs = new Writable({
     write(chunk, _encoding, done) {
@@ -135,6 +138,10 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     const payouts = app.app.get(PayoutsService);
     // Before any withdrawal is due: the network is enabled, nothing to do.
     expect(await payouts.runOnce('litecoin')).toEqual({ network: 'litecoin', created: 0, signed: 0, broadcast: 0, completed: 0 });
+    // An administrator's webhook endpoint takes every customer's withdrawal events.
+    const hook = await WebhookReceiver.start();
+    const withdrawalEvents = ['withdrawal.created', 'withdrawal.approved', 'withdrawal.broadcast', 'withdrawal.completed', 'withdrawal.failed'];
+    const endpoint = (await app.http.post('/api/admin/webhooks').set(bearer(admin)).send({ url: hook.url, events: withdrawalEvents }).expect(201)).body;
     const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
     const { customer, id } = await withdrawal(app, address, 40, 10);
     // Pending (held): no payout yet.
@@ -189,6 +196,24 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     // Runs again: nothing more is paid.
     expect(await payouts.runOnce('litecoin')).toEqual({ network: 'litecoin', created: 0, signed: 0, broadcast: 0, completed: 0 });
     expect(await received(address)).toHaveLength(1);
+
+    // Every step as a signed webhook, in order, each carrying the withdrawal as History shows it then.
+    const mine = () => hook.receipts.filter((receipt) => receipt.event.data._id === id);
+    await expect.poll(() => mine().length).toBe(4);
+    expect(
+      mine().map((receipt) => {
+        WebhookReceiver.verify(receipt, endpoint.secret);
+        return [receipt.event.type, receipt.event.data.status, receipt.event.data.payoutState ?? null];
+      }),
+    ).toEqual([
+      ['withdrawal.created', 'pending', null],
+      ['withdrawal.approved', 'approved', null],
+      ['withdrawal.broadcast', 'approved', 'broadcast'],
+      ['withdrawal.completed', 'approved', 'completed'],
+    ]);
+    expect(mine()[3].event.data.txHash).toBe(payout.txid);
+    await app.http.delete(`/api/admin/webhooks/${endpoint.id}`).set(bearer(admin)).expect(200);
+    await hook.close();
   });
 
   it('shows the network fee before the customer confirms: the fee the hot wallet would pay, and the amount less it for the recipient', async () => {

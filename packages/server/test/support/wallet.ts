@@ -4,7 +4,7 @@ import { DATABASE, type Database } from '../../src/db/database';
 import { defaultNetwork } from '../../src/modules/market/supported-tokens.repository';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { seedCoins } from './market';
-import { bearer, loginAdmin, signUp, startTestApp, type TestApp } from './test-app';
+import { bearer, loginAdmin, signUp, startTestApp, type StartTestAppOptions, type TestApp } from './test-app';
 
 export const ADDRESSES = {
   bitcoin: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
@@ -44,7 +44,7 @@ export interface WalletApp extends TestApp {
 }
 
 /** The app with bitcoin 50000, ethereum 2500, tether 1, all three supported, and an admin token. */
-export async function startWalletApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<WalletApp> {
+export async function startWalletApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}, options: StartTestAppOptions = {}): Promise<WalletApp> {
   const t = await startTestApp(kind, env, options);
   await seedCoins(t, PRICES);
   await supportTokens(t, Object.keys(PRICES));

@@ -51,6 +51,8 @@ export type AuditEntryDto = {
   /** State after (JSON) */
   after: object | null;
   requestId: string | null;
+  /** The prefix of the API key the actor used; null: a session */
+  apiKey: string | null;
   createdAt: string;
 };
 export type AuditPageDto = {

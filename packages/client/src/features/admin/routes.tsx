@@ -17,8 +17,11 @@ const AdminsPage = lazyScreen(() => import('./pages/AdminsPage'));
 const ChainStatusPage = lazyScreen(() => import('./pages/ChainStatusPage'));
 const ReservesPage = lazyScreen(() => import('./pages/ReservesPage'));
 
-/** Children of /admin (the admin guard wraps them in the app router). */
-export const adminRoutes: RouteObject[] = [
+/**
+ * Children of /admin (the admin guard wraps them in the app router); `screens`: back-office screens of other features
+ * (API keys, webhooks), composed in by the app router and shown in the same layout.
+ */
+export const adminRoutes = (screens: RouteObject[] = []): RouteObject[] => [
   {
     element: <AdminLayout />,
     children: [
@@ -35,6 +38,7 @@ export const adminRoutes: RouteObject[] = [
       { path: 'admins', element: <AdminsPage /> },
       { path: 'chain', element: <ChainStatusPage /> },
       { path: 'reserves', element: <ReservesPage /> },
+      ...screens,
     ],
   },
 ];

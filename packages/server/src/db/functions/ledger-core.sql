@@ -227,10 +227,14 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_write_records(jsonb)
 -- Created in drizzle/0012_ledger_core.sql.
+-- Changed in drizzle/0026_api_keys.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- The rows that tell people about an operation, written with it (p_rows: {notifications: [...], audit: [...],
 -- mail: [...]}, each element the columns of its table in snake case, built by the caller): they commit with the
 -- movement or not at all.
+--
+-- Changed in drizzle/0026_api_keys.sql:
+-- cp_write_records (0012) writes the key of an audit row too; otherwise unchanged.
 CREATE OR REPLACE FUNCTION public.cp_write_records(p_rows jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -245,8 +249,8 @@ BEGIN
     FROM jsonb_populate_recordset(NULL::notifications, p_rows->'notifications') AS n;
   END IF;
   IF p_rows ? 'audit' THEN
-    INSERT INTO audit_log (actor_id, actor_role, action, target_type, target_id, before, after, request_id)
-    SELECT a.actor_id, a.actor_role, a.action, a.target_type, a.target_id, a.before, a.after, a.request_id
+    INSERT INTO audit_log (actor_id, actor_role, action, target_type, target_id, before, after, request_id, api_key_id)
+    SELECT a.actor_id, a.actor_role, a.action, a.target_type, a.target_id, a.before, a.after, a.request_id, a.api_key_id
     FROM jsonb_populate_recordset(NULL::audit_log, p_rows->'audit') AS a;
   END IF;
   IF p_rows ? 'mail' THEN

@@ -12,3 +12,5 @@ export * from './payouts';
 export * from './sweeps';
 export * from './payout-bumps';
 export * from './deposit-tags';
+export * from './api-keys';
+export * from './webhooks';

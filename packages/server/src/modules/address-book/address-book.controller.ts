@@ -11,7 +11,7 @@ export class AddressBookController {
   constructor(private readonly addressBook: AddressBookService) {}
 
   @Get(NetworkRoutes.addresses)
-  @UserAccess()
+  @UserAccess('read')
   @ApiOperation({ summary: 'Saved withdrawal addresses and the allowlist setting' })
   @ApiOkResponse({ type: AddressBookDto })
   getAddresses(@CurrentActor() actor: Actor): Promise<AddressBookDto> {
@@ -19,7 +19,7 @@ export class AddressBookController {
   }
 
   @Post(NetworkRoutes.addresses)
-  @UserAccess()
+  @UserAccess('session-only')
   @ApiOperation({
     summary: 'Save a withdrawal address',
     description:
@@ -32,7 +32,7 @@ export class AddressBookController {
   }
 
   @Put(NetworkRoutes.allowlist)
-  @UserAccess()
+  @UserAccess('session-only')
   @ApiOperation({
     summary: 'Turn allowlist mode on or off',
     description: 'While on, sends go only to saved addresses (others → 403). Turning it off notifies and mails the customer.',
@@ -43,7 +43,7 @@ export class AddressBookController {
   }
 
   @Delete(NetworkRoutes.address)
-  @UserAccess()
+  @UserAccess('session-only')
   @ApiOkResponse({ type: AddressMutationResponseDto })
   @ApiNotFoundResponse({ description: 'Not found (or not yours)' })
   @ApiForbiddenResponse({ description: 'Not a customer' })

@@ -55,7 +55,7 @@ export class AdminTransactionsController {
   ) {}
 
   @Post(WalletRoutes.deposit)
-  @AdminAccess()
+  @AdminAccess('operate')
   @Idempotent()
   @ApiCreatedResponse({
     type: TransactionDto,
@@ -76,7 +76,7 @@ export class AdminTransactionsController {
 
   @Post(WalletRoutes.modifyTransaction)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({
     type: TransactionChangeDto,
     description:
@@ -94,7 +94,7 @@ export class AdminTransactionsController {
   }
 
   @Delete(WalletRoutes.deleteTrx)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({
     type: DeleteTransactionResponseDto,
     description: 'Voids: reverses the ledger effect, hides it from lists; it stays in the ledger and the audit log.',
@@ -112,7 +112,7 @@ export class AdminTransactionsController {
 
   @Post(WalletRoutes.updateBalance)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @Idempotent()
   @ApiOkResponse({
     type: UpdateBalanceResponseDto,
@@ -132,7 +132,7 @@ export class AdminTransactionsController {
   }
 
   @Get(WalletRoutes.adminTransactions)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({
     type: [TransactionDto],
     description: 'All customers, newest first; voided ones hidden.',
@@ -145,14 +145,14 @@ export class AdminTransactionsController {
   }
 
   @Get(WalletRoutes.ledgerCheck)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: LedgerCheckDto, description: 'Per token Σ journal lines = 0, every balance = Σ its lines, no negative customer balance.' })
   checkLedger(): Promise<LedgerCheckDto> {
     return this.ledger.check();
   }
 
   @Get(WalletRoutes.ledgerLiabilities)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({
     type: LiabilitiesDto,
     description: 'What the platform owes customers per token (balances + pending withdrawals), in USD at current prices.',
@@ -168,7 +168,7 @@ export class AdminUserBalancesController {
   constructor(private readonly views: AdminLedgerViewsService) {}
 
   @Get(WalletRoutes.getUsers)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({
     type: [AdminUserDto],
     description: 'Active customers (no admins, no deactivated accounts) by email, with balances in USD; `token` is the token name.',

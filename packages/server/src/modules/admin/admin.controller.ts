@@ -20,7 +20,7 @@ export class AdminUsersController {
   constructor(private readonly admin: AdminService) {}
 
   @Delete(BackOfficeRoutes.deleteUser)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({
     type: UserDeletedDto,
     description: 'Deactivates the customer: sign-in refused, sessions revoked, hidden from lists; balances, ledger and history kept.',
@@ -39,7 +39,7 @@ export class AdminNotificationsController {
 
   @Post(BackOfficeRoutes.sendNotification)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({ type: NotificationSentDto })
   @ApiNotFoundResponse({ description: 'No such active customer.' })
   sendNotification(@CurrentActor() actor: Actor, @Param('userId') userId: string, @Body() body: SendNotificationDto): Promise<NotificationSentDto> {
@@ -48,7 +48,7 @@ export class AdminNotificationsController {
 
   @Post(BackOfficeRoutes.broadcast)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({ type: NotificationSentDto, description: 'One notification to every active customer; `sent` is how many.' })
   broadcastNotification(@CurrentActor() actor: Actor, @Body() body: BroadcastNotificationDto): Promise<NotificationSentDto> {
     return this.admin.broadcast(actor, body);
@@ -61,7 +61,7 @@ export class AdminAuditController {
   constructor(private readonly admin: AdminService) {}
 
   @Get(BackOfficeRoutes.audit)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({
     type: AuditPageDto,
     description: 'Newest first. Filters: actor (admin id), action, targetType, targetId. Pass nextCursor as cursor for the next page.',
@@ -77,7 +77,7 @@ export class AdminDashboardController {
   constructor(private readonly admin: AdminService) {}
 
   @Get(BackOfficeRoutes.dashboard)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: DashboardDto, description: 'Counts, liabilities per token and the ledger check.' })
   getDashboard(): Promise<DashboardDto> {
     return this.admin.dashboard();

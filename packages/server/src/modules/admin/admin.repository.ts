@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { auditLog, notifications, supportedTokens, tickets, users } from '../../db/schema';
+import { apiKeys, auditLog, notifications, supportedTokens, tickets, users } from '../../db/schema';
 
 export interface AccountRow {
   id: string;
@@ -22,6 +22,8 @@ export interface AuditRow {
   before: unknown;
   after: unknown;
   requestId: string | null;
+  /** The prefix of the API key the actor used (null: a session). */
+  apiKey: string | null;
   createdAt: Date;
 }
 
@@ -90,10 +92,12 @@ export class AdminRepository {
         before: auditLog.before,
         after: auditLog.after,
         requestId: auditLog.requestId,
+        apiKey: apiKeys.prefix,
         createdAt: auditLog.createdAt,
       })
       .from(auditLog)
       .leftJoin(users, eq(users.id, auditLog.actorId))
+      .leftJoin(apiKeys, eq(apiKeys.id, auditLog.apiKeyId))
       .where(conditions.length ? and(...conditions) : undefined)
       .orderBy(desc(auditLog.id))
       .limit(filter.limit);

@@ -120,6 +120,7 @@ export class AdminService {
         before: row.before ?? null,
         after: row.after ?? null,
         requestId: row.requestId,
+        apiKey: row.apiKey,
         createdAt: row.createdAt.toISOString(),
       })),
       nextCursor: rows.length > limit ? encodeCursor([String(page[page.length - 1].id)]) : null,

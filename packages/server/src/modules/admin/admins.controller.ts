@@ -38,14 +38,14 @@ export class AdminAdminsController {
   constructor(private readonly admins: AdminsService) {}
 
   @Get(BackOfficeAdminRoutes.admins)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: [AdminAccountDto], description: 'Every administrator, active or deactivated, oldest first.' })
   getAdmins(): Promise<AdminAccountDto[]> {
     return this.admins.list();
   }
 
   @Post(BackOfficeAdminRoutes.admins)
-  @AdminAccess()
+  @AdminAccess('session-only')
   @ApiCreatedResponse({
     type: AdminChangedDto,
     description: 'Four-eyes off (APPROVAL_THRESHOLD_USD=0): adds an administrator (audited). It signs in at /login-admin.',
@@ -66,7 +66,7 @@ export class AdminAdminsController {
   }
 
   @Delete(BackOfficeAdminRoutes.admin)
-  @AdminAccess()
+  @AdminAccess('session-only')
   @ApiOkResponse({ type: AdminChangedDto, description: 'Deactivates an administrator: sign-in refused, sessions revoked; its audit trail stays.' })
   @ApiConflictResponse({ description: 'Yourself, or the last active administrator.' })
   @ApiNotFoundResponse({ description: 'No such active administrator.' })
@@ -81,7 +81,7 @@ export class AdminApprovalsController {
   constructor(private readonly approvals: ApprovalDecisionsService) {}
 
   @Get(BackOfficeAdminRoutes.approvals)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: [ApprovalDto], description: 'Four-eyes requests, newest first (at most 200); filter with status=pending.' })
   getApprovals(@Query() query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
     return this.approvals.list(query);
@@ -89,7 +89,7 @@ export class AdminApprovalsController {
 
   @Post(BackOfficeAdminRoutes.approve)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('session-only')
   @ApiOkResponse({
     type: ApprovalDecisionDto,
     description:
@@ -104,7 +104,7 @@ export class AdminApprovalsController {
 
   @Post(BackOfficeAdminRoutes.reject)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('session-only')
   @ApiOkResponse({ type: ApprovalDecisionDto, description: 'Closes the request without changing anything (audited).' })
   @ApiConflictResponse({ description: 'Already decided.' })
   @ApiNotFoundResponse({ description: 'No such request.' })
@@ -119,7 +119,7 @@ export class AdminUserDetailController {
   constructor(private readonly admins: AdminsService) {}
 
   @Get(BackOfficeAdminRoutes.userDetail)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: UserDetailDto, description: 'One customer: profile, balances, latest notifications, tickets, audit entries and approval requests.' })
   @ApiNotFoundResponse({ description: 'No such customer.' })
   getUserDetail(@Param('id') id: string): Promise<UserDetailDto> {
@@ -143,7 +143,7 @@ export class AdminExportsController {
   constructor(private readonly exports: ExportsService) {}
 
   @Get(BackOfficeAdminRoutes.exportUsers)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'Every customer with a balance column per token held, streamed as CSV (audited).', schema: { type: 'string' } })
   async exportUsers(@CurrentActor() actor: Actor, @Res() response: FastifyReply): Promise<void> {
@@ -151,7 +151,7 @@ export class AdminExportsController {
   }
 
   @Get(BackOfficeAdminRoutes.exportTransactions)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiProduces('text/csv')
   @ApiOkResponse({
     description: 'Transactions with the list filters (type, status, token, userId, search; limit and cursor ignored), oldest first, streamed as CSV (audited).',
@@ -162,7 +162,7 @@ export class AdminExportsController {
   }
 
   @Get(BackOfficeAdminRoutes.exportAudit)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiProduces('text/csv')
   @ApiOkResponse({
     description: 'The audit log with its filters (limit and cursor ignored), oldest first, streamed as CSV (audited).',

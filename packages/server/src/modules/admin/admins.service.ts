@@ -14,7 +14,7 @@ import { type AdminAccountRow, AdminsRepository } from './admins.repository';
 import { AdminRepository } from './admin.repository';
 import { ApprovalGate } from '../approvals/approval-gate.service';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
-import { postingTokens, toApprovalDto } from './approval-decisions.service';
+import { postingTokens, toApprovalDto } from '../approvals/approval-view';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { UUID_TEXT } from '../../common/page-cursor';
 

@@ -1,20 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApprovalDecisionDto, ApprovalDto, ApprovalsQueryDto, DepositDto, ModifyTransactionDto, UpdateBalanceDto } from '@coinpurse/contract';
+import { postingTokens, toApprovalDto } from '../approvals/approval-view';
 import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '../../common/errors';
 import { UsersRepository } from '../auth/users.repository';
-import { type BoundEffect, type BoundLine, StaleApprovalError } from '../ledger/four-eyes-policy';
+import { type BoundEffect, StaleApprovalError } from '../ledger/four-eyes-policy';
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
-import { plain } from '../ledger/money';
 import type { Applying } from '../approvals/applying';
 import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { AdminsRepository } from './admins.repository';
-import { type ApprovalRecord, type ApprovalView, ApprovalsRepository } from '../approvals/approvals.repository';
+import { type ApprovalRecord, ApprovalsRepository } from '../approvals/approvals.repository';
 import { UUID_TEXT } from '../../common/page-cursor';
 import { TransactionStatusService } from './transaction-status.service';
 import { TransactionVoidsService } from './transaction-voids.service';
@@ -26,53 +26,6 @@ interface NewAdminEffect {
   name: string;
   email: string;
   passwordHash: string;
-}
-
-/** Symbols by coin id (the reference data cache: no trip). */
-export type SymbolsOf = ReadonlyMap<string, { symbol: string }>;
-
-/** The coin ids an approval's bound lines name. */
-export function postingTokens(rows: ApprovalView[]): string[] {
-  return [
-    ...new Set(rows.flatMap((row) => (row.action === 'create-admin' ? [] : ((row.effect as unknown as BoundEffect | null)?.lines ?? []).map((l) => l.token)))),
-  ];
-}
-
-/** The bound ledger lines as the approver reads them (none for an administrator change or an old request). */
-function postingOf(row: ApprovalView, symbols: SymbolsOf): Array<BoundLine & { symbol: string }> {
-  if (row.action === 'create-admin' || !row.effect) return [];
-  return ((row.effect as unknown as BoundEffect).lines ?? []).map((line) => ({
-    ...line,
-    symbol: (symbols.get(line.token)?.symbol ?? line.token).toUpperCase(),
-  }));
-}
-
-export function toApprovalDto(row: ApprovalView, symbols: SymbolsOf = new Map()): ApprovalDto {
-  const effect = row.action === 'create-admin' ? null : (row.effect as unknown as BoundEffect | null);
-  return {
-    _id: row.id,
-    action: row.action,
-    status: row.status,
-    summary: row.summary,
-    reason: row.reason,
-    usdValue: plain(row.usdValue),
-    payload: row.payload,
-    userId: row.userId,
-    userEmail: row.userEmail,
-    transactionId: row.transactionId,
-    requestedBy: { _id: row.requestedBy, name: row.requesterName, email: row.requesterEmail },
-    createdAt: row.createdAt.toISOString(),
-    decidedBy: row.decidedBy ? { _id: row.decidedBy, name: row.deciderName ?? '', email: row.deciderEmail ?? '' } : null,
-    decidedAt: row.decidedAt?.toISOString() ?? null,
-    decisionReason: row.decisionReason,
-    lastError: row.lastError,
-    gatedBecause: row.gateReasons as ApprovalDto['gatedBecause'],
-    posting: postingOf(row, symbols),
-    price: effect?.price ?? null,
-    balanceBefore: effect?.balanceBefore ?? null,
-    balanceAfter: effect?.balanceAfter ?? null,
-    fromStatus: effect?.status ?? null,
-  };
 }
 
 /** Second-admin decisions on four-eyes requests: approve (apply exactly as requested, once) or reject. */

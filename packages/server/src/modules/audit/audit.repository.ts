@@ -11,6 +11,7 @@ export interface AuditRecord {
   before?: unknown;
   after?: unknown;
   requestId?: string | null;
+  apiKeyId?: string | null;
 }
 
 @Injectable()
@@ -27,6 +28,7 @@ export class AuditRepository {
       before: record.before ?? null,
       after: record.after ?? null,
       requestId: record.requestId ?? null,
+      apiKeyId: record.apiKeyId ?? null,
     });
   }
 }

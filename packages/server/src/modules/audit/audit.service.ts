@@ -21,6 +21,8 @@ export interface AuditRow {
   before: unknown;
   after: unknown;
   request_id: string | null;
+  /** The API key the actor used (null: a session or the system). */
+  api_key_id: string | null;
 }
 
 /** An action applied through a four-eyes approval names both admins: the actor approved, `requestedBy` asked. */
@@ -47,6 +49,7 @@ export class AuditService {
       before: entry.before ?? null,
       after: withApproval(actor, entry.after) ?? null,
       request_id: actor?.requestId ?? null,
+      api_key_id: actor?.apiKeyId ?? null,
     };
   }
 
@@ -57,7 +60,14 @@ export class AuditService {
   ): Promise<void> {
     const after = withApproval(actor, entry.after);
     return this.repository.insert(
-      { actorId: actor?.id ?? null, actorRole: actor?.role ?? 'system', requestId: actor?.requestId ?? null, ...entry, after },
+      {
+        actorId: actor?.id ?? null,
+        actorRole: actor?.role ?? 'system',
+        requestId: actor?.requestId ?? null,
+        apiKeyId: actor?.apiKeyId ?? null,
+        ...entry,
+        after,
+      },
       executor,
     );
   }

@@ -45,21 +45,21 @@ export class AuthController {
 
   @Post(UserRoutes.logout)
   @HttpCode(200)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @ApiOkResponse({ type: OkResponseDto, description: "Ends this device's session only (see logout-all)." })
   async logout(@CurrentPrincipal() principal: Principal): Promise<OkResponseDto> {
     return this.auth.logout(principal).then(() => ({ ok: true }));
   }
 
   @Get(UserRoutes.me)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('read')
   @ApiOkResponse({ type: ProfileDto })
   me(@CurrentPrincipal() principal: Principal): Promise<ProfileDto> {
     return this.auth.profile(principal);
   }
 
   @Patch(UserRoutes.profile)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @ApiOkResponse({ type: ProfileDto })
   updateProfile(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: UpdateProfileDto): Promise<ProfileDto> {
     return this.auth.updateProfile(principal, actor, body);
@@ -67,7 +67,7 @@ export class AuthController {
 
   @Post(UserRoutes.changePassword)
   @HttpCode(200)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @UseGuards(RateLimitGuard)
   @ApiOkResponse({
     type: SessionDto,

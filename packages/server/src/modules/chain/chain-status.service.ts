@@ -97,23 +97,43 @@ export class ChainStatusService implements OnModuleInit {
   }
 
   async list(network?: string): Promise<ChainDepositDto[]> {
-    const rows = await this.deposits.list({ network, limit: 200 });
-    return rows.map((row) => ({
-      _id: row.id,
-      network: row.network,
-      txHash: row.txid,
-      outputIndex: row.outputIndex,
-      userId: row.userId,
-      token: row.token,
-      address: row.address,
-      amount: row.amount,
-      state: row.state,
-      confirmations: row.confirmations,
-      requiredConfirmations: row.requiredConfirmations,
-      blockHeight: row.blockHeight,
-      review: row.review,
-      transactionId: row.transactionId,
-      createdAt: row.createdAt.toISOString(),
-    }));
+    return (await this.deposits.list({ network, limit: 200 })).map(toChainDepositDto);
   }
+}
+
+/** A deposit from the chain as the back office reads it (also the `data` of the deposit.review_required webhook). */
+export function toChainDepositDto(row: {
+  id: string;
+  network: string;
+  txid: string;
+  outputIndex: number;
+  userId: string;
+  token: string;
+  address: string;
+  amount: string;
+  state: ChainDepositDto['state'];
+  confirmations: number;
+  requiredConfirmations: number;
+  blockHeight: number | null;
+  review: ChainDepositDto['review'];
+  transactionId: string | null;
+  createdAt: Date;
+}): ChainDepositDto {
+  return {
+    _id: row.id,
+    network: row.network,
+    txHash: row.txid,
+    outputIndex: row.outputIndex,
+    userId: row.userId,
+    token: row.token,
+    address: row.address,
+    amount: row.amount,
+    state: row.state,
+    confirmations: row.confirmations,
+    requiredConfirmations: row.requiredConfirmations,
+    blockHeight: row.blockHeight,
+    review: row.review,
+    transactionId: row.transactionId,
+    createdAt: row.createdAt.toISOString(),
+  };
 }

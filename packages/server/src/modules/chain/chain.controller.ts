@@ -10,7 +10,7 @@ export class ChainController {
   constructor(private readonly status: ChainStatusService) {}
 
   @Get(ChainRoutes.status)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOperation({ summary: 'Chain status: each node-connected network and its watcher' })
   @ApiOkResponse({
     type: [ChainStatusDto],
@@ -21,7 +21,7 @@ export class ChainController {
   }
 
   @Get(ChainRoutes.deposits)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOperation({ summary: 'Deposits seen on chain' })
   @ApiQuery({ name: 'network', required: false, example: 'litecoin' })
   @ApiOkResponse({ type: [ChainDepositDto], description: 'Deposits seen on chain, newest first (at most 200).' })

@@ -13,7 +13,7 @@ export class DepositReviewsController {
   constructor(private readonly reviews: DepositReviewsService) {}
 
   @Get(DepositReviewRoutes.reviews)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOperation({ summary: 'Chain deposits orphaned after credit: waiting for a decision, and decided' })
   @ApiOkResponse({
     type: [ChainDepositReviewDto],
@@ -26,7 +26,7 @@ export class DepositReviewsController {
 
   @Post(DepositReviewRoutes.takeBack)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({ summary: 'Take back a chain deposit orphaned after credit (reverse its credit)' })
   @ApiOkResponse({
     type: DepositReviewResolvedDto,
@@ -53,7 +53,7 @@ export class DepositReviewsController {
 
   @Post(DepositReviewRoutes.keep)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({ summary: 'Keep a chain deposit orphaned after credit (accept the loss)' })
   @ApiOkResponse({
     type: DepositReviewResolvedDto,

@@ -10,7 +10,7 @@ export class DepositTagsController {
   constructor(private readonly tags: DepositTagsService) {}
 
   @Get(DepositReviewRoutes.depositTag)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOperation({ summary: 'The customer behind a destination tag (xrp) or memo (stellar)' })
   @ApiParam({ name: 'network', example: 'xrp', description: 'xrp or stellar' })
   @ApiParam({ name: 'tag', example: '482913577', description: 'The destination tag or memo sent with the deposit' })

@@ -40,7 +40,7 @@ export class MarketController {
   }
 
   @Get(MarketRoutes.getWalletTokens)
-  @UserAccess()
+  @UserAccess('read')
   @ApiOkResponse({
     type: [WalletTokenDto],
     description:

@@ -18,14 +18,14 @@ export class NotificationsController {
   ) {}
 
   @Get(SupportRoutes.getNotifications)
-  @UserAccess()
+  @UserAccess('read')
   @ApiOkResponse({ type: [NotificationDto], description: "The caller's notifications, newest first (at most 500)." })
   getNotifications(@CurrentPrincipal() principal: Principal): Promise<NotificationDto[]> {
     return this.notifications.listForUser(principal.id);
   }
 
   @Put(SupportRoutes.readNotification)
-  @UserAccess()
+  @UserAccess('read')
   @ApiOkResponse({ type: NotificationDto, description: 'The notification, now read.' })
   @ApiNotFoundResponse({ description: "No such notification of the caller (another customer's id is not found either)." })
   readNotification(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<NotificationDto> {
@@ -33,7 +33,7 @@ export class NotificationsController {
   }
 
   @Get(SupportRoutes.events)
-  @UserAccess()
+  @UserAccess('read')
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description:

@@ -170,8 +170,9 @@ export interface RequestLogConfig {
 
 /**
  * The one writer of an API request's line, for Fastify's onResponse hook and for the market list answered before the
- * framework (market-fast-path.ts): only fields that never hold a secret; a 5xx's cause is logged by the exception
- * filter under the same request id. Positional, so a line that is not written allocates nothing.
+ * framework (market-fast-path.ts): only fields that never hold a secret (an API key by its public prefix); a 5xx's
+ * cause is logged by the exception filter under the same request id. Positional, so a line that is not written
+ * allocates nothing.
  */
 export function logRequestLine(
   access: PinoInstance,
@@ -183,6 +184,7 @@ export function logRequestLine(
   status: number,
   durationMs: number,
   userId: string | null,
+  apiKey?: string,
 ): void {
   let level: 'error' | 'warn' | 'info' | 'debug' = requestLevel(status);
   let sampled = false;
@@ -192,7 +194,7 @@ export function logRequestLine(
   }
   if (!access.isLevelEnabled(level)) return;
   access[level](
-    { requestId, method, route, path, status, durationMs, userId, ...(sampled ? { sampled: sample!.every } : {}) },
+    { requestId, method, route, path, status, durationMs, userId, ...(apiKey ? { apiKey } : {}), ...(sampled ? { sampled: sample!.every } : {}) },
     level === 'error' ? `${method} ${path} ${status} failed` : `${method} ${path} ${status} ${durationMs}ms`,
   );
 }
@@ -208,5 +210,7 @@ function writeRequestLine(request: LoggedRequest, reply: FastifyReply, access: P
     reply.statusCode,
     Math.round(reply.elapsedTime),
     request.principal?.id ?? null,
+    // A request made with an API key names the key by its public prefix (never the key).
+    request.apiKeyPrefix,
   );
 }

@@ -11,7 +11,7 @@ export class ColdPayoutsController {
   constructor(private readonly cold: ColdPayoutsService) {}
 
   @Get(ColdPayoutRoutes.list)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOperation({ summary: 'Payouts paid from the cold side: waiting for their offline signature, or signed and not completed yet' })
   @ApiOkResponse({ type: [ColdPayoutDto], description: 'Oldest first (at most 500).' })
   getColdPayouts(): Promise<ColdPayoutDto[]> {
@@ -20,7 +20,7 @@ export class ColdPayoutsController {
 
   @Post(ColdPayoutRoutes.unsigned)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({
     summary: 'The unsigned transaction of a payout awaiting its cold signature (a PSBT, or an unsigned EIP-1559 transaction)',
     description:
@@ -35,7 +35,7 @@ export class ColdPayoutsController {
 
   @Post(ColdPayoutRoutes.signed)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({
     summary: 'Upload the offline-signed transaction of a cold payout',
     description:
@@ -53,7 +53,7 @@ export class ColdPayoutsController {
 
   @Post(ColdPayoutRoutes.discard)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({
     summary: 'Discard the prepared unsigned transaction of a cold payout (before a signed one is uploaded)',
     description:
@@ -71,7 +71,7 @@ export class ColdPayoutsController {
 
   @Post(ColdPayoutRoutes.fail)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({
     summary: 'Fail a cold payout instead of signing it: the held amount goes back to the customer',
     description:

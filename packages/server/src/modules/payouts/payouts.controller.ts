@@ -10,7 +10,7 @@ export class PayoutsController {
   constructor(private readonly fees: NetworkFeeService) {}
 
   @Get(PayoutRoutes.networkFee)
-  @UserAccess()
+  @UserAccess('read')
   @ApiOperation({ summary: 'Network fee of a send and what the recipient gets, shown before the customer confirms (networks paid out by the platform)' })
   @ApiQuery({ name: 'coinAmount', required: true, example: '0.125' })
   @ApiOkResponse({ type: NetworkFeeDto })

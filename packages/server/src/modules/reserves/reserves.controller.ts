@@ -10,7 +10,7 @@ export class ReservesController {
   constructor(private readonly reserves: ReservesService) {}
 
   @Get(ReservesRoutes.reserves)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOperation({ summary: 'Reserves: coins held on chain per token and network next to customer liabilities' })
   @ApiOkResponse({
     type: ReservesDto,

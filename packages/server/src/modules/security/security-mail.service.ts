@@ -21,6 +21,7 @@ export const SECURITY_SUBJECTS = {
   addressAdded: 'A withdrawal address was added to your Coinpurse account',
   emailChanged: 'The sign-in email of your Coinpurse account was changed',
   passwordKnown: 'Someone knows your Coinpurse password',
+  apiKeyCreated: 'An API key that can withdraw was created on your Coinpurse account',
 } as const;
 
 const NOT_YOU = 'If this was not you, change your password now and contact support.';
@@ -97,6 +98,12 @@ export class SecurityMailService {
   /** The withdrawal-requested mail as a row for the send's money function (see MailService.outboxRecord). */
   withdrawalRequestedRecord(user: SecurityRecipient, withdrawal: { amount: string; address: string; network?: string | null }) {
     return this.mail.outboxRecord(mailOf(user, SECURITY_SUBJECTS.withdrawalRequested, withdrawalEvent(withdrawal)));
+  }
+
+  /** A key with the `withdraw` scope: software holding it can send money (to saved addresses) without the owner. */
+  apiKeyCreated(user: SecurityRecipient, key: { name: string; prefix: string; scopes: string[] }, tx: Executor): Promise<void> {
+    const event = `An API key named "${key.name}" (${key.prefix}…, scopes: ${key.scopes.join(', ')}) was created on your account at ${stamp()}. Software holding it can send from your account to the addresses saved in your address book. Revoke it in Profile → API keys if you do not know it.`;
+    return this.deliver(user, SECURITY_SUBJECTS.apiKeyCreated, event, { tx });
   }
 
   /** Goes to the OLD address (the one an attacker who changed it cannot read), and to the new one. */

@@ -30,7 +30,7 @@ export class TwoFactorController {
   ) {}
 
   @Get(SecurityRoutes.twoFactorStatus)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @ApiOkResponse({ type: TwoFactorStatusDto })
   twoFactorStatus(@CurrentPrincipal() principal: Principal): Promise<TwoFactorStatusDto> {
     return this.twoFactor.status(principal);
@@ -38,7 +38,7 @@ export class TwoFactorController {
 
   @Post(SecurityRoutes.twoFactorSetup)
   @HttpCode(200)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @ApiOkResponse({ type: TwoFactorSetupDto, description: 'A new secret to scan (pending until enabled); 409 when two-factor sign-in is already on.' })
   setupTwoFactor(@CurrentPrincipal() principal: Principal): Promise<TwoFactorSetupDto> {
     return this.twoFactor.setup(principal);
@@ -46,7 +46,7 @@ export class TwoFactorController {
 
   @Post(SecurityRoutes.twoFactorEnable)
   @HttpCode(200)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: RecoveryCodesDto, description: 'Confirms the setup with a code from the app; returns 10 single-use recovery codes (shown once).' })
   enableTwoFactor(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: TwoFactorCodeDto): Promise<RecoveryCodesDto> {
@@ -55,7 +55,7 @@ export class TwoFactorController {
 
   @Post(SecurityRoutes.twoFactorDisable)
   @HttpCode(200)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: OkResponseDto, description: 'Needs a current code or a recovery code; every other session ends.' })
   async disableTwoFactor(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: TwoFactorCodeDto): Promise<OkResponseDto> {
@@ -64,7 +64,7 @@ export class TwoFactorController {
 
   @Post(SecurityRoutes.twoFactorRecoveryCodes)
   @HttpCode(200)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @UseGuards(RateLimitGuard)
   @ApiOkResponse({ type: RecoveryCodesDto, description: 'A new set of 10 recovery codes; the old ones stop working.' })
   regenerateRecoveryCodes(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: TwoFactorCodeDto): Promise<RecoveryCodesDto> {
@@ -73,7 +73,7 @@ export class TwoFactorController {
 
   @Post(SecurityRoutes.logoutAll)
   @HttpCode(200)
-  @AuthenticatedAccess()
+  @AuthenticatedAccess('session-only')
   @ApiOkResponse({ type: OkResponseDto, description: 'Ends every session of the account, this one included.' })
   async logoutAll(@CurrentActor() actor: Actor): Promise<OkResponseDto> {
     return this.sessions.signOutEverywhere(actor).then(() => ({ ok: true }));
@@ -86,14 +86,14 @@ export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
   @Get(SecurityRoutes.sessions)
-  @UserAccess()
+  @UserAccess('session-only')
   @ApiOkResponse({ type: [SessionInfoDto], description: 'Live sessions, most recently used first; `current` marks this device.' })
   listSessions(@CurrentPrincipal() principal: Principal): Promise<SessionInfoDto[]> {
     return this.sessions.list(principal.id, principal.sessionId);
   }
 
   @Delete(SecurityRoutes.session)
-  @UserAccess()
+  @UserAccess('session-only')
   @ApiOkResponse({ type: OkResponseDto })
   @ApiNotFoundResponse({ description: 'Not a live session of this account.' })
   async deleteSession(@CurrentPrincipal() principal: Principal, @Param('id', sessionIdPipe) id: string): Promise<OkResponseDto> {
@@ -107,7 +107,7 @@ export class AdminSessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
   @Get(SecurityRoutes.sessions)
-  @AdminAccess()
+  @AdminAccess('session-only')
   @AllowedBeforeTwoFactor()
   @ApiOkResponse({ type: [SessionInfoDto], description: "The administrator's own live sessions." })
   listAdminSessions(@CurrentPrincipal() principal: Principal): Promise<SessionInfoDto[]> {
@@ -115,7 +115,7 @@ export class AdminSessionsController {
   }
 
   @Delete(SecurityRoutes.session)
-  @AdminAccess()
+  @AdminAccess('session-only')
   @AllowedBeforeTwoFactor()
   @ApiOkResponse({ type: OkResponseDto })
   @ApiNotFoundResponse({ description: 'Not a live session of this administrator.' })

@@ -22,7 +22,7 @@ export class TicketsController {
   constructor(private readonly tickets: TicketsService) {}
 
   @Post(SupportRoutes.createTicket)
-  @OptionalUserAccess()
+  @OptionalUserAccess('session-only')
   @UseGuards(RateLimitGuard)
   @UseInterceptors(ImageUploadInterceptor())
   @ApiConsumes('multipart/form-data')
@@ -46,14 +46,14 @@ export class AdminTicketsController {
   constructor(private readonly tickets: TicketsService) {}
 
   @Get(BackOfficeRoutes.tickets)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: TicketPageDto, description: 'Newest first; pass nextCursor as cursor for the next page.' })
   getTickets(@Query() query: TicketsQueryDto): Promise<TicketPageDto> {
     return this.tickets.listTickets(query);
   }
 
   @Get(BackOfficeRoutes.ticket)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: TicketDetailDto })
   @ApiNotFoundResponse({ description: 'No such ticket.' })
   getTicket(@Param('id') id: string): Promise<TicketDetailDto> {
@@ -62,7 +62,7 @@ export class AdminTicketsController {
 
   @Post(BackOfficeRoutes.replyTicket)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({
     type: TicketDetailDto,
     description: "Mailed to the ticket's email and, when linked to a customer, sent as a notification. 409 when closed.",
@@ -73,7 +73,7 @@ export class AdminTicketsController {
 
   @Post(BackOfficeRoutes.closeTicket)
   @HttpCode(200)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOkResponse({ type: TicketDetailDto, description: '409 when already closed.' })
   closeTicket(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<TicketDetailDto> {
     return this.tickets.closeTicket(actor, id);

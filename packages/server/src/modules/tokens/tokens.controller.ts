@@ -28,14 +28,14 @@ export class TokensController {
   ) {}
 
   @Get(TokenRoutes.getTokens)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: [AdminTokenDto], description: 'Supported market tokens (custom tokens are listed by get-custom-tokens).' })
   getTokens(): Promise<AdminTokenDto[]> {
     return this.marketTokens.listTokens();
   }
 
   @Post(TokenRoutes.addToken)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({
     summary: 'Support a market coin with a deposit address',
     description: "Unknown coin → 400; already supported → 409; the address is validated for the token's network.",
@@ -46,7 +46,7 @@ export class TokensController {
   }
 
   @Put(TokenRoutes.editToken)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({
     summary: 'Change a supported token (coin id and/or deposit address)',
     description: 'A rename is refused (409) while customers hold the token.',
@@ -57,7 +57,7 @@ export class TokensController {
   }
 
   @Delete(TokenRoutes.deleteToken)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({ summary: 'Stop supporting a token', description: 'Soft delete; 409 while any customer holds a balance or a pending transaction in it.' })
   @ApiOkResponse({ type: DeleteTokenResponseDto })
   deleteToken(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('name') name: string): Promise<DeleteTokenResponseDto> {
@@ -65,14 +65,14 @@ export class TokensController {
   }
 
   @Get(TokenRoutes.getCustomTokens)
-  @AdminAccess()
+  @AdminAccess('read')
   @ApiOkResponse({ type: [CustomTokenDto] })
   getCustomTokens(): Promise<CustomTokenDto[]> {
     return this.customTokens.listCustomTokens();
   }
 
   @Post(TokenRoutes.addCustomToken)
-  @AdminAccess()
+  @AdminAccess('operate')
   @UseInterceptors(ImageUploadInterceptor())
   @ApiConsumes('multipart/form-data')
   @ApiBody({
@@ -97,7 +97,7 @@ export class TokensController {
   }
 
   @Put(TokenRoutes.editCustomToken)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({ summary: 'Edit a custom token: name, address and optionally its manual prices (audited)' })
   @ApiOkResponse({ type: CustomTokenMutationResponseDto })
   editCustomToken(@CurrentActor() actor: Actor, @Body() body: EditCustomTokenDto): Promise<CustomTokenMutationResponseDto> {
@@ -105,7 +105,7 @@ export class TokensController {
   }
 
   @Delete(TokenRoutes.deleteCustomToken)
-  @AdminAccess()
+  @AdminAccess('operate')
   @ApiOperation({
     summary: 'Delete a custom token',
     description: "Each path segment may be the record's _id or the coin id. Soft delete; 409 while customers hold it.",

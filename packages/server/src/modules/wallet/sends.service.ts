@@ -2,7 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import type { SendCryptoDto, SendCryptoResponseDto } from '@coinpurse/contract';
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../common/errors';
-import type { Actor, Principal } from '../../common/principal';
+import { actorOf, type Principal } from '../../common/principal';
 import { AddressBookService } from '../address-book/address-book.service';
 import { AuditService } from '../audit/audit.service';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
@@ -58,7 +58,7 @@ export class SendsService {
     input: SendCryptoDto,
     idem?: IdempotencyContext,
   ): Promise<SendCryptoResponseDto> {
-    const actor: Actor = { id: principal.id, role: principal.role, requestId };
+    const actor = actorOf(principal, requestId);
     const token = await this.tokens.findSupported(tokenId);
     if (!token) throw new InvalidInputError(`"${tokenId.slice(0, 60)}" is not a supported token.`);
     const { address } = input.transferData;

@@ -3,7 +3,7 @@ import type { SwapDto, SwapResponseDto } from '@coinpurse/contract';
 import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../common/errors';
-import type { Actor, Principal } from '../../common/principal';
+import { actorOf, type Principal } from '../../common/principal';
 import { AuditService } from '../audit/audit.service';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { LedgerService } from '../ledger/ledger.service';
@@ -34,7 +34,7 @@ export class SwapsService {
   }
 
   private async swapOnce(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
-    const actor: Actor = { id: principal.id, role: principal.role, requestId };
+    const actor = actorOf(principal, requestId);
     if (input.from === input.to) throw new InvalidInputError('Choose two different tokens to swap.');
     // Supported tokens and both prices at the time of the request, read in parallel before the transaction.
     // Both prices come from one query; a refused or failed read is re-read below to surface its own error.

@@ -31,14 +31,14 @@ export class WalletController {
   ) {}
 
   @Get(WalletRoutes.getUserBalance)
-  @UserAccess()
+  @UserAccess('read')
   @ApiOkResponse({ type: UserBalanceDto, description: 'USD values at current prices; every supported token is listed, highest value first.' })
   getUserBalance(@CurrentActor() actor: Actor): Promise<UserBalanceDto> {
     return this.wallet.balance(actor.id);
   }
 
   @Get(WalletRoutes.getTransaction)
-  @UserAccess()
+  @UserAccess('read')
   @ApiOkResponse({
     type: [TransactionDto],
     description: 'Own transactions, newest first; `amount` is the USD value at the time. Voided ones are hidden.',
@@ -56,7 +56,7 @@ export class WalletController {
   }
 
   @Get(WalletRoutes.exportTransactions)
-  @UserAccess()
+  @UserAccess('read')
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'Own history as CSV (oldest first) with the USD amount and price at the time.', schema: { type: 'string' } })
   async exportTransactions(@CurrentActor() actor: Actor, @Res({ passthrough: true }) response: FastifyReply): Promise<string> {
@@ -68,7 +68,7 @@ export class WalletController {
   }
 
   @Post(WalletRoutes.sendCrypto)
-  @UserAccess()
+  @UserAccess('withdraw')
   @MoneyCall()
   @ApiCreatedResponse({
     type: SendCryptoResponseDto,
@@ -87,7 +87,7 @@ export class WalletController {
   }
 
   @Post(WalletRoutes.swap)
-  @UserAccess()
+  @UserAccess('trade')
   @MoneyCall()
   @ApiCreatedResponse({
     type: SwapResponseDto,

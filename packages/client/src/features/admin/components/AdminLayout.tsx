@@ -20,6 +20,8 @@ const LINKS = [
   { to: '/admin/admins', label: 'Admins' },
   { to: '/admin/chain', label: 'Chain status' },
   { to: '/admin/reserves', label: 'Reserves' },
+  { to: '/admin/api-keys', label: 'API keys' },
+  { to: '/admin/webhooks', label: 'Webhooks' },
 ];
 
 /** The number of four-eyes requests waiting, next to Approvals (refreshed every 30 s and on each visit). */

@@ -29,6 +29,12 @@ export default function ProfileOverviewPage() {
             <Link className="button" to="/profile-setting">
               Profile Settings
             </Link>
+            <Link className="button secondary" to="/profile/api-keys">
+              API keys
+            </Link>
+            <Link className="button secondary" to="/profile/webhooks">
+              Webhooks
+            </Link>
             <Link className="button secondary" to="/wallet">
               Back to wallet
             </Link>
