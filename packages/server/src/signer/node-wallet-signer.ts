@@ -11,6 +11,7 @@ import { chainEnvPrefix } from '../config/chain-settings';
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
 const RPC_WALLET_ERROR = -4;
+const RPC_WALLET_UNLOCK_NEEDED = -13;
 
 /**
  * The UTXO family's signer: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) holds the keys; this
@@ -100,16 +101,24 @@ export class NodeWalletSigner implements HotSigner {
 
   /** Signs a funded PSBT with the hot wallet's keys and decodes the final transaction. */
   private async signPsbt(psbt: string): Promise<{ hex: string; decoded: DecodedTransaction }> {
-    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [psbt, true, 'ALL']);
+    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [psbt, true, 'ALL']).catch((error: unknown) => {
+      // Nodes that refuse outright rather than sign nothing (Bitcoin Core's "Please enter the wallet passphrase …").
+      if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_UNLOCK_NEEDED) throw this.lockedError();
+      throw error;
+    });
     if (!processed.complete) {
       // An encrypted wallet that is locked signs nothing (Litecoin Core 0.21 answers complete: false, no error): the
       // operator unlocks it, and the payout waits meanwhile. Anything else it cannot sign is not its key: refused.
-      if (await this.isLocked()) throw new HotWalletLocked(`the hot wallet "${this.chain.wallet}" is locked: unlock it with walletpassphrase`);
+      if (await this.isLocked()) throw this.lockedError();
       throw new SignerRefusal('the hot wallet could not sign every input (is it watch-only?)');
     }
     const finalized = await this.wallet.call<{ hex?: string; complete: boolean }>('finalizepsbt', [processed.psbt, true]);
     if (!finalized.complete || !finalized.hex) throw new SignerRefusal('the signed transaction could not be finalized');
     return { hex: finalized.hex, decoded: await this.wallet.call<DecodedTransaction>('decoderawtransaction', [finalized.hex]) };
+  }
+
+  private lockedError(): HotWalletLocked {
+    return new HotWalletLocked(`the hot wallet "${this.chain.wallet}" is locked: unlock it with walletpassphrase`);
   }
 
   /** Whether the wallet is encrypted and locked (`getwalletinfo`: `unlocked_until` is 0; absent when not encrypted). */

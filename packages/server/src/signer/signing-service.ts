@@ -204,7 +204,7 @@ export class SigningService {
     } catch (error) {
       if (error instanceof HotWalletLocked && !this.locked.has(network)) {
         this.locked.add(network);
-        this.logger.warn(`Signed nothing on ${network}: ${error.message} (the payouts wait until it is)`);
+        this.logger.warn(`Signed nothing on ${network}: ${error.message} (its payouts wait until an operator does)`);
       }
       throw error;
     }
