@@ -9,6 +9,7 @@ import { NetworkFeeService } from './network-fee.service';
 import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutFailures } from './payout-failures';
+import { HotWalletLocks } from './hot-wallet-locks';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
@@ -34,6 +35,7 @@ import { PayoutsService } from './payouts.service';
     PayoutBumps,
     PayoutCompletion,
     PayoutFailures,
+    HotWalletLocks,
     PayoutVersionsRepository,
     { provide: SendFeeCheck, useExisting: NetworkFeeService },
   ],
