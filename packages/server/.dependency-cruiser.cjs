@@ -21,7 +21,7 @@ const SIGNER_MAY_LOAD = [
   '^src/(signer|chain-core)/',
   '^src/config/(?!config\\.ts$|config\\.module\\.ts$)',
   '^src/db/(schema/(?!index\\.ts$)[^/]+|in-transaction|sql-executor)\\.ts$',
-  '^src/common/(csv|html|keyed-semaphore)\\.ts$',
+  '^src/common/(csv|html|keyed-semaphore|logger)\\.ts$',
 ].join('|');
 
 module.exports = {

@@ -239,7 +239,7 @@ export class TransactionDto {
   @ApiPropertyOptional({
     example: 'the hot wallet cannot pay 0.50000000 and its fee: Insufficient funds',
     description:
-      'Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side). Never shown to the customer.',
+      "Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side) or approved with a last error (the hot wallet is locked, the signer or the node did not answer, the fee is above the signer's ceiling; tried again each run). Never shown to the customer.",
   })
   payoutReason?: string;
 

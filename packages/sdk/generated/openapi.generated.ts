@@ -2276,7 +2276,7 @@ export interface components {
              */
             payoutState?: "approved" | "awaiting_funds" | "awaiting_cold_signature" | "signed" | "broadcast" | "confirming" | "completed" | "failed";
             /**
-             * @description Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side). Never shown to the customer.
+             * @description Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side) or approved with a last error (the hot wallet is locked, the signer or the node did not answer, the fee is above the signer's ceiling; tried again each run). Never shown to the customer.
              * @example the hot wallet cannot pay 0.50000000 and its fee: Insufficient funds
              */
             payoutReason?: string;

@@ -1,5 +1,4 @@
 import { baseToDecimal, decimalToBase } from './amounts';
-import type { ChainEndpoint } from './chain-endpoint';
 import { ChainRpcError, evmQuantity, type JsonRpcClient } from './json-rpc';
 
 /**
@@ -42,7 +41,7 @@ export function recipientGetsBase(amountBase: bigint, feeBase: bigint): bigint {
 }
 
 /** The most one payout may pay as network fee, in the chain's smallest unit. */
-export function maxFeeBase(chain: Pick<ChainEndpoint, 'maxFee' | 'nativeDecimals'>): bigint {
+export function maxFeeBase(chain: { maxFee: string; nativeDecimals: number }): bigint {
   return decimalToBase(chain.maxFee, chain.nativeDecimals);
 }
 

@@ -13,11 +13,13 @@ export const WATCHER_RPC_METHODS = [
   'getblock',
   'getrawtransaction',
   'getrawmempool',
-  // Reserves: balances of addresses (deposit and cold) and of the hot wallet.
+  // Reserves: balances of addresses (deposit and cold) and of the hot wallet, whose coins (locked ones too: gettxout)
+  // are counted once.
   'scantxoutset',
   'validateaddress',
   'getbalance',
   'listunspent',
+  'listlockunspent',
   // Payouts: the fee estimate, broadcasts and the hot wallet's view of its payments.
   'estimatesmartfee',
   'sendrawtransaction',

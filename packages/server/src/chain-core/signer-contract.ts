@@ -56,6 +56,17 @@ export class HotWalletShort extends Error {
   }
 }
 
+/**
+ * The hot wallet is encrypted and locked (UTXO: the node wallet cannot sign until an operator runs `walletpassphrase`):
+ * nothing was signed, the inputs funded for it are unlocked again; the payout waits and is retried, never failed.
+ */
+export class HotWalletLocked extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HotWalletLocked';
+  }
+}
+
 /** What the signer process says about a network (`GET /networks/:network/address`): where payouts are paid from. */
 export interface SignerIdentity {
   network: string;
@@ -64,6 +75,11 @@ export interface SignerIdentity {
   source: string;
   /** Whether the signer holds the deposit addresses' keys (the account's xprv): EVM sweeps. */
   sweeps: boolean;
+  /**
+   * The most one payout may pay as network fee, in the network's own coin (the signer's `CHAIN_<NETWORK>_MAX_FEE`, the
+   * one setting of it: the signer refuses above it and says so). Absent from a signer of an older version.
+   */
+  maxFee?: string;
 }
 
 /** A signed transaction of a sweep, stored before it is broadcast. */
@@ -84,7 +100,7 @@ export class SweepDeferred extends Error {
 }
 
 /** Why the signer did not sign, as it answers: 422 for a refusal of its rules, 400/401 for a bad request, 502 a node fault. */
-export type SignerRefusalKind = 'refused' | 'short' | 'deferred' | 'fee_above_ceiling' | 'node' | 'unauthorized' | 'bad_request';
+export type SignerRefusalKind = 'refused' | 'short' | 'locked' | 'deferred' | 'fee_above_ceiling' | 'node' | 'unauthorized' | 'bad_request';
 
 /** The answer to a request the signer did not sign: nothing was signed. */
 export interface SignerRefusalAnswer {
@@ -100,6 +116,7 @@ export interface SignerRefusalAnswer {
 export function refusalKindOf(error: unknown): Exclude<SignerRefusalKind, 'unauthorized' | 'bad_request'> {
   if (error instanceof SignerRefusal) return 'refused';
   if (error instanceof HotWalletShort) return 'short';
+  if (error instanceof HotWalletLocked) return 'locked';
   if (error instanceof SweepDeferred) return 'deferred';
   if (error instanceof FeeAboveCeiling) return 'fee_above_ceiling';
   return 'node';
@@ -125,6 +142,8 @@ export function errorOfRefusal(answer: Partial<SignerRefusalAnswer>, reason: str
       return new SignerRefusal(reason, answer.notApproved === true);
     case 'short':
       return new HotWalletShort(reason);
+    case 'locked':
+      return new HotWalletLocked(reason);
     case 'deferred':
       return new SweepDeferred(reason);
     case 'fee_above_ceiling':

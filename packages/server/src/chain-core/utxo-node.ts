@@ -108,13 +108,13 @@ export class UtxoNode implements ChainNode {
   }
 
   /**
-   * The coins on each address in the node's UTXO set (`scantxoutset` with `addr(…)` descriptors), in satoshis: confirmed
-   * outputs only, whatever wallet holds the keys (watch-only). One scan reads the whole UTXO set — minutes on mainnet —
-   * and a node runs one at a time (another answers "Scan already in progress").
+   * The coins on `addresses` in the node's UTXO set (`scantxoutset` with `addr(…)` descriptors), each with its outpoint
+   * ("txid:vout") and amount in satoshis: confirmed outputs only, whatever wallet holds the keys (watch-only). One scan
+   * reads the whole UTXO set — minutes on mainnet — and a node runs one at a time (another answers "Scan already in
+   * progress").
    */
-  async addressBalances(addresses: string[]): Promise<Map<string, bigint>> {
-    const balances = new Map(addresses.map((address) => [address, 0n]));
-    if (!addresses.length) return balances;
+  async addressCoins(addresses: string[]): Promise<UtxoCoin[]> {
+    if (!addresses.length) return [];
     // The script of each address tells the scan's outputs apart (its descriptors may spell an address differently).
     const byScript = new Map<string, string>();
     for (let i = 0; i < addresses.length; i += 500) {
@@ -128,17 +128,33 @@ export class UtxoNode implements ChainNode {
       }
     }
     const scanner = new JsonRpcClient({ ...this.options, timeoutMs: SCAN_TIMEOUT_MS });
-    const scan = await scanner.call<{ success?: boolean; unspents?: Array<{ scriptPubKey?: string; amount?: number }> }>('scantxoutset', [
-      'start',
-      addresses.map((address) => `addr(${address})`),
-    ]);
+    const scan = await scanner.call<{ success?: boolean; unspents?: Array<{ txid?: string; vout?: number; scriptPubKey?: string; amount?: number }> }>(
+      'scantxoutset',
+      ['start', addresses.map((address) => `addr(${address})`)],
+    );
     if (!scan || scan.success === false || !Array.isArray(scan.unspents)) throw new ChainRpcError('scantxoutset answered something else than a finished scan');
+    const coins: UtxoCoin[] = [];
     for (const unspent of scan.unspents) {
       const address = byScript.get(String(unspent?.scriptPubKey ?? '').toLowerCase());
-      if (address) balances.set(address, balances.get(address)! + nodeAmountToBase(unspent.amount, UTXO_DECIMALS));
+      if (address) coins.push({ address, outpoint: `${unspent.txid}:${unspent.vout}`, amountBase: nodeAmountToBase(unspent.amount, UTXO_DECIMALS) });
     }
-    return balances;
+    return coins;
   }
+}
+
+/** A coin (unspent output) on an address, read from the UTXO set. */
+export interface UtxoCoin {
+  address: string;
+  /** "txid:vout". */
+  outpoint: string;
+  amountBase: bigint;
+}
+
+/** A coin of a wallet: its outpoint, its output script (hex, as deposit addresses are matched) and amount. */
+export interface WalletCoin {
+  outpoint: string;
+  matchKey: string;
+  amountBase: bigint;
 }
 
 /** How long a UTXO-set scan may take before the node counts as not answering (mainnet scans take minutes). */
@@ -153,11 +169,40 @@ export class UtxoWallet {
     return nodeAmountToBase(await this.client.call<unknown>('getbalance'), UTXO_DECIMALS);
   }
 
-  /** The wallet's confirmed unspent outputs (`listunspent`): their script (hex, as deposit addresses are matched) and amount. */
-  async unspent(): Promise<Array<{ matchKey: string; amountBase: bigint }>> {
-    const rows = await this.client.call<Array<{ scriptPubKey?: string; amount?: number }>>('listunspent', [1]);
-    if (!Array.isArray(rows)) throw new ChainRpcError('listunspent answered something else than a list');
-    return rows.map((row) => ({ matchKey: String(row.scriptPubKey ?? '').toLowerCase(), amountBase: nodeAmountToBase(row.amount, UTXO_DECIMALS) }));
+  /**
+   * The confirmed coins the wallet spends, the ones it has locked too (a payment funded and not sent yet: in its
+   * balance, not in `listunspent`): what `balance` counts of them, by outpoint. Watch-only outputs (not in the
+   * balance) are left out.
+   */
+  async coins(): Promise<WalletCoin[]> {
+    const rows = await this.client.call<Array<{ txid?: string; vout?: number; scriptPubKey?: string; amount?: number; spendable?: boolean }>>(
+      'listunspent',
+      [1],
+    );
+    const locked = await this.client.call<Array<{ txid?: string; vout?: number }>>('listlockunspent');
+    if (!Array.isArray(rows) || !Array.isArray(locked)) throw new ChainRpcError('listunspent or listlockunspent answered something else than a list');
+    const coins = rows
+      .filter((row) => row.spendable !== false)
+      .map((row) => ({
+        outpoint: `${row.txid}:${row.vout}`,
+        matchKey: String(row.scriptPubKey ?? '').toLowerCase(),
+        amountBase: nodeAmountToBase(row.amount, UTXO_DECIMALS),
+      }));
+    for (const lock of locked) {
+      // Confirmed and unspent only (a lock may outlive its coin); the node's view, without the mempool.
+      const out = await this.client.call<{ value?: number; confirmations?: number; scriptPubKey?: { hex?: string } } | null>('gettxout', [
+        lock.txid,
+        lock.vout,
+        false,
+      ]);
+      if (!out || !out.confirmations) continue;
+      coins.push({
+        outpoint: `${lock.txid}:${lock.vout}`,
+        matchKey: String(out.scriptPubKey?.hex ?? '').toLowerCase(),
+        amountBase: nodeAmountToBase(out.value, UTXO_DECIMALS),
+      });
+    }
+    return coins;
   }
 
   /** Whether the wallet holds the key of an address (`getaddressinfo` … `ismine`). */

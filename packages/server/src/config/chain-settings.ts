@@ -4,23 +4,22 @@ import {
   type ChainKind,
   type ChainNetwork,
   DEFAULT_CONFIRMATIONS,
-  DEFAULT_MAX_FEE,
   DEFAULT_POLL_SECONDS,
   DEFAULT_STUCK_MINUTES,
   DROP_AFTER_CONFIRMATIONS,
   isEvmNetwork,
-  nativeDecimals,
 } from './chain-params';
 import { AccountKeyError, parseAccountKey } from './account-key';
 import { HOT_COLD_SETTINGS, type HotColdSettings, parseHotCold } from './hot-cold-config';
 
 /**
- * The `CHAIN_<NETWORK>_*` settings, read by both processes: the node connections (the API's watchers and payouts, the
- * signer's hot keys' networks), and the payout policy the API alone reads.
+ * The `CHAIN_<NETWORK>_*` settings. Both processes read the node connection (`_RPC_URL`, `_XPUB`, `_CHAIN`); the API
+ * alone reads the deposit and payout policy, the signer process alone its keys and the fee ceiling. Each refuses the
+ * other's settings with a first line naming the process they belong to.
  */
 
-/** One network's node connection (see docs/operate/chain-nodes.md). */
-export interface ChainConnection {
+/** One network's node as both processes read it: the connection and the operator's account key. */
+export interface ChainNodeSettings {
   network: ChainNetwork;
   family: 'utxo' | 'evm';
   /** JSON-RPC URL; may carry credentials (`http://user:pass@host:port`): never log it, use `rpcUrlForLogs`. */
@@ -30,14 +29,18 @@ export interface ChainConnection {
   /** The operator's account-level extended public key (watch-only). */
   xpub: string;
   chain: ChainKind;
+}
+
+/** One network's node connection as the API reads it, with its deposit and payout policy (see docs/operate/chain-nodes.md). */
+export interface ChainConnection extends ChainNodeSettings {
   confirmations: number;
   pollSeconds: number;
   /** Blocks after which a deposit orphaned before credit and not mined again is dropped (default 6 × confirmations). */
   dropAfterBlocks: number;
   /**
    * The signer process that pays this network's approved withdrawals (`CHAIN_<NETWORK>_SIGNER_URL`, see
-   * docs/operate/signer.md): it alone holds the hot keys (the node wallet's RPC access, the EVM key file). Unset:
-   * withdrawals on this network are settled by hand.
+   * docs/operate/signer.md): it alone holds the hot keys (the node wallet's RPC access, the EVM key file) and the fee
+   * ceiling. Unset: withdrawals on this network are settled by hand.
    */
   signerUrl?: string;
   /**
@@ -54,8 +57,6 @@ export interface ChainConnection {
   hotCold?: HotColdSettings;
   /** Minutes an unmined payout waits before its fee is bumped (`CHAIN_<NETWORK>_STUCK_MINUTES`; fractions allowed). */
   stuckMinutes: number;
-  /** The most one payout may pay as network fee, a decimal amount of the network's own coin (`CHAIN_<NETWORK>_MAX_FEE`). */
-  maxFee: string;
 }
 
 /** `CHAIN_<NETWORK>_…`: the network id upper-cased with `-` as `_` (CHAIN_BITCOIN_CASH_RPC_URL). */
@@ -63,30 +64,19 @@ export function chainEnvPrefix(network: ChainNetwork): string {
   return `CHAIN_${network.toUpperCase().replace(/-/g, '_')}_`;
 }
 
+/** The node connection, read by both processes. */
+const NODE_SETTINGS = ['RPC_URL', 'XPUB', 'CHAIN'] as const;
+
 /**
  * The per-network settings only the signer process reads (src/signer/signer-config.ts): its keys — the node wallet it
- * signs with, through its own RPC user, and the EVM key file. The API refuses them, so no key ever sits in the API's
- * environment. (Named here, read there: the key-boundary check tells a module that names them from one that reads them.)
+ * signs with, through its own RPC user, and the EVM key file — and the fee ceiling it signs under (it tells the API
+ * what it refused and why). The API refuses them, so no key ever sits in the API's environment and the ceiling has one
+ * source. (Named here, read there: the key-boundary check tells a module that names them from one that reads them.)
  */
-export const SIGNER_ONLY_SETTINGS = ['WALLET', 'KEY_FILE'] as const;
+export const SIGNER_ONLY_SETTINGS = ['WALLET', 'KEY_FILE', 'MAX_FEE'] as const;
 
-/**
- * The API's refusal of the signer's settings, said first: an operator who put the signer's keys in the API's env file
- * reads the real cause on the first line, not a consequence of it.
- */
-export function signerSettingsProblems(env: NodeJS.ProcessEnv): string[] {
-  return CHAIN_NETWORKS.flatMap((network) =>
-    SIGNER_ONLY_SETTINGS.filter((setting) => env[`${chainEnvPrefix(network)}${setting}`]?.trim()).map(
-      (setting) =>
-        `${chainEnvPrefix(network)}${setting} is a setting of the signer process (node dist/signer.js), not of the API: it belongs in the signer's own env file (see signer.env.example). Here set ${chainEnvPrefix(network)}SIGNER_URL and SIGNER_TOKEN instead`,
-    ),
-  );
-}
-
-const CHAIN_SETTINGS = [
-  'RPC_URL',
-  'XPUB',
-  'CHAIN',
+/** The per-network settings only the API reads: the deposit watcher, the payout and sweep jobs, the cold side, the reserves. */
+export const API_ONLY_SETTINGS = [
   'CONFIRMATIONS',
   'POLL_SECONDS',
   'DROP_AFTER_BLOCKS',
@@ -94,23 +84,53 @@ const CHAIN_SETTINGS = [
   'COLD_ADDRESSES',
   'SWEEP_MIN',
   'STUCK_MINUTES',
-  'MAX_FEE',
   ...HOT_COLD_SETTINGS,
 ] as const;
 
 /**
- * The node connections: a network with an RPC URL needs its XPUB; the XPUB must fit the network and chain. `role`:
- * the API (which refuses the signer's settings and reads the payout policy) or the signer process (which reads its
- * own settings itself, see src/signer/signer-config.ts, and none of the policy).
+ * The API's refusal of the signer's settings, said first: an operator who put the signer's keys in the API's env file
+ * reads the real cause on the first line, not a consequence of it.
  */
-export function parseChains(
-  env: NodeJS.ProcessEnv,
-  problems: string[],
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  role: 'api' | 'signer',
-): ChainConnection[] {
-  // The signer's settings on a real network are the API's concern first (signerSettingsProblems); here only unknown networks.
-  const settings: readonly string[] = [...CHAIN_SETTINGS, ...SIGNER_ONLY_SETTINGS];
+export function signerSettingsProblems(env: NodeJS.ProcessEnv): string[] {
+  return settingsOfTheOtherProcess(env, SIGNER_ONLY_SETTINGS, (name, prefix) =>
+    name.endsWith('MAX_FEE')
+      ? `${name} is a setting of the signer process (node dist/signer.js), not of the API: it belongs in the signer's own env file (see signer.env.example), where the signer enforces it and names it in what it refuses`
+      : `${name} is a setting of the signer process (node dist/signer.js), not of the API: it belongs in the signer's own env file (see signer.env.example). Here set ${prefix}SIGNER_URL and SIGNER_TOKEN instead`,
+  );
+}
+
+/** The signer's refusal of the API's settings (the mirror of signerSettingsProblems), said first too. */
+export function apiSettingsProblems(env: NodeJS.ProcessEnv): string[] {
+  return settingsOfTheOtherProcess(
+    env,
+    API_ONLY_SETTINGS,
+    (name) => `${name} is a setting of the API (node dist/main.js), not of the signer: it belongs in the API's .env (see .env.example), not in signer.env`,
+  );
+}
+
+function settingsOfTheOtherProcess(env: NodeJS.ProcessEnv, settings: readonly string[], problem: (name: string, prefix: string) => string): string[] {
+  return CHAIN_NETWORKS.flatMap((network) => {
+    const prefix = chainEnvPrefix(network);
+    return settings.filter((setting) => env[`${prefix}${setting}`]?.trim()).map((setting) => problem(`${prefix}${setting}`, prefix));
+  });
+}
+
+/** One network's node settings as read: unset (neither RPC URL nor XPUB), or set (`node` null when they are not valid). */
+export interface ChainNodeEntry {
+  network: ChainNetwork;
+  prefix: string;
+  /** `_RPC_URL` and `_XPUB` are both set (one without the other is a problem already reported). */
+  set: boolean;
+  /** The valid connection; null when unset or not valid (the problems say why). */
+  node: ChainNodeSettings | null;
+}
+
+/**
+ * The node connection of every network, as both processes read it: a network with an RPC URL needs its XPUB; the
+ * XPUB must fit the network and chain. A `CHAIN_<NAME>_<SETTING>` of no known network is refused.
+ */
+export function parseChainNodes(env: NodeJS.ProcessEnv, problems: string[]): ChainNodeEntry[] {
+  const settings: readonly string[] = [...NODE_SETTINGS, ...API_ONLY_SETTINGS, ...SIGNER_ONLY_SETTINGS];
   const known = new Set(CHAIN_NETWORKS.flatMap((network) => settings.map((setting) => `${chainEnvPrefix(network)}${setting}`)));
   const names = new RegExp(`^CHAIN_[A-Z0-9_]+_(${settings.join('|')})$`);
   for (const name of Object.keys(env)) {
@@ -118,23 +138,15 @@ export function parseChains(
       problems.push(`${name}: no such network can be connected to a node (${CHAIN_NETWORKS.join(', ')})`);
     }
   }
-  const chains: ChainConnection[] = [];
-  for (const network of CHAIN_NETWORKS) {
+  return CHAIN_NETWORKS.map((network) => {
     const prefix = chainEnvPrefix(network);
     const rawUrl = env[`${prefix}RPC_URL`]?.trim() || '';
     const xpub = env[`${prefix}XPUB`]?.trim() || '';
     const chainRaw = (env[`${prefix}CHAIN`]?.trim() || 'mainnet').toLowerCase();
-    if (!rawUrl && !xpub) {
-      if (env[`${prefix}SIGNER_URL`]?.trim()) problems.push(`${prefix}SIGNER_URL needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
-      if (env[`${prefix}COLD_ADDRESSES`]?.trim()) problems.push(`${prefix}COLD_ADDRESSES needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
-      for (const setting of HOT_COLD_SETTINGS) {
-        if (env[`${prefix}${setting}`]?.trim()) problems.push(`${prefix}${setting} needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`);
-      }
-      continue;
-    }
+    if (!rawUrl && !xpub) return { network, prefix, set: false, node: null };
     if (!rawUrl || !xpub) {
       problems.push(`${prefix}RPC_URL and ${prefix}XPUB must be set together`);
-      continue;
+      return { network, prefix, set: false, node: null };
     }
     let parsedUrl: URL | undefined;
     try {
@@ -153,30 +165,42 @@ export function parseChains(
       if (!(error instanceof AccountKeyError)) throw error;
       problems.push(`${prefix}XPUB ${error.message}`);
     }
-    const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
-    const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
-    const dropAfterBlocks = int(`${prefix}DROP_AFTER_BLOCKS`, DROP_AFTER_CONFIRMATIONS * confirmations, 1, 1_000_000);
-    const { stuckMinutes, maxFee } = parseFeeSettings(env, prefix, network, problems);
     const family = isEvmNetwork(network) ? ('evm' as const) : ('utxo' as const);
-    if (role === 'signer') {
-      if (parsedUrl) {
-        const rpcUrlForLogs = urlWithoutCredentials(parsedUrl);
-        chains.push({ network, family, rpcUrl: rawUrl, rpcUrlForLogs, xpub, chain, confirmations, pollSeconds, dropAfterBlocks, stuckMinutes, maxFee });
+    const node = parsedUrl ? { network, family, rpcUrl: rawUrl, rpcUrlForLogs: urlWithoutCredentials(parsedUrl), xpub, chain } : null;
+    return { network, prefix, set: true, node };
+  });
+}
+
+/** A setting that only makes sense with the network's node, set without it. */
+export function needsNodeProblem(prefix: string, setting: string): string {
+  return `${prefix}${setting} needs the network's node: set ${prefix}RPC_URL and ${prefix}XPUB too`;
+}
+
+/** The API's node connections with their deposit and payout policy (the signer's settings are refused by signerSettingsProblems). */
+export function parseChains(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  int: (name: string, fallback: number, min: number, max: number) => number,
+): ChainConnection[] {
+  const chains: ChainConnection[] = [];
+  for (const { network, prefix, set, node } of parseChainNodes(env, problems)) {
+    if (!set) {
+      for (const setting of ['SIGNER_URL', 'COLD_ADDRESSES', ...HOT_COLD_SETTINGS]) {
+        if (env[`${prefix}${setting}`]?.trim()) problems.push(needsNodeProblem(prefix, setting));
       }
       continue;
     }
+    const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
+    const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
+    const dropAfterBlocks = int(`${prefix}DROP_AFTER_BLOCKS`, DROP_AFTER_CONFIRMATIONS * confirmations, 1, 1_000_000);
+    const stuckMinutes = parseStuckMinutes(env, prefix, network, problems);
     const signerUrl = parseSignerUrl(env, prefix, problems);
     const coldAddresses = parseColdAddresses(env, prefix, problems);
     const sweepMinUsd = parseSweepMin(env, prefix, network, signerUrl, problems);
     const hotCold = parseHotCold(env, prefix, network, Boolean(signerUrl), problems);
-    if (!parsedUrl) continue;
+    if (!node) continue;
     chains.push({
-      network,
-      family,
-      rpcUrl: rawUrl,
-      rpcUrlForLogs: urlWithoutCredentials(parsedUrl),
-      xpub,
-      chain,
+      ...node,
       confirmations,
       pollSeconds,
       dropAfterBlocks,
@@ -185,32 +209,18 @@ export function parseChains(
       ...(sweepMinUsd !== undefined ? { sweepMinUsd } : {}),
       ...(Object.keys(hotCold).length ? { hotCold } : {}),
       stuckMinutes,
-      maxFee,
     });
   }
   return chains;
 }
 
-/**
- * `CHAIN_<NETWORK>_STUCK_MINUTES` (a positive number of minutes, fractions allowed: tests use a few seconds) and
- * `CHAIN_<NETWORK>_MAX_FEE` (a positive decimal amount of the network's own coin, at most its decimals: 8 on the UTXO
- * chains, 18 on the EVM ones).
- */
-function parseFeeSettings(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): { stuckMinutes: number; maxFee: string } {
-  let stuckMinutes = DEFAULT_STUCK_MINUTES[network];
-  const stuckRaw = env[`${prefix}STUCK_MINUTES`]?.trim() || '';
-  if (stuckRaw) {
-    if (/^\d{1,6}(\.\d{1,6})?$/.test(stuckRaw) && Number(stuckRaw) > 0) stuckMinutes = Number(stuckRaw);
-    else problems.push(`${prefix}STUCK_MINUTES must be a positive number of minutes such as 30 or 0.5 (got "${stuckRaw}")`);
-  }
-  let maxFee = DEFAULT_MAX_FEE[network];
-  const maxFeeRaw = env[`${prefix}MAX_FEE`]?.trim() || '';
-  if (maxFeeRaw) {
-    const decimals = nativeDecimals(network);
-    if (new RegExp(`^\\d{1,12}(\\.\\d{1,${decimals}})?$`).test(maxFeeRaw) && /[1-9]/.test(maxFeeRaw)) maxFee = maxFeeRaw;
-    else problems.push(`${prefix}MAX_FEE must be a positive amount of the network's own coin with at most ${decimals} decimals (got "${maxFeeRaw}")`);
-  }
-  return { stuckMinutes, maxFee };
+/** `CHAIN_<NETWORK>_STUCK_MINUTES`: a positive number of minutes, fractions allowed (tests use a few seconds). */
+function parseStuckMinutes(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): number {
+  const raw = env[`${prefix}STUCK_MINUTES`]?.trim() || '';
+  if (!raw) return DEFAULT_STUCK_MINUTES[network];
+  if (/^\d{1,6}(\.\d{1,6})?$/.test(raw) && Number(raw) > 0) return Number(raw);
+  problems.push(`${prefix}STUCK_MINUTES must be a positive number of minutes such as 30 or 0.5 (got "${raw}")`);
+  return DEFAULT_STUCK_MINUTES[network];
 }
 
 /** Cold addresses watched per network at most (each is read from the node at every reserves check). */

@@ -127,7 +127,6 @@ describe('chain connections (CHAIN_<NETWORK>_*)', () => {
         confirmations: 4,
         pollSeconds: 60,
         stuckMinutes: 60,
-        maxFee: '0.0002',
         dropAfterBlocks: 24,
       },
     ]);

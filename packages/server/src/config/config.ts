@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type ChainConnection, parseChains, signerSettingsProblems } from './chain-settings';
-import { ConfigError, intSetting, LOG_LEVELS, type LogLevelName } from './settings';
+import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from './settings';
 import { parseDuration } from './duration';
 import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
 
@@ -65,7 +65,7 @@ export interface AppConfig {
   /** pino level of the logs (`LOG_LEVEL`). */
   logLevel: LogLevelName;
   /** `json`: one JSON object per line (production, files, log shippers); `pretty`: coloured lines for a terminal. */
-  logFormat: 'json' | 'pretty';
+  logFormat: LogFormat;
   /** Bearer token required by `GET /api/metrics`; unset: only loopback addresses may scrape. */
   metricsToken: string | undefined;
   /** Networks connected to a node (`CHAIN_<NETWORK>_*`); the others keep admin deposits only. */
@@ -162,13 +162,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase() as LogLevelName;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
   // JSON unless a person is watching a development terminal.
-  const logFormat = (env.LOG_FORMAT || (nodeEnv !== 'production' && process.stdout.isTTY ? 'pretty' : 'json')).toLowerCase();
-  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
+  const logFormat = parseLogFormat(env.LOG_FORMAT, nodeEnv !== 'production' && Boolean(process.stdout.isTTY), problems);
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
 
   const marketRefreshSeconds = int('MARKET_REFRESH_SECONDS', 60, 0, 86400);
-  const chains = parseChains(env, problems, int, 'api');
+  const chains = parseChains(env, problems, int);
   const signerToken = env.SIGNER_TOKEN || undefined;
   if (chains.some((chain) => chain.signerUrl)) {
     if (!signerToken || signerToken.length < 32)
@@ -217,7 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     approvalThresholdUsd: /^\d{1,15}(\.\d{1,8})?$/.test(approvalThresholdRaw) ? approvalThresholdRaw : '10000',
     approvalWindowHours: int('APPROVAL_WINDOW_HOURS', 24, 1, 24 * 365),
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
-    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
+    logFormat,
     metricsToken,
     chains,
     signerToken,

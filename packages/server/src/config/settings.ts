@@ -8,6 +8,18 @@ import { join } from 'node:path';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * `LOG_FORMAT`: `json` lines or `pretty`; unset, pretty only when `pretty` is the default asked for (a person watching
+ * a development terminal), else JSON. A bad value adds its problem and reads as JSON.
+ */
+export function parseLogFormat(raw: string | undefined, prettyByDefault: boolean, problems: string[]): LogFormat {
+  const format = (raw || (prettyByDefault ? 'pretty' : 'json')).toLowerCase();
+  if (format === 'json' || format === 'pretty') return format;
+  problems.push(`LOG_FORMAT must be json or pretty (got "${raw}")`);
+  return 'json';
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

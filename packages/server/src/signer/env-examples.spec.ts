@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CHAIN_NETWORKS, isEvmNetwork } from '../config/chain-params';
 import { loadConfig } from '../config/config';
 import { chainEnvPrefix } from '../config/chain-settings';
-import { SIGNER_ONLY_SETTINGS } from '../config/chain-settings';
+import { API_ONLY_SETTINGS, SIGNER_ONLY_SETTINGS } from '../config/chain-settings';
 import { loadSignerConfig } from './signer-config';
 import { signerEnvFile } from './signer-env-file';
 
@@ -16,8 +16,8 @@ import { signerEnvFile } from './signer-env-file';
  * `signer.env.example`: the signer), and an example lists nothing its process never reads. The reads are recorded
  * with an env Proxy while each configuration loads a representative environment that connects every network (so every
  * per-network key is read), with the signer, the cold side and sweeps configured. Per-network keys are compared as
- * `CHAIN_<NETWORK>_…` patterns. Variables a process reads only to refuse them (the API refuses the signer's keys) must
- * not be in its example.
+ * `CHAIN_<NETWORK>_…` patterns. Variables a process reads only to refuse them (the API refuses the signer's keys and
+ * fee ceiling, the signer the API's policy) must not be in its example.
  */
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const PER_NETWORK = '<NETWORK>';
@@ -107,8 +107,10 @@ function signerEnv(): Record<string, string> {
   return env;
 }
 
-/** What the API reads only to refuse it: the signer's keys ("a setting of the signer process"). */
+/** What the API reads only to refuse it: the signer's keys and fee ceiling ("a setting of the signer process"). */
 const API_REFUSES = SIGNER_ONLY_SETTINGS.map((setting) => `CHAIN_${PER_NETWORK}_${setting}`);
+/** What the signer reads only to refuse it: the API's per-network policy ("a setting of the API"). */
+const SIGNER_REFUSES = API_ONLY_SETTINGS.map((setting) => `CHAIN_${PER_NETWORK}_${setting}`);
 
 const sorted = (names: Iterable<string>) => [...names].sort();
 const minus = (a: Set<string>, b: Set<string> | string[]) => sorted([...a].filter((name) => !new Set(b).has(name)));
@@ -126,9 +128,12 @@ describe('the example env files list every variable their process reads, and not
     expect(signerReads).toContain('CHAIN_<NETWORK>_KEY_FILE');
   });
 
-  it('the API refuses the signer’s keys, so .env.example must not offer them', () => {
+  it('the API refuses the signer’s settings and the signer the API’s, so neither example offers the other’s', () => {
     for (const setting of SIGNER_ONLY_SETTINGS) {
       expect(() => loadConfig({ ...apiEnv('production'), [`CHAIN_LITECOIN_${setting}`]: 'x' })).toThrow(/is a setting of the signer process/);
+    }
+    for (const setting of API_ONLY_SETTINGS) {
+      expect(() => loadSignerConfig({ ...signerEnv(), [`CHAIN_LITECOIN_${setting}`]: 'x' })).toThrow(/is a setting of the API/);
     }
   });
 
@@ -141,10 +146,10 @@ describe('the example env files list every variable their process reads, and not
   });
 
   it('signer.env.example lists every variable the signer reads', () => {
-    expect(minus(signerReads, listedIn('signer.env.example'))).toEqual([]);
+    expect(minus(signerReads, [...SIGNER_REFUSES, ...listedIn('signer.env.example')])).toEqual([]);
   });
 
-  it('signer.env.example lists nothing the signer does not read', () => {
-    expect(minus(listedIn('signer.env.example'), signerReads)).toEqual([]);
+  it('signer.env.example lists nothing the signer does not read (nor what it refuses)', () => {
+    expect(minus(listedIn('signer.env.example'), minus(signerReads, SIGNER_REFUSES))).toEqual([]);
   });
 });

@@ -2,7 +2,6 @@ import { type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { SqlExecutor } from '../db/sql-executor';
 import { checkRecipientAmount, readApprovedEvmPayment } from '../chain-core/approved-payments';
-import type { ChainEndpoint } from '../chain-core/chain-endpoint';
 import { type ApprovedEvmPayment, paysExactly, tokenBalance, transferCalldata } from '../chain-core/erc20';
 import { reserveEvmNonce } from '../chain-core/evm-nonces';
 import { evmFeeQuote, evmPaymentFees, evmQuotedFee, evmReplacementFees, maxFeeBase } from '../chain-core/fees';
@@ -10,7 +9,7 @@ import { ChainRpcError, evmQuantity as hexToBigInt, JsonRpcClient } from '../cha
 import { HotWalletShort, type PayoutRequest, type SignedPayout, SignerRefusal, type StoredPayment } from '../chain-core/signer-contract';
 import type { EvmKeyFile } from './evm-key-file';
 import { EvmSweepSigner } from './evm-sweep-signer';
-import type { HotSigner } from './hot-signer';
+import type { HotSigner, SignerChain } from './hot-signer';
 
 /**
  * The EVM family's signer: a local key read from `CHAIN_<NETWORK>_KEY_FILE` (outside the database, readable only by
@@ -29,7 +28,7 @@ export class EvmKeySigner implements HotSigner {
   readonly sweeper: EvmSweepSigner | undefined;
 
   constructor(
-    private readonly chain: ChainEndpoint,
+    private readonly chain: SignerChain,
     keys: EvmKeyFile,
   ) {
     this.account = privateKeyToAccount(keys.hotKey);

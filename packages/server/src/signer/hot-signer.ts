@@ -1,5 +1,9 @@
 import type { SqlExecutor } from '../db/sql-executor';
+import type { ChainEndpoint } from '../chain-core/chain-endpoint';
 import type { PayoutRequest, SignedPayout, StoredPayment } from '../chain-core/signer-contract';
+
+/** A network as the signer signs on it: the chain core's endpoint and the fee ceiling (`CHAIN_<NETWORK>_MAX_FEE`, the signer's own). */
+export type SignerChain = ChainEndpoint & { maxFee: string };
 
 /**
  * What holds a hot key inside the signer process: signs one approved withdrawal's payment and its fee bumps, checking

@@ -45,7 +45,7 @@ export function createSignerHttpApi(service: SigningService, token: string): Ser
           rawTx: '',
           feeBase: 0n,
         });
-        return { signed: replaced ? payoutToJson(replaced) : null };
+        return { signed: payoutToJson(replaced) };
       },
     ],
     [

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
+import { createRootLogger, PinoNestLogger } from '../common/logger';
 import { ConfigError } from '../config/settings';
 import { createSignerHttpApi } from './http-api';
 import { loadSignerConfig } from './signer-config';
@@ -13,7 +14,8 @@ import { SigningService } from './signing-service';
  * The signer process (`node dist/signer.js`, docs/operate/signer.md): the only process that holds a hot key. It reads
  * its own environment (SIGNER_TOKEN, DATABASE_URL, CHAIN_<NETWORK>_RPC_URL/_XPUB/_CHAIN and _WALLET or _KEY_FILE) and
  * its own env file (`signer.env` or SIGNER_ENV_FILE, never the API's `.env`), connects to the API's PostgreSQL
- * database (the API migrates it), and answers the API's requests on loopback.
+ * database (the API migrates it), and answers the API's requests on loopback. It logs like the API: pino, JSON lines
+ * unless a person watches a terminal, at LOG_LEVEL, secrets redacted (and never put into a message).
  */
 async function main(): Promise<void> {
   let config;
@@ -28,6 +30,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const root = createRootLogger(config.logFormat, config.logLevel);
+  // Every `new Logger('…')` of the signer's code writes through it (before any of them logs a line).
+  Logger.overrideLogger(new PinoNestLogger(root));
   const logger = new Logger('Signer');
   if (envFile) logger.log(`Read ${envFile} (variables set in the environment take precedence)`);
   const pool = new Pool({
@@ -52,8 +57,8 @@ async function main(): Promise<void> {
       `Signing ${identity.network} payouts from ${identity.family === 'evm' ? 'the hot address' : 'the node wallet'} ${identity.source}${identity.sweeps ? ' (and sweeps)' : ''}`,
     );
   }
-  // One line a supervisor (or a test) can read the port from.
-  console.log(`Signer listening on http://${config.host}:${port}`);
+  // One line a supervisor (or a test) can read the port from: written whatever LOG_LEVEL says.
+  root.child({ context: 'Signer' }, { level: 'info' }).info(`Signer listening on http://${config.host}:${port}`);
   const stop = () => {
     server.close();
     void pool.end().finally(() => process.exit(0));

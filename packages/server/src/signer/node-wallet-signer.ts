@@ -1,16 +1,17 @@
 import type { SqlExecutor } from '../db/sql-executor';
 import { baseToFixed } from '../chain-core/amounts';
 import { type ApprovedPayment, checkRecipientAmount, readApprovedPayment } from '../chain-core/approved-payments';
-import type { ChainEndpoint } from '../chain-core/chain-endpoint';
 import { FeeAboveCeiling, maxFeeBase, utxoReplacementFeeRate } from '../chain-core/fees';
 import { ChainRpcError, JsonRpcClient, nodeAmountToBase } from '../chain-core/json-rpc';
-import { HotWalletShort, type PayoutRequest, type SignedPayout, SignerRefusal, type StoredPayment } from '../chain-core/signer-contract';
-import type { HotSigner } from './hot-signer';
+import { HotWalletLocked, HotWalletShort, type PayoutRequest, type SignedPayout, SignerRefusal, type StoredPayment } from '../chain-core/signer-contract';
+import type { HotSigner, SignerChain } from './hot-signer';
+import { chainEnvPrefix } from '../config/chain-settings';
 
 /** Bitcoin Core RPC error codes the signer tells apart. */
 const RPC_WALLET_INSUFFICIENT_FUNDS = -6;
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
 const RPC_WALLET_ERROR = -4;
+const RPC_WALLET_UNLOCK_NEEDED = -13;
 
 /**
  * The UTXO family's signer: the hot wallet in the operator's own node (`CHAIN_<NETWORK>_WALLET`) holds the keys; this
@@ -24,7 +25,7 @@ export class NodeWalletSigner implements HotSigner {
   /** One address of the wallet the fee estimates pay to (asked once, so estimates use up no addresses). */
   private feeProbeAddress: string | undefined;
 
-  constructor(private readonly chain: ChainEndpoint & { wallet: string }) {
+  constructor(private readonly chain: SignerChain & { wallet: string }) {
     const url = new URL(chain.rpcUrl);
     url.pathname = `${url.pathname.replace(/\/$/, '')}/wallet/${encodeURIComponent(chain.wallet)}`;
     this.wallet = new JsonRpcClient({ rpcUrl: url.toString(), rpcUrlForLogs: `${chain.rpcUrlForLogs} (wallet ${chain.wallet})`, timeoutMs: 60_000 });
@@ -80,24 +81,50 @@ export class NodeWalletSigner implements HotSigner {
       }
       throw error;
     }
-    const feeBase = nodeAmountToBase(String(funded.fee), this.chain.nativeDecimals);
-    const ceiling = maxFeeBase(this.chain);
-    if (feeBase > ceiling) {
+    try {
+      const feeBase = nodeAmountToBase(String(funded.fee), this.chain.nativeDecimals);
+      if (feeBase > maxFeeBase(this.chain)) {
+        throw new FeeAboveCeiling(
+          `the network fee ${baseToFixed(feeBase, this.chain.nativeDecimals)} is above the ceiling of ${this.chain.maxFee} (${chainEnvPrefix(this.chain.network)}MAX_FEE)`,
+        );
+      }
+      const { hex, decoded } = await this.signPsbt(funded.psbt);
+      await this.checkOutputs(decoded, { address: approved.address, amountBase: approved.amountBase - feeBase });
+      return { rawTx: hex, txid: decoded.txid, feeBase, chargedFeeBase: feeBase };
+    } catch (error) {
+      // Nothing leaves the signer: the coins the funding locked are the wallet's to spend again (the node would keep
+      // them locked until it restarts, and the next payouts could not use them).
       await this.unlockInputs(funded.psbt);
-      throw new FeeAboveCeiling(`the network fee ${baseToFixed(feeBase, this.chain.nativeDecimals)} is above the ceiling of ${this.chain.maxFee}`);
+      throw error;
     }
-    const { hex, decoded } = await this.signPsbt(funded.psbt);
-    await this.checkOutputs(decoded, { address: approved.address, amountBase: approved.amountBase - feeBase });
-    return { rawTx: hex, txid: decoded.txid, feeBase, chargedFeeBase: feeBase };
   }
 
   /** Signs a funded PSBT with the hot wallet's keys and decodes the final transaction. */
   private async signPsbt(psbt: string): Promise<{ hex: string; decoded: DecodedTransaction }> {
-    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [psbt, true, 'ALL']);
-    if (!processed.complete) throw new SignerRefusal('the hot wallet could not sign every input (is it locked or watch-only?)');
+    const processed = await this.wallet.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [psbt, true, 'ALL']).catch((error: unknown) => {
+      // Nodes that refuse outright rather than sign nothing (Bitcoin Core's "Please enter the wallet passphrase …").
+      if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_UNLOCK_NEEDED) throw this.lockedError();
+      throw error;
+    });
+    if (!processed.complete) {
+      // An encrypted wallet that is locked signs nothing (Litecoin Core 0.21 answers complete: false, no error): the
+      // operator unlocks it, and the payout waits meanwhile. Anything else it cannot sign is not its key: refused.
+      if (await this.isLocked()) throw this.lockedError();
+      throw new SignerRefusal('the hot wallet could not sign every input (is it watch-only?)');
+    }
     const finalized = await this.wallet.call<{ hex?: string; complete: boolean }>('finalizepsbt', [processed.psbt, true]);
     if (!finalized.complete || !finalized.hex) throw new SignerRefusal('the signed transaction could not be finalized');
     return { hex: finalized.hex, decoded: await this.wallet.call<DecodedTransaction>('decoderawtransaction', [finalized.hex]) };
+  }
+
+  private lockedError(): HotWalletLocked {
+    return new HotWalletLocked(`the hot wallet "${this.chain.wallet}" is locked: unlock it with walletpassphrase`);
+  }
+
+  /** Whether the wallet is encrypted and locked (`getwalletinfo`: `unlocked_until` is 0; absent when not encrypted). */
+  private async isLocked(): Promise<boolean> {
+    const info = await this.wallet.call<{ unlocked_until?: number }>('getwalletinfo');
+    return info?.unlocked_until === 0;
   }
 
   /** Releases the inputs a funded PSBT locked (a payment that is not signed after all). */

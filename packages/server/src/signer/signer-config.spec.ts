@@ -108,4 +108,55 @@ describe('the signer process configuration (validated once at boot)', () => {
       expect(found).not.toContain(ACCOUNT.privateExtendedKey.slice(4, 20));
     }
   });
+
+  it('CHAIN_<NETWORK>_MAX_FEE: the ceiling it signs under, default per network, an amount of the network coin', () => {
+    const [ltc, eth] = loadSignerConfig({ ...base, ...litecoin, CHAIN_LITECOIN_WALLET: 'hot', ...evm, CHAIN_ETHEREUM_KEY_FILE: keyFile(HOT_KEY) }).networks;
+    expect([ltc.maxFee, eth.maxFee]).toEqual(['0.05', '0.005']);
+    const set = { ...base, ...litecoin, CHAIN_LITECOIN_WALLET: 'hot' };
+    expect(loadSignerConfig({ ...set, CHAIN_LITECOIN_MAX_FEE: '0.00004' }).networks[0].maxFee).toBe('0.00004');
+    expect(
+      loadSignerConfig({ ...base, ...evm, CHAIN_ETHEREUM_KEY_FILE: keyFile(HOT_KEY), CHAIN_ETHEREUM_MAX_FEE: '0.000000000000000001' }).networks[0].maxFee,
+    ).toBe('0.000000000000000001');
+    expect(problems({ ...set, CHAIN_LITECOIN_MAX_FEE: '0' })).toContain(
+      'CHAIN_LITECOIN_MAX_FEE must be a positive amount of the network\'s own coin with at most 8 decimals (got "0")',
+    );
+    expect(problems({ ...set, CHAIN_LITECOIN_MAX_FEE: '0.000000001' })).toContain('CHAIN_LITECOIN_MAX_FEE must be a positive amount');
+    expect(problems({ ...set, CHAIN_TRON_MAX_FEE: '1' })).toContain('CHAIN_TRON_MAX_FEE: no such network');
+    expect(problems({ ...set, CHAIN_BITCOIN_MAX_FEE: '1' })).toContain(
+      "CHAIN_BITCOIN_MAX_FEE needs the network's node: set CHAIN_BITCOIN_RPC_URL and CHAIN_BITCOIN_XPUB too",
+    );
+  });
+
+  it('refuses every API setting, on a network with a node or without, the cause on the first line; reads none of the policy', () => {
+    const set = { ...base, ...litecoin, CHAIN_LITECOIN_WALLET: 'hot' };
+    for (const [name, value] of [
+      ['CHAIN_LITECOIN_SIGNER_URL', 'http://127.0.0.1:3100'],
+      ['CHAIN_LITECOIN_CONFIRMATIONS', '12'],
+      ['CHAIN_LITECOIN_STUCK_MINUTES', '15'],
+      ['CHAIN_LITECOIN_HOT_LIMIT', '1'],
+      ['CHAIN_LITECOIN_COLD_WALLET', 'cold-watch'],
+      ['CHAIN_ETHEREUM_COLD_ADDRESS', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
+      ['CHAIN_BITCOIN_COLD_ADDRESSES', 'bcrt1q…'],
+    ]) {
+      // A bad token too: the misplaced setting is still said first.
+      const found = problems({ ...set, SIGNER_TOKEN: 'short', [name]: value }).split('\n');
+      expect(found[0]).toBe(
+        `${name} is a setting of the API (node dist/main.js), not of the signer: it belongs in the API's .env (see .env.example), not in signer.env`,
+      );
+      expect(found).toContain('SIGNER_TOKEN must be set, at least 32 characters (the same value as the API)');
+    }
+    // Not read as settings: a value the API would refuse is only said to be misplaced (the signer used to check them).
+    expect(problems({ ...set, CHAIN_LITECOIN_CONFIRMATIONS: 'many' }).split('\n')).toEqual([
+      "CHAIN_LITECOIN_CONFIRMATIONS is a setting of the API (node dist/main.js), not of the signer: it belongs in the API's .env (see .env.example), not in signer.env",
+    ]);
+  });
+
+  it('LOG_LEVEL and LOG_FORMAT: JSON unless a person watches a terminal', () => {
+    const set = { ...base, ...litecoin, CHAIN_LITECOIN_WALLET: 'hot' };
+    expect(loadSignerConfig(set, false)).toMatchObject({ logLevel: 'info', logFormat: 'json' });
+    expect(loadSignerConfig(set, true)).toMatchObject({ logFormat: 'pretty' });
+    expect(loadSignerConfig({ ...set, LOG_FORMAT: 'json', LOG_LEVEL: 'WARN' }, true)).toMatchObject({ logLevel: 'warn', logFormat: 'json' });
+    expect(problems({ ...set, LOG_FORMAT: 'xml' })).toContain('LOG_FORMAT must be json or pretty (got "xml")');
+    expect(problems({ ...set, LOG_LEVEL: 'loud' })).toContain('LOG_LEVEL must be one of');
+  });
 });

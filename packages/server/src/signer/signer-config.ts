@@ -1,12 +1,14 @@
 import { readFileSync, statSync } from 'node:fs';
-import { type ChainConnection, chainEnvPrefix, parseChains } from '../config/chain-settings';
-import { ConfigError, LOG_LEVELS, type LogLevelName } from '../config/settings';
+import { apiSettingsProblems, type ChainNodeSettings, needsNodeProblem, parseChainNodes, SIGNER_ONLY_SETTINGS } from '../config/chain-settings';
+import { type ChainNetwork, DEFAULT_MAX_FEE, nativeDecimals } from '../config/chain-params';
+import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from '../config/settings';
 import { parseAccountKey } from '../config/account-key';
 import { type EvmKeyFile, EvmKeyFileError, isCounterpartOf, parseEvmKeyFile } from './evm-key-file';
-import { intSetting } from '../config/settings';
 
-/** One network the signer signs on: its node connection and the key it signs with. */
-export interface SignerNetwork extends ChainConnection {
+/** One network the signer signs on: its node connection, the key it signs with and the fee ceiling it signs under. */
+export interface SignerNetwork extends ChainNodeSettings {
+  /** The most one payout may pay as network fee, a decimal amount of the network's own coin (`CHAIN_<NETWORK>_MAX_FEE`). */
+  maxFee: string;
   /** UTXO family: the hot wallet of the node (`CHAIN_<NETWORK>_WALLET`), reached with this process's RPC user. */
   wallet?: string;
   /** EVM family: the keys of `CHAIN_<NETWORK>_KEY_FILE` (the hot key; the account's xprv for sweeps). */
@@ -22,11 +24,17 @@ export interface SignerConfig {
   /** PostgreSQL only: the signer re-reads every withdrawal it is asked to sign and keeps its own record there. */
   databaseUrl: string;
   logLevel: LogLevelName;
+  logFormat: LogFormat;
   networks: SignerNetwork[];
 }
 
-export function loadSignerConfig(env: NodeJS.ProcessEnv = process.env): SignerConfig {
-  const problems: string[] = [];
+/**
+ * Reads only what the signer uses: its token, database, address and log settings, and per network the node
+ * connection, the key and the fee ceiling. The API's settings are refused, said first (a signer.env copied from the
+ * API's .env is a mistake to say plainly, not a value to ignore).
+ */
+export function loadSignerConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal = Boolean(process.stdout.isTTY)): SignerConfig {
+  const problems: string[] = apiSettingsProblems(env);
   const int = intSetting(env, problems);
   const token = env.SIGNER_TOKEN ?? '';
   if (token.length < 32) problems.push('SIGNER_TOKEN must be set, at least 32 characters (the same value as the API)');
@@ -38,23 +46,44 @@ export function loadSignerConfig(env: NodeJS.ProcessEnv = process.env): SignerCo
   const port = int('SIGNER_PORT', 3100, 0, 65535);
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase() as LogLevelName;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  // JSON unless a person is watching a terminal (the signer has no development mode of its own).
+  const logFormat = parseLogFormat(env.LOG_FORMAT, stdoutIsTerminal, problems);
 
   const networks: SignerNetwork[] = [];
-  for (const connection of parseChains(env, problems, int, 'signer')) {
-    const prefix = chainEnvPrefix(connection.network);
-    const wallet = parseWalletName(env, prefix, connection, problems);
-    const keys = parseKeyFile(env, prefix, connection, problems);
-    if (wallet || keys) networks.push({ ...connection, ...(wallet ? { wallet } : {}), ...(keys ? { keys } : {}) });
+  for (const { network, prefix, set, node } of parseChainNodes(env, problems)) {
+    if (!set) {
+      for (const setting of SIGNER_ONLY_SETTINGS) if (env[`${prefix}${setting}`]?.trim()) problems.push(needsNodeProblem(prefix, setting));
+      continue;
+    }
+    const maxFee = parseMaxFee(env, prefix, network, problems);
+    if (!node) continue;
+    const wallet = parseWalletName(env, prefix, node, problems);
+    const keys = parseKeyFile(env, prefix, node, problems);
+    if (wallet || keys) networks.push({ ...node, maxFee, ...(wallet ? { wallet } : {}), ...(keys ? { keys } : {}) });
   }
   if (!networks.length && !problems.length) {
     problems.push('the signer has no key: set CHAIN_<NETWORK>_RPC_URL, _XPUB and _WALLET (UTXO) or _KEY_FILE (EVM) for at least one network');
   }
   if (problems.length) throw new ConfigError(problems);
-  return { host, port, token, databaseUrl, logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info', networks };
+  return { host, port, token, databaseUrl, logLevel, logFormat, networks };
+}
+
+/**
+ * `CHAIN_<NETWORK>_MAX_FEE`: a positive decimal amount of the network's own coin, at most its decimals (8 on the UTXO
+ * chains, 18 on the EVM ones); the network's default when unset. The signer refuses to sign a payout above it and
+ * bumps no fee past it; its refusals name it, which is how the API learns it.
+ */
+function parseMaxFee(env: NodeJS.ProcessEnv, prefix: string, network: ChainNetwork, problems: string[]): string {
+  const raw = env[`${prefix}MAX_FEE`]?.trim() || '';
+  if (!raw) return DEFAULT_MAX_FEE[network];
+  const decimals = nativeDecimals(network);
+  if (new RegExp(`^\\d{1,12}(\\.\\d{1,${decimals}})?$`).test(raw) && /[1-9]/.test(raw)) return raw;
+  problems.push(`${prefix}MAX_FEE must be a positive amount of the network's own coin with at most ${decimals} decimals (got "${raw}")`);
+  return DEFAULT_MAX_FEE[network];
 }
 
 /** `CHAIN_<NETWORK>_WALLET`: a wallet name of the node (UTXO family only; the EVM family signs with a key file). */
-function parseWalletName(env: NodeJS.ProcessEnv, prefix: string, connection: ChainConnection, problems: string[]): string | undefined {
+function parseWalletName(env: NodeJS.ProcessEnv, prefix: string, connection: ChainNodeSettings, problems: string[]): string | undefined {
   const wallet = env[`${prefix}WALLET`]?.trim() || '';
   if (!wallet) return undefined;
   if (connection.family === 'evm') {
@@ -74,7 +103,7 @@ function parseWalletName(env: NodeJS.ProcessEnv, prefix: string, connection: Cha
  * extended private key for sweeps (the private counterpart of the XPUB), not readable by group or others. Read once,
  * here, by this process only.
  */
-function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, connection: ChainConnection, problems: string[]): EvmKeyFile | undefined {
+function parseKeyFile(env: NodeJS.ProcessEnv, prefix: string, connection: ChainNodeSettings, problems: string[]): EvmKeyFile | undefined {
   const path = env[`${prefix}KEY_FILE`]?.trim() || '';
   if (!path) return undefined;
   if (connection.family !== 'evm') {

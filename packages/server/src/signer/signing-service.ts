@@ -1,8 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { inTransaction, type Transactional } from '../db/in-transaction';
 import type { SqlExecutor } from '../db/sql-executor';
-import { type ChainEndpoint, chainEndpoint } from '../chain-core/chain-endpoint';
+import { chainEndpoint } from '../chain-core/chain-endpoint';
+import { FeeAboveCeiling } from '../chain-core/fees';
+import { chainEnvPrefix } from '../config/chain-settings';
 import {
+  HotWalletLocked,
   type PayoutRequest,
   type SignedPayout,
   type SignedSweepTx,
@@ -12,13 +15,13 @@ import {
 } from '../chain-core/signer-contract';
 import { EvmKeySigner } from './evm-key-signer';
 import type { EvmSweepSigner } from './evm-sweep-signer';
-import type { HotSigner } from './hot-signer';
+import type { HotSigner, SignerChain } from './hot-signer';
 import { NodeWalletSigner } from './node-wallet-signer';
 import { type SignatureRecord, signatureRecords as records } from './signature-records';
 import type { SignerNetwork } from './signer-config';
 
 interface NetworkSigner {
-  chain: ChainEndpoint;
+  chain: SignerChain;
   signer: HotSigner;
   sweeper?: EvmSweepSigner;
 }
@@ -33,6 +36,8 @@ interface NetworkSigner {
 export class SigningService {
   private readonly logger = new Logger('Signer');
   private readonly networks = new Map<string, NetworkSigner>();
+  /** Networks whose hot wallet was found locked and has signed nothing since (said once per episode). */
+  private readonly locked = new Set<string>();
 
   constructor(
     private readonly db: Transactional<SqlExecutor>,
@@ -55,6 +60,7 @@ export class SigningService {
       family: chain.family,
       source: signer.source,
       sweeps: Boolean(sweeper),
+      maxFee: chain.maxFee,
     }));
   }
 
@@ -80,7 +86,7 @@ export class SigningService {
         }
         // UTXO: what was signed for an API that died before storing it keeps its inputs (the node forgets its locks).
         if (signer instanceof NodeWalletSigner) await signer.reserveInputs(await records.unclaimed(tx, network));
-        const signed = await signer.sign({ ...request, network }, tx);
+        const signed = await this.lockedSaidOnce(network, () => signer.sign({ ...request, network }, tx));
         await records.insert(tx, { ...this.baseRecord('payout', request.transactionId, network, signed), ...(await signer.spends(signed.rawTx)) });
         this.logger.log(`Signed withdrawal ${request.transactionId} on ${network}: ${signed.txid}`);
         return signed;
@@ -90,11 +96,11 @@ export class SigningService {
 
   /**
    * A fee bump of a payment this signer signed for the withdrawal (the API sends the txid; the bytes are the recorded
-   * ones): the same nonce (EVM) or the same inputs (UTXO), recorded once per replaced payment. Undefined: no room under
-   * the fee ceiling.
+   * ones): the same nonce (EVM) or the same inputs (UTXO), recorded once per replaced payment. FeeAboveCeiling, naming
+   * the ceiling: no room under it.
    */
-  replacePayout(network: string, request: PayoutRequest, payment: StoredPayment): Promise<SignedPayout | undefined> {
-    const { signer } = this.network(network);
+  replacePayout(network: string, request: PayoutRequest, payment: StoredPayment): Promise<SignedPayout> {
+    const { signer, chain } = this.network(network);
     return this.refusingLogged(`a replacement of ${payment.txid} (withdrawal ${request.transactionId})`, () =>
       inTransaction(this.db, async (tx) => {
         await records.lockSubject(tx, request.transactionId);
@@ -104,7 +110,9 @@ export class SigningService {
         const recorded = await records.find(tx, 'replacement', request.transactionId, payment.txid);
         if (recorded) return payoutOf(recorded);
         const replacement = await signer.replace({ ...request, network }, { txid: original.txid, rawTx: original.rawTx, feeBase: original.feeBase }, tx);
-        if (!replacement) return undefined;
+        if (!replacement) {
+          throw new FeeAboveCeiling(`a higher fee would pass the ceiling of ${chain.maxFee} (${chainEnvPrefix(chain.network)}MAX_FEE)`);
+        }
         const spends = await signer.spends(replacement.rawTx);
         const same =
           spends.nonce !== null
@@ -182,6 +190,24 @@ export class SigningService {
       chargedFeeBase: signed.chargedFeeBase ?? null,
       amountBase: null,
     };
+  }
+
+  /**
+   * A signature of the network's hot wallet; a locked wallet is logged when first met and when it signs again, not on
+   * every request (the API retries each waiting payout every run, and alerts the operator once itself).
+   */
+  private async lockedSaidOnce<T>(network: string, sign: () => Promise<T>): Promise<T> {
+    try {
+      const signed = await sign();
+      if (this.locked.delete(network)) this.logger.log(`The hot wallet on ${network} signs again (unlocked)`);
+      return signed;
+    } catch (error) {
+      if (error instanceof HotWalletLocked && !this.locked.has(network)) {
+        this.locked.add(network);
+        this.logger.warn(`Signed nothing on ${network}: ${error.message} (its payouts wait until an operator does)`);
+      }
+      throw error;
+    }
   }
 
   private network(network: string): NetworkSigner {

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
-import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { ChainRpcError, JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { PayoutsService } from '../../src/modules/payouts/payouts.service';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
 import { seedCoins } from '../support/market';
-import { type SignedTestApp, SIGNER_DATABASE_KINDS, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
+import { type SignedTestApp, SIGNER_DATABASE_KINDS, SIGNER_TOKEN, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
 import { bearer, loginAdmin, signUp } from '../support/test-app';
 import { supportTokens } from '../support/wallet';
 
@@ -272,40 +271,37 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('stuck LTC payo
   });
 
   it('nothing is signed while the fee is above the ceiling: the payout waits, its inputs free, and is paid once the ceiling allows', async () => {
-    // The ceiling the signer process signs under (its own CHAIN_LITECOIN_MAX_FEE), and the API's.
-    const chain = t.app.get(ChainConnections).get('litecoin')!;
-    chain.maxFee = '0.00001';
+    // The ceiling the signer process signs under: its own CHAIN_LITECOIN_MAX_FEE, the one setting of it (the API has
+    // none), which it names in its identity and its refusals.
     await t.restartSigner({ CHAIN_LITECOIN_MAX_FEE: '0.00001' });
-    try {
-      const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
-      const customer = await signUp(t.http);
-      await t.http
-        .post(`/api/admin/update-balance/${customer._id}`)
-        .set(bearer(admin))
-        .send({ token: 'litecoin', amount: 40, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'ltc' })
-        .expect(200);
-      const sent = await t.http
-        .post('/api/crypto/send-crypto/litecoin')
-        .set(bearer(customer.token))
-        .send({ transferData: { address, amount: 8, symbol: 'ltc', coinAmount: '0.1' } })
-        .expect(201);
-      const id = sent.body.transaction._id as string;
-      await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'approved' }).expect(200);
-      expect(await payouts.runOnce('litecoin')).toMatchObject({ created: 1, signed: 0, broadcast: 0 });
-      const waiting = (
-        await rows<{ state: string; lastError: string }>(sql`select state, last_error as "lastError" from payouts where transaction_id = ${id}`)
-      )[0];
-      expect(waiting.state).toBe('approved');
-      expect(waiting.lastError).toMatch(/^the network fee 0\.\d{8} is above the ceiling of 0\.00001$/);
-      expect(await ltc.wallet.call<unknown[]>('listlockunspent')).toEqual([]);
-      chain.maxFee = MAX_FEE;
-      await t.restartSigner();
-      expect(await payouts.runOnce('litecoin')).toMatchObject({ signed: 1, broadcast: 1 });
-      await ltc.mine(CONFIRMATIONS);
-      expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
-    } finally {
-      chain.maxFee = MAX_FEE;
-    }
+    const identity = await fetch(`${t.signer.url}/networks/litecoin/address`, { headers: { authorization: `Bearer ${SIGNER_TOKEN}` } });
+    expect(await identity.json()).toMatchObject({ network: 'litecoin', source: 'miner', maxFee: '0.00001' });
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const customer = await signUp(t.http);
+    await t.http
+      .post(`/api/admin/update-balance/${customer._id}`)
+      .set(bearer(admin))
+      .send({ token: 'litecoin', amount: 40, type: 'yes', msg: 'test funding', coinAmount: '0', symbol: 'ltc' })
+      .expect(200);
+    const sent = await t.http
+      .post('/api/crypto/send-crypto/litecoin')
+      .set(bearer(customer.token))
+      .send({ transferData: { address, amount: 8, symbol: 'ltc', coinAmount: '0.1' } })
+      .expect(201);
+    const id = sent.body.transaction._id as string;
+    await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: id, modification: 'approved' }).expect(200);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ created: 1, signed: 0, broadcast: 0 });
+    const waiting = (
+      await rows<{ state: string; lastError: string }>(sql`select state, last_error as "lastError" from payouts where transaction_id = ${id}`)
+    )[0];
+    expect(waiting.state).toBe('approved');
+    expect(waiting.lastError).toMatch(/^the network fee 0\.\d{8} is above the ceiling of 0\.00001 \(CHAIN_LITECOIN_MAX_FEE\)$/);
+    expect(await ltc.wallet.call<unknown[]>('listlockunspent')).toEqual([]);
+    // Back to the signer's configured ceiling (its environment as started).
+    await t.restartSigner();
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ signed: 1, broadcast: 1 });
+    await ltc.mine(CONFIRMATIONS);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
   });
 });
 

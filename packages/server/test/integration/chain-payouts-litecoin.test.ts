@@ -11,6 +11,7 @@ import { seedCoins } from '../support/market';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { type SignedTestApp, SIGNER_DATABASE_KINDS, SIGNER_TOKEN, skipOnPglite, startTestAppWithSigner } from '../support/signer-process';
 import { bearer, loginAdmin, signUp, type TestApp } from '../support/test-app';
+import { parseMetrics, sample } from '../support/prometheus';
 import { supportTokens } from '../support/wallet';
 
 /** BIP84 account key m/84'/1'/0' of the "abandon … about" test mnemonic (deposits; payouts come from the node's wallet). */
@@ -469,5 +470,55 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
       )})`,
     );
     expect(counts[0].n).toBe(3);
+  });
+
+  // Last: it encrypts the hot wallet ("miner"), which cannot be undone (it is left unlocked for the rest of the file).
+  it('an encrypted hot wallet left locked: the payout waits (no refund, no coin left locked), the operator is told once, and it is paid once unlocked', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    payouts.stop();
+    await payouts.runOnce('litecoin');
+    await ltc.wallet.call('encryptwallet', ['a passphrase only the operator knows']);
+    const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+    const { customer, id } = await withdrawal(app, address, 40, 12);
+    await approve(app, id);
+    const reason = 'the hot wallet "miner" is locked: unlock it with walletpassphrase';
+    const count = async (query: ReturnType<typeof sql>) => (await rows<{ n: number }>(app, query))[0].n;
+    const alerts = (action: string) => count(sql`select count(*)::int as n from audit_log where action = ${action} and target_id = 'litecoin'`);
+    const lockedMetric = async () =>
+      sample(parseMetrics((await app.http.get('/api/metrics').expect(200)).text), 'payouts_hot_wallet_locked', { network: 'litecoin' });
+    for (let run = 0; run < 2; run++) {
+      expect(await payouts.runOnce('litecoin')).toMatchObject({ created: run === 0 ? 1 : 0, signed: 0, broadcast: 0 });
+      // Waiting, approved, with the reason; nothing of it locked in the node; nothing returned to the customer.
+      expect(await payoutOf(app, id)).toMatchObject({ state: 'approved', txid: null, attempts: run + 1 });
+      expect(await ltc.wallet.call<unknown[]>('listlockunspent')).toEqual([]);
+    }
+    const [customerView] = await history(app, customer.token);
+    expect(customerView).toMatchObject({ _id: id, status: 'approved', payoutState: 'approved' });
+    expect((customerView as Tx & { payoutReason?: string }).payoutReason).toBeUndefined();
+    const [adminView] = (await app.http.get(`/api/admin/transaction?search=${id}`).set(bearer(admin)).expect(200)).body as Array<
+      Tx & { payoutReason?: string }
+    >;
+    expect(adminView).toMatchObject({ _id: id, payoutState: 'approved', payoutReason: reason });
+    expect(await count(sql`select count(*)::int as n from journal_entries where kind = 'payout_failed_reversal' and transaction_id = ${id}`)).toBe(0);
+    // Told once for the episode, however many runs meet it: a line, an audit row, a mail per admin, the metric.
+    expect(logLines.filter((line) => line.includes('ALERT hot wallet locked: litecoin payouts wait'))).toHaveLength(1);
+    expect(await alerts('chain.hot_wallet_locked')).toBe(1);
+    expect(await count(sql`select count(*)::int as n from mail_outbox where subject = 'ALERT: the litecoin hot wallet is locked'`)).toBe(1);
+    expect(await lockedMetric()).toBe(1);
+    expect(signerLog().split('Signed nothing on litecoin: the hot wallet')).toHaveLength(2);
+
+    // The operator unlocks it: the next run pays it, the episode closes once.
+    await ltc.wallet.call('walletpassphrase', ['a passphrase only the operator knows', 100000000]);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ signed: 1, broadcast: 1 });
+    await payouts.runOnce('litecoin');
+    expect(await alerts('chain.hot_wallet_unlocked')).toBe(1);
+    expect(await lockedMetric()).toBe(0);
+    await ltc.mine(CONFIRMATIONS);
+    expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
+    const paid = await payoutOf(app, id);
+    expect(await received(address)).toEqual([{ txid: paid.txid, amount: await net(app, id, '0.15000000') }]);
+    // The fee ceiling is the signer's alone (litecoin's default here), and the API's log says which it signs under.
+    expect(logLines.some((line) => line.includes('signs litecoin payouts from miner under a fee ceiling of 0.05'))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../support/databases';
 import { request, seedWalletDatabase, type ServerProcess, spawnServer } from '../support/server-process';
+import { SIGNER_TOKEN, spawnSigner } from '../support/signer-process';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, uniqueEmail } from '../support/test-app';
 import { ADDRESSES } from '../support/wallet';
 
@@ -286,5 +287,64 @@ describe.skipIf(!POSTGRES)('process-level faults on PostgreSQL (skipped without 
       expect(new Decimal(held.tether).eq(new Decimal(7).mul(n('deposit')))).toBe(true);
     }
     await ledgerCheck(server.url, admin);
+  });
+});
+
+/**
+ * The signer process as run (`TEST_SERVER=dist`: its bundle dist/signer.js): it logs like the API — JSON lines when its
+ * output is not a terminal, at LOG_LEVEL, no secret — and refuses an API setting in its environment with the cause on
+ * the first line (exit 78). Nothing here needs its node or database: it reaches neither before a request asks.
+ */
+describe('the signer process: its logs and its refusals', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  const rpcPassword = 'rpc-secret-0f9e8d7c';
+  const env = {
+    DATABASE_URL: 'postgres://coinpurse:db-secret-1a2b3c@127.0.0.1:1/coinpurse',
+    CHAIN_LITECOIN_RPC_URL: `http://signer:${rpcPassword}@127.0.0.1:1`,
+    CHAIN_LITECOIN_XPUB: 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbVm39yBA4LAxysQAm397zwQSQoQgewGiYZqrA9DsP4zbQ1M',
+    CHAIN_LITECOIN_CHAIN: 'regtest',
+    CHAIN_LITECOIN_WALLET: 'hot',
+  };
+
+  it('writes JSON lines at LOG_LEVEL (the listening line always), never its token or the node password', async () => {
+    const signer = await spawnSigner({ ...env, LOG_LEVEL: 'warn' });
+    try {
+      const refused = await fetch(`${signer.url}/networks`, { headers: { authorization: 'Bearer wrong-token' } });
+      expect(refused.status).toBe(401);
+      await sleep(200);
+    } finally {
+      await signer.stop();
+    }
+    const lines = signer
+      .output()
+      .split('\n')
+      .filter((line) => line.trim());
+    const records = lines.map((line) => JSON.parse(line) as { level: string; msg: string; context?: string; time: string });
+    expect(records.map((r) => r.msg)).toEqual([
+      expect.stringMatching(/^Signer listening on http:\/\/127\.0\.0\.1:\d+$/),
+      expect.stringMatching(/^Refused GET \/networks from .*: no valid bearer token$/),
+    ]);
+    expect(records[1]).toMatchObject({ level: 'warn', context: 'SignerHttp' });
+    expect(records[0].time).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // At warn the info lines (its networks, the env file) are not written; at info they are.
+    expect(signer.output()).not.toContain('Signing litecoin payouts');
+    const verbose = await spawnSigner({ ...env, LOG_LEVEL: 'info' });
+    await verbose.stop();
+    expect(verbose.output()).toContain('"msg":"Signing litecoin payouts from the node wallet hot"');
+    for (const output of [signer.output(), verbose.output()]) {
+      expect(output).not.toContain(rpcPassword);
+      expect(output).not.toContain('db-secret-1a2b3c');
+      expect(output).not.toContain(SIGNER_TOKEN);
+    }
+  });
+
+  it('refuses an API setting in its environment, saying so first, with exit code 78', async () => {
+    const failed = await spawnSigner({ ...env, CHAIN_LITECOIN_CONFIRMATIONS: '12', SIGNER_TOKEN: 'short' }).then(
+      (signer) => signer.stop().then(() => 'started'),
+      (error: Error) => error.message,
+    );
+    expect(failed).toContain('The signer exited (78) before it listened');
+    expect(failed).toContain(
+      "Invalid signer configuration:\n  - CHAIN_LITECOIN_CONFIRMATIONS is a setting of the API (node dist/main.js), not of the signer: it belongs in the API's .env (see .env.example), not in signer.env\n  - SIGNER_TOKEN must be set",
+    );
   });
 });

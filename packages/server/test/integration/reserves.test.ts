@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReserveNetworkDto, ReservesDto, ReserveTokenDto } from '@coinpurse/contract';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainConnections } from '../../src/modules/chain/chain-connections';
+import { deriveDepositAddress } from '../../src/modules/chain/derivation';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { JsonRpcClient } from '../../src/chain-core/json-rpc';
 import { plain, toMoney } from '../../src/modules/ledger/money';
@@ -313,6 +314,46 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
     expect(read.note?.text).toContain('1 deposit address not held by the node wallet "cold"');
     // The deposit's coins are in the "hot" wallet, not "cold": read from the UTXO set, counted outside the hot figure.
     expect(read.byToken.get('litecoin')).toMatchObject({ deposits: 150_000_000n, depositsInHot: 0n, cold: [{ address: ltcCold, amount: 25_000_000n }] });
+  });
+
+  it('deposit addresses past the range the hot wallet imported: every coin counted once, inside the range or beyond it, locked or not', async () => {
+    const chain = t.app.get(ChainConnections).get('litecoin')!;
+    const [customer] = await t.app.get(ReservesRepository).depositAddresses('litecoin');
+    expect(customer.derivationIndex).toBe(0);
+    // The hot wallet imported indexes 0–99: the last address inside its range, the first one past it.
+    const at = (index: number) => ({ ...deriveDepositAddress(chain.account, index), derivationIndex: index, keyFingerprint: customer.keyFingerprint });
+    const [inside, beyond] = [at(99), at(100)];
+    expect(await hot.call<{ ismine: boolean }>('getaddressinfo', [beyond.address])).toMatchObject({ ismine: false });
+    const insideTx = await ltc.send(inside.address, '0.4');
+    await ltc.send(beyond.address, '0.7');
+    await ltc.mine(1);
+    const read = () => readHoldings(chain, [{ token: 'litecoin', contract: null, decimals: 8 }], [customer, inside, beyond], 'hot');
+    // The coins the hot wallet holds (the customer's 1.5 and the 0.4 inside its range) once, in its balance; the 0.7
+    // past its range from the UTXO set; the cold address's 0.25.
+    const expectOnce = async () => {
+      const hotBase = BigInt(
+        toMoney(coins(await hot.call<number>('getbalance')))
+          .mul(1e8)
+          .toFixed(),
+      );
+      const holdings = await read();
+      const held = holdings.byToken.get('litecoin')!;
+      expect(held).toMatchObject({ hot: hotBase, deposits: 260_000_000n, depositsInHot: 190_000_000n, cold: [{ address: ltcCold, amount: 25_000_000n }] });
+      expect(held.hot! + held.deposits - held.depositsInHot).toBe(hotBase + 70_000_000n);
+      expect(holdings.note).toEqual({
+        text: '1 deposit address of 3 past the range the node wallet "hot" holds (import the next range): read from the UTXO set; coins the wallet holds are counted once, in the hot figure.',
+        guide: 'operate/signer.md',
+      });
+    };
+    await expectOnce();
+    // A coin the wallet has locked (a payment funded, not sent yet) is in its balance but not in listunspent: still once.
+    const vout = await ltc.outputTo(insideTx, inside.address);
+    await hot.call('lockunspent', [false, [{ txid: insideTx, vout }]]);
+    try {
+      await expectOnce();
+    } finally {
+      await hot.call('lockunspent', [true, [{ txid: insideTx, vout }]]);
+    }
   });
 
   it('drained below liabilities: the metric shows the shortfall, the alert fires once per episode (log, audit, mail)', async () => {

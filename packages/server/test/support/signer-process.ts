@@ -83,8 +83,8 @@ export async function spawnSigner(env: Record<string, string>, port?: number): P
 }
 
 /** The settings that go to the signer process (with each such network's node settings); the API refuses them. */
-const SIGNER_SETTING = /^CHAIN_([A-Z0-9_]+?)(?<!_COLD)_(WALLET|KEY_FILE)$/;
-const NODE_SETTING = /^CHAIN_([A-Z0-9_]+)_(RPC_URL|XPUB|CHAIN|MAX_FEE)$/;
+const SIGNER_SETTING = /^CHAIN_([A-Z0-9_]+?)(?<!_COLD)_(WALLET|KEY_FILE|MAX_FEE)$/;
+const NODE_SETTING = /^CHAIN_([A-Z0-9_]+)_(RPC_URL|XPUB|CHAIN)$/;
 
 export interface SignedTestApp extends TestApp {
   signer: SignerProcess;
@@ -98,7 +98,7 @@ export interface SignedTestApp extends TestApp {
 
 /**
  * A test app whose hot keys sit in a real signer process: `env` is written as before the split (CHAIN_<N>_WALLET,
- * _KEY_FILE in it); those go to the signer with the network's node settings and the app's database, and the app gets
+ * _KEY_FILE, _MAX_FEE in it); those go to the signer with the network's node settings and the app's database, and the app gets
  * CHAIN_<N>_SIGNER_URL and SIGNER_TOKEN instead. PostgreSQL only. `options.signer`: share another app's signer.
  */
 export async function startTestAppWithSigner(
@@ -112,7 +112,7 @@ export async function startTestAppWithSigner(
     const match = SIGNER_SETTING.exec(name);
     if (match) {
       signerEnv[name] = value;
-      signed.add(match[1]);
+      if (match[2] !== 'MAX_FEE') signed.add(match[1]);
     } else apiEnv[name] = value;
   }
   for (const [name, value] of Object.entries(env)) {

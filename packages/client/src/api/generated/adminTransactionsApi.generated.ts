@@ -162,7 +162,7 @@ export type TransactionDto = {
   requiredConfirmations?: number;
   /** Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline) */
   payoutState?: 'approved' | 'awaiting_funds' | 'awaiting_cold_signature' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
-  /** Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side). Never shown to the customer. */
+  /** Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side) or approved with a last error (the hot wallet is locked, the signer or the node did not answer, the fee is above the signer's ceiling; tried again each run). Never shown to the customer. */
   payoutReason?: string;
   /** Withdrawals paid on chain: the network fee of the payment in the network's own coin (once completed, the fee the chain took) */
   fee?: string;

@@ -94,6 +94,14 @@ export class UsersRepository {
       });
   }
 
+  /** The active administrators, who receive the operator alerts by mail (reserves, a locked hot wallet). */
+  activeAdmins(executor: Executor = this.db): Promise<Array<{ name: string; email: string }>> {
+    return executor
+      .select({ name: users.name, email: users.email })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), isNull(users.deactivatedAt)));
+  }
+
   async countAdmins(executor: Executor = this.db): Promise<number> {
     const [row] = await executor
       .select({ count: sql<number>`count(*)::int` })

@@ -8,7 +8,7 @@ import { EvmNode } from '../../chain-core/evm-node';
 import { type ChainNode, UtxoNode } from '../../chain-core/utxo-node';
 
 /** A connected network: its configuration and own coin (ChainEndpoint), its parsed account key and its node. */
-export interface ConnectedChain extends ChainEndpoint {
+export interface ConnectedChain extends ChainEndpoint, ChainConnection {
   account: AccountKey;
   node: ChainNode;
   /** Derivation indexes are counted per scope: EVM networks sharing one key share one (one address serves all). */

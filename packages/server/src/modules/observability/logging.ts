@@ -2,43 +2,11 @@ import { type DynamicModule, Global, Inject, Injectable, type LoggerService, typ
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger as PinoInstance } from 'pino';
-import pretty from 'pino-pretty';
+import { createRootLogger as createProcessLogger, loggerOptions, PinoNestLogger } from '../../common/logger';
 import { assignRequestId } from '../../common/request-id.middleware';
 import type { AuthedRequest } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import type { LogLevelName } from '../../config/settings';
-
-/**
- * Keys whose values never reach a log line, wherever they appear in a logged object (two levels deep covers
- * `{ body: { password } }` and `{ req: { headers: { authorization } } }`). Messages that are plain strings are the
- * caller's responsibility: never interpolate a secret into one.
- */
-const SECRET_KEYS = [
-  'authorization',
-  'cookie',
-  'set-cookie',
-  'password',
-  'currentPassword',
-  'newPassword',
-  'adminPassword',
-  'token',
-  'accessToken',
-  'refreshToken',
-  'resetToken',
-  'resetLink',
-  'link',
-  'code',
-  'otp',
-  'secret',
-  'jwtSecret',
-];
-export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
-  const member = /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `["${key}"]`;
-  return [member.startsWith('.') ? key : member, `*${member}`, `*.*${member}`];
-});
-
-/** Nest contexts that announce every module and route at start; demoted to debug so a start is a few lines. */
-const STARTUP_NOISE = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 
 /** This app's pino logger (createApp's root). */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
@@ -60,65 +28,23 @@ function requestLogger(): PinoInstance | undefined {
   return context.logger;
 }
 
-type PinoLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
-
 /**
- * Nest's logger (every `new Logger('X')` of the app) written through pino: inside a request through that request's
- * logger (its id on every line), else through the app's root logger. Nest's calling convention: the context is the last
- * optional parameter; an error's stack may come as the one before it.
+ * Nest's logger (every `new Logger('X')` of the app) written through pino (PinoNestLogger): inside a request through
+ * that request's logger (its id on every line), else through the app's root logger.
  */
 @Injectable()
-export class AppLogger implements LoggerService {
-  constructor(@Inject(ROOT_LOGGER) private readonly root: PinoInstance) {}
-
-  verbose(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('trace', message, optionalParams);
+export class AppLogger extends PinoNestLogger {
+  constructor(@Inject(ROOT_LOGGER) root: PinoInstance) {
+    super(root);
   }
 
-  debug(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('debug', message, optionalParams);
+  // The level is the root's (a child has its parent's): no child is made for a line that is not written.
+  protected override enabled(level: pino.Level): boolean {
+    return (requestContext.getStore()?.root ?? this.root).isLevelEnabled(level);
   }
 
-  log(message: unknown, ...optionalParams: unknown[]): void {
-    const context = optionalParams[optionalParams.length - 1];
-    this.write(typeof context === 'string' && STARTUP_NOISE.has(context) ? 'debug' : 'info', message, optionalParams);
-  }
-
-  warn(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('warn', message, optionalParams);
-  }
-
-  error(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('error', message, optionalParams);
-  }
-
-  fatal(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('fatal', message, optionalParams);
-  }
-
-  private write(level: PinoLevel, message: unknown, optionalParams: unknown[]): void {
-    // The level is the root's (a child has its parent's): no child is made for a line that is not written.
-    if (!(requestContext.getStore()?.root ?? this.root).isLevelEnabled(level)) return;
-    const logger = requestLogger() ?? this.root;
-    const fields: Record<string, unknown> = {};
-    let rest = optionalParams;
-    if (rest.length) {
-      fields.context = rest[rest.length - 1];
-      rest = rest.slice(0, -1);
-    }
-    if (message instanceof Error) {
-      fields.err = message;
-      logger[level](fields, ...(rest as []));
-    } else if (typeof message === 'object' && message !== null) {
-      logger[level]({ ...fields, ...message }, ...(rest as []));
-    } else if (level === 'error' && rest.length === 1 && typeof rest[0] === 'string' && /\n\s*at /.test(rest[0])) {
-      // Nest's own exception handlers pass (message, stack, context).
-      const err = new Error(String(message));
-      err.stack = rest[0];
-      logger[level]({ ...fields, err });
-    } else {
-      logger[level](fields, String(message), ...(rest as []));
-    }
+  protected override logger(): PinoInstance {
+    return requestLogger() ?? this.root;
   }
 }
 
@@ -148,15 +74,9 @@ export function effectiveLogLevel(config: AppConfig, nestLogger: LoggerService |
   return config.logLevel;
 }
 
-/** The one root pino logger: JSON lines, or pino-pretty's single coloured lines for a development terminal. */
+/** The app's root pino logger: JSON lines, or pino-pretty's single coloured lines for a development terminal. */
 export function createRootLogger(config: AppConfig, level: LogLevelName, destination?: DestinationStream): PinoInstance {
-  const stream =
-    destination ??
-    (config.logFormat === 'pretty'
-      ? pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true })
-      : // Synchronous stdout (pino's default): no line is lost when the process exits.
-        pino.destination({ dest: 1, sync: true }));
-  return pino({ ...loggerOptions(config, level), redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, stream);
+  return createProcessLogger(config.logFormat, level, destination);
 }
 
 /**
@@ -166,16 +86,7 @@ export function createRootLogger(config: AppConfig, level: LogLevelName, destina
  */
 export function createAccessLogger(config: AppConfig, root: PinoInstance): PinoInstance {
   const stream = (root as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
-  return pino(loggerOptions(config, root.level as LogLevelName), stream);
-}
-
-function loggerOptions(config: AppConfig, level: LogLevelName): pino.LoggerOptions {
-  return {
-    level,
-    base: config.logFormat === 'json' ? { pid: process.pid } : undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-  };
+  return pino(loggerOptions(config.logFormat, root.level as LogLevelName), stream);
 }
 
 /**

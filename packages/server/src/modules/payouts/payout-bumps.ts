@@ -3,7 +3,8 @@ import { DATABASE, type Database, type Tx } from '../../db/database';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../../chain-core/json-rpc';
 import { inTransaction } from '../../db/in-transaction';
-import { type SignedPayout, SignerRefusal, type StoredPayment } from '../../chain-core/signer-contract';
+import { HotWalletLocked, type SignedPayout, SignerRefusal, type StoredPayment } from '../../chain-core/signer-contract';
+import { FeeAboveCeiling } from '../../chain-core/fees';
 import type { PayoutSigner } from '../signer-client/signer-client';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 import type { PayoutRecord } from './payouts.repository';
@@ -28,7 +29,8 @@ export interface PaymentSeen {
 /**
  * Stuck payouts bumped, and whichever version of a bumped payment is mined. A payout unmined for
  * `CHAIN_<NETWORK>_STUCK_MINUTES` since it was broadcast (or last bumped) gets a replacement from its signer (UTXO:
- * `psbtbumpfee`, the same inputs; EVM: the same nonce, tip and fee cap +10 % or more), within `CHAIN_<NETWORK>_MAX_FEE`.
+ * `psbtbumpfee`, the same inputs; EVM: the same nonce, tip and fee cap +10 % or more), within the signer's
+ * `CHAIN_<NETWORK>_MAX_FEE`.
  * The replacement is stored as the payout's payment (the old version kept) and committed before it is broadcast; a
  * node that refuses it leaves the old version the payout's own. The versions all spend the same inputs or nonce, so one
  * at most is mined: the one that is becomes the payout's payment and completes it, once (cp_complete_payout).
@@ -87,14 +89,17 @@ export class PayoutBumps {
     try {
       replacement = await signer.replace(request, replaced, tx);
     } catch (error) {
-      if (!(error instanceof SignerRefusal || error instanceof ChainRpcError)) throw error;
+      if (!(error instanceof SignerRefusal || error instanceof ChainRpcError || error instanceof FeeAboveCeiling || error instanceof HotWalletLocked))
+        throw error;
       await this.versions.noteNoBump(payout, `Not bumped: ${error.message}`, chain.nativeDecimals, tx);
+      // The ceiling is the signer's (its CHAIN_<NETWORK>_MAX_FEE), named in its answer.
+      if (error instanceof FeeAboveCeiling)
+        this.logger.warn(`The payout of withdrawal ${payout.transactionId} on ${payout.network} is stuck: ${error.message}`);
       return undefined;
     }
     if (!replacement) {
-      const ceiling = `${chain.maxFee} (CHAIN_${chain.network.toUpperCase().replace(/-/g, '_')}_MAX_FEE)`;
-      await this.versions.noteNoBump(payout, `Not bumped: a higher fee would pass the ceiling of ${ceiling}`, chain.nativeDecimals, tx);
-      this.logger.warn(`The payout of withdrawal ${payout.transactionId} on ${payout.network} is stuck at the fee ceiling ${ceiling}`);
+      // A signer of an older version answers no replacement, without its reason: its fee ceiling.
+      await this.versions.noteNoBump(payout, "Not bumped: a higher fee would pass the signer's fee ceiling", chain.nativeDecimals, tx);
       return undefined;
     }
     await this.versions.replace(payout, replacement, chain.nativeDecimals, tx);

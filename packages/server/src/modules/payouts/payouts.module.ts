@@ -9,6 +9,7 @@ import { NetworkFeeService } from './network-fee.service';
 import { PayoutBumps } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutFailures } from './payout-failures';
+import { HotWalletLocks } from './hot-wallet-locks';
 import { PayoutVersionsRepository } from './payout-versions.repository';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
@@ -35,6 +36,7 @@ import { WithdrawalQueues } from './withdrawal-queues';
     PayoutBumps,
     PayoutCompletion,
     PayoutFailures,
+    HotWalletLocks,
     PayoutVersionsRepository,
     WithdrawalQueues,
     { provide: SendFeeCheck, useExisting: NetworkFeeService },

@@ -152,7 +152,8 @@ export class PayoutsRepository {
 /**
  * What the customer sees of a payout, mirrored into its withdrawal's details (payoutState, txHash, fee, confirmations,
  * and recipientGets when the network fee was taken out of the amount); and for the admins only, why a payout waits for
- * funds (payoutReason: kept while awaiting_funds, dropped with the next change; toTransactionDto shows it to admins).
+ * funds or why its signature waits (payoutReason: the last error while approved or awaiting_funds, dropped with the next
+ * change; toTransactionDto shows it to admins).
  */
 export function payoutDetails(payout: PayoutRecord, decimals: number): Record<string, unknown> {
   const fee = payout.feeBase === null ? null : baseToFixed(BigInt(payout.feeBase), decimals);
@@ -164,6 +165,9 @@ export function payoutDetails(payout: PayoutRecord, decimals: number): Record<st
     ...(charged > 0n ? { recipientGets: baseToFixed(BigInt(payout.amountBase) - charged, decimals) } : {}),
     confirmations: payout.confirmations,
     requiredConfirmations: payout.requiredConfirmations,
-    ...(payout.state === 'awaiting_funds' && payout.lastError ? { payoutReason: payout.lastError } : {}),
+    ...(isWaiting(payout.state) && payout.lastError ? { payoutReason: payout.lastError } : {}),
   };
 }
+
+/** A payout not signed yet that the job tries again every run (its last error says why it waits). */
+const isWaiting = (state: string | undefined): boolean => state === 'approved' || state === 'awaiting_funds';

@@ -5,7 +5,7 @@ import { JobLocks } from '../../db/advisory-locks';
 import { ChainConnections, type ConnectedChain } from '../chain/chain-connections';
 import { ChainRpcError } from '../../chain-core/json-rpc';
 
-import { HotWalletShort, SignerRefusal } from '../../chain-core/signer-contract';
+import { HotWalletLocked, HotWalletShort, SignerRefusal } from '../../chain-core/signer-contract';
 import type { PayoutSigner } from '../signer-client/signer-client';
 import type { SignerClient } from '../signer-client/signer-client';
 import { SignerClients } from '../signer-client/signer-clients';
@@ -17,6 +17,7 @@ import { FeeAboveCeiling } from '../../chain-core/fees';
 import { PayoutBumps, type StoredReplacement } from './payout-bumps';
 import { PayoutCompletion } from './payout-completion';
 import { PayoutFailures } from './payout-failures';
+import { HotWalletLocks } from './hot-wallet-locks';
 
 const RPC_VERIFY_REJECTED = -26;
 const RPC_VERIFY_ERROR = -25;
@@ -45,8 +46,9 @@ export interface PayoutRunOptions {
  * confirming n of N → completed. A retry, a restart or a second instance only ever rebroadcasts the stored bytes: a
  * withdrawal has one payout row (unique), and a row is signed once, under its lock, from the approved state only.
  * Failures are kept on the row (`last_error`) with a state that says what happens next: awaiting_funds (the hot wallet
- * is short: retried), failed (the signer refused: for an admin), signed with an error (the node rejected or was down:
- * rebroadcast). Runs never throw.
+ * is short: retried), approved with an error (the hot wallet is locked, the signer or node did not answer, the fee is
+ * above the signer's ceiling: retried), failed (the signer refused: for an admin), signed with an error (the node
+ * rejected or was down: rebroadcast). Runs never throw.
  */
 @Injectable()
 export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -64,6 +66,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly completion: PayoutCompletion,
     private readonly failures: PayoutFailures,
     private readonly signers: SignerClients,
+    private readonly locks: HotWalletLocks,
   ) {
     this.job = new PerNetworkJob({ name: 'payouts', logger: this.logger, db, lockBase: JobLocks.payoutsBase });
   }
@@ -187,6 +190,7 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
         tx,
       );
       this.logger.log(`Signed the payout of withdrawal ${payout.transactionId} on ${payout.network}: ${signed.txid}`);
+      await this.locks.signed(payout.network, tx);
       return true;
     } catch (error) {
       if (error instanceof SignerRefusal && error.notApproved) {
@@ -196,6 +200,11 @@ export class PayoutsService implements OnApplicationBootstrap, OnModuleDestroy {
       }
       if (error instanceof SignerRefusal) {
         await this.fail(chain, payout, `The signer refused: ${error.message}`, tx);
+        return false;
+      }
+      if (error instanceof HotWalletLocked) {
+        // The operator's to mend (walletpassphrase), never the customer's loss: it waits, retried every run.
+        await this.locks.wait(chain, payout, error.message, tx);
         return false;
       }
       if (error instanceof HotWalletShort) {

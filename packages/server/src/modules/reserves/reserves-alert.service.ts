@@ -6,6 +6,7 @@ import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
 import { toMoney, plain } from '../ledger/money';
 import { MailService } from '../mail/mail.service';
+import { UsersRepository } from '../auth/users.repository';
 import { RESERVES_RECOVERED, RESERVES_SHORTFALL, ReservesRepository } from './reserves.repository';
 
 /** The advisory lock under which instances decide an episode's start or end (one at a time: raised once). */
@@ -22,6 +23,7 @@ export class ReservesAlertService {
 
   constructor(
     private readonly repository: ReservesRepository,
+    private readonly users: UsersRepository,
     private readonly audit: AuditService,
     private readonly mail: MailService,
     @Inject(DATABASE) private readonly db: Database,
@@ -41,7 +43,7 @@ export class ReservesAlertService {
       const stillOpen = await this.repository.openShortfalls(tx);
       const due = read.filter((t) => t.shortfall !== stillOpen.has(t.token));
       if (!due.length) return;
-      const admins = await this.repository.activeAdmins(tx);
+      const admins = await this.users.activeAdmins(tx);
       for (const token of due) said.push(await (token.shortfall ? this.raise(token, asOf, admins, tx) : this.close(token, asOf, admins, tx)));
     });
     for (const say of said) say();

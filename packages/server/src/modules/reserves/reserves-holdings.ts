@@ -1,7 +1,7 @@
 import { chainEnvPrefix } from '../../config/chain-settings';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { EvmNode } from '../../chain-core/evm-node';
-import { UtxoNode } from '../../chain-core/utxo-node';
+import { UtxoNode, type UtxoWallet } from '../../chain-core/utxo-node';
 import type { ReserveDepositAddress } from './reserves.repository';
 
 /** A token read on a network: the network's own coin (no contract) or an ERC-20, with its decimals. */
@@ -69,9 +69,12 @@ export function readHoldings(
 }
 
 /**
- * UTXO family: the signer's hot node wallet (`getbalance`, read-only); deposit addresses whose keys it holds (its
- * descriptor is the private counterpart of the XPUB) are inside that balance — told from `listunspent` by their
- * scripts. Any other deposit address, and the cold addresses, are read from the UTXO set in one `scantxoutset`.
+ * UTXO family: the signer's hot node wallet (`getbalance`, read-only) holds the coins of the deposit addresses whose
+ * keys it has (its descriptor is the private counterpart of the XPUB, over the range it imported). Every other deposit
+ * coin, and the cold addresses, are read from the UTXO set in one `scantxoutset`. Each coin is counted once, by its
+ * outpoint: one the wallet holds (listed by it, locked ones too) is in the hot figure, never again as a deposit — so
+ * addresses past the imported range (the wallet does not grow it by itself) are read from the UTXO set while the
+ * coins inside the range stay in the hot figure.
  */
 async function readUtxoHoldings(
   chain: ConnectedChain,
@@ -85,19 +88,28 @@ async function readUtxoHoldings(
   let hot: bigint | null = null;
   let depositsInHot = 0n;
   let outside = deposits;
+  const inWallet = new Set<string>();
+  let coverage: WalletCoverage[] = [];
   if (wallet) {
     hot = await wallet.balance();
-    // Addresses are derived in order from each key: when the wallet holds the newest one of a key, it holds them all.
-    const owned = new Set<string>();
-    for (const [fingerprint, newest] of newestPerKey(deposits)) if (await wallet.owns(newest.address)) owned.add(fingerprint);
-    if (owned.size) {
-      const scripts = new Set(deposits.filter((d) => owned.has(d.keyFingerprint)).map((d) => d.matchKey.toLowerCase()));
-      for (const output of await wallet.unspent()) if (scripts.has(output.matchKey)) depositsInHot += output.amountBase;
-      outside = deposits.filter((d) => !owned.has(d.keyFingerprint));
+    const scripts = new Set(deposits.map((d) => d.matchKey.toLowerCase()));
+    for (const coin of await wallet.coins()) {
+      inWallet.add(coin.outpoint);
+      if (scripts.has(coin.matchKey)) depositsInHot += coin.amountBase;
     }
+    coverage = await walletCoverage(wallet, deposits);
+    // A key whose every address the wallet holds needs no scan: its coins are all in the wallet.
+    const whole = new Set(coverage.filter((key) => key.notHeld === 0).map((key) => key.fingerprint));
+    outside = deposits.filter((d) => !whole.has(d.keyFingerprint));
   }
-  const scanned = await node.addressBalances([...new Set([...cold, ...outside.map((d) => d.address)])]);
-  const depositsOutside = outside.reduce((sum, d) => sum + (scanned.get(d.address) ?? 0n), 0n);
+  const outsideAddresses = new Set(outside.map((d) => d.address));
+  const scanned = await node.addressCoins([...new Set([...cold, ...outsideAddresses])]);
+  let depositsOutside = 0n;
+  const coldHeld = new Map(cold.map((address) => [address, 0n]));
+  for (const coin of scanned) {
+    if (coldHeld.has(coin.address)) coldHeld.set(coin.address, coldHeld.get(coin.address)! + coin.amountBase);
+    if (outsideAddresses.has(coin.address) && !inWallet.has(coin.outpoint)) depositsOutside += coin.amountBase;
+  }
   const byToken = new Map<string, TokenHoldings>();
   for (const token of tokens) {
     byToken.set(token.token, {
@@ -105,25 +117,75 @@ async function readUtxoHoldings(
       hot,
       deposits: depositsInHot + depositsOutside,
       depositsInHot,
-      cold: cold.map((address) => ({ address, amount: scanned.get(address) ?? 0n })),
+      cold: cold.map((address) => ({ address, amount: coldHeld.get(address) ?? 0n })),
     });
   }
-  const walletName = hotWallet ? `the node wallet "${hotWallet}"` : '';
-  let note: ReserveNote | null = null;
-  if (!wallet) note = noSigner(chain, "The deposit addresses are read from the node's set of unspent outputs.");
-  else if (deposits.length && !outside.length) {
-    note = {
+  return { hotWallet, note: utxoNote(chain, hotWallet, deposits.length, coverage), byToken };
+}
+
+/** How much of one account key's deposit addresses the hot wallet holds. */
+interface WalletCoverage {
+  fingerprint: string;
+  addresses: number;
+  /** Addresses the wallet does not hold (past its imported range, or all of them when it holds another key). */
+  notHeld: number;
+  /** The wallet holds none of them: its descriptor is not the XPUB's counterpart. */
+  otherKey: boolean;
+}
+
+/**
+ * Per account key, which of its deposit addresses the wallet holds (`getaddressinfo` … `ismine`). Addresses are handed
+ * out in index order and a wallet imports a range from 0: it holds a first run of them. The newest one says whether it
+ * holds them all (the usual case: one call per key); otherwise the first one whether it holds any, and a binary search
+ * where its range ends (for the note: the figures do not depend on it).
+ */
+async function walletCoverage(wallet: UtxoWallet, deposits: ReserveDepositAddress[]): Promise<WalletCoverage[]> {
+  const byKey = new Map<string, ReserveDepositAddress[]>();
+  for (const deposit of deposits) byKey.set(deposit.keyFingerprint, [...(byKey.get(deposit.keyFingerprint) ?? []), deposit]);
+  const coverage: WalletCoverage[] = [];
+  for (const [fingerprint, list] of byKey) {
+    const ordered = list.sort((a, b) => a.derivationIndex - b.derivationIndex);
+    const key = { fingerprint, addresses: ordered.length, notHeld: 0, otherKey: false };
+    coverage.push(key);
+    if (await wallet.owns(ordered[ordered.length - 1].address)) continue;
+    if (!(await wallet.owns(ordered[0].address))) {
+      Object.assign(key, { notHeld: ordered.length, otherKey: true });
+      continue;
+    }
+    // ordered[low] is held, ordered[high] is not: narrow down to the first one not held.
+    let [low, high] = [0, ordered.length - 1];
+    while (high - low > 1) {
+      const middle = (low + high) >> 1;
+      if (await wallet.owns(ordered[middle].address)) low = middle;
+      else high = middle;
+    }
+    key.notHeld = ordered.length - high;
+  }
+  return coverage;
+}
+
+/** How the UTXO figures were read, for people, with the guide's page that explains it. */
+function utxoNote(chain: ConnectedChain, hotWallet: string | null, addresses: number, coverage: WalletCoverage[]): ReserveNote | null {
+  if (!hotWallet) return noSigner(chain, "The deposit addresses are read from the node's set of unspent outputs.");
+  const walletName = `the node wallet "${hotWallet}"`;
+  const count = (n: number) => (n === 1 ? '1 deposit address' : `${n} deposit addresses`);
+  const otherKey = coverage.filter((key) => key.otherKey).reduce((sum, key) => sum + key.notHeld, 0);
+  const pastRange = coverage.filter((key) => !key.otherKey).reduce((sum, key) => sum + key.notHeld, 0);
+  const parts: string[] = [];
+  if (otherKey) parts.push(`${count(otherKey)} not held by ${walletName} (its descriptor does not match the XPUB): read from the UTXO set.`);
+  if (pastRange) {
+    parts.push(
+      `${count(pastRange)} of ${addresses} past the range ${walletName} holds (import the next range): read from the UTXO set; coins the wallet holds are counted once, in the hot figure.`,
+    );
+  }
+  if (parts.length) return { text: parts.join(' '), guide: 'operate/signer.md' };
+  if (addresses) {
+    return {
       text: `Deposit addresses held by ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`,
       guide: 'operate/cold-wallets-and-reserves.md',
     };
-  } else if (outside.length) {
-    const count = outside.length === 1 ? '1 deposit address' : `${outside.length} deposit addresses`;
-    note = {
-      text: `${count} not held by ${walletName} (its descriptor does not match the XPUB): read from the node's set of unspent outputs.`,
-      guide: 'operate/signer.md',
-    };
   }
-  return { hotWallet, note, byToken };
+  return null;
 }
 
 /**
@@ -158,16 +220,6 @@ async function readEvmHoldings(
   }
   const note = hotAddress ? { text: `Read at block ${block}.` } : noSigner(chain, `Read at block ${block}.`);
   return { hotWallet: hotAddress, note, byToken };
-}
-
-/** The newest deposit address of each account key (by fingerprint). */
-function newestPerKey(deposits: ReserveDepositAddress[]): Map<string, ReserveDepositAddress> {
-  const newest = new Map<string, ReserveDepositAddress>();
-  for (const deposit of deposits) {
-    const known = newest.get(deposit.keyFingerprint);
-    if (!known || deposit.derivationIndex > known.derivationIndex) newest.set(deposit.keyFingerprint, deposit);
-  }
-  return newest;
 }
 
 function envName(chain: ConnectedChain, setting: string): string {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { rowsOf } from '../../db/rows';
-import { coins, depositAddresses, users } from '../../db/schema';
+import { coins, depositAddresses } from '../../db/schema';
 
 /** A customer's deposit address on a network, as the reserves read it. */
 export interface ReserveDepositAddress {
@@ -51,13 +51,5 @@ export class ReservesRepository {
       ),
     ) as Array<{ token: string; action: string }>;
     return new Set(rows.filter((row) => row.action === RESERVES_SHORTFALL).map((row) => row.token));
-  }
-
-  /** The active administrators, who receive the reserves alert by mail. */
-  activeAdmins(executor: Executor = this.db): Promise<Array<{ name: string; email: string }>> {
-    return executor
-      .select({ name: users.name, email: users.email })
-      .from(users)
-      .where(and(eq(users.role, 'admin'), isNull(users.deactivatedAt)));
   }
 }

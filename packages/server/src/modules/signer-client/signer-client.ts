@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { type Hex, keccak256 } from 'viem';
 import type { SqlExecutor } from '../../db/sql-executor';
 import type { ConnectedChain } from '../chain/chain-connections';
@@ -59,6 +60,7 @@ export class SignerUnavailable extends ChainRpcError {
  * errors an in-process signer threw (SignerRefusal, HotWalletShort, FeeAboveCeiling, SweepDeferred, ChainRpcError).
  */
 export class SignerClient implements PayoutSigner {
+  private readonly logger = new Logger('Payouts');
   private readonly rpc: JsonRpcClient;
   private known: SignerIdentity | undefined;
   private walletClient: JsonRpcClient | undefined;
@@ -76,7 +78,13 @@ export class SignerClient implements PayoutSigner {
 
   /** The signer's hot address (EVM) or node wallet (UTXO) on this network, asked once (`GET /networks/:network/address`). */
   async identity(): Promise<SignerIdentity> {
-    this.known ??= await this.call<SignerIdentity>('GET', `/networks/${this.chain.network}/address`);
+    if (!this.known) {
+      this.known = await this.call<SignerIdentity>('GET', `/networks/${this.chain.network}/address`);
+      // The fee ceiling is the signer's alone (its CHAIN_<NETWORK>_MAX_FEE): said here so the API's log shows it too.
+      this.logger.log(
+        `The signer at ${this.chain.signerUrl} signs ${this.known.network} payouts from ${this.known.source}${this.known.maxFee ? ` under a fee ceiling of ${this.known.maxFee}` : ''}`,
+      );
+    }
     if (this.known.network !== this.chain.network || this.known.family !== this.chain.family) {
       const wrong = this.known;
       this.known = undefined;

@@ -62,8 +62,9 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>, audience: '
   }
   // A withdrawal paid on chain by the platform (see PayoutsService).
   if (typeof view.details?.payoutState === 'string') dto.payoutState = view.details.payoutState as TransactionDto['payoutState'];
-  // Why a payout waits for funds is the platform's own business: admins see it, the customer never does.
-  if (audience === 'admin' && dto.payoutState === 'awaiting_funds' && typeof view.details?.payoutReason === 'string') {
+  // Why a payout waits (funds, a locked hot wallet, the signer or node) is the platform's own business: admins see it,
+  // the customer never does.
+  if (audience === 'admin' && (dto.payoutState === 'approved' || dto.payoutState === 'awaiting_funds') && typeof view.details?.payoutReason === 'string') {
     dto.payoutReason = view.details.payoutReason;
   }
   if (typeof view.details?.fee === 'string') dto.fee = view.details.fee;
