@@ -176,6 +176,13 @@ export class DashboardWaitingDto {
   @ApiProperty({ example: 0, description: 'Approved withdrawals the hot wallet cannot pay yet (waiting=awaiting-funds; the reason is payoutReason)' })
   payoutsAwaitingFunds: number;
 
+  @ApiProperty({
+    example: 0,
+    description:
+      'Approved withdrawals the signer could not sign (its hot wallet locked, the signer or its node down, a fee above its ceiling; tried again each run) (waiting=cannot-sign; the reason is payoutReason)',
+  })
+  payoutsNotSigned: number;
+
   @ApiProperty({ example: 0, description: "Approved withdrawals above the hot limits, waiting for an admin's offline signature (waiting=cold-signature)" })
   payoutsAwaitingColdSignature: number;
 

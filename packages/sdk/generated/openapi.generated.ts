@@ -2547,6 +2547,11 @@ export interface components {
              */
             payoutsAwaitingFunds: number;
             /**
+             * @description Approved withdrawals the signer could not sign (its hot wallet locked, the signer or its node down, a fee above its ceiling; tried again each run) (waiting=cannot-sign; the reason is payoutReason)
+             * @example 0
+             */
+            payoutsNotSigned: number;
+            /**
              * @description Approved withdrawals above the hot limits, waiting for an admin's offline signature (waiting=cold-signature)
              * @example 0
              */
@@ -5591,8 +5596,8 @@ export interface operations {
                 userId?: string;
                 /** @description Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
                 search?: string;
-                /** @description Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
-                waiting?: "review" | "manual-payout" | "awaiting-funds" | "cold-signature";
+                /** @description Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cannot-sign: the signer could not sign it (payoutReason says why); cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
+                waiting?: "review" | "manual-payout" | "awaiting-funds" | "cannot-sign" | "cold-signature";
             };
             header?: never;
             path?: never;
@@ -6487,8 +6492,8 @@ export interface operations {
                 userId?: string;
                 /** @description Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
                 search?: string;
-                /** @description Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
-                waiting?: "review" | "manual-payout" | "awaiting-funds" | "cold-signature";
+                /** @description Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cannot-sign: the signer could not sign it (payoutReason says why); cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
+                waiting?: "review" | "manual-payout" | "awaiting-funds" | "cannot-sign" | "cold-signature";
             };
             header?: never;
             path?: never;

@@ -234,6 +234,7 @@ describe.skipIf(!litecoindInstalled)('destination tags, deposit reviews and the 
       withdrawalsToReview: 0,
       withdrawalsToPayByHand: 1,
       payoutsAwaitingFunds: 1,
+      payoutsNotSigned: 0,
       payoutsAwaitingColdSignature: 0,
       depositsToReview: 1,
       approvalsWaiting: 1,
@@ -268,6 +269,7 @@ describe.skipIf(!litecoindInstalled)('destination tags, deposit reviews and the 
         depositsToReview: [1, 'Review deposits', '/admin/chain#deposit-reviews'],
         approvalsWaiting: [1, 'Open approvals', '/admin/approvals'],
         withdrawalsToReview: [0, 'Review withdrawals', '/admin/transactions?waiting=review'],
+        payoutsNotSigned: [0, 'See payouts not signed', '/admin/transactions?waiting=cannot-sign'],
         payoutsAwaitingColdSignature: [0, 'Sign cold payouts', '/admin/transactions?waiting=cold-signature'],
       };
       const shown = await page.locator('.waiting-item').evaluateAll((items) => items.map((el) => el.getAttribute('data-testid')));

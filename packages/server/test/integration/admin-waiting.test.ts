@@ -17,6 +17,7 @@ const QUEUES = {
   review: 'withdrawalsToReview',
   'manual-payout': 'withdrawalsToPayByHand',
   'awaiting-funds': 'payoutsAwaitingFunds',
+  'cannot-sign': 'payoutsNotSigned',
   'cold-signature': 'payoutsAwaitingColdSignature',
 } as const;
 
@@ -61,6 +62,7 @@ describe.each(DATABASE_KINDS)('what waits for an admin, without a signer, on %s'
       withdrawalsToReview: 0,
       withdrawalsToPayByHand: 0,
       payoutsAwaitingFunds: 0,
+      payoutsNotSigned: 0,
       payoutsAwaitingColdSignature: 0,
       depositsToReview: 0,
       approvalsWaiting: 0,
@@ -116,7 +118,7 @@ describe.each(DATABASE_KINDS)('what waits for an admin, without a signer, on %s'
 
   it('refuses an unknown queue with a 400 that names the choices', async () => {
     const response = await t.http.get('/api/admin/transaction?waiting=everything').set(bearer(admin)).expect(400);
-    expect(response.body.error).toBe('Waiting must be review, manual-payout, awaiting-funds or cold-signature.');
+    expect(response.body.error).toBe('Waiting must be review, manual-payout, awaiting-funds, cannot-sign or cold-signature.');
   });
 });
 
@@ -174,10 +176,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('what waits for an admin, with s
     );
     return row.id;
   };
-  const payout = (transactionId: string, network: string, state: string) =>
+  const payout = (transactionId: string, network: string, state: string, lastError: string | null = null) =>
     db.execute(
-      sql`insert into payouts (transaction_id, network, address, amount_base, state, required_confirmations, cold_reason)
-        values (${transactionId}, ${network}, 'somewhere', 100, ${state}, 3, ${state === 'awaiting_cold_signature' ? 'above the hot limit' : null})`,
+      sql`insert into payouts (transaction_id, network, address, amount_base, state, required_confirmations, cold_reason, last_error)
+        values (${transactionId}, ${network}, 'somewhere', 100, ${state}, 3, ${state === 'awaiting_cold_signature' ? 'above the hot limit' : null}, ${lastError})`,
     );
 
   it('sorts each open withdrawal into the queue of whoever acts next, and the walk uses the open-withdrawals index', async () => {
@@ -198,6 +200,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('what waits for an admin, with s
     await payout(funds, 'litecoin', 'awaiting_funds');
     const cold = await withdrawal('ethereum', 'ethereum', 'approved');
     await payout(cold, 'ethereum', 'awaiting_cold_signature');
+    // The signer could not sign it (its hot wallet is locked): tried again each run, until an operator unlocks it.
+    const unsigned = await withdrawal('litecoin', 'litecoin', 'approved');
+    await payout(unsigned, 'litecoin', 'approved', 'the hot wallet is locked: an operator must unlock it');
     // Waiting for nobody: approved and about to get its payout (the job's next run); approved before the network paid by
     // itself, or on a network without a signer (settled by hand, the hash being optional); on the chain (a txHash);
     // being signed and sent.
@@ -209,11 +214,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('what waits for an admin, with s
     await payout(signing, 'ethereum', 'approved');
 
     const waiting = await waitingOf(t, admin);
-    expect(waiting).toMatchObject({ withdrawalsToReview: 3, withdrawalsToPayByHand: 4, payoutsAwaitingFunds: 1, payoutsAwaitingColdSignature: 1 });
+    expect(waiting).toMatchObject({
+      withdrawalsToReview: 3,
+      withdrawalsToPayByHand: 4,
+      payoutsAwaitingFunds: 1,
+      payoutsNotSigned: 1,
+      payoutsAwaitingColdSignature: 1,
+    });
     expect(waiting.ids.review).toEqual(review.sort());
     expect(waiting.ids['manual-payout']).toEqual(manual.sort());
     expect(waiting.ids['awaiting-funds']).toEqual([funds]);
     expect(waiting.ids['cold-signature']).toEqual([cold]);
+    expect(waiting.ids['cannot-sign']).toEqual([unsigned]);
 
     // The conditions imply the partial index's predicate: the planner can walk it (sequential scans off to ask).
     const queues = t.app.get(WithdrawalQueues);

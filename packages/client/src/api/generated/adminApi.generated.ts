@@ -55,6 +55,8 @@ export type DashboardWaitingDto = {
   withdrawalsToPayByHand: number;
   /** Approved withdrawals the hot wallet cannot pay yet (waiting=awaiting-funds; the reason is payoutReason) */
   payoutsAwaitingFunds: number;
+  /** Approved withdrawals the signer could not sign (its hot wallet locked, the signer or its node down, a fee above its ceiling; tried again each run) (waiting=cannot-sign; the reason is payoutReason) */
+  payoutsNotSigned: number;
   /** Approved withdrawals above the hot limits, waiting for an admin's offline signature (waiting=cold-signature) */
   payoutsAwaitingColdSignature: number;
   /** Credited deposits whose block was orphaned, not decided yet (GET /admin/chain/deposit-reviews) */

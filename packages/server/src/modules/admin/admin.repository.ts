@@ -78,12 +78,13 @@ export class AdminRepository {
    */
   async waiting(
     open: SQL,
-    queues: { review: SQL; manual: SQL; funds: SQL; cold: SQL },
+    queues: { review: SQL; manual: SQL; funds: SQL; unsigned: SQL; cold: SQL },
     executor: Executor = this.db,
   ): Promise<{
     withdrawalsToReview: number;
     withdrawalsToPayByHand: number;
     payoutsAwaitingFunds: number;
+    payoutsNotSigned: number;
     payoutsAwaitingColdSignature: number;
     depositsToReview: number;
     approvalsWaiting: number;
@@ -93,13 +94,15 @@ export class AdminRepository {
         withdrawalsToReview: sql<number>`w.review`,
         withdrawalsToPayByHand: sql<number>`w.manual`,
         payoutsAwaitingFunds: sql<number>`w.funds`,
+        payoutsNotSigned: sql<number>`w.unsigned`,
         payoutsAwaitingColdSignature: sql<number>`w.cold`,
         depositsToReview: sql<number>`(select count(*)::int from ${chainDeposits} where ${chainDeposits.review} is not null and ${chainDeposits.reviewResolution} is null)`,
         approvalsWaiting: sql<number>`(select count(*)::int from ${adminApprovals} where ${adminApprovals.status} = 'pending')`,
       })
       .from(
         sql`(select count(*) filter (where ${queues.review})::int as review, count(*) filter (where ${queues.manual})::int as manual,
-          count(*) filter (where ${queues.funds})::int as funds, count(*) filter (where ${queues.cold})::int as cold
+          count(*) filter (where ${queues.funds})::int as funds, count(*) filter (where ${queues.unsigned})::int as unsigned,
+          count(*) filter (where ${queues.cold})::int as cold
           from ${transactions} where ${open}) as w`,
       );
     return row;

@@ -136,6 +136,7 @@ export class AdminService {
         review: this.queues.only('review'),
         manual: this.queues.only('manual-payout'),
         funds: this.queues.only('awaiting-funds'),
+        unsigned: this.queues.only('cannot-sign'),
         cold: this.queues.only('cold-signature'),
       }),
     ]);

@@ -45,6 +45,8 @@ export class WithdrawalQueues {
         return sql`((${pending} and not ${this.signerPays()} and not ${inApprovals}) or ${this.approvedNoSignerPays()})`;
       case 'awaiting-funds':
         return sql`(${transactions.status} = 'approved' and ${payoutIn('awaiting_funds')})`;
+      case 'cannot-sign':
+        return sql`(${transactions.status} = 'approved' and exists (select 1 from ${payouts} where ${payouts.transactionId} = ${transactions.id} and ${payouts.state} = 'approved' and ${payouts.lastError} is not null))`;
       case 'cold-signature':
         return sql`(${transactions.status} = 'approved' and ${payoutIn('awaiting_cold_signature')})`;
     }

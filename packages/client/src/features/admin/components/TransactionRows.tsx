@@ -23,7 +23,7 @@ import './TransactionRows.css';
 
 export const STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'] as const;
-export const WAITING = ['manual-payout', 'review', 'awaiting-funds', 'cold-signature'] as const;
+export const WAITING = ['manual-payout', 'review', 'awaiting-funds', 'cannot-sign', 'cold-signature'] as const;
 export type Waiting = (typeof WAITING)[number];
 
 /** The withdrawal queues (the dashboard's counts), named and explained for the admin who opens one. */
@@ -41,6 +41,11 @@ export const WAITING_TEXT: Record<Waiting, { label: string; explain: string }> =
     label: 'Waiting for funds',
     explain:
       'Approved withdrawals the hot wallet cannot pay yet; each says what it lacks. Top up the hot wallet (Reserves shows it): the payout job tries again on every run.',
+  },
+  'cannot-sign': {
+    label: 'Not signed',
+    explain:
+      'Approved withdrawals the signer could not sign; each says why (its hot wallet locked, the signer or its node not answering, a fee above its ceiling). Fix that: the payout job tries again on every run.',
   },
   'cold-signature': {
     label: 'Awaiting a cold signature',

@@ -32,6 +32,13 @@ const WAITING: Array<{ key: keyof WaitingCounts; title: string; what: string; to
     action: 'See payouts waiting for funds',
   },
   {
+    key: 'payoutsNotSigned',
+    title: 'Payouts the signer could not sign',
+    what: 'Approved, but the signer could not sign them (its hot wallet locked, it or its node down): each says why.',
+    to: '/admin/transactions?waiting=cannot-sign',
+    action: 'See payouts not signed',
+  },
+  {
     key: 'payoutsAwaitingColdSignature',
     title: 'Payouts awaiting a cold signature',
     what: 'Above the hot limits: download each unsigned transaction, sign it offline, upload it.',
