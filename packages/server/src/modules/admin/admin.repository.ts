@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { DashboardWaitingDto } from '@coinpurse/contract';
 import { and, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { adminApprovals, apiKeys, auditLog, chainDeposits, notifications, supportedTokens, tickets, transactions, users } from '../../db/schema';
@@ -80,15 +81,7 @@ export class AdminRepository {
     open: SQL,
     queues: { review: SQL; manual: SQL; funds: SQL; unsigned: SQL; cold: SQL },
     executor: Executor = this.db,
-  ): Promise<{
-    withdrawalsToReview: number;
-    withdrawalsToPayByHand: number;
-    payoutsAwaitingFunds: number;
-    payoutsNotSigned: number;
-    payoutsAwaitingColdSignature: number;
-    depositsToReview: number;
-    approvalsWaiting: number;
-  }> {
+  ): Promise<DashboardWaitingDto> {
     const [row] = await executor
       .select({
         withdrawalsToReview: sql<number>`w.review`,
