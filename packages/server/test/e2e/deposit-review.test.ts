@@ -246,6 +246,9 @@ describe.skipIf(!litecoindInstalled)('destination tags, deposit reviews and the 
     const settled = () => page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .skeleton'));
     const looksRight = async (where: string, fit: boolean) => {
       await settled();
+      // E2E_SCREENSHOTS=/some/dir keeps a picture of each screen at each size there.
+      if (process.env.E2E_SCREENSHOTS)
+        await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/operator ${where.replace(/\//g, ' ')}.png`, fullPage: true });
       expect(await pageOverflow(page), `${where}: the page scrolls sideways (${(await pastTheRightEdge(page)).join('; ')})`).toBe(0);
       expect(await tableProblems(page, { fit }), where).toEqual([]);
       expect(await axeViolations(page), where).toEqual([]);
