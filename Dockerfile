@@ -17,12 +17,13 @@ COPY . .
 RUN pnpm build && pnpm --filter @coinpurse/server deploy --prod --legacy /out
 
 FROM node:24.16.0-bookworm-slim
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data CLIENT_DIR=/app/client LOG_FORMAT=json
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data CLIENT_DIR=/app/client DOCS_DIR=/app/docs LOG_FORMAT=json
 WORKDIR /app
 # Code stays owned by root (read-only for the app); only the data volume is the node user's.
 COPY --from=build /out /app
 COPY --from=build /app/packages/server/drizzle /app/drizzle
 COPY --from=build /app/packages/client/dist /app/client
+COPY --from=build /app/docs /app/docs
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

@@ -104,7 +104,7 @@ export default defineConfig({
   plugins: [react(), preloadLandingScreens(), inlineEntryCss(), precompress()],
   server: {
     port: 5173,
-    proxy: { '/api': apiTarget, '/images': apiTarget },
+    proxy: { '/api': apiTarget, '/images': apiTarget, '/docs': apiTarget },
   },
   build: {
     outDir: 'dist',

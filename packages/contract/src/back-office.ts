@@ -161,6 +161,38 @@ export class DashboardLiabilityDto {
   holders: number;
 }
 
+/** What waits for an admin, each counted as the screen that handles it lists it. */
+export class DashboardWaitingDto {
+  @ApiProperty({ example: 2, description: 'Pending withdrawals the signer pays once approved (GET /admin/transaction?waiting=review)' })
+  withdrawalsToReview: number;
+
+  @ApiProperty({
+    example: 1,
+    description:
+      'Withdrawals no signer will pay (a network without a signer, or a token the signer cannot pay): an admin pays each by hand and approves it with the transaction hash (waiting=manual-payout)',
+  })
+  withdrawalsToPayByHand: number;
+
+  @ApiProperty({ example: 0, description: 'Approved withdrawals the hot wallet cannot pay yet (waiting=awaiting-funds; the reason is payoutReason)' })
+  payoutsAwaitingFunds: number;
+
+  @ApiProperty({
+    example: 0,
+    description:
+      'Approved withdrawals the signer could not sign (its hot wallet locked, the signer or its node down, a fee above its ceiling; tried again each run) (waiting=cannot-sign; the reason is payoutReason)',
+  })
+  payoutsNotSigned: number;
+
+  @ApiProperty({ example: 0, description: "Approved withdrawals above the hot limits, waiting for an admin's offline signature (waiting=cold-signature)" })
+  payoutsAwaitingColdSignature: number;
+
+  @ApiProperty({ example: 0, description: 'Credited deposits whose block was orphaned, not decided yet (GET /admin/chain/deposit-reviews)' })
+  depositsToReview: number;
+
+  @ApiProperty({ example: 0, description: 'Four-eyes requests waiting for a second admin (GET /admin/approvals?status=pending)' })
+  approvalsWaiting: number;
+}
+
 export class DashboardDto {
   @ApiProperty({ description: 'Active customer accounts.' })
   users: number;
@@ -179,6 +211,9 @@ export class DashboardDto {
 
   @ApiProperty({ type: LedgerCheckDto, description: 'The ledger check (same as GET /admin/ledger/check).' })
   ledgerCheck: LedgerCheckDto;
+
+  @ApiProperty({ type: DashboardWaitingDto, description: 'What waits for an admin, with the count each screen lists' })
+  waiting: DashboardWaitingDto;
 }
 
 // ---- Tickets inbox ----

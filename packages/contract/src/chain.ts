@@ -87,10 +87,16 @@ export class ChainDepositDto {
   @ApiProperty({ example: 'litecoin' })
   token: string;
 
+  @ApiProperty({ example: 'LTC', description: "The token's symbol, in capitals (its id for a coin no longer listed)" })
+  symbol: string;
+
+  @ApiProperty({ example: 'Litecoin', description: "The token's name (its id for a coin no longer listed)" })
+  tokenName: string;
+
   @ApiProperty({ description: "The customer's deposit address" })
   address: string;
 
-  @ApiProperty({ example: '1.23456789', description: 'Exact amount' })
+  @ApiProperty({ example: '1.23456789', description: 'Exact amount, without trailing zeros' })
   amount: string;
 
   @ApiProperty({ enum: ['seen', 'confirming', 'credited', 'dropped', 'below_minimum'] })
@@ -107,6 +113,14 @@ export class ChainDepositDto {
 
   @ApiPropertyOptional({ type: String, nullable: true, enum: ['orphaned_after_credit'], description: 'Needs an admin: credited, then its block was orphaned' })
   review: 'orphaned_after_credit' | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['taken_back', 'kept'],
+    description: "An admin's decision on the review: taken back from the customer, or kept (the loss accepted); null while it waits",
+  })
+  reviewResolution: 'taken_back' | 'kept' | null;
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The History row (type deposit)' })
   transactionId: string | null;

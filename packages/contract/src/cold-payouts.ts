@@ -30,6 +30,9 @@ export class ColdPayoutDto {
   @ApiProperty({ example: 'litecoin' })
   token: string;
 
+  @ApiProperty({ example: 'LTC', description: "The token's symbol, in capitals" })
+  symbol: string;
+
   @ApiProperty({ type: String, nullable: true, example: 'customer@example.com' })
   userEmail: string | null;
 

@@ -4,6 +4,7 @@ export * from './common';
 export * from './auth';
 export * from './health';
 export * from './wallet';
+export * from './admin-transactions';
 export * from './ledger';
 export * from './support';
 export * from './back-office';

@@ -22,6 +22,13 @@ export class NetworkDto {
   @ApiProperty({ example: 'Tron (TRC-20)', description: 'Display name' })
   name: string;
 
+  @ApiProperty({
+    type: [String],
+    example: ['tron'],
+    description: "The coins native to this network: their network is named by shortName (TRX is on 'Tron', USDT on 'Tron (TRC-20)')",
+  })
+  nativeCoins: string[];
+
   @ApiProperty({ example: 'Tron', description: 'Short name used in sentences' })
   shortName: string;
 

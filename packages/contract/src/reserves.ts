@@ -29,8 +29,28 @@ export class ReserveNetworkDto {
   })
   state: 'read' | 'not_connected' | 'not_readable' | 'unreachable';
 
-  @ApiProperty({ type: String, nullable: true, description: 'Why figures are missing, or how they were read (e.g. deposit addresses inside the hot wallet)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why figures are missing, or how they were read (e.g. deposit addresses inside the hot wallet), in words for people',
+  })
   note: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'operate/signer.md',
+    description: "The operator guide's page that explains the note, under the repository's docs folder (the app serves it at /docs/<guide>)",
+  })
+  guide: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'CHAIN_ETHEREUM_SIGNER_URL',
+    description: 'The setting that changes what the note says, when there is one',
+  })
+  setting: string | null;
 
   @ApiProperty({
     type: String,

@@ -74,6 +74,27 @@ export class AdminTokenDto {
   contractAddress: string | null;
 }
 
+/** A row of the admin's token list: the token on one network, named for people, with how its deposits arrive. */
+export class AdminTokenListItemDto extends AdminTokenDto {
+  @ApiProperty({ example: 'Litecoin', description: "The coin's name" })
+  coinName: string;
+
+  @ApiProperty({ example: 'ltc', description: "The coin's symbol" })
+  symbol: string;
+
+  @ApiProperty({
+    example: 'Ethereum (ERC-20)',
+    description: "The network's label for this token: its own coin on the chain's name ('Ethereum'), any other token with its standard ('Ethereum (ERC-20)')",
+  })
+  networkName: string;
+
+  @ApiProperty({
+    description:
+      'The network is connected to a node and watched for this token: every customer gets a deposit address of their own there (`address` is not where customers deposit)',
+  })
+  perCustomerAddresses: boolean;
+}
+
 const NETWORK_DESCRIPTION =
   'Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether.';
 

@@ -499,23 +499,6 @@ export class TransactionQueryDto extends PageQueryDto {
   status?: TransactionStatus;
 }
 
-export class AdminTransactionQueryDto extends TransactionQueryDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only this customer' })
-  @IsOptional()
-  @IsString({ message: 'User id must be text.' })
-  @MaxLength(64, { message: 'User not found.' })
-  userId?: string;
-
-  @ApiPropertyOptional({
-    description: 'Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact)',
-    maxLength: 100,
-  })
-  @IsOptional()
-  @IsString({ message: 'Search must be text.' })
-  @MaxLength(100, { message: 'Search must be at most 100 characters.' })
-  search?: string;
-}
-
 export class UsersQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Part of the customer email or name (case-insensitive, prefix or substring)', maxLength: 100 })
   @IsOptional()

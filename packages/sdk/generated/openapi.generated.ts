@@ -2530,6 +2530,43 @@ export interface components {
             /** @description Customers holding a positive balance. */
             holders: number;
         };
+        DashboardWaitingDto: {
+            /**
+             * @description Pending withdrawals the signer pays once approved (GET /admin/transaction?waiting=review)
+             * @example 2
+             */
+            withdrawalsToReview: number;
+            /**
+             * @description Withdrawals no signer will pay (a network without a signer, or a token the signer cannot pay): an admin pays each by hand and approves it with the transaction hash (waiting=manual-payout)
+             * @example 1
+             */
+            withdrawalsToPayByHand: number;
+            /**
+             * @description Approved withdrawals the hot wallet cannot pay yet (waiting=awaiting-funds; the reason is payoutReason)
+             * @example 0
+             */
+            payoutsAwaitingFunds: number;
+            /**
+             * @description Approved withdrawals the signer could not sign (its hot wallet locked, the signer or its node down, a fee above its ceiling; tried again each run) (waiting=cannot-sign; the reason is payoutReason)
+             * @example 0
+             */
+            payoutsNotSigned: number;
+            /**
+             * @description Approved withdrawals above the hot limits, waiting for an admin's offline signature (waiting=cold-signature)
+             * @example 0
+             */
+            payoutsAwaitingColdSignature: number;
+            /**
+             * @description Credited deposits whose block was orphaned, not decided yet (GET /admin/chain/deposit-reviews)
+             * @example 0
+             */
+            depositsToReview: number;
+            /**
+             * @description Four-eyes requests waiting for a second admin (GET /admin/approvals?status=pending)
+             * @example 0
+             */
+            approvalsWaiting: number;
+        };
         DashboardDto: {
             /** @description Active customer accounts. */
             users: number;
@@ -2542,6 +2579,8 @@ export interface components {
             liabilities: components["schemas"]["DashboardLiabilityDto"][];
             /** @description The ledger check (same as GET /admin/ledger/check). */
             ledgerCheck: components["schemas"]["LedgerCheckDto"];
+            /** @description What waits for an admin, with the count each screen lists */
+            waiting: components["schemas"]["DashboardWaitingDto"];
         };
         AdminAccountDto: {
             /** Format: uuid */
@@ -2867,6 +2906,72 @@ export interface components {
             /** @description Alias of `address` (the form field name) */
             coinAddress?: string;
         };
+        AdminTokenListItemDto: {
+            /**
+             * Format: uuid
+             * @description The supported-token record id
+             */
+            _id: string;
+            /**
+             * @description The market coin id
+             * @example bitcoin
+             */
+            name: string;
+            /**
+             * @description Deposit address; null until set
+             * @example bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq
+             */
+            address: string | null;
+            /**
+             * @description Network id (GET /crypto/networks); a token on two networks has two rows
+             * @example bitcoin
+             */
+            network: string;
+            /**
+             * @description EVM networks: the token's contract (ERC-20 deposits are read from its Transfer logs); null for a native coin
+             * @example 0xdAC17F958D2ee523a2206206994597C13D831ec7
+             */
+            contractAddress: string | null;
+            /**
+             * @description The coin's name
+             * @example Litecoin
+             */
+            coinName: string;
+            /**
+             * @description The coin's symbol
+             * @example ltc
+             */
+            symbol: string;
+            /**
+             * @description The network's label for this token: its own coin on the chain's name ('Ethereum'), any other token with its standard ('Ethereum (ERC-20)')
+             * @example Ethereum (ERC-20)
+             */
+            networkName: string;
+            /** @description The network is connected to a node and watched for this token: every customer gets a deposit address of their own there (`address` is not where customers deposit) */
+            perCustomerAddresses: boolean;
+        };
+        AddTokenDto: {
+            /**
+             * @description A market coin id (as in get-crypto)
+             * @example solana
+             */
+            name: string;
+            /**
+             * @description Deposit address, validated for the token's network
+             * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+             */
+            address: string;
+            /**
+             * @description Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether.
+             * @example solana
+             */
+            network?: string;
+            /**
+             * @description EVM networks only: the token's ERC-20 contract on that network (deposits to customers' own addresses are read from its Transfer logs; its decimals are read from the contract when the network is connected to a node). An empty string removes it.
+             * @example 0xdAC17F958D2ee523a2206206994597C13D831ec7
+             */
+            contractAddress?: string;
+        };
         AdminTokenDto: {
             /**
              * Format: uuid
@@ -2893,28 +2998,6 @@ export interface components {
              * @example 0xdAC17F958D2ee523a2206206994597C13D831ec7
              */
             contractAddress: string | null;
-        };
-        AddTokenDto: {
-            /**
-             * @description A market coin id (as in get-crypto)
-             * @example solana
-             */
-            name: string;
-            /**
-             * @description Deposit address, validated for the token's network
-             * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
-             */
-            address: string;
-            /**
-             * @description Network id (GET /crypto/networks). Optional for a coin with one native network (bitcoin, ethereum, solana, ripple → xrp, ...); required for multi-network tokens such as tether.
-             * @example solana
-             */
-            network?: string;
-            /**
-             * @description EVM networks only: the token's ERC-20 contract on that network (deposits to customers' own addresses are read from its Transfer logs; its decimals are read from the contract when the network is connected to a node). An empty string removes it.
-             * @example 0xdAC17F958D2ee523a2206206994597C13D831ec7
-             */
-            contractAddress?: string;
         };
         TokenMutationResponseDto: {
             /** @example true */
@@ -3029,6 +3112,13 @@ export interface components {
              * @example Tron (TRC-20)
              */
             name: string;
+            /**
+             * @description The coins native to this network: their network is named by shortName (TRX is on 'Tron', USDT on 'Tron (TRC-20)')
+             * @example [
+             *       "tron"
+             *     ]
+             */
+            nativeCoins: string[];
             /**
              * @description Short name used in sentences
              * @example Tron
@@ -3240,10 +3330,20 @@ export interface components {
             userId: string;
             /** @example litecoin */
             token: string;
+            /**
+             * @description The token's symbol, in capitals (its id for a coin no longer listed)
+             * @example LTC
+             */
+            symbol: string;
+            /**
+             * @description The token's name (its id for a coin no longer listed)
+             * @example Litecoin
+             */
+            tokenName: string;
             /** @description The customer's deposit address */
             address: string;
             /**
-             * @description Exact amount
+             * @description Exact amount, without trailing zeros
              * @example 1.23456789
              */
             amount: string;
@@ -3259,6 +3359,11 @@ export interface components {
              * @enum {string|null}
              */
             review?: "orphaned_after_credit" | null;
+            /**
+             * @description An admin's decision on the review: taken back from the customer, or kept (the loss accepted); null while it waits
+             * @enum {string|null}
+             */
+            reviewResolution: "taken_back" | "kept" | null;
             /**
              * Format: uuid
              * @description The History row (type deposit)
@@ -3414,6 +3519,11 @@ export interface components {
             network: string;
             /** @example litecoin */
             token: string;
+            /**
+             * @description The token's symbol, in capitals
+             * @example LTC
+             */
+            symbol: string;
             /** @example customer@example.com */
             userEmail: string | null;
             /** @description The approved destination address */
@@ -3510,8 +3620,18 @@ export interface components {
              * @enum {string}
              */
             state: "read" | "not_connected" | "not_readable" | "unreachable";
-            /** @description Why figures are missing, or how they were read (e.g. deposit addresses inside the hot wallet) */
+            /** @description Why figures are missing, or how they were read (e.g. deposit addresses inside the hot wallet), in words for people */
             note: string | null;
+            /**
+             * @description The operator guide's page that explains the note, under the repository's docs folder (the app serves it at /docs/<guide>)
+             * @example operate/signer.md
+             */
+            guide: string | null;
+            /**
+             * @description The setting that changes what the note says, when there is one
+             * @example CHAIN_ETHEREUM_SIGNER_URL
+             */
+            setting: string | null;
             /**
              * @description The hot wallet read: the node wallet (CHAIN_<NETWORK>_WALLET) or the hot address of the key file; null when none is configured
              * @example hot
@@ -5476,6 +5596,8 @@ export interface operations {
                 userId?: string;
                 /** @description Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
                 search?: string;
+                /** @description Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cannot-sign: the signer could not sign it (payoutReason says why); cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
+                waiting?: "review" | "manual-payout" | "awaiting-funds" | "cannot-sign" | "cold-signature";
             };
             header?: never;
             path?: never;
@@ -6370,6 +6492,8 @@ export interface operations {
                 userId?: string;
                 /** @description Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
                 search?: string;
+                /** @description Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cannot-sign: the signer could not sign it (payoutReason says why); cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
+                waiting?: "review" | "manual-payout" | "awaiting-funds" | "cannot-sign" | "cold-signature";
             };
             header?: never;
             path?: never;
@@ -6779,13 +6903,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Supported market tokens (custom tokens are listed by get-custom-tokens). */
+            /** @description Supported market tokens, one row per network (custom tokens are listed by get-custom-tokens). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminTokenDto"][];
+                    "application/json": components["schemas"]["AdminTokenListItemDto"][];
                 };
             };
             /** @description No session or API key, or it is expired, revoked or invalid. */

@@ -10,6 +10,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { useChainsForAddresses } from './common/address-validation';
 import { registerClientAssets } from './common/client-assets';
+import { registerDocs } from './common/docs-assets';
 import { registerJsonBodies } from './common/json-body';
 import { API_SECURITY_HEADERS, registerSecurityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
@@ -117,7 +118,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // Built on the first request for the docs (then kept), not at start: scanning every route costs start-up time.
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, () => buildOpenApiDocument(app), { jsonDocumentUrl: `${API_PREFIX}/openapi.json` });
 
-  // The built client (its files, and the app shell for the client's routes); then uploaded images and coin icons.
+  // The built client (its files, and the app shell for the client's routes); the guides the screens link to; then
+  // uploaded images and coin icons.
   await registerClientAssets(fastify, config.clientDir);
+  registerDocs(fastify, config.docsDir, config.docsUrl);
   registerImageRoutes(fastify, app.get(StoredImagesService), IMAGE_DIRECTORIES(config));
 }

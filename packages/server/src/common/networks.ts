@@ -99,6 +99,18 @@ export function networkName(id: string | null | undefined): string | null {
   return BY_ID.get(id)?.name ?? id;
 }
 
+/**
+ * A network as people read it for one token: the chain alone for the chain's own coin ("Ethereum" for ETH, where
+ * "Ethereum (ERC-20)" would call the coin a token), the display name with its token standard for any other token on it
+ * ("Ethereum (ERC-20)" for USDT). The raw value for a network this registry does not know; null without one.
+ */
+export function tokenNetworkName(networkId: string | null | undefined, coinId: string): string | null {
+  if (!networkId) return null;
+  const network = BY_ID.get(networkId);
+  if (!network) return networkId;
+  return NATIVE_NETWORK[coinId] === network.id ? network.shortName : network.name;
+}
+
 /** What a customer is told while a network has no deposit address (deposits there are not possible yet); null once it has one. */
 export function depositNote(networkName: string, address: string | null): string | null {
   return address ? null : `Deposits are not set up for the ${networkName} network yet.`;
@@ -125,6 +137,13 @@ export const NATIVE_NETWORK: Readonly<Record<string, NetworkId>> = {
   'polygon-ecosystem-token': 'polygon',
   arbitrum: 'arbitrum',
 };
+
+/** The coins native to a network (polygon: matic-network and polygon-ecosystem-token). */
+export function nativeCoinsOf(network: string): string[] {
+  return Object.entries(NATIVE_NETWORK)
+    .filter(([, id]) => id === network)
+    .map(([coin]) => coin);
+}
 
 /** Chains without tokens of their own kind: a token other than the native coin cannot live there. */
 const NATIVE_ONLY: ReadonlySet<NetworkId> = new Set(['bitcoin', 'litecoin', 'dogecoin', 'bitcoin-cash']);

@@ -48,6 +48,10 @@ export interface AppConfig {
   addressHoldHours: number;
   /** Directory of the built client; served at `/` when it exists. */
   clientDir: string;
+  /** The repository's docs folder, served at /docs/* (DOCS_DIR; the image sets /app/docs). */
+  docsDir: string;
+  /** A published copy of the docs folder (DOCS_URL): /docs/* redirects there instead of serving the markdown. */
+  docsUrl?: string;
   /** Directory of the Drizzle migrations. */
   migrationsDir: string;
   /** PostgreSQL session limits (milliseconds; 0 turns one off) and the wait for a pool connection. */
@@ -199,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     addressHoldHours: int('ADDRESS_HOLD_HOURS', 24, 0, 24 * 365),
     clientDir: env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(SERVER_ROOT, '..', 'client', 'dist'),
+    docsDir: env.DOCS_DIR ? resolve(env.DOCS_DIR) : join(SERVER_ROOT, '..', '..', 'docs'),
+    docsUrl: url('DOCS_URL', undefined, ['http:', 'https:']),
     migrationsDir: join(SERVER_ROOT, 'drizzle'),
     databaseTimeouts: {
       statementMs: int('DB_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),

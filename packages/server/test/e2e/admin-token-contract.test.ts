@@ -96,7 +96,7 @@ describe('admin token contract field in Chromium', () => {
 
     // Well-formed but mistyped: the server's reason shows as the form's error.
     await contract.fill(USDT_BSC.replace('fF', 'ff'));
-    await dialog.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog
       .getByRole('alert')
       .filter({ hasText: 'This BNB Smart Chain contract address has an invalid checksum (check for a mistyped character).' })
@@ -104,7 +104,7 @@ describe('admin token contract field in Chromium', () => {
     expect((await tetherRows()).find((r) => r.network === 'bsc')!.contractAddress).toBe(USDT_BSC);
 
     await contract.fill('');
-    await dialog.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await toast('Token updated successfully');
     await dialog.waitFor({ state: 'detached' });
     expect(JSON.parse(tokenRequests.at(-1)!)).toMatchObject({ token: 'tether', network: 'bsc', contractAddress: '' });

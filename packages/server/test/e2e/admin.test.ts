@@ -268,7 +268,7 @@ describe('admin back office in Chromium', () => {
     expect(await dialog.getByLabel('Token Name').inputValue()).toBe('solana');
     expect(await dialog.getByLabel('Address').inputValue()).toBe(SOLANA_ADDRESS);
     await dialog.getByLabel('Address').fill(SOLANA_ADDRESS_2);
-    await dialog.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await toast('Token updated successfully');
     await page.getByRole('cell', { name: SOLANA_ADDRESS_2 }).waitFor();
   });

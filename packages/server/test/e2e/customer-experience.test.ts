@@ -1,37 +1,15 @@
 // Browser tests for the customer-experience issues (13, 15): the unread dot, charts, market search and sort,
 // Max on swap, history paging, dark mode and axe on each screen.
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
+import { axeViolations } from '../support/visual-checks';
 import { eq, inArray } from 'drizzle-orm';
 import { DATABASE, type Database } from '../../src/db/database';
 import { coins } from '../../src/db/schema';
 import { PriceHistoryRepository } from '../../src/modules/market/price-history.repository';
 import { bearer, signUp } from '../support/test-app';
 import { fund, holdings, startWalletApp, type WalletApp } from '../support/wallet';
-
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core in the page: WCAG 2.1 A/AA and best practices. Returns "rule: target" lines, empty when clean. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated (not a script tag): the app's Content-Security-Policy refuses inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }> };
-      }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      // Tagged "experimental" in axe-core, so off unless named: the issue's finding on the token rows and logo link.
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-    });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
-  });
-  return violations;
-}
 
 /** The client's date style in the test locale (en-US): Nov 14, 2026. */
 const formatDay = (at: number) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(at);

@@ -121,7 +121,11 @@ describe.skipIf(!litecoindInstalled || HOT_SIGNER_NEEDS_POSTGRES)('the Reserves 
     expect(network[5]).toContain('1 deposit address not held by the node wallet "miner"');
 
     // Bitcoin: no node, liabilities only.
-    expect(await cells('reserves-bitcoin')).toEqual(['Bitcoin (BTC)', 'not connected', '0.002', '0', '0.002', '—', 'liabilities only']);
-    expect((await cells('reserves-bitcoin-bitcoin')).slice(1, 5)).toEqual(['not connected', 'not connected', 'not connected', 'not connected']);
+    expect(await cells('reserves-bitcoin')).toEqual(['Bitcoin (BTC)', 'Not connected', '0.002', '0', '0.002', '—', 'liabilities only']);
+    expect((await cells('reserves-bitcoin-bitcoin')).slice(1, 5)).toEqual(['Not connected', 'Not connected', 'Not connected', 'Not connected']);
+    // Why, in words, with the guide's page; the setting only beside them.
+    expect((await cells('reserves-bitcoin-bitcoin'))[5]).toBe(
+      'Not connected to a node: holdings are not read.Guide: Chain nodes and deposits (opens in a new tab) Setting: CHAIN_BITCOIN_RPC_URL',
+    );
   });
 });

@@ -89,7 +89,7 @@ describe.each(DATABASE_KINDS)('admin users, audit log and dashboard on %s', (kin
 
   it('shows counts, liabilities per token and a clean ledger check on the dashboard', async () => {
     const before = await dashboard();
-    expect(Object.keys(before).sort()).toEqual(['cryptoCurrencies', 'ledgerCheck', 'liabilities', 'notifications', 'openTickets', 'users']);
+    expect(Object.keys(before).sort()).toEqual(['cryptoCurrencies', 'ledgerCheck', 'liabilities', 'notifications', 'openTickets', 'users', 'waiting']);
     const [{ live }] = await rows<{ live: number }>(db, sql`select count(*)::int as live from supported_tokens where deleted_at is null`);
     expect(live).toBeGreaterThanOrEqual(3);
     expect(before.cryptoCurrencies).toBe(live);

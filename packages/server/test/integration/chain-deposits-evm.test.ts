@@ -48,9 +48,7 @@ describe.each(DATABASE_KINDS)('ETH deposits from an anvil chain on %s', (kind) =
       networks: Array<{ network: string; address: string; requiredConfirmations?: number }>;
     }>;
     const eth = tokens.find((x) => x.id === 'ethereum')!;
-    expect(eth.networks).toEqual([
-      { network: 'ethereum', name: 'Ethereum (ERC-20)', address: eth.address, depositNote: null, requiredConfirmations: CONFIRMATIONS },
-    ]);
+    expect(eth.networks).toEqual([{ network: 'ethereum', name: 'Ethereum', address: eth.address, depositNote: null, requiredConfirmations: CONFIRMATIONS }]);
     // Tether is an ERC-20 here without a contract set: it keeps the admin's address.
     expect(tokens.find((x) => x.id === 'tether')!.networks[0].requiredConfirmations).toBeUndefined();
     return eth.address;
@@ -115,9 +113,17 @@ describe.each(DATABASE_KINDS)('ETH deposits from an anvil chain on %s', (kind) =
     // The token contract, compiled from test/support/contracts/TestToken.sol: 6 decimals, 10^12 units to the deployer.
     const deployed = await anvil.sendData(TEST_TOKEN.bytecode + uint256(6n) + uint256(10n ** 12n));
     const contract = deployed.contractAddress!;
-    const tether = (
-      (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{ _id: string; name: string; network: string }>
-    ).find((row) => row.name === 'tether' && row.network === 'ethereum')!;
+    const listed = async () =>
+      (await t.http.get('/api/admin/get-tokens').set(bearer(admin.token)).expect(200)).body as Array<{
+        _id: string;
+        name: string;
+        network: string;
+        perCustomerAddresses: boolean;
+      }>;
+    const tether = (await listed()).find((row) => row.name === 'tether' && row.network === 'ethereum')!;
+    // Watched on this node: ETH deposits go to each customer's own address; the token not yet (no contract).
+    expect((await listed()).find((row) => row.name === 'ethereum')!.perCustomerAddresses).toBe(true);
+    expect(tether.perCustomerAddresses).toBe(false);
     // Refused: a contract on a network without contracts, an address that is not a contract.
     await t.http
       .post('/api/crypto/add-token/')

@@ -328,6 +328,8 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
       ['deposit.credited', CONFIRMATIONS, 'approved'],
       ['deposit.review_required', CONFIRMATIONS, 'orphaned_after_credit'],
     ]);
+    // The review's body is the deposit as the back office lists it: named, exact, not decided yet.
+    expect(mine().at(-1)!.event.data).toMatchObject({ symbol: 'LTC', tokenName: 'Litecoin', amount: '0.75', reviewResolution: null });
     await t.http.delete(`/api/admin/webhooks/${endpoint.id}`).set(bearer(t.admin)).expect(200);
     await hook.close();
     // Let the node mine the payment again so later tests start from a clean mempool.
@@ -386,8 +388,16 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     const deposits = (await t.http.get('/api/admin/chain/deposits?network=litecoin').set(bearer(t.admin)).expect(200)).body as Array<{
       state: string;
       review: string | null;
+      amount: string;
+      symbol: string;
+      tokenName: string;
     }>;
     expect(deposits.length).toBeGreaterThanOrEqual(6);
+    // Named and exact, without the 18 places the column keeps: "1.5 LTC", never "1.500000000000000000 litecoin".
+    for (const deposit of deposits) {
+      expect(deposit).toMatchObject({ symbol: 'LTC', tokenName: 'Litecoin' });
+      expect(deposit.amount).toMatch(/^\d+(\.\d*[1-9])?$/);
+    }
     expect(deposits.filter((d) => d.review === 'orphaned_after_credit')).toHaveLength(1);
     expect(deposits.some((d) => d.state === 'below_minimum')).toBe(true);
     const customer = await signUp(t.http);

@@ -199,6 +199,8 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('cold payouts o
       reason: 'above the hot limit of 2 LTC per payout',
       prepared: false,
       coinAmount: '2.50000000',
+      token: 'litecoin',
+      symbol: 'LTC',
     });
     // Not prepared yet, a waiting withdrawal may still be rejected: its payout has nothing due then.
     await t.http.post('/api/admin/modify-transaction').set(bearer(admin)).send({ tId: over.id, modification: 'rejected' }).expect(200);

@@ -58,6 +58,7 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
     expect(response.body.find((n: { id: string }) => n.id === 'tron')).toEqual({
       id: 'tron',
       name: 'Tron (TRC-20)',
+      nativeCoins: ['tron'],
       shortName: 'Tron',
       evm: false,
       memo: false,
@@ -65,6 +66,11 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       memoHint: null,
       explorerTx: 'https://tronscan.org/#/transaction/{tx}',
       explorerAddress: 'https://tronscan.org/#/address/{address}',
+    });
+    expect(response.body.find((n: { id: string }) => n.id === 'ethereum')).toMatchObject({
+      name: 'Ethereum (ERC-20)',
+      shortName: 'Ethereum',
+      nativeCoins: ['ethereum'],
     });
     expect(response.body.filter((n: { memo: boolean }) => n.memo).map((n: { id: string }) => n.id)).toEqual(['xrp', 'stellar']);
   });

@@ -220,6 +220,8 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
         name: 'Litecoin',
         state: 'read',
         note: expect.stringContaining('Deposit addresses held by the node wallet "hot" (its descriptor matches the XPUB)'),
+        guide: 'operate/cold-wallets-and-reserves.md',
+        setting: null,
         hotWallet: 'hot',
         hot: hotLtc,
         deposits: '1.5',
@@ -276,7 +278,16 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
     // Bitcoin has no node: liabilities only, holdings not connected, never a shortfall.
     expect(row(figures, 'bitcoin')).toMatchObject({
       networks: [
-        expect.objectContaining({ network: 'bitcoin', state: 'not_connected', hot: null, total: null, note: expect.stringContaining('CHAIN_BITCOIN_RPC_URL') }),
+        // In words, with the guide's page and the setting (never the setting's name alone).
+        expect.objectContaining({
+          network: 'bitcoin',
+          state: 'not_connected',
+          hot: null,
+          total: null,
+          note: 'Not connected to a node: holdings are not read.',
+          guide: 'operate/chain-nodes.md',
+          setting: 'CHAIN_BITCOIN_RPC_URL',
+        }),
       ],
       holdings: null,
       liabilities: '0.002',
@@ -300,7 +311,7 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
     const chain = t.app.get(ChainConnections).get('litecoin')!;
     const deposits = await t.app.get(ReservesRepository).depositAddresses('litecoin');
     const read = await readHoldings(chain, [{ token: 'litecoin', contract: null, decimals: 8 }], deposits, 'cold');
-    expect(read.note).toContain('1 deposit address not held by the node wallet "cold"');
+    expect(read.note?.text).toContain('1 deposit address not held by the node wallet "cold"');
     // The deposit's coins are in the "hot" wallet, not "cold": read from the UTXO set, counted outside the hot figure.
     expect(read.byToken.get('litecoin')).toMatchObject({ deposits: 150_000_000n, depositsInHot: 0n, cold: [{ address: ltcCold, amount: 25_000_000n }] });
   });
@@ -329,9 +340,10 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('reserves on a 
       const held = holdings.byToken.get('litecoin')!;
       expect(held).toMatchObject({ hot: hotBase, deposits: 260_000_000n, depositsInHot: 190_000_000n, cold: [{ address: ltcCold, amount: 25_000_000n }] });
       expect(held.hot! + held.deposits - held.depositsInHot).toBe(hotBase + 70_000_000n);
-      expect(holdings.note).toBe(
-        '1 deposit address of 3 past the range the node wallet "hot" holds (import the next range): read from the UTXO set; coins the wallet holds are counted once, in the hot figure.',
-      );
+      expect(holdings.note).toEqual({
+        text: '1 deposit address of 3 past the range the node wallet "hot" holds (import the next range): read from the UTXO set; coins the wallet holds are counted once, in the hot figure.',
+        guide: 'operate/signer.md',
+      });
     };
     await expectOnce();
     // A coin the wallet has locked (a payment funded, not sent yet) is in its balance but not in listunspent: still once.

@@ -82,7 +82,18 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
     const list = await tokens();
     expect(list.map((x) => x.name)).toEqual(['bitcoin', 'ethereum', 'tether']);
     for (const token of list) {
-      expect(Object.keys(token).sort()).toEqual(['_id', 'address', 'contractAddress', 'name', 'network']);
+      // The spec's _id, name and address, the network row's fields, and how the list names it for people.
+      expect(Object.keys(token).sort()).toEqual([
+        '_id',
+        'address',
+        'coinName',
+        'contractAddress',
+        'name',
+        'network',
+        'networkName',
+        'perCustomerAddresses',
+        'symbol',
+      ]);
       expect(token.address).toBeNull();
       expect(token.contractAddress).toBeNull();
       expect(token._id).toMatch(/^[0-9a-f-]{36}$/);
@@ -137,6 +148,14 @@ describe.each(DATABASE_KINDS)('admin tokens and custom tokens on %s', (kind) => 
       });
       const id = response.body.token._id;
       expect((await tokens()).map((x) => x.name)).toEqual(['bitcoin', 'ethereum', 'tether', 'chainlink']);
+      // The list names each row for people: the coin, its symbol, the network's label for it; no node here, so customers
+      // deposit to the admin's address.
+      expect((await tokens()).find((x) => x.name === 'chainlink')).toMatchObject({
+        coinName: 'Chainlink',
+        networkName: 'Ethereum (ERC-20)',
+        perCustomerAddresses: false,
+      });
+      expect((await tokens()).find((x) => x.name === 'ethereum')).toMatchObject({ networkName: 'Ethereum', perCustomerAddresses: false });
       const wallet = await walletTokens();
       expect(wallet.find((w) => w.id === 'chainlink')).toMatchObject({ address: ETH_ADDRESS, symbol: 'link', manual_price: false });
       expect(await audit(id)).toEqual([

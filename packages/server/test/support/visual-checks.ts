@@ -19,7 +19,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
         };
       }
     ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      // Tagged "experimental" in axe-core, so off unless named: a control's name must contain the words it shows.
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+    });
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`);
   });
 }
@@ -54,3 +58,68 @@ export function overflowOf(root: Locator): Promise<string[]> {
 
 /** The page itself never scrolls sideways. */
 export const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/**
+ * Every admin table on the page (`.table-wrap`, the card it scrolls in) against the rule "fits, or scrolls inside its
+ * card, with no control clipped": the card lies inside the page's main column; a table wider than its card scrolls
+ * inside it (overflow-x auto or scroll); each control in it (button, link, field) lies inside its own cell and, scrolled
+ * to, is drawn whole inside the card. `fit: true` asks more: no table is wider than its card (nothing to scroll).
+ * Returns what breaks the rule, empty when nothing does; the tables are scrolled back to their start.
+ */
+export function tableProblems(page: Page, { fit = false }: { fit?: boolean } = {}): Promise<string[]> {
+  return page.evaluate((mustFit) => {
+    const problems: string[] = [];
+    const round = (box: DOMRect) => `${Math.round(box.left)}–${Math.round(box.right)}`;
+    const main = document.querySelector('main')!.getBoundingClientRect();
+    document.querySelectorAll<HTMLElement>('.table-wrap').forEach((wrap, index) => {
+      if (!wrap.offsetParent) return;
+      const heading = wrap.closest('section')?.querySelector('h2')?.textContent ?? document.querySelector('h1')?.textContent ?? '';
+      const name = `table ${index + 1} (${heading})`;
+      const card = wrap.getBoundingClientRect();
+      if (card.left < main.left - 0.5 || card.right > main.right + 0.5) problems.push(`${name}: its card ${round(card)} sticks out of the page ${round(main)}`);
+      const wider = wrap.scrollWidth > wrap.clientWidth + 1;
+      if (wider && mustFit) problems.push(`${name}: ${wrap.scrollWidth} px wide in a ${wrap.clientWidth} px card`);
+      if (wider && !['auto', 'scroll'].includes(getComputedStyle(wrap).overflowX)) problems.push(`${name}: wider than its card, which does not scroll`);
+      wrap.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea').forEach((control) => {
+        const label = `${name}: "${(control.textContent || control.getAttribute('aria-label') || control.tagName).trim()}"`;
+        const cell = control.closest('td, th');
+        if (cell) {
+          const [box, own] = [control.getBoundingClientRect(), cell.getBoundingClientRect()];
+          if (box.left < own.left - 0.5 || box.right > own.right + 0.5) problems.push(`${label} ${round(box)} runs out of its cell ${round(own)}`);
+        }
+        control.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        const [box, shown] = [control.getBoundingClientRect(), wrap.getBoundingClientRect()];
+        if (box.left < shown.left - 0.5 || box.right > shown.right + 0.5) problems.push(`${label} ${round(box)} is clipped by its card ${round(shown)}`);
+      });
+      wrap.scrollLeft = 0;
+    });
+    window.scrollTo(0, 0);
+    return problems;
+  }, fit);
+}
+
+/** The innermost elements drawn past the page's right edge (what makes it scroll sideways), for a failure message. */
+export function pastTheRightEdge(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}`;
+    // Not what a scrolling or clipping box holds (that is drawn inside it), unless it is positioned out of its reach.
+    const clipped = (el: Element) => {
+      if (['absolute', 'fixed'].includes(getComputedStyle(el).position)) return false;
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== 'visible') return true;
+      return false;
+    };
+    // Its box, or the text running out of it (a word too long for its box draws past the box's edge).
+    const right = (el: Element) => {
+      const box = el.getBoundingClientRect().right + window.scrollX;
+      const spill = getComputedStyle(el).overflowX === 'visible' ? Math.max(0, el.scrollWidth - el.clientWidth) : 0;
+      return box + spill;
+    };
+    const past = Array.from(document.querySelectorAll('body *')).filter((el) => right(el) > width + 0.5 && !clipped(el));
+    return past
+      .filter((el) => !past.some((other) => other !== el && el.contains(other)))
+      .slice(0, 10)
+      .map((el) => `${name(el)} "${(el.textContent ?? '').trim().slice(0, 40)}" (${getComputedStyle(el).position}) right ${Math.round(right(el))}`);
+  });
+}

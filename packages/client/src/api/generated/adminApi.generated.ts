@@ -48,6 +48,22 @@ export type LedgerCheckDto = {
   lines: number;
   checkedAt: string;
 };
+export type DashboardWaitingDto = {
+  /** Pending withdrawals the signer pays once approved (GET /admin/transaction?waiting=review) */
+  withdrawalsToReview: number;
+  /** Withdrawals no signer will pay (a network without a signer, or a token the signer cannot pay): an admin pays each by hand and approves it with the transaction hash (waiting=manual-payout) */
+  withdrawalsToPayByHand: number;
+  /** Approved withdrawals the hot wallet cannot pay yet (waiting=awaiting-funds; the reason is payoutReason) */
+  payoutsAwaitingFunds: number;
+  /** Approved withdrawals the signer could not sign (its hot wallet locked, the signer or its node down, a fee above its ceiling; tried again each run) (waiting=cannot-sign; the reason is payoutReason) */
+  payoutsNotSigned: number;
+  /** Approved withdrawals above the hot limits, waiting for an admin's offline signature (waiting=cold-signature) */
+  payoutsAwaitingColdSignature: number;
+  /** Credited deposits whose block was orphaned, not decided yet (GET /admin/chain/deposit-reviews) */
+  depositsToReview: number;
+  /** Four-eyes requests waiting for a second admin (GET /admin/approvals?status=pending) */
+  approvalsWaiting: number;
+};
 export type DashboardDto = {
   /** Active customer accounts. */
   users: number;
@@ -60,6 +76,8 @@ export type DashboardDto = {
   liabilities: DashboardLiabilityDto[];
   /** The ledger check (same as GET /admin/ledger/check). */
   ledgerCheck: LedgerCheckDto;
+  /** What waits for an admin, with the count each screen lists */
+  waiting: DashboardWaitingDto;
 };
 export type ErrorResponseDto = {
   statusCode: number;

@@ -115,9 +115,13 @@ export type ChainDepositDto = {
   outputIndex: number;
   userId: string;
   token: string;
+  /** The token's symbol, in capitals (its id for a coin no longer listed) */
+  symbol: string;
+  /** The token's name (its id for a coin no longer listed) */
+  tokenName: string;
   /** The customer's deposit address */
   address: string;
-  /** Exact amount */
+  /** Exact amount, without trailing zeros */
   amount: string;
   state: 'seen' | 'confirming' | 'credited' | 'dropped' | 'below_minimum';
   confirmations: number;
@@ -125,6 +129,8 @@ export type ChainDepositDto = {
   blockHeight: number | null;
   /** Needs an admin: credited, then its block was orphaned */
   review?: 'orphaned_after_credit' | null;
+  /** An admin's decision on the review: taken back from the customer, or kept (the loss accepted); null while it waits */
+  reviewResolution: ('taken_back' | 'kept') | null;
   /** The History row (type deposit) */
   transactionId: string | null;
   createdAt: string;

@@ -21,6 +21,7 @@ const injectedRtkApi = api
             status: queryArg.status,
             userId: queryArg.userId,
             search: queryArg.search,
+            waiting: queryArg.waiting,
           },
         }),
         providesTags: ['admin-exports'],
@@ -60,6 +61,8 @@ export type ExportAdminTransactionsApiArg = {
   userId?: string;
   /** Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
   search?: string;
+  /** Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cannot-sign: the signer could not sign it (payoutReason says why); cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
+  waiting?: 'review' | 'manual-payout' | 'awaiting-funds' | 'cannot-sign' | 'cold-signature';
 };
 export type ExportAuditLogApiResponse =
   /** status 200 The audit log with its filters (limit and cursor ignored), oldest first, streamed as CSV (audited). */ string;

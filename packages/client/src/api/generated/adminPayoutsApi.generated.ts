@@ -55,6 +55,8 @@ export type ColdPayoutDto = {
   transactionId: string;
   network: string;
   token: string;
+  /** The token's symbol, in capitals */
+  symbol: string;
   userEmail: string | null;
   /** The approved destination address */
   address: string;

@@ -27,8 +27,12 @@ export type ReserveNetworkDto = {
   name: string;
   /** read: the figures below come from the node; not_connected: the network has no node (CHAIN_<NETWORK>_RPC_URL); not_readable: the node cannot tell this token (e.g. no token contract set); unreachable: the node did not answer (see note) */
   state: 'read' | 'not_connected' | 'not_readable' | 'unreachable';
-  /** Why figures are missing, or how they were read (e.g. deposit addresses inside the hot wallet) */
+  /** Why figures are missing, or how they were read (e.g. deposit addresses inside the hot wallet), in words for people */
   note: string | null;
+  /** The operator guide's page that explains the note, under the repository's docs folder (the app serves it at /docs/<guide>) */
+  guide: string | null;
+  /** The setting that changes what the note says, when there is one */
+  setting: string | null;
   /** The hot wallet read: the node wallet (CHAIN_<NETWORK>_WALLET) or the hot address of the key file; null when none is configured */
   hotWallet: string | null;
   /** Held by the hot wallet; null when not read */

@@ -42,7 +42,8 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetTokensApiResponse = /** status 200 Supported market tokens (custom tokens are listed by get-custom-tokens). */ AdminTokenDto[];
+export type GetTokensApiResponse =
+  /** status 200 Supported market tokens, one row per network (custom tokens are listed by get-custom-tokens). */ AdminTokenListItemDto[];
 export type GetTokensApiArg = void;
 export type AddTokenApiResponse = /** status 201  */ TokenMutationResponseDto;
 export type AddTokenApiArg = {
@@ -75,6 +76,34 @@ export type DeleteCustomTokenApiArg = {
   _id: string;
   id: string;
 };
+export type AdminTokenListItemDto = {
+  /** The supported-token record id */
+  _id: string;
+  /** The market coin id */
+  name: string;
+  /** Deposit address; null until set */
+  address: string | null;
+  /** Network id (GET /crypto/networks); a token on two networks has two rows */
+  network: string;
+  /** EVM networks: the token's contract (ERC-20 deposits are read from its Transfer logs); null for a native coin */
+  contractAddress: string | null;
+  /** The coin's name */
+  coinName: string;
+  /** The coin's symbol */
+  symbol: string;
+  /** The network's label for this token: its own coin on the chain's name ('Ethereum'), any other token with its standard ('Ethereum (ERC-20)') */
+  networkName: string;
+  /** The network is connected to a node and watched for this token: every customer gets a deposit address of their own there (`address` is not where customers deposit) */
+  perCustomerAddresses: boolean;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type AdminTokenDto = {
   /** The supported-token record id */
   _id: string;
@@ -86,14 +115,6 @@ export type AdminTokenDto = {
   network: string;
   /** EVM networks: the token's contract (ERC-20 deposits are read from its Transfer logs); null for a native coin */
   contractAddress: string | null;
-};
-export type ErrorResponseDto = {
-  statusCode: number;
-  error: string;
-  /** Per-field validation messages */
-  details?: {
-    [key: string]: string[];
-  };
 };
 export type TokenMutationResponseDto = {
   ok: boolean;

@@ -47,6 +47,7 @@ const injectedRtkApi = api
             status: queryArg.status,
             userId: queryArg.userId,
             search: queryArg.search,
+            waiting: queryArg.waiting,
           },
         }),
         providesTags: ['admin-transactions'],
@@ -107,6 +108,8 @@ export type GetAdminTransactionsApiArg = {
   userId?: string;
   /** Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
   search?: string;
+  /** Only the withdrawals waiting in this queue (the dashboard counts each). review: pending, the signer pays it once approved; manual-payout: no signer will pay it, an admin pays it by hand and approves it with the hash; awaiting-funds: the hot wallet cannot pay it yet; cannot-sign: the signer could not sign it (payoutReason says why); cold-signature: it waits for an offline signature. A withdrawal waiting in Approvals is in neither review nor manual-payout. */
+  waiting?: 'review' | 'manual-payout' | 'awaiting-funds' | 'cannot-sign' | 'cold-signature';
 };
 export type CheckLedgerApiResponse = /** status 200 Per token Σ journal lines = 0, every balance = Σ its lines, no negative customer balance. */ LedgerCheckDto;
 export type CheckLedgerApiArg = void;

@@ -171,6 +171,8 @@ export type NetworkDto = {
   id: string;
   /** Display name */
   name: string;
+  /** The coins native to this network: their network is named by shortName (TRX is on 'Tron', USDT on 'Tron (TRC-20)') */
+  nativeCoins: string[];
   /** Short name used in sentences */
   shortName: string;
   /** An EVM chain (0x addresses) */

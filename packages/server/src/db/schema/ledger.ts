@@ -125,6 +125,13 @@ export const transactions = pgTable(
     index('transactions_seq_user_idx')
       .on(t.seq, t.userId)
       .where(sql`${t.voidedAt} is null`),
+    // Withdrawals not on the chain yet (pending, or approved without a txHash): the small set the dashboard's counts and
+    // the Transactions "waiting" filters walk (WithdrawalQueues.open() is this predicate, written the same way).
+    index('transactions_open_withdrawals_idx')
+      .on(t.seq)
+      .where(
+        sql`${t.type} = 'withdrawal' and ${t.voidedAt} is null and (${t.status} = 'pending' or (${t.status} = 'approved' and not (${t.details} ? 'txHash')))`,
+      ),
     check('transactions_coin_amount_positive', sql`${t.coinAmount} > 0`),
     check('transactions_type_check', sql`${t.type} in ('deposit', 'withdrawal', 'swap', 'adjustment')`),
     check('transactions_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),

@@ -24,6 +24,7 @@ import { type Actor, CurrentActor } from '../../common/principal';
 import { type IdempotencyContext, IdempotencyCtx, Idempotent } from '../ledger/idempotency';
 import { LedgerService } from '../ledger/ledger.service';
 import { WalletService } from '../wallet/wallet.service';
+import { WithdrawalQueues } from '../payouts/withdrawal-queues';
 import { AdminLedgerViewsService } from './admin-ledger-views.service';
 import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
@@ -52,6 +53,7 @@ export class AdminTransactionsController {
     private readonly views: AdminLedgerViewsService,
     private readonly wallet: WalletService,
     private readonly ledger: LedgerService,
+    private readonly queues: WithdrawalQueues,
   ) {}
 
   @Post(WalletRoutes.deposit)
@@ -139,7 +141,7 @@ export class AdminTransactionsController {
     headers: { [NEXT_CURSOR_HEADER]: nextCursorHeader },
   })
   async getAdminTransactions(@Query() query: AdminTransactionQueryDto, @Res({ passthrough: true }) response: FastifyReply): Promise<TransactionDto[]> {
-    const page = await this.wallet.history(undefined, query);
+    const page = await this.wallet.history(undefined, query, query.waiting ? this.queues.condition(query.waiting) : undefined);
     setCursor(response, page.nextCursor);
     return page.items;
   }

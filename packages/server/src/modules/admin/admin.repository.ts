@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { DashboardWaitingDto } from '@coinpurse/contract';
 import { and, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { apiKeys, auditLog, notifications, supportedTokens, tickets, users } from '../../db/schema';
+import { adminApprovals, apiKeys, auditLog, chainDeposits, notifications, supportedTokens, tickets, transactions, users } from '../../db/schema';
 
 export interface AccountRow {
   id: string;
@@ -69,6 +70,34 @@ export class AdminRepository {
         openTickets: sql<number>`(select count(*)::int from ${tickets} where ${tickets.status} = 'open')`,
       })
       .from(sql`(select 1) as one`);
+    return row;
+  }
+
+  /**
+   * What waits for an admin, in one statement: one walk over the open withdrawals (their partial index) counting each
+   * queue, the open deposit reviews (their partial index) and the pending approvals (status index).
+   */
+  async waiting(
+    open: SQL,
+    queues: { review: SQL; manual: SQL; funds: SQL; unsigned: SQL; cold: SQL },
+    executor: Executor = this.db,
+  ): Promise<DashboardWaitingDto> {
+    const [row] = await executor
+      .select({
+        withdrawalsToReview: sql<number>`w.review`,
+        withdrawalsToPayByHand: sql<number>`w.manual`,
+        payoutsAwaitingFunds: sql<number>`w.funds`,
+        payoutsNotSigned: sql<number>`w.unsigned`,
+        payoutsAwaitingColdSignature: sql<number>`w.cold`,
+        depositsToReview: sql<number>`(select count(*)::int from ${chainDeposits} where ${chainDeposits.review} is not null and ${chainDeposits.reviewResolution} is null)`,
+        approvalsWaiting: sql<number>`(select count(*)::int from ${adminApprovals} where ${adminApprovals.status} = 'pending')`,
+      })
+      .from(
+        sql`(select count(*) filter (where ${queues.review})::int as review, count(*) filter (where ${queues.manual})::int as manual,
+          count(*) filter (where ${queues.funds})::int as funds, count(*) filter (where ${queues.unsigned})::int as unsigned,
+          count(*) filter (where ${queues.cold})::int as cold
+          from ${transactions} where ${open}) as w`,
+      );
     return row;
   }
 

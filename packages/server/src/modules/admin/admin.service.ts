@@ -17,6 +17,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { SessionsService } from '../security/sessions.service';
 import { AdminRepository } from './admin.repository';
+import { WithdrawalQueues } from '../payouts/withdrawal-queues';
 import { decodeCursor, encodeCursor, pageLimit, UUID_TEXT } from '../../common/page-cursor';
 
 export const USER_NOT_FOUND = 'User not found.';
@@ -32,6 +33,7 @@ export class AdminService {
     private readonly audit: AuditService,
     private readonly ledger: LedgerService,
     private readonly sessions: SessionsService,
+    private readonly queues: WithdrawalQueues,
   ) {}
 
   /**
@@ -128,7 +130,16 @@ export class AdminService {
   }
 
   async dashboard(): Promise<DashboardDto> {
-    const counts = await this.repository.counts();
+    const [counts, waiting] = await Promise.all([
+      this.repository.counts(),
+      this.repository.waiting(this.queues.open(), {
+        review: this.queues.only('review'),
+        manual: this.queues.only('manual-payout'),
+        funds: this.queues.only('awaiting-funds'),
+        unsigned: this.queues.only('cannot-sign'),
+        cold: this.queues.only('cold-signature'),
+      }),
+    ]);
     // The ledger module's own check and sums: the same figures as GET /admin/ledger/check.
     const check = await this.ledger.check();
     const liabilities = await this.ledger.liabilities();
@@ -138,6 +149,7 @@ export class AdminService {
         .filter((row) => !new Decimal(row.customer).isZero() || !new Decimal(row.pending).isZero() || row.holders > 0)
         .map((row) => ({ token: row.token, total: decimal(row.customer), pending: decimal(row.pending), holders: row.holders })),
       ledgerCheck: check,
+      waiting,
     };
   }
 }

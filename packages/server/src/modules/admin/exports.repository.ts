@@ -11,6 +11,8 @@ export interface TransactionExportFilter {
   type?: string;
   status?: string;
   search?: string;
+  /** A condition of the caller's on `transactions` (the withdrawals waiting in a queue). */
+  where?: SQL;
 }
 
 export interface AuditExportFilter {
@@ -67,6 +69,7 @@ export class ExportsRepository {
     if (filter.token) conditions.push(eq(transactions.token, filter.token));
     if (filter.type) conditions.push(sql`${transactions.type} = ${filter.type}`);
     if (filter.status) conditions.push(sql`${transactions.status} = ${filter.status}`);
+    if (filter.where) conditions.push(filter.where);
     const term = filter.search?.trim();
     if (term) conditions.push(or(userMatches(term), sql`lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()}`)!);
     return this.db

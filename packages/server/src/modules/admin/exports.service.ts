@@ -9,6 +9,7 @@ import { AuditService } from '../audit/audit.service';
 import { plain } from '../ledger/money';
 import { ExportsRepository } from './exports.repository';
 import { UUID_TEXT } from '../../common/page-cursor';
+import { WithdrawalQueues } from '../payouts/withdrawal-queues';
 
 /** Rows read per query: memory holds one batch, whatever the export's size. */
 export const EXPORT_BATCH = 1000;
@@ -27,6 +28,7 @@ export class ExportsService {
   constructor(
     private readonly exports: ExportsRepository,
     private readonly audit: AuditService,
+    private readonly queues: WithdrawalQueues,
   ) {}
 
   private async audited(actor: Actor, kind: string, filters: object): Promise<void> {
@@ -68,8 +70,9 @@ export class ExportsService {
 
   async transactions(actor: Actor, query: AdminTransactionQueryDto): Promise<CsvExport> {
     if (query.userId !== undefined && !UUID_TEXT.test(query.userId)) throw new NotFoundError('User not found.');
-    const filter = { userId: query.userId, token: query.token, type: query.type, status: query.status, search: query.search };
-    await this.audited(actor, 'transactions', Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)));
+    const asked = { userId: query.userId, token: query.token, type: query.type, status: query.status, search: query.search, waiting: query.waiting };
+    await this.audited(actor, 'transactions', Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== undefined)));
+    const filter = { ...asked, where: query.waiting ? this.queues.condition(query.waiting) : undefined };
     const repository = this.exports;
     async function* batches() {
       let after = 0;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { rowsOf } from '../../db/rows';
-import { chainBlocks, chainCursors, chainDeposits, type ChainDepositState, transactions, users } from '../../db/schema';
+import { chainBlocks, chainCursors, chainDeposits, type ChainDepositState, coins, transactions, users } from '../../db/schema';
 
 export interface CursorRecord {
   network: string;
@@ -353,10 +353,14 @@ export class ChainDepositsRepository {
     return row as ChainDepositRecord | undefined;
   }
 
-  async list(filter: { network?: string; userId?: string; limit?: number } = {}): Promise<ChainDepositRecord[]> {
+  /** Newest first, with the token's symbol and name (null for a coin no longer listed). */
+  async list(
+    filter: { network?: string; userId?: string; limit?: number } = {},
+  ): Promise<Array<ChainDepositRecord & { symbol: string | null; tokenName: string | null; reviewResolution: 'taken_back' | 'kept' | null }>> {
     return this.db
-      .select(depositColumns)
+      .select({ ...depositColumns, symbol: coins.symbol, tokenName: coins.name, reviewResolution: chainDeposits.reviewResolution })
       .from(chainDeposits)
+      .leftJoin(coins, eq(coins.id, chainDeposits.token))
       .where(and(filter.network ? eq(chainDeposits.network, filter.network) : undefined, filter.userId ? eq(chainDeposits.userId, filter.userId) : undefined))
       .orderBy(desc(chainDeposits.createdAt))
       .limit(filter.limit ?? 100);

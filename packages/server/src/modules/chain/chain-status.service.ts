@@ -4,12 +4,13 @@ import { Gauge } from 'prom-client';
 import { eq, sql } from 'drizzle-orm';
 import { DATABASE, type Database } from '../../db/database';
 import { chainCursors } from '../../db/schema';
-import { networkName } from '../../common/networks';
+import { findNetwork } from '../../common/networks';
 import { MetricsService } from '../observability/metrics.service';
 import { ChainConnections } from './chain-connections';
 import { ChainDepositsRepository } from './chain-deposits.repository';
 import { ChainWatcherService } from './chain-watcher.service';
 import { EvmNode } from '../../chain-core/evm-node';
+import { plain } from '../ledger/money';
 
 /** The Chain status screen and the chain metrics: per network what its watcher last saw, and the deposits by state. */
 @Injectable()
@@ -73,7 +74,8 @@ export class ChainStatusService implements OnModuleInit {
       const lagBlocks = cursor?.nodeHeight != null ? Math.max(0, cursor.nodeHeight - cursor.height) : null;
       out.push({
         network: chain.network,
-        name: networkName(chain.network) ?? chain.network,
+        // The network as a chain: its short name ("Ethereum", not the token standard's "Ethereum (ERC-20)").
+        name: findNetwork(chain.network)?.shortName ?? chain.network,
         chain: chain.chain,
         node: chain.rpcUrlForLogs,
         reachable: Boolean(cursor?.lastPollAt) && this.watcher.failuresOf(chain.network) === 0 && !cursor?.lastError,
@@ -109,6 +111,9 @@ export function toChainDepositDto(row: {
   outputIndex: number;
   userId: string;
   token: string;
+  /** The coin's symbol and name (null for a coin no longer listed: its id stands in). */
+  symbol: string | null;
+  tokenName: string | null;
   address: string;
   amount: string;
   state: ChainDepositDto['state'];
@@ -116,6 +121,7 @@ export function toChainDepositDto(row: {
   requiredConfirmations: number;
   blockHeight: number | null;
   review: ChainDepositDto['review'];
+  reviewResolution: ChainDepositDto['reviewResolution'];
   transactionId: string | null;
   createdAt: Date;
 }): ChainDepositDto {
@@ -126,13 +132,16 @@ export function toChainDepositDto(row: {
     outputIndex: row.outputIndex,
     userId: row.userId,
     token: row.token,
+    symbol: (row.symbol ?? row.token).toUpperCase(),
+    tokenName: row.tokenName ?? row.token,
     address: row.address,
-    amount: row.amount,
+    amount: plain(row.amount),
     state: row.state,
     confirmations: row.confirmations,
     requiredConfirmations: row.requiredConfirmations,
     blockHeight: row.blockHeight,
     review: row.review,
+    reviewResolution: row.reviewResolution,
     transactionId: row.transactionId,
     createdAt: row.createdAt.toISOString(),
   };

@@ -6,7 +6,7 @@ import { CoinsRepository } from './coins.repository';
 import { toMarketCoin } from './market-cache.service';
 import { MarketRefreshService } from './market-refresh.service';
 import { SupportedTokensRepository } from './supported-tokens.repository';
-import { depositNote, findNetwork, networkName } from '../../common/networks';
+import { depositNote, findNetwork, tokenNetworkName } from '../../common/networks';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { CustomerDepositAddresses } from './customer-deposit-addresses';
 
@@ -46,7 +46,7 @@ export class MarketService {
       : new Map<string, string>();
     const byToken = new Map<string, WalletTokenDto['networks']>();
     for (const n of networks) {
-      const name = networkName(n.network)!;
+      const name = tokenNetworkName(n.network, n.coinId) ?? n.network;
       const required = own.has(n.network) ? confirmationsOf(n) : undefined;
       const address = required !== undefined ? own.get(n.network)! : n.address;
       const memo = address ? memos.get(n.network) : undefined;

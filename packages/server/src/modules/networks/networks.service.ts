@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { NetworkDto } from '@coinpurse/contract';
-import { NETWORKS } from '../../common/networks';
+import { nativeCoinsOf, NETWORKS } from '../../common/networks';
 
 @Injectable()
 export class NetworksService {
   private readonly dtos: NetworkDto[] = NETWORKS.map((n) => ({
     id: n.id,
     name: n.name,
+    nativeCoins: nativeCoinsOf(n.id),
     shortName: n.shortName,
     evm: n.evm,
     memo: n.memo !== null,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, gte, inArray, isNotNull, isNull, notInArray, sql, sum } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
-import { payouts, transactions, users } from '../../db/schema';
+import { coins, payouts, transactions, users } from '../../db/schema';
 import type { PayoutRecord } from './payouts.repository';
 
 /** The SQL of the cold path: what the hot signer paid lately, the cold payouts and their row locks. */
@@ -42,11 +42,13 @@ export class ColdPayoutsRepository {
       .select({
         payout: payouts,
         token: transactions.token,
+        symbol: coins.symbol,
         userEmail: users.email,
       })
       .from(payouts)
       .innerJoin(transactions, eq(transactions.id, payouts.transactionId))
       .leftJoin(users, eq(users.id, transactions.userId))
+      .leftJoin(coins, eq(coins.id, transactions.token))
       .where(
         and(
           isNotNull(payouts.coldReason),

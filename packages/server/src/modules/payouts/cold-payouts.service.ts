@@ -91,7 +91,7 @@ export class ColdPayoutsService {
   /** The open cold payouts: waiting for their signature, or signed and not completed yet. */
   async list(): Promise<ColdPayoutDto[]> {
     const rows = await this.cold.open();
-    return rows.map(({ payout, token, userEmail }) => this.toDto(payout, token, userEmail));
+    return rows.map(({ payout, token, symbol, userEmail }) => this.toDto(payout, token, symbol ?? token, userEmail));
   }
 
   /**
@@ -202,7 +202,7 @@ export class ColdPayoutsService {
         );
         this.logger.log(`Stored the cold-signed payout of withdrawal ${transactionId} on ${chain.network}: ${signed.txid}`);
         const view = await this.payouts.withdrawalView(transactionId, tx);
-        return { dto: this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.email ?? null) };
+        return { dto: this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.symbol ?? view?.token ?? chain.nativeCoins[0], view?.email ?? null) };
       },
       1,
     );
@@ -245,7 +245,7 @@ export class ColdPayoutsService {
         );
         this.logger.warn(`Discarded the unsigned ${side.format} of withdrawal ${transactionId} on ${chain.network}: it waits for a new one`);
         const view = await this.payouts.withdrawalView(transactionId, tx);
-        return this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.email ?? null);
+        return this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.symbol ?? view?.token ?? chain.nativeCoins[0], view?.email ?? null);
       },
       1,
     );
@@ -269,7 +269,7 @@ export class ColdPayoutsService {
         if (!returned) throw new ConflictError('This withdrawal is no longer approved: nothing was returned.');
         const stored = (await this.payouts.byTransaction(transactionId, tx))!;
         const view = await this.payouts.withdrawalView(transactionId, tx);
-        return { dto: this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.email ?? null) };
+        return { dto: this.toDto(stored, view?.token ?? chain.nativeCoins[0], view?.symbol ?? view?.token ?? chain.nativeCoins[0], view?.email ?? null) };
       },
       1,
     );
@@ -342,13 +342,14 @@ export class ColdPayoutsService {
     }
   }
 
-  private toDto(payout: PayoutRecord, token: string, userEmail: string | null): ColdPayoutDto {
+  private toDto(payout: PayoutRecord, token: string, symbol: string, userEmail: string | null): ColdPayoutDto {
     const decimals = this.chains.get(payout.network)?.nativeDecimals ?? 8;
     const fee = payout.feeBase ?? payout.unsignedFeeBase;
     return {
       transactionId: payout.transactionId,
       network: payout.network,
       token,
+      symbol: symbol.toUpperCase(),
       userEmail,
       address: payout.address,
       coinAmount: baseToFixed(BigInt(payout.amountBase), decimals),

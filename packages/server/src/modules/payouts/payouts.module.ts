@@ -14,6 +14,7 @@ import { PayoutVersionsRepository } from './payout-versions.repository';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
+import { WithdrawalQueues } from './withdrawal-queues';
 
 /**
  * Withdrawals to the chain: approved withdrawals signed by the network's signer process (through SignerClientModule),
@@ -37,8 +38,9 @@ import { PayoutsService } from './payouts.service';
     PayoutFailures,
     HotWalletLocks,
     PayoutVersionsRepository,
+    WithdrawalQueues,
     { provide: SendFeeCheck, useExisting: NetworkFeeService },
   ],
-  exports: [PayoutsService, PayoutsRepository, SendFeeCheck],
+  exports: [PayoutsService, PayoutsRepository, SendFeeCheck, WithdrawalQueues],
 })
 export class PayoutsModule {}

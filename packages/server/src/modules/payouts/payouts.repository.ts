@@ -83,11 +83,13 @@ export class PayoutsRepository {
         userId: transactions.userId,
         token: transactions.token,
         coinAmount: transactions.coinAmount,
+        symbol: coins.symbol,
         email: users.email,
         name: users.name,
       })
       .from(transactions)
       .leftJoin(users, eq(users.id, transactions.userId))
+      .leftJoin(coins, eq(coins.id, transactions.token))
       .where(eq(transactions.id, id));
     return row;
   }

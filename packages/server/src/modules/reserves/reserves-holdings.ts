@@ -24,12 +24,31 @@ export interface TokenHoldings {
   cold: Array<{ address: string; amount: bigint }>;
 }
 
+/**
+ * Why a figure is missing or how it was read, in words for people; with the operator guide's page that explains it
+ * (under the repository's docs folder, served at /docs/<guide>) and the setting that changes it, when there is one.
+ */
+export interface ReserveNote {
+  text: string;
+  guide?: string;
+  setting?: string;
+}
+
 export interface NetworkHoldings {
   /** The node wallet's name or the hot address read; null when none is configured. */
   hotWallet: string | null;
-  /** How the figures were read, for people (e.g. deposit addresses inside the hot wallet). */
-  note: string | null;
+  /** How the figures were read (e.g. deposit addresses inside the hot wallet). */
+  note: ReserveNote | null;
   byToken: Map<string, TokenHoldings>;
+}
+
+/** A network without a signer has no hot wallet: said in words, with the page that sets one up. */
+function noSigner(chain: ConnectedChain, then: string): ReserveNote {
+  return {
+    text: `No hot wallet: no signer pays this network's withdrawals (they are paid by hand). ${then}`,
+    guide: 'operate/signer.md',
+    setting: envName(chain, 'SIGNER_URL'),
+  };
 }
 
 /**
@@ -145,9 +164,9 @@ async function walletCoverage(wallet: UtxoWallet, deposits: ReserveDepositAddres
   return coverage;
 }
 
-/** How the UTXO figures were read, for people. */
-function utxoNote(chain: ConnectedChain, hotWallet: string | null, addresses: number, coverage: WalletCoverage[]): string | null {
-  if (!hotWallet) return `No hot wallet configured (${envName(chain, 'SIGNER_URL')}): deposit addresses read from the UTXO set.`;
+/** How the UTXO figures were read, for people, with the guide's page that explains it. */
+function utxoNote(chain: ConnectedChain, hotWallet: string | null, addresses: number, coverage: WalletCoverage[]): ReserveNote | null {
+  if (!hotWallet) return noSigner(chain, "The deposit addresses are read from the node's set of unspent outputs.");
   const walletName = `the node wallet "${hotWallet}"`;
   const count = (n: number) => (n === 1 ? '1 deposit address' : `${n} deposit addresses`);
   const otherKey = coverage.filter((key) => key.otherKey).reduce((sum, key) => sum + key.notHeld, 0);
@@ -159,8 +178,14 @@ function utxoNote(chain: ConnectedChain, hotWallet: string | null, addresses: nu
       `${count(pastRange)} of ${addresses} past the range ${walletName} holds (import the next range): read from the UTXO set; coins the wallet holds are counted once, in the hot figure.`,
     );
   }
-  if (!parts.length && addresses) return `Deposit addresses held by ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`;
-  return parts.join(' ') || null;
+  if (parts.length) return { text: parts.join(' '), guide: 'operate/signer.md' };
+  if (addresses) {
+    return {
+      text: `Deposit addresses held by ${walletName} (its descriptor matches the XPUB): counted inside the hot figure.`,
+      guide: 'operate/cold-wallets-and-reserves.md',
+    };
+  }
+  return null;
 }
 
 /**
@@ -193,7 +218,7 @@ async function readEvmHoldings(
       cold: cold.map((address) => ({ address, amount: amount(address, token) })),
     });
   }
-  const note = hotAddress ? `Read at block ${block}.` : `No hot address (${envName(chain, 'SIGNER_URL')}); read at block ${block}.`;
+  const note = hotAddress ? { text: `Read at block ${block}.` } : noSigner(chain, `Read at block ${block}.`);
   return { hotWallet: hotAddress, note, byToken };
 }
 

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, 
 import type { ReserveNetworkDto, ReservesDto, ReserveTokenDto } from '@coinpurse/contract';
 import { Gauge } from 'prom-client';
 import { validateAddress } from '../../common/address-validation';
-import { networkName } from '../../common/networks';
+import { tokenNetworkName } from '../../common/networks';
 import { isChainNetwork } from '../../config/chain-params';
 import { chainEnvPrefix } from '../../config/chain-settings';
 import { ConfigError } from '../../config/settings';
@@ -14,7 +14,7 @@ import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { MetricsService } from '../observability/metrics.service';
 import { ScheduledJob } from '../../jobs/scheduled-job';
 import { SignerClients } from '../signer-client/signer-clients';
-import { type HeldToken, type NetworkHoldings, readHoldings } from './reserves-holdings';
+import { type HeldToken, type NetworkHoldings, readHoldings, type ReserveNote } from './reserves-holdings';
 import { ReservesAlertService } from './reserves-alert.service';
 import { ReservesRepository } from './reserves.repository';
 
@@ -265,21 +265,23 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
 
   private networkRow(token: string, network: string, contract: string | null, read: NetworkRead | undefined): ReserveNetworkDto {
     const empty = { hotWallet: null, hot: null, deposits: null, depositsInHot: null, depositAddresses: 0, cold: null, coldAddresses: [], total: null };
-    const name = networkName(network) ?? network;
+    const name = tokenNetworkName(network, token) ?? network;
+    const row = (state: ReserveNetworkDto['state'], note: ReserveNote) => ({ network, name, state, ...noteFields(note), ...empty });
     if (!read) {
-      const note = isChainNetwork(network)
-        ? `No node connected (${chainEnvPrefix(network)}RPC_URL): holdings not read.`
-        : 'No node can be connected for this network: holdings not read.';
-      return { network, name, state: 'not_connected', note, ...empty };
+      return isChainNetwork(network)
+        ? row('not_connected', {
+            text: 'Not connected to a node: holdings are not read.',
+            guide: 'operate/chain-nodes.md',
+            setting: `${chainEnvPrefix(network)}RPC_URL`,
+          })
+        : row('not_connected', { text: 'Coinpurse cannot connect this network to a node: holdings are not read.', guide: 'operate/chain-nodes.md' });
     }
-    if ('error' in read) return { network, name, state: 'unreachable', note: read.error, ...empty };
+    if ('error' in read) return row('unreachable', { text: read.error, guide: 'operate/chain-nodes.md' });
     const held = read.holdings.byToken.get(token);
     if (!held) {
-      const note =
-        read.chain.family === 'evm' && !contract
-          ? 'No token contract set for this network (Edit Token): holdings not read.'
-          : "Only the network's own coin is read from this node.";
-      return { network, name, state: 'not_readable', note, ...empty };
+      return read.chain.family === 'evm' && !contract
+        ? row('not_readable', { text: 'No token contract is set for this network (Tokens, Edit): holdings are not read.' })
+        : row('not_readable', { text: "Only the network's own coin is read from this node." });
     }
     const units = (base: bigint) => baseToDecimal(base, held.decimals);
     const cold = held.cold.reduce((sum, c) => sum + c.amount, 0n);
@@ -288,7 +290,7 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
       network,
       name,
       state: 'read',
-      note: read.holdings.note,
+      ...noteFields(read.holdings.note),
       hotWallet: read.holdings.hotWallet,
       hot: held.hot === null ? null : units(held.hot),
       deposits: units(held.deposits),
@@ -305,4 +307,9 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
 function readable(chain: ConnectedChain, token: string, contract: string | null): boolean {
   if (chain.family === 'evm' && contract) return true;
   return !contract && chain.nativeCoins.includes(token);
+}
+
+/** A note as the answer carries it: its words, the guide's page and the setting (null when none). */
+function noteFields(note: ReserveNote | null): Pick<ReserveNetworkDto, 'note' | 'guide' | 'setting'> {
+  return { note: note?.text ?? null, guide: note?.guide ?? null, setting: note?.setting ?? null };
 }

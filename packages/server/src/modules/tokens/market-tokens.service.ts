@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   type AddTokenDto,
   type AdminTokenDto,
+  type AdminTokenListItemDto,
   type DeleteTokenResponseDto,
   type EditTokenDto,
   TokenMessages,
@@ -13,6 +14,7 @@ import type { Actor } from '../../common/principal';
 import type { Tx } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { type CoinRecord, CoinsRepository } from '../market/coins.repository';
+import { CustomerDepositAddresses } from '../market/customer-deposit-addresses';
 import { isUuid, type SupportedTokenRecord, SupportedTokensRepository } from '../market/supported-tokens.repository';
 import { type TokenNetworkWithToken, TokenNetworksRepository } from '../networks/token-networks.repository';
 import { TokenChanges } from './token-changes';
@@ -46,14 +48,16 @@ export class MarketTokensService {
     private readonly contracts: TokenContracts,
     private readonly changes: TokenChanges,
     private readonly audit: AuditService,
+    private readonly depositAddresses: CustomerDepositAddresses,
   ) {}
 
   /** One row per token and network (a token on two networks has two rows); `_id` is the network row's id. */
-  async listTokens(): Promise<AdminTokenDto[]> {
+  async listTokens(): Promise<AdminTokenListItemDto[]> {
     const [tokens, networks] = await Promise.all([this.tokens.listWithCoins('market'), this.networks.listLive({ kind: 'market' })]);
     const byToken = new Map<string, TokenNetworkWithToken[]>();
     for (const row of networks) byToken.set(row.tokenId, [...(byToken.get(row.tokenId) ?? []), row]);
-    return tokens.flatMap((token) => (byToken.get(token.id) ?? []).map(adminRow));
+    const watched = (row: TokenNetworkWithToken) => this.depositAddresses.confirmationsFor(row.network, row.coinId, row.contractAddress ?? null) !== undefined;
+    return tokens.flatMap((token) => (byToken.get(token.id) ?? []).map((row) => adminRow(row, token.coin, watched(row))));
   }
 
   /**

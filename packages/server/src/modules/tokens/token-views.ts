@@ -1,4 +1,5 @@
-import type { AdminTokenDto, CustomTokenDto } from '@coinpurse/contract';
+import type { AdminTokenListItemDto, CustomTokenDto } from '@coinpurse/contract';
+import { tokenNetworkName } from '../../common/networks';
 import Decimal from 'decimal.js';
 import type { CoinRecord } from '../market/coins.repository';
 import type { SupportedTokenRecord } from '../market/supported-tokens.repository';
@@ -6,9 +7,19 @@ import type { TokenNetworkWithToken } from '../networks/token-networks.repositor
 
 // The shapes the admin token routes answer and the audit rows keep.
 
-/** A get-tokens row: one network of a market token. */
-export function adminRow(row: TokenNetworkWithToken): AdminTokenDto {
-  return { _id: row.id, name: row.coinId, address: row.address, network: row.network, contractAddress: row.contractAddress ?? null };
+/** A get-tokens row: one network of a market token, named, and whether each customer deposits to an address of their own. */
+export function adminRow(row: TokenNetworkWithToken, coin: { name: string; symbol: string }, perCustomerAddresses: boolean): AdminTokenListItemDto {
+  return {
+    _id: row.id,
+    name: row.coinId,
+    address: row.address,
+    network: row.network,
+    contractAddress: row.contractAddress ?? null,
+    coinName: coin.name,
+    symbol: coin.symbol,
+    networkName: tokenNetworkName(row.network, row.coinId) ?? row.network,
+    perCustomerAddresses,
+  };
 }
 
 /** A token record as an audit row keeps it. */

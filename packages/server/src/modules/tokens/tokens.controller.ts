@@ -3,7 +3,7 @@ import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, 
 import {
   AddCustomTokenDto,
   AddTokenDto,
-  AdminTokenDto,
+  AdminTokenListItemDto,
   CustomTokenDto,
   CustomTokenMutationResponseDto,
   DeleteTokenResponseDto,
@@ -29,8 +29,11 @@ export class TokensController {
 
   @Get(TokenRoutes.getTokens)
   @AdminAccess('read')
-  @ApiOkResponse({ type: [AdminTokenDto], description: 'Supported market tokens (custom tokens are listed by get-custom-tokens).' })
-  getTokens(): Promise<AdminTokenDto[]> {
+  @ApiOkResponse({
+    type: [AdminTokenListItemDto],
+    description: 'Supported market tokens, one row per network (custom tokens are listed by get-custom-tokens).',
+  })
+  getTokens(): Promise<AdminTokenListItemDto[]> {
     return this.marketTokens.listTokens();
   }
 

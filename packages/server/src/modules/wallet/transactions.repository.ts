@@ -71,6 +71,8 @@ export interface TransactionFilter {
   afterSeq?: number;
   /** Admin search: part of the customer's email or name, or exactly a txHash or transaction id. */
   search?: string;
+  /** A condition of the caller's on `transactions` (the admin's withdrawal queues). */
+  where?: SQL;
 }
 
 /** Up to this many customers matching an admin search, their rows are read per customer; above, in one walk down seq. */
@@ -101,6 +103,7 @@ export class TransactionsRepository {
     if (filter.status) conditions.push(eq(transactions.status, filter.status));
     if (filter.beforeSeq !== undefined) conditions.push(lt(transactions.seq, filter.beforeSeq));
     if (filter.afterSeq !== undefined) conditions.push(gt(transactions.seq, filter.afterSeq));
+    if (filter.where) conditions.push(filter.where);
     const term = filter.search?.trim();
     // The candidates as an array: the page's rows are then read by seq one by one (a handful of index probes), not by
     // merging the candidates with a walk down seq.

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SQL } from 'drizzle-orm';
 import type { TokenBalanceDto, TransactionDto, TransactionQueryDto, UserBalanceDto } from '@coinpurse/contract';
 import { NotFoundError } from '../../common/errors';
 import { LedgerService } from '../ledger/ledger.service';
@@ -47,6 +48,7 @@ export class WalletService {
   async history(
     userId: string | undefined,
     query: TransactionQueryDto & { userId?: string; search?: string },
+    where?: SQL,
   ): Promise<{ items: TransactionDto[]; nextCursor?: string }> {
     const limit = parseLimit(query.limit);
     const beforeSeq = parseSeqCursor(query.cursor);
@@ -58,6 +60,7 @@ export class WalletService {
       status: query.status,
       // Search is the admins' (the customer's own history has no `search`).
       search: userId ? undefined : query.search,
+      where,
       beforeSeq,
       limit: limit + 1,
     });

@@ -48,7 +48,8 @@ export class WebhookBodies {
         });
       case 'approval':
         return this.approval(source);
-      case 'chain_deposit':
+      case 'chain_deposit': {
+        const coin = await this.webhooks.coinNames(String(source.token));
         return toChainDepositDto({
           id: String(source.id),
           network: String(source.network),
@@ -56,6 +57,8 @@ export class WebhookBodies {
           outputIndex: Number(source.output_index),
           userId: String(source.user_id),
           token: String(source.token),
+          symbol: coin?.symbol ?? null,
+          tokenName: coin?.name ?? null,
           address: String(source.address),
           amount: String(source.amount),
           state: source.state as Parameters<typeof toChainDepositDto>[0]['state'],
@@ -63,9 +66,11 @@ export class WebhookBodies {
           requiredConfirmations: Number(source.required_confirmations),
           blockHeight: source.block_height === null || source.block_height === undefined ? null : Number(source.block_height),
           review: (source.review ?? null) as Parameters<typeof toChainDepositDto>[0]['review'],
+          reviewResolution: (source.review_resolution ?? null) as Parameters<typeof toChainDepositDto>[0]['reviewResolution'],
           transactionId: text(source.transaction_id),
           createdAt: date(source.created_at),
         });
+      }
       default:
         return source;
     }

@@ -232,4 +232,10 @@ export class WebhooksRepository {
     const row = rowsOf(result)[0] as { userName: string; userEmail: string; symbol: string | null } | undefined;
     return row ?? { userName: '', userEmail: '', symbol: null };
   }
+
+  /** A coin's symbol and name (what a deposit's body names it by); undefined for a coin no longer listed. */
+  async coinNames(token: string, executor: Executor = this.db): Promise<{ symbol: string; name: string } | undefined> {
+    const result = await executor.execute(sql`select symbol, name from coins where id = ${token}`);
+    return rowsOf(result)[0] as { symbol: string; name: string } | undefined;
+  }
 }

@@ -12,19 +12,13 @@ import { formatDateTime, formatQuantity } from '../../../lib/format';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { useModalTarget } from '../hooks/useModalTarget';
 import { useNetworkNames } from '../hooks/useNetworkNames';
+import { PAYOUT_STATE_TEXT } from '../lib/payoutStates';
 import { Table } from './DataTable';
 import { Field, FormError } from './Field';
 import { FormModal } from './FormModal';
 
 /** A PSBT file starts with the magic bytes "psbt" 0xff (BIP 174). */
 const PSBT_MAGIC = [0x70, 0x73, 0x62, 0x74, 0xff];
-
-const STATE_TEXT: Partial<Record<ColdPayoutDto['state'], string>> = {
-  awaiting_cold_signature: 'Awaiting cold signature',
-  signed: 'Signed, being sent',
-  broadcast: 'Sent, waiting for a block',
-  confirming: 'Confirming',
-};
 
 /** The unsigned transaction as a file: a binary BIP 174 PSBT, or the unsigned EIP-1559 transaction as hex text. */
 function saveUnsigned(unsigned: UnsignedPayoutDto): void {
@@ -65,7 +59,7 @@ function FailModal({ payout, onClose, onDone }: { payout: ColdPayoutDto; onClose
   return (
     <FormModal title="Fail the withdrawal" onClose={onClose} onSubmit={submit} error={error} busy={failing.isLoading} submitLabel="Fail withdrawal">
       <p className="muted">
-        {formatQuantity(payout.coinAmount)} {payout.token} goes back to {payout.userEmail ?? 'the customer'}; the withdrawal is rejected and they are told why.
+        {formatQuantity(payout.coinAmount)} {payout.symbol} goes back to {payout.userEmail ?? 'the customer'}; the withdrawal is rejected and they are told why.
         {payout.prepared ? ' The prepared unsigned transaction is discarded: do not sign or send it.' : ''}
       </p>
       <Field label="Reason" hint="The customer reads it.">
@@ -133,7 +127,7 @@ export function ColdPayoutsPanel() {
   const rows = payouts.data ?? [];
   if (!rows.length && !error) return null;
   return (
-    <section aria-labelledby="cold-payouts-title" className="cold-payouts">
+    <section id="cold-payouts" aria-labelledby="cold-payouts-title" className="cold-payouts">
       <h2 id="cold-payouts-title">Cold signatures</h2>
       <p className="muted">
         Withdrawals above the hot wallet&apos;s limits: download the unsigned transaction, sign it offline with the cold key, and upload the signed one.
@@ -148,6 +142,7 @@ export function ColdPayoutsPanel() {
         onChange={(event) => void upload(event.target.files?.[0])}
       />
       <Table
+        label="Withdrawals awaiting a cold signature"
         columns={['Requested', 'Customer', 'Network', 'Amount', 'Address', 'State', 'Action']}
         rows={rows}
         empty="No withdrawal waits for a cold signature"
@@ -156,9 +151,9 @@ export function ColdPayoutsPanel() {
           <tr key={payout.transactionId} data-cold-payout={payout.transactionId}>
             <td className="nowrap">{formatDateTime(payout.createdAt)}</td>
             <td className="break-anywhere">{payout.userEmail ?? '—'}</td>
-            <td>{networkName(payout.network)}</td>
+            <td>{networkName(payout.network, payout.token)}</td>
             <td className="mono nowrap">
-              {formatQuantity(payout.coinAmount)} {payout.token}
+              {formatQuantity(payout.coinAmount)} {payout.symbol}
               {payout.fee ? (
                 <>
                   <br />
@@ -168,7 +163,7 @@ export function ColdPayoutsPanel() {
             </td>
             <td className="mono break-anywhere">{payout.address}</td>
             <td>
-              {STATE_TEXT[payout.state] ?? payout.state}
+              {PAYOUT_STATE_TEXT[payout.state]}
               <br />
               <span className="muted">{payout.reason}</span>
               {payout.txHash ? (

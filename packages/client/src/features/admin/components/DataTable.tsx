@@ -1,14 +1,50 @@
-import type { ReactElement } from 'react';
+import { type ReactElement, type ReactNode, type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import { SkeletonTable } from '../../../components/Skeleton';
 import { serverMessage } from '../lib/adminToast';
 import { FormError } from './Field';
 import { Pager, type CursorPager } from './Pager';
 import './DataTable.css';
 
-/** An admin table: the column headers, then one row per item, or a single empty-state row. */
-export function Table<T>({ columns, rows, empty, children }: { columns: string[]; rows: T[]; empty: string; children: (row: T) => ReactElement }) {
+/** Whether the element is wider inside than it shows (it scrolls sideways), kept up to date as it or its content resizes. */
+function useScrollsSideways(ref: RefObject<HTMLElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const check = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, [ref]);
+  return scrolls;
+}
+
+/**
+ * An admin table in its card, scrolling sideways inside it when wider: the column headers, then one row per item. With
+ * no item, the empty state is a paragraph under the headers, as wide as the card (a row spanning a table wider than a
+ * phone would be cut off). While it scrolls, the card is a named region a keyboard can focus and scroll.
+ */
+export function Table<T>({
+  columns,
+  rows,
+  empty,
+  children,
+  label,
+}: {
+  columns: string[];
+  rows: T[];
+  empty: ReactNode;
+  children: (row: T) => ReactElement;
+  /** What the table lists, naming the region it scrolls in (default: its columns). */
+  label?: string;
+}) {
+  const wrap = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(wrap);
+  const region = scrolls ? { tabIndex: 0, role: 'region', 'aria-label': `${label ?? columns.join(', ')} (scrolls sideways)` } : {};
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" ref={wrap} {...region}>
       <table className="admin-table">
         <thead>
           <tr>
@@ -19,18 +55,9 @@ export function Table<T>({ columns, rows, empty, children }: { columns: string[]
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length} className="empty">
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            rows.map(children)
-          )}
-        </tbody>
+        {rows.length ? <tbody>{rows.map(children)}</tbody> : null}
       </table>
+      {rows.length ? null : <p className="table-empty">{empty}</p>}
     </div>
   );
 }
@@ -61,9 +88,10 @@ export function DataTable<T>({
   loadingLabel?: string;
   pager?: CursorPager;
   nextCursor?: string | null;
+  label?: string;
   columns: string[];
   rows: T[];
-  empty: string;
+  empty: ReactNode;
   children: (row: T) => ReactElement;
 }) {
   return (

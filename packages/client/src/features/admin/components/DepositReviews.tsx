@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatQuantity } from '../../../lib/format';
 import {
   type ChainDepositReviewDto,
   useGetDepositReviewsQuery,
@@ -8,6 +8,7 @@ import {
 } from '../../../api/generated/adminChainApi.generated';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { useModalTarget } from '../hooks/useModalTarget';
+import { useNetworkNames } from '../hooks/useNetworkNames';
 import { Table } from './DataTable';
 import { Field } from './Field';
 import { FormModal } from './FormModal';
@@ -23,7 +24,7 @@ function DecisionModal({ decision, onClose, onDone }: { decision: Decision; onCl
   const [reason, setReason] = useState('');
   const { error, setError, run } = useAdminAction();
   const { review, action } = decision;
-  const amount = `${review.amount} ${review.symbol}`;
+  const amount = `${formatQuantity(review.amount, 18)} ${review.symbol}`;
   const submit = async () => {
     if (!reason.trim()) return setError('A reason is required.');
     const body = { id: review._id, resolveDepositReviewDto: { reason: reason.trim() } };
@@ -61,24 +62,33 @@ function DecisionModal({ decision, onClose, onDone }: { decision: Decision; onCl
 export function DepositReviews() {
   const reviews = useGetDepositReviewsQuery(undefined, { pollingInterval: 5000, refetchOnMountOrArgChange: true });
   const deciding = useModalTarget<Decision>(reviews.refetch);
+  const networkName = useNetworkNames();
   return (
-    <section aria-label="Deposits to review">
+    <section id="deposit-reviews" className="admin-section" aria-label="Deposits to review">
       <h2>Deposits to review</h2>
+      <p className="muted">
+        A deposit lands here when the block that paid it left the blockchain (a reorganisation) after the customer was credited: the coins may never have
+        arrived. Take each back or keep it.
+      </p>
       {reviews.isError ? <p className="form-error">The deposits to review could not be loaded.</p> : null}
       <Table
+        label="Deposits to review"
         columns={['Seen', 'Customer', 'Amount', 'Transaction', 'Now', 'Decision']}
         rows={reviews.data ?? []}
-        empty={reviews.isLoading ? 'Loading…' : 'No credited deposit was orphaned'}
+        empty={reviews.isLoading ? 'Loading…' : 'Nothing to review: every credited deposit is still in the blockchain.'}
       >
         {(review) => (
           <tr key={review._id} data-testid={`deposit-review-${review.txHash}`}>
             <td className="nowrap">{formatDateTime(review.createdAt)}</td>
             <td>{review.userEmail}</td>
             <td className="nowrap">
-              {review.amount} {review.symbol}
+              {formatQuantity(review.amount, 18)} {review.symbol}
             </td>
-            <td className="mono">
-              {review.network} {review.txHash}:{review.outputIndex}
+            <td>
+              {networkName(review.network, review.token)}
+              <div className="mono">
+                {review.txHash}:{review.outputIndex}
+              </div>
             </td>
             <td>{review.blockHeight !== null ? `Mined again in block ${review.blockHeight}` : 'In no block'}</td>
             <td>

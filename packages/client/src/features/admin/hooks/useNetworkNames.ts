@@ -1,7 +1,11 @@
 import { useGetNetworksQuery } from '../../../api/endpoints';
+import { networkLabel } from '../../../lib/networkLabel';
 
-/** A network id's display name ("bitcoin" → "Bitcoin", "tron" → "Tron (TRC-20)"), the id itself for one not listed. */
-export function useNetworkNames(): (id: string) => string {
+/**
+ * A network's label for the admin screens (lib/networkLabel): with the token, "Ethereum" for ETH and "Ethereum (ERC-20)"
+ * for USDT; without one, the network as a chain. The id itself for one not listed.
+ */
+export function useNetworkNames(): (id: string, coinId?: string) => string {
   const { data: networks } = useGetNetworksQuery();
-  return (id) => networks?.find((network) => network.id === id)?.name ?? id;
+  return (id, coinId) => networkLabel(networks, id, coinId);
 }

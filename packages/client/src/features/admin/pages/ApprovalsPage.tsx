@@ -112,14 +112,15 @@ export default function ApprovalsPage() {
         loadError="The approval requests could not be loaded."
         loadingLabel="Loading approval requests"
         error={error}
+        label="Approval requests"
         columns={['Requested', 'Action', 'Value', 'Requested by', 'Status', 'Action ']}
         rows={approvals.data ?? []}
         empty={status === 'pending' ? 'Nothing is waiting for approval' : 'No requests'}
       >
         {(approval) => (
           <tr key={approval._id} data-approval-id={approval._id}>
-            <td className="nowrap">{formatDateTime(approval.createdAt)}</td>
-            <td>
+            <td>{formatDateTime(approval.createdAt)}</td>
+            <td className="approval-what">
               {approval.summary}
               {approval.gatedBecause.length ? (
                 <>
@@ -142,12 +143,12 @@ export default function ApprovalsPage() {
               ) : null}
             </td>
             <td className="nowrap">{approval.action === 'create-admin' ? '—' : formatUsd(approval.usdValue)}</td>
-            <td>
+            <td className="break-anywhere">
               {approval.requestedBy.name}
               <br />
               <span className="muted">{approval.requestedBy.email}</span>
             </td>
-            <td>
+            <td className="break-anywhere">
               <span className={`status ${approval.status}`}>{approval.status}</span>
               {approval.decidedBy ? (
                 <>
@@ -166,7 +167,7 @@ export default function ApprovalsPage() {
             </td>
             <td>
               {approval.status === 'pending' ? (
-                <div className="row-actions">
+                <div className="row-actions stacked">
                   {approval.requestedBy._id === me ? (
                     <span className="muted">Waiting for another admin</span>
                   ) : (

@@ -16,6 +16,9 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { actor: '', action: '', targetType: '', targetId: '' };
 
+/** Who acted, in words: the audit log records admins, customers (their own sends, sign-ins) and the jobs. */
+const ROLE_TEXT: Record<string, string> = { admin: 'Admin', user: 'Customer', system: 'System' };
+
 function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="muted">—</span>;
   return <pre className="json">{JSON.stringify(value, null, 1)}</pre>;
@@ -58,7 +61,7 @@ export default function AuditPage() {
         }}
       />
       <form className="admin-filters" onSubmit={apply} aria-label="Audit filters">
-        <Field label="Admin (id)">
+        <Field label="Actor (id)" hint="An admin's or a customer's id">
           <input {...bind('actor')} autoComplete="off" />
         </Field>
         <Field label="Action">
@@ -90,14 +93,18 @@ export default function AuditPage() {
         loadingLabel="Loading the audit log"
         pager={pager}
         nextCursor={audit.data?.nextCursor}
-        columns={['Time', 'Admin', 'Action', 'Target', 'Before', 'After', 'Request']}
+        label="Audit log"
+        columns={['Time', 'Actor', 'Action', 'Target', 'Before', 'After', 'Request']}
         rows={audit.data?.items ?? []}
         empty="No audit entries"
       >
         {(row) => (
           <tr key={row._id}>
-            <td>{formatDateTime(row.createdAt)}</td>
-            <td className="mono">{row.actorEmail ?? row.actorId ?? row.actorRole ?? 'system'}</td>
+            <td className="nowrap">{formatDateTime(row.createdAt)}</td>
+            <td data-testid="audit-actor">
+              <span className="break-anywhere">{row.actorEmail ?? row.actorId ?? 'The system'}</span>
+              <div className="muted">{ROLE_TEXT[row.actorRole ?? 'system'] ?? row.actorRole}</div>
+            </td>
             <td>{row.action}</td>
             <td className="mono">
               {row.targetType}

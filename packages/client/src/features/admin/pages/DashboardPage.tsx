@@ -1,9 +1,99 @@
-import { formatDateTime, formatUsd } from '../../../lib/format';
+import { formatDateTime, formatQuantity, formatUsd } from '../../../lib/format';
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../../components/Spinner';
+import { tokenLabel } from '../../../lib/tokenLabel';
 import { Table } from '../components/DataTable';
-import { useDashboardQuery, useLedgerCheckQuery, useLiabilitiesQuery } from '../store/adminApi';
+import { type DashboardData, useDashboardQuery, useLedgerCheckQuery, useLiabilitiesQuery } from '../store/adminApi';
 import './DashboardPage.css';
+
+type WaitingCounts = DashboardData['waiting'];
+
+/** What waits for an admin: each count with what it means and the screen that handles it (the list the count counts). */
+const WAITING: Array<{ key: keyof WaitingCounts; title: string; what: string; to: string; action: string }> = [
+  {
+    key: 'withdrawalsToPayByHand',
+    title: 'Withdrawals to pay by hand',
+    what: 'No signer pays these: send each from your own wallet, then approve it with the transaction hash.',
+    to: '/admin/transactions?waiting=manual-payout',
+    action: 'Pay withdrawals by hand',
+  },
+  {
+    key: 'withdrawalsToReview',
+    title: 'Withdrawals to review',
+    what: 'Approve or reject each; the signer pays an approved one by itself.',
+    to: '/admin/transactions?waiting=review',
+    action: 'Review withdrawals',
+  },
+  {
+    key: 'payoutsAwaitingFunds',
+    title: 'Payouts waiting for funds',
+    what: 'Approved, but the hot wallet cannot pay them yet: top it up, or they go to the cold side.',
+    to: '/admin/transactions?waiting=awaiting-funds',
+    action: 'See payouts waiting for funds',
+  },
+  {
+    key: 'payoutsNotSigned',
+    title: 'Payouts the signer could not sign',
+    what: 'Approved, but the signer could not sign them (its hot wallet locked, it or its node down): each says why.',
+    to: '/admin/transactions?waiting=cannot-sign',
+    action: 'See payouts not signed',
+  },
+  {
+    key: 'payoutsAwaitingColdSignature',
+    title: 'Payouts awaiting a cold signature',
+    what: 'Above the hot limits: download each unsigned transaction, sign it offline, upload it.',
+    to: '/admin/transactions?waiting=cold-signature',
+    action: 'Sign cold payouts',
+  },
+  {
+    key: 'depositsToReview',
+    title: 'Deposits to review',
+    what: 'Credited, then their block left the blockchain: take each back or keep it.',
+    to: '/admin/chain#deposit-reviews',
+    action: 'Review deposits',
+  },
+  {
+    key: 'approvalsWaiting',
+    title: 'Approvals waiting',
+    what: 'Money actions another admin asked for: approve or reject each (not your own).',
+    to: '/admin/approvals',
+    action: 'Open approvals',
+  },
+];
+
+/** The waiting counts, those with something first; a zero says so in words. */
+function WaitingSection({ counts }: { counts: WaitingCounts | undefined }) {
+  const total = counts ? WAITING.reduce((sum, item) => sum + counts[item.key], 0) : undefined;
+  const items = counts ? [...WAITING].sort((a, b) => Number(counts[b.key] > 0) - Number(counts[a.key] > 0)) : WAITING;
+  return (
+    <section className="admin-section" aria-labelledby="waiting-title">
+      <h2 id="waiting-title">Waiting for you</h2>
+      {total === 0 ? <p className="muted">Nothing waits for an admin.</p> : null}
+      <ul className="waiting-list">
+        {items.map((item) => {
+          const count = counts?.[item.key];
+          return (
+            <li key={item.key} className={count ? 'waiting-item has-some' : 'waiting-item'} data-testid={`waiting-${item.key}`}>
+              <span className="waiting-count" aria-hidden="true">
+                {count ?? '—'}
+              </span>
+              <div className="waiting-text">
+                <h3>
+                  {item.title}
+                  <span className="visually-hidden">: {count ?? 'not loaded'}</span>
+                </h3>
+                <p className="muted">{count === 0 ? 'Nothing waiting.' : item.what}</p>
+              </div>
+              <Link className={count ? 'button small primary' : 'button small'} to={item.to}>
+                {item.action}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
 
 function Card({ title, count, to }: { title: string; count: number | undefined; to: string }) {
   return (
@@ -70,15 +160,18 @@ function LiabilitiesSection() {
           <p>
             Total owed to customers: <strong>{formatUsd(data.totalUsd)}</strong>
           </p>
-          <Table columns={['Token', 'Customer balances', 'Pending withdrawals', 'Total', 'USD value', 'Holders']} rows={data.tokens} empty="No balances held">
+          <Table
+            label="Liabilities per token"
+            columns={['Token', 'Customer balances', 'Pending withdrawals', 'Total', 'USD value', 'Holders']}
+            rows={data.tokens}
+            empty="No balances held"
+          >
             {(row) => (
               <tr key={row.token}>
-                <td>
-                  {row.name} <span className="muted">({row.symbol})</span>
-                </td>
-                <td className="mono">{row.customerBalance}</td>
-                <td className="mono">{row.pendingWithdrawals}</td>
-                <td className="mono">{row.total}</td>
+                <td>{tokenLabel(row.name, row.symbol)}</td>
+                <td className="mono nowrap">{formatQuantity(row.customerBalance, 18)}</td>
+                <td className="mono nowrap">{formatQuantity(row.pendingWithdrawals, 18)}</td>
+                <td className="mono nowrap">{formatQuantity(row.total, 18)}</td>
                 <td>{formatUsd(row.usdValue)}</td>
                 <td>{row.holders}</td>
               </tr>
@@ -91,12 +184,14 @@ function LiabilitiesSection() {
 }
 
 export default function DashboardPage() {
-  const dashboard = useDashboardQuery(undefined, { refetchOnMountOrArgChange: true });
+  const dashboard = useDashboardQuery(undefined, { pollingInterval: 30_000, refetchOnMountOrArgChange: true });
   const counts = dashboard.data;
   return (
     <>
       <h1>Dashboard</h1>
       {dashboard.isLoading ? <Spinner /> : null}
+      {dashboard.isError ? <p className="form-error">The dashboard could not be loaded.</p> : null}
+      <WaitingSection counts={counts?.waiting} />
       <div className="admin-cards">
         <Card title="Users" count={counts?.users} to="/admin/users" />
         <Card title="Crypto Currencies" count={counts?.cryptoCurrencies} to="/admin/tokens" />

@@ -1,25 +1,52 @@
 import { formatDateTime, formatQuantity } from '../../../lib/format';
+import { tokenLabel } from '../../../lib/tokenLabel';
 import { useGetReservesQuery, type ReserveNetworkDto, type ReserveTokenDto } from '../../../api/generated/adminReservesApi.generated';
+import { DocsLink } from '../../../components/DocsLink';
 import { Table } from '../components/DataTable';
 import { PageToolbar } from '../components/PageToolbar';
+import './ReservesPage.css';
 
-/** Exact amounts: every decimal a chain has (wei: 18), grouped. */
-const amount = (value: string | null | undefined) => (value === null || value === undefined ? '—' : formatQuantity(value, 18));
+/** Exact amounts: every decimal a chain has (wei: 18), grouped, in the figures' code font. */
+const amount = (value: string | null | undefined) => (value === null || value === undefined ? '—' : <span className="mono">{formatQuantity(value, 18)}</span>);
 
 /** A long address as its ends (the whole one in the tooltip). */
 const short = (text: string) => (text.length > 20 ? `${text.slice(0, 8)}…${text.slice(-4)}` : text);
 
+/** Why a figure is missing, in words and the table's own font (never in a number's code font). */
+const missing = (words: string) => <span className="figure-missing">{words}</span>;
+
 /** A network's figure, or why there is none. */
-function held(network: ReserveNetworkDto, value: string | null) {
-  if (network.state === 'not_connected') return <span className="muted">not connected</span>;
-  if (network.state === 'not_readable') return <span className="muted">not read</span>;
-  if (network.state === 'unreachable') return <span className="muted">node unreachable</span>;
-  return value === null ? <span className="muted">not configured</span> : amount(value);
+function held(network: ReserveNetworkDto, value: string | null, none = 'None') {
+  if (network.state === 'not_connected') return missing('Not connected');
+  if (network.state === 'not_readable') return missing('Not read');
+  if (network.state === 'unreachable') return missing('Node unreachable');
+  return value === null ? missing(none) : amount(value);
 }
 
 function holdings(token: ReserveTokenDto) {
   if (token.holdings !== null) return amount(token.holdings);
-  return <span className="muted">{token.networks.every((n) => n.state === 'not_connected') ? 'not connected' : 'not read'}</span>;
+  return missing(token.networks.every((n) => n.state === 'not_connected') ? 'Not connected' : 'Not read');
+}
+
+/** The note in words, with the guide's page that explains it and the setting that changes it. */
+function Note({ network }: { network: ReserveNetworkDto }) {
+  if (!network.note) return <span className="muted">—</span>;
+  return (
+    <>
+      {network.note}
+      {network.guide || network.setting ? (
+        <div className="note-more">
+          {network.guide ? <DocsLink page={network.guide} /> : null}
+          {network.setting ? (
+            <span className="muted">
+              {' '}
+              Setting: <code>{network.setting}</code>
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
 }
 
 function verdict(token: ReserveTokenDto) {
@@ -45,20 +72,19 @@ export default function ReservesPage() {
       <section className="admin-section" aria-labelledby="reserves-tokens-title">
         <h2 id="reserves-tokens-title">Holdings and liabilities per token</h2>
         <Table
+          label="Holdings and liabilities per token"
           columns={['Token', 'Holdings', 'Customer balances', 'Pending withdrawals', 'Liabilities', 'Difference', 'Status']}
           rows={tokens}
           empty={reserves.isLoading ? 'Loading…' : 'No token is held or owed'}
         >
           {(token) => (
             <tr key={token.token} data-testid={`reserves-${token.token}`}>
-              <td>
-                {token.name} <span className="muted">({token.symbol.toUpperCase()})</span>
-              </td>
-              <td className="mono nowrap">{holdings(token)}</td>
-              <td className="mono nowrap">{amount(token.customerBalance)}</td>
-              <td className="mono nowrap">{amount(token.pendingWithdrawals)}</td>
-              <td className="mono nowrap">{amount(token.liabilities)}</td>
-              <td className="mono nowrap">{token.shortfall ? <strong>{amount(token.difference)}</strong> : amount(token.difference)}</td>
+              <td>{tokenLabel(token.name, token.symbol)}</td>
+              <td className="figure">{holdings(token)}</td>
+              <td className="figure">{amount(token.customerBalance)}</td>
+              <td className="figure">{amount(token.pendingWithdrawals)}</td>
+              <td className="figure">{amount(token.liabilities)}</td>
+              <td className="figure">{token.shortfall ? <strong>{amount(token.difference)}</strong> : amount(token.difference)}</td>
               <td>{verdict(token)}</td>
             </tr>
           )}
@@ -67,6 +93,7 @@ export default function ReservesPage() {
       <section className="admin-section" aria-labelledby="reserves-networks-title">
         <h2 id="reserves-networks-title">Holdings per network</h2>
         <Table
+          label="Holdings per network"
           columns={['Token on network', 'Hot wallet', 'Deposit addresses', 'Cold wallets', 'Total', 'Note']}
           rows={networks}
           empty={reserves.isLoading ? 'Loading…' : 'No network'}
@@ -76,15 +103,15 @@ export default function ReservesPage() {
               <td>
                 {token.symbol.toUpperCase()} <span className="muted">on {network.name}</span>
               </td>
-              <td className="mono nowrap">
-                {held(network, network.hot)}
+              <td className="figure">
+                {held(network, network.hot, 'No hot wallet')}
                 {network.hotWallet ? (
-                  <div className="muted" title={network.hotWallet}>
+                  <div className="muted mono" title={network.hotWallet}>
                     {short(network.hotWallet)}
                   </div>
                 ) : null}
               </td>
-              <td className="mono nowrap">
+              <td className="figure">
                 {held(network, network.deposits)}
                 {network.state === 'read' ? (
                   <>
@@ -97,16 +124,18 @@ export default function ReservesPage() {
                   </>
                 ) : null}
               </td>
-              <td className="mono nowrap">
+              <td className="figure">
                 {held(network, network.cold)}
                 {network.coldAddresses.map((cold) => (
                   <div key={cold.address} className="muted" title={cold.address}>
-                    {short(cold.address)}: {amount(cold.balance)}
+                    <span className="mono">{short(cold.address)}</span>: {amount(cold.balance)}
                   </div>
                 ))}
               </td>
-              <td className="mono nowrap">{held(network, network.total)}</td>
-              <td className="break-anywhere">{network.note ?? '—'}</td>
+              <td className="figure">{held(network, network.total)}</td>
+              <td className="reserve-note">
+                <Note network={network} />
+              </td>
             </tr>
           )}
         </Table>

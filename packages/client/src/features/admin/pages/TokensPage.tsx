@@ -8,7 +8,7 @@ import { RowActions } from '../components/RowActions';
 import { FAILED, useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../components/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
-import { useNetworkNames } from '../hooks/useNetworkNames';
+import { tokenLabel } from '../../../lib/tokenLabel';
 import { contractAddressProblem, editedContract } from '../lib/tokenContract';
 import { type AdminToken, useAddTokenMutation, useAdminTokensQuery, useDeleteTokenMutation, useEditTokenMutation } from '../store/adminApi';
 
@@ -148,7 +148,7 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
       onSubmit={submit}
       error={error}
       busy={isLoading}
-      submitLabel="Edit"
+      submitLabel="Save"
       submitDisabled={!name.trim() || !address.trim()}
     >
       <Field label="Token Name">
@@ -170,13 +170,28 @@ function EditTokenModal({ token, onClose, onDone }: { token: AdminToken; onClose
   );
 }
 
+/** Where customers deposit this token on this network: each to their own address, a shared one (with their own tag), or nowhere yet. */
+function DepositsGoTo({ token, memoLabel }: { token: AdminToken; memoLabel: string | null }) {
+  if (token.perCustomerAddresses) return <span className="deposits-own">Each customer&apos;s own address (the network is connected to a node)</span>;
+  if (!token.address) return <span className="not-set-up">Not set up: customers cannot deposit on this network yet.</span>;
+  return (
+    <>
+      <span className="mono">{token.address}</span>
+      <div className="muted">
+        {memoLabel ? `Shared by every customer, each with their own ${memoLabel.toLowerCase()}` : 'Shared by every customer (set by an admin)'}
+      </div>
+    </>
+  );
+}
+
 export default function TokensPage() {
   const tokens = useAdminTokensQuery(undefined, { refetchOnMountOrArgChange: true });
   const [deleteToken] = useDeleteTokenMutation();
   const adding = useModalTarget<true>(tokens.refetch);
   const editing = useModalTarget<AdminToken>(tokens.refetch);
   const { remove, error, dialog } = useDeleteAction(tokens.refetch);
-  const networkName = useNetworkNames();
+  const { data: networks } = useGetNetworksQuery();
+  const memoLabelOf = (id: string) => networks?.find((network) => network.id === id)?.memoLabel ?? null;
 
   return (
     <>
@@ -186,19 +201,26 @@ export default function TokensPage() {
         loadError="The tokens could not be loaded."
         loadingLabel="Loading tokens"
         error={error}
-        columns={['Name', 'Network', 'Wallet Address', 'Action']}
+        label="Tokens"
+        columns={['Token', 'Network', 'Deposits go to', 'Token contract', 'Action']}
         rows={tokens.data ?? []}
         empty="No Tokens"
       >
         {(token) => (
-          <tr key={token._id}>
-            <td>{token.name}</td>
-            <td>{networkName(token.network)}</td>
-            <td className="mono">{token.address ?? <span className="not-set-up">Not set up: customers cannot deposit on this network yet.</span>}</td>
+          <tr key={token._id} data-testid={`token-${token.name}-${token.network}`}>
+            <td>
+              {tokenLabel(token.coinName, token.symbol)}
+              <div className="muted">{token.name}</div>
+            </td>
+            <td>{token.networkName}</td>
+            <td className="break-anywhere">
+              <DepositsGoTo token={token} memoLabel={memoLabelOf(token.network)} />
+            </td>
+            <td className={token.contractAddress ? 'mono' : undefined}>{token.contractAddress ?? <span className="muted">—</span>}</td>
             <td>
               <RowActions
-                editLabel={`Edit ${token.name}`}
-                deleteLabel={`Delete ${token.name}`}
+                editLabel={`Edit ${token.name} on ${token.networkName}`}
+                deleteLabel={`Delete ${token.name} on ${token.networkName}`}
                 onEdit={() => editing.open(token)}
                 onDelete={() =>
                   remove(() => deleteToken({ id: token._id, name: token.name }).unwrap(), {

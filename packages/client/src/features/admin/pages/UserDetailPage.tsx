@@ -122,7 +122,7 @@ export default function UserDetailPage() {
       {pendingApprovals.length ? (
         <section className="admin-section" aria-labelledby="approvals-heading">
           <h2 id="approvals-heading">Waiting for approval</h2>
-          <ul>
+          <ul className="break-anywhere">
             {pendingApprovals.map((a) => (
               <li key={a._id}>
                 {a.summary} ({formatUsd(a.usdValue)}), requested by {a.requestedBy.email} {formatDateTime(a.createdAt)} ·{' '}

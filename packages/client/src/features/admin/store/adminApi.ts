@@ -9,7 +9,7 @@ import { enhancedApi as transactionsApi } from '../../../api/generated/adminTran
 import type { DashboardDto } from '../../../api/generated/adminApi.generated';
 import type { AuditEntryDto, GetAuditLogApiArg } from '../../../api/generated/adminAuditApi.generated';
 import type { TicketDetailDto, TicketSummaryDto } from '../../../api/generated/adminTicketsApi.generated';
-import type { AddCustomTokenApiArg, AdminTokenDto, CustomTokenDto } from '../../../api/generated/adminTokensApi.generated';
+import type { AddCustomTokenApiArg, AdminTokenListItemDto, CustomTokenDto } from '../../../api/generated/adminTokensApi.generated';
 import type { GetAdminTransactionsApiArg, LedgerCheckDto, LiabilitiesDto, TransactionDto } from '../../../api/generated/adminTransactionsApi.generated';
 import type { AdminAccountDto } from '../../../api/generated/adminAdminsApi.generated';
 import type { ApprovalDto } from '../../../api/generated/adminApprovalsApi.generated';
@@ -54,7 +54,7 @@ export type AdminUser = AdminUserDto;
 export type AdminAccount = AdminAccountDto;
 export type Approval = ApprovalDto;
 export type UserDetail = UserDetailDto;
-export type AdminToken = AdminTokenDto;
+export type AdminToken = AdminTokenListItemDto;
 export type CustomToken = CustomTokenDto;
 export type AdminTransaction = TransactionDto;
 export type TransactionStatus = TransactionDto['status'];
