@@ -106,7 +106,7 @@ export default function FeesPage() {
         <h2 id="fees-title">Fee schedule</h2>
         <Table
           label="Fee schedule"
-          columns={['Token', 'Spread (bp)', 'Swap fee (bp)', 'Least fee (USD)', 'Withdrawal fee', 'Least position (USD)', 'Position', '']}
+          columns={['Token', 'Spread (bp)', 'Swap fee (bp)', 'Least fee (USD)', 'Withdrawal fee', 'Least position (USD)', 'Position', 'Change']}
           rows={rows}
           empty={fees.isLoading ? 'Loading…' : 'No token'}
         >
