@@ -20,6 +20,8 @@ const LINKS = [
   { to: '/admin/admins', label: 'Admins' },
   { to: '/admin/chain', label: 'Chain status' },
   { to: '/admin/reserves', label: 'Reserves' },
+  { to: '/admin/fees', label: 'Fees' },
+  { to: '/admin/revenue', label: 'Revenue' },
   { to: '/admin/api-keys', label: 'API keys' },
   { to: '/admin/webhooks', label: 'Webhooks' },
 ];
