@@ -92,6 +92,10 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     expect(audit).toEqual([{ api_key_id: created.body.id, actor_id: user._id }]);
     const entries = (await t.http.get(`/api/admin/audit?actor=${user._id}&action=wallet.swap`).set(bearer(t.admin)).expect(200)).body.items;
     expect(entries).toEqual([expect.objectContaining({ action: 'wallet.swap', apiKey: key.slice(0, 12) })]);
+    const csv = await t.http.get(`/api/admin/export/audit?actor=${user._id}&action=wallet.swap`).set(bearer(t.admin)).expect(200);
+    const [header, swapRow] = csv.text.trim().split(/\r?\n/);
+    expect(header.endsWith('"Request id","API key"')).toBe(true);
+    expect(swapRow.endsWith(`"${key.slice(0, 12)}"`)).toBe(true);
     await expect.poll(() => logLines.some((line) => line.includes('"path":"/api/crypto/swap"') && line.includes(`"apiKey":"${key.slice(0, 12)}"`))).toBe(true);
     const used = (await t.http.get('/api/user/api-keys').set(bearer(user.token)).expect(200)).body[0];
     expect(used.lastUsedAt).not.toBeNull();
