@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type ChainConnection, parseChains, signerSettingsProblems } from './chain-settings';
 import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from './settings';
 import { parseDuration } from './duration';
+import { type FeeSettings, parseFeeSettings } from './fees-config';
 import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
 
 export { parseDuration } from './duration';
@@ -74,6 +75,8 @@ export interface AppConfig {
   signerToken: string | undefined;
   /** API keys and webhooks. */
   integrations: IntegrationSettings;
+  /** The fee schedule's defaults and the quotes' lifetime. */
+  fees: FeeSettings;
 }
 
 /**
@@ -221,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     chains,
     signerToken,
     integrations: parseIntegrationSettings(env, problems, int),
+    fees: parseFeeSettings(env, problems, int),
   };
 
   if (problems.length) throw new ConfigError(problems);

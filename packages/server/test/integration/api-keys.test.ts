@@ -180,8 +180,8 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
       }
     }
     expect(failures).toEqual([]);
-    // Each scope reaches routes of its own: money moves only through trade (swap) and withdraw (send).
-    expect(allowedCount['user:trade']).toBe(1);
+    // Each scope reaches routes of its own: money moves only through trade (swap, and its quote) and withdraw (send).
+    expect(allowedCount['user:trade']).toBe(2);
     expect(allowedCount['user:withdraw']).toBe(1);
     expect(allowedCount['user:read']).toBeGreaterThan(10);
     expect(allowedCount['admin:read']).toBeGreaterThan(15);

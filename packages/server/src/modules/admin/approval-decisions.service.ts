@@ -7,6 +7,7 @@ import { type BoundEffect, StaleApprovalError } from '../ledger/four-eyes-policy
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
+import { FeeScheduleChanges } from '../approvals/fee-schedule-changes';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
 import type { Applying } from '../approvals/applying';
@@ -43,6 +44,7 @@ export class ApprovalDecisionsService {
     private readonly adjustments: BalanceAdjustmentsService,
     private readonly audit: AuditService,
     private readonly chainDeposits: ChainDepositReversals,
+    private readonly feeChanges: FeeScheduleChanges,
   ) {}
 
   async list(query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
@@ -146,6 +148,11 @@ export class ApprovalDecisionsService {
         case 'reverse-chain-deposit':
           await this.chainDeposits.takeBack(actor, String(payload.depositId), { reason: String(payload.reason) }, applying);
           return;
+        case 'change-fees': {
+          const effect = row.effect as unknown as { token: string; change: Record<string, unknown> };
+          await this.feeChanges.apply(actor, effect.token, effect.change, tx);
+          return;
+        }
       }
     } catch (error) {
       if (error instanceof StaleApprovalError) throw error;
