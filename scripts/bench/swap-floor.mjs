@@ -43,7 +43,8 @@ const work = mkdtempSync(join(tmpdir(), 'coinpurse-bench-floor-'));
 let server;
 
 async function cleanup() {
-  if (server && server.exitCode === null) {
+  // A process ended by a signal has no exit code but a signal code: waiting for its exit again would never end.
+  if (server && server.exitCode === null && server.signalCode === null) {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
   }
