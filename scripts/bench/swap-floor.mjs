@@ -43,7 +43,8 @@ const work = mkdtempSync(join(tmpdir(), 'coinpurse-bench-floor-'));
 let server;
 
 async function cleanup() {
-  if (server && server.exitCode === null) {
+  // A process ended by a signal has no exit code but a signal code: waiting for its exit again would never end.
+  if (server && server.exitCode === null && server.signalCode === null) {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
   }
@@ -194,7 +195,10 @@ function swapsFromThisRun() {
     .map((line) => JSON.parse(line))
     .find((f) => SWAPS_FIGURE.test(f.name));
   if (!found) return undefined;
-  return { value: Number.parseFloat(found.value), perSimple: Number.parseFloat(found.ratio) };
+  // The anchor as printed ('pgbench -N 4346 tps'): more digits than the rounded ratio.
+  const value = Number.parseFloat(found.value);
+  const simple = Number.parseFloat(/([\d.]+) tps/.exec(found.anchor)?.[1] ?? 'NaN');
+  return { value, perSimple: Number.isFinite(simple) && simple ? value / simple : Number.parseFloat(found.ratio) };
 }
 
 try {

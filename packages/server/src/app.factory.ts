@@ -11,6 +11,7 @@ import { useChainsForAddresses } from './common/address-validation';
 import { registerClientAssets } from './common/client-assets';
 import { registerDocs } from './common/docs-assets';
 import { registerJsonBodies } from './common/json-body';
+import { registerMultipartForUploads } from './common/multipart-plugin';
 import { registerSecurityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
@@ -62,7 +63,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const rootLogger = createRootLogger(config, effectiveLogLevel(config, options.logger), options.logDestination);
   let app: NestFastifyApplication;
   try {
-    app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, database, rootLogger), new FastifyAdapter(serverOptions(config)), {
+    const adapter = new FastifyAdapter(serverOptions(config));
+    // Before Nest's adapter registers it for the upload interceptors (it then skips it).
+    registerMultipartForUploads(adapter.getInstance() as unknown as FastifyInstance);
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, database, rootLogger), adapter, {
       bufferLogs: true,
       // The bodies are read as registerJsonBodies says (configureApp), not by Nest's default parsers.
       bodyParser: false,
