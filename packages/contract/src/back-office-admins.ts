@@ -70,7 +70,15 @@ export class AdminChangedDto {
 
 // ---- Four-eyes approvals ----
 
-export const APPROVAL_ACTIONS = ['update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit'] as const;
+export const APPROVAL_ACTIONS = [
+  'update-balance',
+  'deposit',
+  'modify-transaction',
+  'delete-trx',
+  'create-admin',
+  'reverse-chain-deposit',
+  'update-verification-limits',
+] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];

@@ -61,7 +61,7 @@ export type ApprovalAdminDto = {
 };
 export type ApprovalDto = {
   _id: string;
-  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx' | 'create-admin' | 'reverse-chain-deposit';
+  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx' | 'create-admin' | 'reverse-chain-deposit' | 'update-verification-limits';
   status: 'pending' | 'approved' | 'rejected';
   /** What it does, for people. */
   summary: string;

@@ -66,10 +66,13 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql, drizzle/0056_verification_limits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
 -- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail.
+--
+-- Changed in drizzle/0056_verification_limits.sql:
+-- cp_send and cp_swap as in 0024, with the limit rule after the price check (before anything moves).
 CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -83,6 +86,7 @@ BEGIN
   PERFORM cp_require_live_tokens(ARRAY[p_token]);
   PERFORM cp_require_send_allowed(p_user, p_token, p_network, p_address, p_memo);
   PERFORM cp_require_price(p_token, p_price, p_price_grace_ms);
+  PERFORM cp_require_within_limits(p_user, 'withdrawal', p_usd);
 
   PERFORM cp_post('withdrawal_hold', p_transaction, 'withdrawal requested', p_user,
     cp_transfer(cp_customer_account(p_user, p_token), cp_platform_account('withdrawals_pending', p_token, p_shard), p_quantity));
@@ -96,7 +100,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_swap(uuid,uuid,text,text,numeric,numeric,numeric,numeric,numeric,text,jsonb,timestamp with time zone,integer,integer,jsonb,jsonb)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql, drizzle/0056_verification_limits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A swap at the quoted prices: the customer's `from` quantity goes to the swap pool, the pool pays out the `to`
 -- quantity, with the swap row and the audit entry.
@@ -112,6 +116,7 @@ BEGIN
   PERFORM cp_require_live_tokens(ARRAY[p_from, p_to]);
   PERFORM cp_require_price(p_from, p_from_price, p_price_grace_ms);
   PERFORM cp_require_price(p_to, p_to_price, p_price_grace_ms);
+  PERFORM cp_require_within_limits(p_user, 'swap', p_usd);
 
   PERFORM cp_post('swap', p_transaction, 'swap ' || p_from || ' to ' || p_to, p_user,
     cp_transfer(cp_customer_account(p_user, p_from), cp_platform_account('swap_pool', p_from, p_shard), p_from_quantity)

@@ -142,7 +142,9 @@ export default function ApprovalsPage() {
                 </>
               ) : null}
             </td>
-            <td className="nowrap">{approval.action === 'create-admin' ? '—' : formatUsd(approval.usdValue)}</td>
+            <td className="nowrap">
+              {approval.action === 'create-admin' || approval.action === 'update-verification-limits' ? '—' : formatUsd(approval.usdValue)}
+            </td>
             <td className="break-anywhere">
               {approval.requestedBy.name}
               <br />
