@@ -22,6 +22,8 @@ export const VerificationAdminRoutes = {
   reject: 'verifications/:id/reject',
   limits: 'verification-limits',
   limit: 'verification-limits/:level',
+  /** Erasure of a closed customer account's personal data. */
+  erase: 'users/:id/erase',
 } as const;
 
 export const DOCUMENT_KIND_VALUES = ['id_front', 'id_back', 'selfie', 'proof_of_address'] as const;
@@ -293,6 +295,13 @@ export class UpdateLevelLimitsDto {
   @ValidateIf((_o, v) => v !== null && v !== '')
   @Matches(USD_OR_NONE, { message: LIMIT_MESSAGE })
   swapMonth: string | null;
+}
+
+export class ErasedDto {
+  @ApiProperty({ format: 'uuid', description: 'The account’s id, kept as the pseudonym of its ledger entries' })
+  _id: string;
+  @ApiProperty()
+  message: string;
 }
 
 export const VERIFICATION_SUBMITTED_MESSAGE = 'Your verification was submitted. We will tell you when it is reviewed.';

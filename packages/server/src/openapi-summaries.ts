@@ -118,5 +118,6 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   approveVerification: 'Approve a verification submission (the customer’s level rises)',
   rejectVerification: 'Reject a verification submission with a reason',
   getVerificationLimits: 'The limits of each verification level',
+  eraseUser: 'Erase a closed customer account’s personal data (its ledger entries stay under its id)',
   updateVerificationLimits: 'Change the limits of a verification level (four-eyes when on)',
 };

@@ -143,6 +143,42 @@ describe.each(DATABASE_KINDS)('verification limits in the money functions on %s 
     await t.http.put('/api/admin/verification-limits/2').set(bearer(t.admin)).send(level2).expect(200);
   });
 
+  it('erasure of a closed account deletes its documents and personal details; its ledger entries stay under its id, the books balanced', async () => {
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 300);
+    await swap(user.token, 100).expect(201);
+    for (const kind of ['id_front', 'selfie'])
+      await t.http.post('/api/user/verification/documents').set(bearer(user.token)).field('kind', kind).attach('image', PNG, 'doc.png').expect(200);
+    await t.http
+      .post('/api/user/verification/submit')
+      .set(bearer(user.token))
+      .send({ level: 1, legalName: 'Grace Hopper', dateOfBirth: '1980-12-09', address: '1 Navy Yard', country: 'US', documentType: 'passport' })
+      .expect(200);
+    const [item] = (await t.http.get(`/api/admin/verifications?userId=${user._id}`).set(bearer(t.admin)).expect(200)).body.items;
+    await t.http.post(`/api/admin/verifications/${item._id}/reject`).set(bearer(t.admin)).send({ reason: 'Blurred' }).expect(200);
+
+    const open = await t.http.post(`/api/admin/users/${user._id}/erase`).set(bearer(t.admin)).expect(409);
+    expect(open.body.error).toBe('Only a closed account can be erased: delete (close) the account first.');
+    await t.http.post(`/api/admin/users/${user._id}/erase`).set(bearer(user.token)).expect(403);
+    await t.http.delete(`/api/admin/delete-user/${user._id}`).set(bearer(t.admin)).expect(200);
+    const erased = await t.http.post(`/api/admin/users/${user._id}/erase`).set(bearer(t.admin)).expect(200);
+    expect(erased.body._id).toBe(user._id);
+    await t.http.post(`/api/admin/users/${user._id}/erase`).set(bearer(t.admin)).expect(409);
+
+    const rows = async (query: ReturnType<typeof sql>) => ((await db().execute(query)) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+    expect(await rows(sql`select id from verification_documents where user_id = ${user._id}`)).toEqual([]);
+    expect(await rows(sql`select details_sealed from verification_submissions where user_id = ${user._id}`)).toEqual([{ details_sealed: null }]);
+    const [account] = await rows(sql`select name, email, country from users where id = ${user._id}`);
+    expect(account).toEqual({ name: 'Erased customer', email: `erased-${user._id}@erased.invalid`, country: '-' });
+    expect(JSON.stringify(await rows(sql`select * from users where id = ${user._id}`))).not.toContain(user.email);
+    // The History and the ledger keep their rows under the same id; the review's detail says nothing more of the person.
+    expect(await rows(sql`select type from transactions where user_id = ${user._id} order by seq`)).toEqual([{ type: 'adjustment' }, { type: 'swap' }]);
+    const detail = (await t.http.get(`/api/admin/verifications/${item._id}`).set(bearer(t.admin)).expect(200)).body;
+    expect(detail).toMatchObject({ userName: 'Erased customer', details: null, documents: [] });
+    await t.http.post('/api/user/login-user').send({ email: user.email, password: user.password }).expect(401);
+    // expectLedgerClean (afterEach) checks the books.
+  });
+
   it.runIf(kind === 'postgres')('100 concurrent sends never go over the day’s limit (PostgreSQL)', async () => {
     const user = await newCustomer(t);
     await setLevel(user._id, 1);

@@ -6,6 +6,10 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
+      eraseUser: build.mutation<EraseUserApiResponse, EraseUserApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/users/${queryArg.id}/erase`, method: 'POST' }),
+        invalidatesTags: ['admin-verification'],
+      }),
       getVerifications: build.query<GetVerificationsApiResponse, GetVerificationsApiArg>({
         query: (queryArg) => ({
           url: `/api/admin/verifications`,
@@ -50,6 +54,11 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
+export type EraseUserApiResponse =
+  /** status 200 A closed account only (409 otherwise): documents, personal details, name, email, address book and two-factor deleted; its ledger entries stay under its id. Audited. */ ErasedDto;
+export type EraseUserApiArg = {
+  id: string;
+};
 export type GetVerificationsApiResponse = /** status 200 Newest first; ?status=in_review is the queue, ?userId= one customer’s history. */ VerificationPageDto;
 export type GetVerificationsApiArg = {
   /** Page size, 1 to 100 */
@@ -93,6 +102,19 @@ export type UpdateVerificationLimitsApiArg = {
   level: string;
   updateLevelLimitsDto: UpdateLevelLimitsDto;
 };
+export type ErasedDto = {
+  /** The account’s id, kept as the pseudonym of its ledger entries */
+  _id: string;
+  message: string;
+};
+export type ErrorResponseDto = {
+  statusCode: number;
+  error: string;
+  /** Per-field validation messages */
+  details?: {
+    [key: string]: string[];
+  };
+};
 export type VerificationSummaryDto = {
   _id: string;
   userId: string;
@@ -111,14 +133,6 @@ export type VerificationSummaryDto = {
 export type VerificationPageDto = {
   items: VerificationSummaryDto[];
   nextCursor: string | null;
-};
-export type ErrorResponseDto = {
-  statusCode: number;
-  error: string;
-  /** Per-field validation messages */
-  details?: {
-    [key: string]: string[];
-  };
 };
 export type PersonalDetailsDto = {
   legalName: string;
@@ -204,6 +218,7 @@ export type UpdateLevelLimitsDto = {
   swapMonth: string | null;
 };
 export const {
+  useEraseUserMutation,
   useGetVerificationsQuery,
   useLazyGetVerificationsQuery,
   useGetVerificationReviewQuery,

@@ -20,6 +20,8 @@ export const users = pgTable(
     deactivatedBy: uuid('deactivated_by'),
     /** The verification level an admin approved (issue 35): 0 on sign-up, 1 identity, 2 address. */
     verificationLevel: smallint('verification_level').notNull().default(0),
+    /** When an admin erased the closed account's personal data; the id stays as the ledger's pseudonym. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('users_email_normalized_key').on(t.emailNormalized),

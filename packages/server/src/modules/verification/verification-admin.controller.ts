@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@
 import { ApiAcceptedResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import {
   AssignVerificationDto,
+  ErasedDto,
   PendingApprovalDto,
   RejectVerificationDto,
   UpdateLevelLimitsDto,
@@ -15,6 +16,7 @@ import type { FastifyReply } from 'fastify';
 import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
 import { answer } from '../approvals/approval-gate.service';
+import { ErasureService } from './erasure.service';
 import { VerificationLimitsService } from './verification-limits.service';
 import { VerificationReviewService } from './verification-review.service';
 
@@ -24,7 +26,21 @@ export class VerificationAdminController {
   constructor(
     private readonly review: VerificationReviewService,
     private readonly limits: VerificationLimitsService,
+    private readonly erasure: ErasureService,
   ) {}
+
+  @Post(VerificationAdminRoutes.erase)
+  @HttpCode(200)
+  @AdminAccess('session-only')
+  @ApiOkResponse({
+    type: ErasedDto,
+    description:
+      'A closed account only (409 otherwise): documents, personal details, name, email, address book and two-factor deleted; its ledger entries stay under its id. Audited.',
+  })
+  @ApiNotFoundResponse({ description: 'No such customer.' })
+  eraseUser(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<ErasedDto> {
+    return this.erasure.erase(actor, id);
+  }
 
   @Get(VerificationAdminRoutes.verifications)
   @AdminAccess('read')

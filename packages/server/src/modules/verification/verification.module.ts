@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
+import { ErasureService } from './erasure.service';
 import { VerificationAdminController } from './verification-admin.controller';
 import { VerificationLimitsService } from './verification-limits.service';
 import { VerificationReviewService } from './verification-review.service';
@@ -11,7 +12,7 @@ import { VerificationService } from './verification.service';
 @Module({
   imports: [ApprovalsModule],
   controllers: [VerificationController, VerificationAdminController],
-  providers: [VerificationRepository, VerificationService, VerificationReviewService, VerificationLimitsService],
+  providers: [ErasureService, VerificationRepository, VerificationService, VerificationReviewService, VerificationLimitsService],
   exports: [VerificationService, VerificationReviewService, VerificationLimitsService, VerificationRepository],
 })
 export class VerificationModule {}
