@@ -65,7 +65,7 @@ export function IdentityForm({ verification }: { verification: VerificationDto }
       <DocumentUpload kind="id_front" uploadedAt={uploaded('id_front')} hint="The page with your photo, every corner visible." />
       {documentType === 'passport' ? null : <DocumentUpload kind="id_back" uploadedAt={uploaded('id_back')} />}
       <DocumentUpload kind="selfie" uploadedAt={uploaded('selfie')} hint="Your face, clearly lit, holding the document." />
-      <button type="submit" disabled={isLoading}>
+      <button type="submit" className="button" disabled={isLoading}>
         {isLoading ? 'Sending…' : 'Send for review'}
       </button>
     </form>
@@ -95,7 +95,7 @@ export function AddressForm({ verification }: { verification: VerificationDto })
         uploadedAt={uploadedAt}
         hint="A utility bill or bank statement from the last 3 months, with your name and address."
       />
-      <button type="submit" disabled={isLoading}>
+      <button type="submit" className="button" disabled={isLoading}>
         {isLoading ? 'Sending…' : 'Send for review'}
       </button>
     </form>
