@@ -889,6 +889,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crypto/swap-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Quote a swap the customer may accept once before it expires */
+        post: operations["swapQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/get-tokens": {
         parameters: {
             query?: never;
@@ -2003,6 +2020,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fee schedule: defaults and per token, with each token's house position */
+        get: operations["getFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/fees/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change one row of the fee schedule (audited; four-eyes when on) */
+        put: operations["updateFees"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revenue per day, token and kind, from the ledger */
+        get: operations["getRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/revenue/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revenue per day, token and kind as CSV */
+        get: operations["exportRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2841,7 +2926,7 @@ export interface components {
             /** Format: uuid */
             _id: string;
             /** @enum {string} */
-            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "update-verification-limits";
+            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "update-verification-limits" | "change-fees";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @description What it does, for people. */
@@ -2853,7 +2938,7 @@ export interface components {
             /** @description The request body as sent, for people; what is applied is `posting`. */
             payload: Record<string, never>;
             /** @description Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator). */
-            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change")[];
+            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change" | "fee-change")[];
             /** @description Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change). */
             posting: components["schemas"]["ApprovalPostingLineDto"][];
             /** @description USD price per coin at the request (the value shown and the price recorded). */
@@ -3043,6 +3128,28 @@ export interface components {
              * @example ethereum
              */
             to: string;
+            /**
+             * Format: uuid
+             * @description A quote of `POST /api/crypto/swap-quote`: the swap executes exactly its numbers, once, before `expiresAt` (409 "quote expired" after, nothing moved). `amount`, `from` and `to` must be the quote's. Without it the swap is priced now, the same way.
+             */
+            quoteId?: string;
+        };
+        SwapFeeDto: {
+            /**
+             * @description The fee in USD (exact decimal string; 0 with no swap fee).
+             * @example 0.5
+             */
+            usd: string;
+            /**
+             * @description The token it is taken in: the one received.
+             * @example ethereum
+             */
+            token: string;
+            /**
+             * @description The fee's quantity of that token, in its exact decimals.
+             * @example 0.000200
+             */
+            coinAmount: string;
         };
         SwapLegDto: {
             /** @example bitcoin */
@@ -3061,6 +3168,17 @@ export interface components {
             price: string;
         };
         SwapResponseDto: {
+            /**
+             * @description `to` tokens per `from` token, the spread included (exact decimal string).
+             * @example 19.9
+             */
+            rate: string;
+            /**
+             * @description The spread in basis points of the USD value, included in the rate.
+             * @example 50
+             */
+            spreadBps: number;
+            fee: components["schemas"]["SwapFeeDto"];
             /** @example Swap successful */
             message: string;
             /**
@@ -3069,8 +3187,63 @@ export interface components {
              */
             amount: number;
             from: components["schemas"]["SwapLegDto"];
+            /** @description What the customer got, the spread and fee taken. */
             to: components["schemas"]["SwapLegDto"];
             transaction: components["schemas"]["TransactionDto"];
+            /**
+             * Format: uuid
+             * @description The quote it executed, when one was given.
+             */
+            quoteId?: string;
+        };
+        SwapQuoteRequestDto: {
+            /**
+             * @description USD value of the amount given (number or decimal string, at most 8 decimals)
+             * @example 100
+             */
+            amount: number | string;
+            /**
+             * @description Token id given
+             * @example bitcoin
+             */
+            from: string;
+            /**
+             * @description Token id received
+             * @example ethereum
+             */
+            to: string;
+        };
+        SwapQuoteDto: {
+            /**
+             * @description `to` tokens per `from` token, the spread included (exact decimal string).
+             * @example 19.9
+             */
+            rate: string;
+            /**
+             * @description The spread in basis points of the USD value, included in the rate.
+             * @example 50
+             */
+            spreadBps: number;
+            fee: components["schemas"]["SwapFeeDto"];
+            /**
+             * Format: uuid
+             * @description Give it as `quoteId` to `POST /api/crypto/swap` before `expiresAt`.
+             */
+            quoteId: string;
+            /**
+             * @description USD value of the quantity given, at the quoted price
+             * @example 100
+             */
+            amount: number;
+            /** @description What is given. */
+            from: components["schemas"]["SwapLegDto"];
+            /** @description What the customer gets, the spread and fee taken. */
+            to: components["schemas"]["SwapLegDto"];
+            /**
+             * Format: date-time
+             * @description The quote holds until then (SWAP_QUOTE_SECONDS after it was made).
+             */
+            expiresAt: string;
         };
         AddCustomTokenDto: {
             /**
@@ -4372,6 +4545,126 @@ export interface components {
             withdrawalSingle: string | null;
             swapDay: string | null;
             swapMonth: string | null;
+        };
+        FeeRowDto: {
+            /**
+             * @description `*` for the default row, else a token id.
+             * @example *
+             */
+            token: string;
+            /**
+             * @description The token name (`Every token` for the default row).
+             * @example Litecoin
+             */
+            name: string;
+            /**
+             * @description Swap spread in basis points (50 = 0.5 %) when the house sells this token.
+             * @example 50
+             */
+            swapSpreadBps: number | null;
+            /**
+             * @description Swap fee in basis points of the USD value (default row only).
+             * @example 10
+             */
+            swapFeeBps: number | null;
+            /**
+             * @description The least swap fee in USD when one is charged (default row only).
+             * @example 0.5
+             */
+            swapFeeMinUsd: string | null;
+            /**
+             * @description A withdrawal's fee in coins of the token, on top of the network fee (token rows).
+             * @example 0.001
+             */
+            withdrawalFee: string | null;
+            /**
+             * @description The house position may not go below this USD value (holdings minus what customers are owed).
+             * @example 0
+             */
+            houseMinPositionUsd: string | null;
+            /** @description Coins held off chain of a token without a chain connection: its holdings (token rows). */
+            inventory: string | null;
+            /** @description Whether the token is read on a chain (its holdings come from the reserves check). */
+            connected: boolean;
+            /** @description The house position now in coins (holdings minus liabilities); null when its holdings are unknown. */
+            position: string | null;
+            /**
+             * Format: date-time
+             * @description When an administrator last set it (null: from the configuration, or never set).
+             */
+            setAt: string | null;
+        };
+        FeeScheduleDto: {
+            /** @description The default row first, then every supported token. */
+            rows: components["schemas"]["FeeRowDto"][];
+            /** @description Changes wait for a second admin (four-eyes is on). */
+            fourEyes: boolean;
+            /**
+             * @description How long a swap quote holds (SWAP_QUOTE_SECONDS).
+             * @example 15
+             */
+            quoteSeconds: number;
+        };
+        FeeRowUpdateDto: {
+            swapSpreadBps?: number | null;
+            swapFeeBps?: number | null;
+            /** @example 0.5 */
+            swapFeeMinUsd?: string | null;
+            /** @example 0.001 */
+            withdrawalFee?: string | null;
+            /** @example 0 */
+            houseMinPositionUsd?: string | null;
+            /** @example 12.5 */
+            inventory?: string | null;
+        };
+        FeeRowChangedDto: {
+            /** @example Fee schedule updated */
+            message: string;
+            row: components["schemas"]["FeeRowDto"];
+        };
+        RevenueRowDto: {
+            /**
+             * @description The day (UTC).
+             * @example 2026-11-27
+             */
+            day: string;
+            /** @example litecoin */
+            token: string;
+            /** @example ltc */
+            symbol: string;
+            /**
+             * @description swap_spread, swap_fee, withdrawal_fee, or network_fees (the platform's gain or cost on network fees).
+             * @enum {string}
+             */
+            kind: "swap_spread" | "swap_fee" | "withdrawal_fee" | "network_fees";
+            /**
+             * @description Coins (exact decimal string; negative: a cost).
+             * @example 0.012
+             */
+            coinAmount: string;
+            /**
+             * @description USD at the prices of each operation (exact decimal string, 8 decimals).
+             * @example 1.2
+             */
+            usd: string;
+            /**
+             * @description Postings counted.
+             * @example 3
+             */
+            count: number;
+        };
+        RevenueDto: {
+            /** @example 2026-11-01 */
+            from: string;
+            /** @example 2026-11-30 */
+            to: string;
+            /** @description Newest day first, then token and kind. */
+            rows: components["schemas"]["RevenueRowDto"][];
+            /**
+             * @description Σ usd of the rows.
+             * @example 12.5
+             */
+            totalUsd: string;
         };
         ErrorResponseDto: {
             /** @example 400 */
@@ -7246,7 +7539,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices. */
+            /** @description Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down), less the spread and swap fee of the fee schedule (both in `to`; none with a zero schedule). With `quoteId`: exactly that quote's numbers, once. The response gives the executed quantities, prices, rate and fee. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7255,7 +7548,7 @@ export interface operations {
                     "application/json": components["schemas"]["SwapResponseDto"];
                 };
             };
-            /** @description Same token twice, unsupported token, bad amount, or insufficient balance. */
+            /** @description Same token twice, unsupported token, bad amount, insufficient balance, or not the swap quoted. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7282,7 +7575,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still in flight after the lock timeout, or the state does not allow the change. */
+            /** @description No such quote for this customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description `quote expired`, the quote was already used, or the house cannot sell the `to` token now (a message for people).
+             *
+             *     A request with this Idempotency-Key is still in flight after the lock timeout, or the state does not allow the change.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7302,6 +7608,66 @@ export interface operations {
             };
             /** @description The customer's account is busy: too many of their money calls at once, or another payment holds it. Nothing changed; retry after Retry-After seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    swapQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwapQuoteRequestDto"];
+            };
+        };
+        responses: {
+            /** @description A quote of the swap (`amount` USD of `from` for `to`) at the prices now, with the spread in `rate` and the `fee`: give its `quoteId` to `POST /api/crypto/swap` before `expiresAt` (SWAP_QUOTE_SECONDS) and exactly these numbers are executed, once, whatever the prices do meanwhile. Nothing moves until then. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwapQuoteDto"];
+                };
+            };
+            /** @description Same token twice, unsupported token, bad amount, or too small to cover the fee. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key without the `trade` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The house cannot sell the `to` token now: "Swaps into Litecoin are paused: not enough Litecoin is available…". */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10751,6 +11117,219 @@ export interface operations {
                 };
             };
             /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The default row, then every supported token with its own values (null: the default, else 0) and house position. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeScheduleDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    updateFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeeRowUpdateDto"];
+            };
+        };
+        responses: {
+            /** @description Changed and audited (`fees.update`). A field left out keeps its value; null clears it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeRowChangedDto"];
+                };
+            };
+            /** @description Four-eyes is on: the change waits for a second administrator. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description Bad value, unknown token, or a value of the default row on a token (or the other way round). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Four-eyes is on and no other active administrator could approve it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getRevenue: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), inclusive; default 30 days ago. */
+                from?: string;
+                /** @description Last day (UTC), inclusive; default today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per day (UTC), token and kind: coins and USD at the prices of each operation, from the ledger. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevenueDto"];
+                };
+            };
+            /** @description Bad days, or more than 366 of them. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    exportRevenue: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), inclusive; default 30 days ago. */
+                from?: string;
+                /** @description Last day (UTC), inclusive; default today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same rows as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
             403: {
                 headers: {
                     [name: string]: unknown;

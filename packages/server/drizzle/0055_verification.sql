@@ -1,4 +1,4 @@
--- Verification levels (issue 35): each customer's level (users.verification_level: 0 on sign-up), their submissions
+-- Verification levels (issue 35) and erasure: each customer's level (users.verification_level: 0 on sign-up), their submissions
 -- for level 1 (identity: personal details sealed with ENCRYPTION_KEY and the identity documents) and level 2 (proof of
 -- address), the encrypted documents, each level's limits (seeded from configuration at start, changed in the back
 -- office) and whether the money functions enforce them (KYC_LIMITS, written at start).
@@ -56,6 +56,7 @@ CREATE TABLE "verification_submissions" (
 --> statement-breakpoint
 ALTER TABLE "admin_approvals" DROP CONSTRAINT "admin_approvals_action_check";--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "verification_level" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "erased_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "verification_documents" ADD CONSTRAINT "verification_documents_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "verification_documents" ADD CONSTRAINT "verification_documents_submission_id_fkey" FOREIGN KEY ("submission_id") REFERENCES "public"."verification_submissions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "verification_submissions" ADD CONSTRAINT "verification_submissions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -66,7 +67,7 @@ CREATE INDEX "verification_submissions_user_created_idx" ON "verification_submis
 CREATE UNIQUE INDEX "verification_submissions_one_in_review_key" ON "verification_submissions" USING btree ("user_id") WHERE "verification_submissions"."status" = 'in_review';--> statement-breakpoint
 CREATE INDEX "transactions_user_created_idx" ON "transactions" USING btree ("user_id","created_at");--> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_verification_level_check" CHECK ("users"."verification_level" in (0, 1, 2));--> statement-breakpoint
-ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_action_check" CHECK ("admin_approvals"."action" in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'update-verification-limits'));--> statement-breakpoint
+ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_action_check" CHECK ("admin_approvals"."action" in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees', 'update-verification-limits'));--> statement-breakpoint
 CREATE OR REPLACE FUNCTION cp_verification_usage(p_user uuid)
 RETURNS TABLE (kind text, day_usd numeric, month_usd numeric)
 LANGUAGE sql STABLE

@@ -44,6 +44,11 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   exportTransactions: 'Own transactions as CSV',
   sendCrypto: 'Send a token to an address',
   swapTokens: 'Swap one token for another',
+  swapQuote: 'Quote a swap the customer may accept once before it expires',
+  getFees: "The fee schedule: defaults and per token, with each token's house position",
+  updateFees: 'Change one row of the fee schedule (audited; four-eyes when on)',
+  getRevenue: 'Revenue per day, token and kind, from the ledger',
+  exportRevenue: 'Revenue per day, token and kind as CSV',
   // Transactions and ledger (admin)
   depositCrypto: 'Record a deposit for a customer',
   modifyTransaction: 'Set the status of a deposit or withdrawal',

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type ChainConnection, parseChains, signerSettingsProblems } from './chain-settings';
 import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from './settings';
 import { parseDuration } from './duration';
+import { type FeeSettings, parseFeeSettings } from './fees-config';
 import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
 import { type KycSettings, parseKycSettings } from './kyc-config';
 
@@ -77,6 +78,8 @@ export interface AppConfig {
   integrations: IntegrationSettings;
   /** Verification levels' limits (`KYC_LIMITS`, `KYC_LEVEL_<N>_LIMITS`). */
   kyc: KycSettings;
+  /** The fee schedule's defaults and the quotes' lifetime. */
+  fees: FeeSettings;
 }
 
 /**
@@ -225,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     signerToken,
     integrations: parseIntegrationSettings(env, problems, int),
     kyc: parseKycSettings(env, problems),
+    fees: parseFeeSettings(env, problems, int),
   };
 
   if (problems.length) throw new ConfigError(problems);

@@ -19,6 +19,7 @@ import { SweepsModule } from './sweeps/sweeps.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { VerificationModule } from './verification/verification.module';
+import { FeesModule } from './fees/fees.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -45,4 +46,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ApiKeysModule,
   WebhooksModule,
   VerificationModule,
+  FeesModule,
 ];

@@ -12,7 +12,7 @@
 
 -- From the header of drizzle/0055_verification.sql:
 --
--- Verification levels (issue 35): each customer's level (users.verification_level: 0 on sign-up), their submissions
+-- Verification levels (issue 35) and erasure: each customer's level (users.verification_level: 0 on sign-up), their submissions
 -- for level 1 (identity: personal details sealed with ENCRYPTION_KEY and the identity documents) and level 2 (proof of
 -- address), the encrypted documents, each level's limits (seeded from configuration at start, changed in the back
 -- office) and whether the money functions enforce them (KYC_LIMITS, written at start).

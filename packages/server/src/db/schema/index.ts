@@ -15,3 +15,4 @@ export * from './deposit-tags';
 export * from './api-keys';
 export * from './webhooks';
 export * from './verification';
+export * from './fees';

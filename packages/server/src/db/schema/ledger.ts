@@ -31,6 +31,10 @@ export const ledgerAccounts = pgTable(
       sql`(${t.kind} = 'customer' and ${t.userId} is not null and ${t.platformCode} is null) or (${t.kind} = 'platform' and ${t.userId} is null and ${t.platformCode} is not null)`,
     ),
     check('ledger_accounts_customer_nonnegative', sql`${t.kind} <> 'customer' or ${t.balance} >= 0`),
+    /** The house position of a token sums its platform accounts (drizzle/0050_fees.sql, cp_house_position). */
+    index('ledger_accounts_platform_token_idx')
+      .on(t.token)
+      .where(sql`${t.kind} = 'platform'`),
   ],
 );
 

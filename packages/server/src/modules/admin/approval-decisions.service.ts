@@ -15,6 +15,7 @@ import { type BoundEffect, StaleApprovalError } from '../ledger/four-eyes-policy
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
+import { FeeScheduleChanges } from '../approvals/fee-schedule-changes';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
 import type { Applying } from '../approvals/applying';
@@ -53,6 +54,7 @@ export class ApprovalDecisionsService {
     private readonly audit: AuditService,
     private readonly chainDeposits: ChainDepositReversals,
     private readonly verificationLimits: VerificationLimitsService,
+    private readonly feeChanges: FeeScheduleChanges,
   ) {}
 
   async list(query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
@@ -159,6 +161,11 @@ export class ApprovalDecisionsService {
         case 'update-verification-limits': {
           const { level, ...limits } = payload as unknown as UpdateLevelLimitsDto & { level: string };
           await this.verificationLimits.update(actor, level, limits, { tx });
+          return;
+        }
+        case 'change-fees': {
+          const effect = row.effect as unknown as { token: string; change: Record<string, unknown> };
+          await this.feeChanges.apply(actor, effect.token, effect.change, tx);
           return;
         }
       }
