@@ -77,6 +77,7 @@ export const APPROVAL_ACTIONS = [
   'delete-trx',
   'create-admin',
   'reverse-chain-deposit',
+  'update-verification-limits',
   'change-fees',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];

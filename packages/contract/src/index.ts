@@ -21,4 +21,5 @@ export * from './cold-payouts';
 export * from './deposit-reviews';
 export * from './api-keys';
 export * from './webhooks';
+export * from './verification';
 export * from './fees';

@@ -1816,6 +1816,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's verification: level, limits, what is missing, the latest submission */
+        get: operations["getVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/verification/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a verification document (identity front/back, selfie, proof of address) */
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/verification/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit personal details and documents for level 1, or a proof of address for level 2 */
+        post: operations["submitVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase a closed customer account’s personal data (its ledger entries stay under its id) */
+        post: operations["eraseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verification submissions: the review queue and each customer’s history */
+        get: operations["getVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One verification submission with its personal details and documents */
+        get: operations["getVerificationReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A verification document’s image (administrators only, never cached) */
+        get: operations["getVerificationDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign a verification submission to a reviewer */
+        post: operations["assignVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a verification submission (the customer’s level rises) */
+        post: operations["approveVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a verification submission with a reason */
+        post: operations["rejectVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verification-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The limits of each verification level */
+        get: operations["getVerificationLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verification-limits/{level}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the limits of a verification level (four-eyes when on) */
+        put: operations["updateVerificationLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/fees": {
         parameters: {
             query?: never;
@@ -2722,7 +2926,7 @@ export interface components {
             /** Format: uuid */
             _id: string;
             /** @enum {string} */
-            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "change-fees";
+            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "update-verification-limits" | "change-fees";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @description What it does, for people. */
@@ -4128,6 +4332,219 @@ export interface components {
             body: string | null;
             /** @description Every try, oldest first */
             attempts: components["schemas"]["WebhookAttemptDto"][];
+        };
+        LevelLimitsDto: {
+            /**
+             * @description Deposits credited per rolling 24 hours
+             * @example 10000
+             */
+            depositDay: string | null;
+            /** @description Deposits credited per rolling 30 days */
+            depositMonth: string | null;
+            /** @description Withdrawals (sends) per rolling 24 hours */
+            withdrawalDay: string | null;
+            /** @description Withdrawals per rolling 30 days */
+            withdrawalMonth: string | null;
+            /** @description The largest single withdrawal */
+            withdrawalSingle: string | null;
+            /** @description Swaps per rolling 24 hours */
+            swapDay: string | null;
+            /** @description Swaps per rolling 30 days */
+            swapMonth: string | null;
+        };
+        VerificationLevelDto: {
+            /** @enum {number} */
+            level: 0 | 1 | 2;
+            /** @description What the level asks for, in words. */
+            requires: string;
+            limits: components["schemas"]["LevelLimitsDto"];
+        };
+        DraftDocumentDto: {
+            /** @enum {string} */
+            kind: "id_front" | "id_back" | "selfie" | "proof_of_address";
+            /** Format: date-time */
+            uploadedAt: string;
+        };
+        SubmissionStateDto: {
+            /** Format: uuid */
+            _id: string;
+            /**
+             * @description The level asked for
+             * @enum {number}
+             */
+            level: 1 | 2;
+            /** @enum {string} */
+            status: "in_review" | "approved" | "rejected";
+            /** @description Why it was rejected */
+            reason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+        };
+        LimitsLeftDto: {
+            depositToday: string | null;
+            withdrawalToday: string | null;
+            swapToday: string | null;
+            depositMonth: string | null;
+            withdrawalMonth: string | null;
+            swapMonth: string | null;
+        };
+        VerificationDto: {
+            /** @enum {number} */
+            level: 0 | 1 | 2;
+            /** @description false: the operator has not turned limits on; the figures are what they would be. */
+            limitsEnabled: boolean;
+            levels: components["schemas"]["VerificationLevelDto"][];
+            /** @description What is still missing for the next level, in words (empty at level 2). */
+            missing: string[];
+            /** @description Documents uploaded and not yet submitted. */
+            documents: components["schemas"]["DraftDocumentDto"][];
+            /** @description The latest submission. */
+            submission: components["schemas"]["SubmissionStateDto"] | null;
+            left: components["schemas"]["LimitsLeftDto"];
+        };
+        UploadDocumentDto: {
+            /** @enum {string} */
+            kind: "id_front" | "id_back" | "selfie" | "proof_of_address";
+            /**
+             * Format: binary
+             * @description PNG, JPEG, WebP or GIF, at most 5 MB.
+             */
+            image: string;
+        };
+        SubmitVerificationDto: {
+            /**
+             * @description 1: identity (the details below and the identity documents); 2: proof of address.
+             * @enum {number}
+             */
+            level: 1 | 2;
+            /** @description Level 1: the legal name as on the document */
+            legalName?: string;
+            /**
+             * @description Level 1: YYYY-MM-DD; the customer must be 18 or older
+             * @example 1990-04-21
+             */
+            dateOfBirth?: string;
+            /** @description Level 1: residential address (street, city, postal code) */
+            address?: string;
+            /** @description Level 1: country of residence. A country of ISO 3166-1: its alpha-2 code (`GB`) or its English name (`United Kingdom`), as the sign-up list sends it. Stored as the code; anything else is refused with "Select a country from the list." */
+            country?: string;
+            /**
+             * @description Level 1: a passport has no back; the others do
+             * @enum {string}
+             */
+            documentType?: "passport" | "id_card" | "driving_licence";
+        };
+        ErasedDto: {
+            /**
+             * Format: uuid
+             * @description The account’s id, kept as the pseudonym of its ledger entries
+             */
+            _id: string;
+            message: string;
+        };
+        VerificationSummaryDto: {
+            /** Format: uuid */
+            _id: string;
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            userEmail: string;
+            /**
+             * @description The customer's level now
+             * @enum {number}
+             */
+            currentLevel: 0 | 1 | 2;
+            /** @enum {number} */
+            level: 1 | 2;
+            /** @enum {string} */
+            status: "in_review" | "approved" | "rejected";
+            /** Format: uuid */
+            assignedTo: string | null;
+            assignedToName: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+        };
+        VerificationPageDto: {
+            items: components["schemas"]["VerificationSummaryDto"][];
+            nextCursor: string | null;
+        };
+        PersonalDetailsDto: {
+            legalName: string;
+            /** @example 1990-04-21 */
+            dateOfBirth: string;
+            address: string;
+            /** @description The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
+            country: string;
+            /** @enum {string} */
+            documentType: "passport" | "id_card" | "driving_licence";
+        };
+        SubmittedDocumentDto: {
+            /** Format: uuid */
+            _id: string;
+            /** @enum {string} */
+            kind: "id_front" | "id_back" | "selfie" | "proof_of_address";
+            contentType: string;
+            /** @description The admin-only path that serves it (send the admin session; never cached). */
+            url: string;
+        };
+        VerificationDetailDto: {
+            /** Format: uuid */
+            _id: string;
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            userEmail: string;
+            /**
+             * @description The customer's level now
+             * @enum {number}
+             */
+            currentLevel: 0 | 1 | 2;
+            /** @enum {number} */
+            level: 1 | 2;
+            /** @enum {string} */
+            status: "in_review" | "approved" | "rejected";
+            /** Format: uuid */
+            assignedTo: string | null;
+            assignedToName: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** @description Null for a level-2 request, or after erasure */
+            details: components["schemas"]["PersonalDetailsDto"] | null;
+            documents: components["schemas"]["SubmittedDocumentDto"][];
+            decidedByName: string | null;
+        };
+        AssignVerificationDto: {
+            /**
+             * Format: uuid
+             * @description The reviewer; default: the admin calling
+             */
+            adminId?: string;
+        };
+        RejectVerificationDto: {
+            /** @description Shown to the customer */
+            reason: string;
+        };
+        VerificationLimitsDto: {
+            /** @description KYC_LIMITS: whether the money functions enforce these */
+            limitsEnabled: boolean;
+            levels: components["schemas"]["VerificationLevelDto"][];
+        };
+        UpdateLevelLimitsDto: {
+            depositDay: string | null;
+            depositMonth: string | null;
+            withdrawalDay: string | null;
+            withdrawalMonth: string | null;
+            withdrawalSingle: string | null;
+            swapDay: string | null;
+            swapMonth: string | null;
         };
         FeeRowDto: {
             /**
@@ -10114,6 +10531,593 @@ export interface operations {
             };
             /** @description No such endpoint of the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The level, what each level allows, what is missing, the latest submission and what is left today. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    uploadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadDocumentDto"];
+            };
+        };
+        responses: {
+            /** @description Encrypted and kept until submitted (a new upload of the same kind replaces it). PNG, JPEG, WebP or GIF by its bytes, ≤ 5 MB (413, 415). 409 while in review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    submitVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitVerificationDto"];
+            };
+        };
+        responses: {
+            /** @description In review until an admin decides. 400 for a missing document or a minor; 409 when one is in review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    eraseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A closed account only (409 otherwise): documents, personal details, name, email, address book and two-factor deleted; its ledger entries stay under its id. Audited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasedDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerifications: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Default: every status */
+                status?: "in_review" | "approved" | "rejected";
+                /** @description One customer's history */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first; ?status=in_review is the queue, ?userId= one customer’s history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationPageDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerificationReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With the personal details decrypted and the documents’ admin-only paths. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such verification. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerificationDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document’s image, decrypted for this answer: Cache-Control no-store; admins’ sessions only. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    assignVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignVerificationDto"];
+            };
+        };
+        responses: {
+            /** @description Assigned to the reviewer (default: the caller). 409 once decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    approveVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer’s level rises; they get a notification and a mail. 409 once decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    rejectVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectVerificationDto"];
+            };
+        };
+        responses: {
+            /** @description The reason is shown to the customer, who may send again. 409 once decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerificationLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationLimitsDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    updateVerificationLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                level: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLevelLimitsDto"];
+            };
+        };
+        responses: {
+            /** @description Changed now (four-eyes off), audited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationLimitsDto"];
+                };
+            };
+            /** @description Four-eyes on: waits for a second admin. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName,
 import { parseDuration } from './duration';
 import { type FeeSettings, parseFeeSettings } from './fees-config';
 import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
+import { type KycSettings, parseKycSettings } from './kyc-config';
 
 export { parseDuration } from './duration';
 
@@ -75,6 +76,8 @@ export interface AppConfig {
   signerToken: string | undefined;
   /** API keys and webhooks. */
   integrations: IntegrationSettings;
+  /** Verification levels' limits (`KYC_LIMITS`, `KYC_LEVEL_<N>_LIMITS`). */
+  kyc: KycSettings;
   /** The fee schedule's defaults and the quotes' lifetime. */
   fees: FeeSettings;
 }
@@ -224,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     chains,
     signerToken,
     integrations: parseIntegrationSettings(env, problems, int),
+    kyc: parseKycSettings(env, problems),
     fees: parseFeeSettings(env, problems, int),
   };
 

@@ -135,7 +135,15 @@ export type ApprovalAdminDto = {
 };
 export type ApprovalDto = {
   _id: string;
-  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx' | 'create-admin' | 'reverse-chain-deposit' | 'change-fees';
+  action:
+    | 'update-balance'
+    | 'deposit'
+    | 'modify-transaction'
+    | 'delete-trx'
+    | 'create-admin'
+    | 'reverse-chain-deposit'
+    | 'update-verification-limits'
+    | 'change-fees';
   status: 'pending' | 'approved' | 'rejected';
   /** What it does, for people. */
   summary: string;

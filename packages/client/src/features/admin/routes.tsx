@@ -18,6 +18,7 @@ const ChainStatusPage = lazyScreen(() => import('./pages/ChainStatusPage'));
 const ReservesPage = lazyScreen(() => import('./pages/ReservesPage'));
 const FeesPage = lazyScreen(() => import('./pages/FeesPage'));
 const RevenuePage = lazyScreen(() => import('./pages/RevenuePage'));
+const VerificationsPage = lazyScreen(() => import('./pages/VerificationsPage'));
 
 /**
  * Children of /admin (the admin guard wraps them in the app router); `screens`: back-office screens of other features
@@ -42,6 +43,7 @@ export const adminRoutes = (screens: RouteObject[] = []): RouteObject[] => [
       { path: 'reserves', element: <ReservesPage /> },
       { path: 'fees', element: <FeesPage /> },
       { path: 'revenue', element: <RevenuePage /> },
+      { path: 'verifications', element: <VerificationsPage /> },
       ...screens,
     ],
   },

@@ -66,7 +66,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb,numeric)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0050_fees.sql.
+-- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
 -- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail.
@@ -77,6 +77,9 @@ $function$;
 -- the schedule's withdrawal fee (p_fee, which the caller read: CPF01 when it changed, CPF02 when it takes the whole
 -- amount) goes to the revenue account and the rest (p_quantity − p_fee, the row's coin_amount) is held and paid out;
 -- no withdrawal while the house position of the token is below its minimum.
+--
+-- Changed in drizzle/0056_verification_limits.sql:
+-- cp_send and cp_swap as in 0050 (fees), with the limit rule after the price checks (before anything moves).
 CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb, p_fee numeric)
  RETURNS void
  LANGUAGE plpgsql
@@ -90,6 +93,7 @@ BEGIN
   PERFORM cp_require_live_tokens(ARRAY[p_token]);
   PERFORM cp_require_send_allowed(p_user, p_token, p_network, p_address, p_memo);
   PERFORM cp_require_price(p_token, p_price, p_price_grace_ms);
+  PERFORM cp_require_within_limits(p_user, 'withdrawal', p_usd);
 
   -- The withdrawal fee (0050).
   IF p_fee IS DISTINCT FROM cp_withdrawal_fee(p_token) THEN
@@ -117,7 +121,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_swap(uuid,uuid,text,text,numeric,numeric,numeric,numeric,numeric,text,jsonb,timestamp with time zone,integer,integer,jsonb,jsonb,uuid,numeric,numeric)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0050_fees.sql.
+-- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A swap at the quoted prices: the customer's `from` quantity goes to the swap pool, the pool pays out the `to`
 -- quantity, with the swap row and the audit entry.
@@ -148,6 +152,8 @@ BEGIN
     PERFORM cp_require_price(p_to, p_to_price, p_price_grace_ms);
     PERFORM cp_require_swap_terms(p_from, p_to, p_from_quantity, p_from_price, p_to_price, p_to_quantity, p_spread_quantity, p_fee_quantity);
   END IF;
+
+  PERFORM cp_require_within_limits(p_user, 'swap', p_usd);
 
   -- The house position of the token it pays out (0050).
   PERFORM cp_require_house_position(p_to, p_to_quantity, p_to_price);

@@ -11,7 +11,16 @@ export const adminApprovals = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     action: text('action', {
-      enum: ['update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees'],
+      enum: [
+        'update-balance',
+        'deposit',
+        'modify-transaction',
+        'delete-trx',
+        'create-admin',
+        'reverse-chain-deposit',
+        'change-fees',
+        'update-verification-limits',
+      ],
     }).notNull(),
     status: text('status', { enum: ['pending', 'approved', 'rejected'] })
       .notNull()
@@ -47,7 +56,7 @@ export const adminApprovals = pgTable(
     check('admin_approvals_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
     check(
       'admin_approvals_action_check',
-      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees')`,
+      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees', 'update-verification-limits')`,
     ),
     check('admin_approvals_decided_check', sql`(${t.status} = 'pending') = (${t.decidedBy} is null)`),
   ],

@@ -107,6 +107,8 @@ export const transactions = pgTable(
   (t) => [
     uniqueIndex('transactions_seq_key').on(t.seq),
     index('transactions_user_seq_idx').on(t.userId, t.seq),
+    // The verification limits' sums over a customer's last 24 hours and 30 days (cp_verification_usage, drizzle/0055).
+    index('transactions_user_created_idx').on(t.userId, t.createdAt),
     // The admin list's filters, newest first: each walks only its own rows in seq order (the list hides voided rows).
     index('transactions_status_seq_idx')
       .on(t.status, t.seq)

@@ -33,6 +33,8 @@ export const MONEY_CODES = {
   sweepFees: 'CPW01',
   /** The chain deposit is not waiting for an admin's decision. Detail: 'not found', 'not flagged' or 'resolved: <how>'. */
   depositNotInReview: 'CPD01',
+  /** Over a verification limit (drizzle/0056). Detail: {"kind", "period", "level", "limitUsd", "leftUsd"}. */
+  overLimit: 'CPL01',
   /** The flagged chain deposit's History row was rejected or deleted by hand (nothing left to take back). Detail: its status. */
   depositHistorySettled: 'CPD02',
   /** The swap quote expired (drizzle/0050_fees.sql). */

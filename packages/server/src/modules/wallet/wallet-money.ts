@@ -1,5 +1,6 @@
 import { ConflictError, InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import { MONEY_CODES } from '../ledger/money-errors';
+import { limitRefusal } from '../verification/limit-refusal';
 
 /**
  * What the customer's money calls share: the refusals their functions raise (drizzle/0013_wallet_functions.sql) as
@@ -67,6 +68,8 @@ export function refusalOf(code: string, detail: string, tokens: Array<{ id: stri
       return new InvalidInputError(`Insufficient ${symbol} balance`);
     case MONEY_CODES.priceMoved:
       return new PriceMovedError();
+    case MONEY_CODES.overLimit:
+      return limitRefusal(code, detail);
     case MONEY_CODES.tokenGone: {
       const gone = tokens.find((token) => token.id === detail) ?? tokens[0];
       return new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);

@@ -17,6 +17,7 @@ const LINKS = [
   { to: '/admin/tickets', label: 'Tickets' },
   { to: '/admin/audit', label: 'Audit' },
   { to: '/admin/approvals', label: 'Approvals' },
+  { to: '/admin/verifications', label: 'Verifications' },
   { to: '/admin/admins', label: 'Admins' },
   { to: '/admin/chain', label: 'Chain status' },
   { to: '/admin/reserves', label: 'Reserves' },

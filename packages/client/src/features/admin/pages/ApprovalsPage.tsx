@@ -143,7 +143,11 @@ export default function ApprovalsPage() {
                 </>
               ) : null}
             </td>
-            <td className="nowrap">{approval.action === 'create-admin' || approval.action === 'change-fees' ? '—' : formatUsd(approval.usdValue)}</td>
+            <td className="nowrap">
+              {approval.action === 'create-admin' || approval.action === 'change-fees' || approval.action === 'update-verification-limits'
+                ? '—'
+                : formatUsd(approval.usdValue)}
+            </td>
             <td className="break-anywhere">
               {approval.requestedBy.name}
               <br />

@@ -16,6 +16,7 @@ import { useTokenCacheClearing, useWalletData } from '../hooks/useWalletData';
 import { TokenPicker } from './TokenPicker';
 import { TokenRowButton } from './TokenRowButton';
 import { ActionButton } from './ActionButton';
+import { LimitsLeft } from './LimitsLeft';
 import './wallet.css';
 import './WalletPage.css';
 
@@ -133,6 +134,7 @@ export default function WalletPage() {
                 Address book
               </button>
             </p>
+            <LimitsLeft />
             {totalBalance === 0 && (
               <section className="card empty-wallet" aria-labelledby="empty-wallet-heading">
                 <h2 id="empty-wallet-heading">Your wallet is empty</h2>
