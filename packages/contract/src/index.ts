@@ -3,6 +3,7 @@ export * from './routes';
 export * from './common';
 export * from './auth';
 export * from './health';
+export * from './amount-validation';
 export * from './wallet';
 export * from './admin-transactions';
 export * from './ledger';

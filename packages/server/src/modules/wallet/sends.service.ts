@@ -76,7 +76,10 @@ export class SendsService {
 
     // The price at the time of the request; the movement itself is exact whatever the price does meanwhile.
     const quote = await this.prices.quote(token.id);
-    const quantity = usdToQuantity(usd, quote.price, token.id);
+    // The exact quantity when asked for (Max: the balance to its last unit, so nothing stays stuck), else the USD amount
+    // at the quoted price rounded down to the token's display decimals.
+    const exact = input.transferData.coinAmountExact;
+    const quantity = exact !== undefined ? parseAmount(exact) : usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
     // The customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused here,
     // before anything is held (the money function knows no fee quote; the signer checks again when it signs).
