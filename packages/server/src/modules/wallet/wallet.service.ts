@@ -22,7 +22,7 @@ export class WalletService {
   async balance(userId: string): Promise<UserBalanceDto> {
     const balances = await this.balancesOf([userId]);
     const list = balances.get(userId) ?? [];
-    const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmount).mul(b.price)), toMoney(0));
+    const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmountExact).mul(b.price)), toMoney(0));
     return { totalBalance: usdNumber(total), balances: list.sort((a, b) => b.balance - a.balance) };
   }
 

@@ -46,7 +46,10 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   // an ERC-20 token the platform pays the gas. An amount the fee takes entirely cannot be confirmed (Send refuses it).
   const feeAmount = max ? row.exact : row.price > 0 ? sendCoinAmount(usd, row.price, token.id) : '';
   const coinText = max ? formatQuantity(row.exact, 18) : confirmCoinAmount(usd, row.price, token.id).slice(1);
-  const { data: fee } = useGetNetworkFeeQuery({ tokenId: token.id, coinAmount: feeAmount }, { skip: !confirming || !feeAmount || usd <= 0 });
+  const { data: fee, isError: noFeeQuote } = useGetNetworkFeeQuery(
+    { tokenId: token.id, coinAmount: feeAmount },
+    { skip: !confirming || !feeAmount || usd <= 0 },
+  );
   const feeRefusal = fee?.feePaidBy === 'customer' ? fee.refusal : undefined;
   const alreadySaved = saved.some((entry) => entry.address === address.trim() && entry.network === network && (entry.memo ?? '') === memo.trim());
 
@@ -134,14 +137,10 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         )}
         <dl className="summary">
           <dt>Asset</dt>
-          {/* Named as everywhere else; the token id (the spec's "Asset") stays beneath, for support. */}
-          <dd data-testid="confirm-asset">
-            {`${token.name} (${token.symbol.toUpperCase()})`}
-            <br />
-            <small className="muted">{token.id}</small>
-          </dd>
+          <dd data-testid="confirm-asset">{`${token.name} (${token.symbol.toUpperCase()})`}</dd>
+          {/* Paid from Coinpurse's own wallet, never from the customer's deposit address: the balance is what moves. */}
           <dt>From</dt>
-          <dd>{chosen?.address || token.address || '—'}</dd>
+          <dd data-testid="confirm-from">Your Coinpurse balance</dd>
           <dt>To</dt>
           <dd>{address.trim()}</dd>
           {fee?.estimatedFee && fee.feePaidBy === 'platform' && (
@@ -166,6 +165,17 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
               </dd>
             </>
           )}
+          {/* No quote (a network Coinpurse pays out by hand): the customer pays no fee, the recipient gets it all. */}
+          {noFeeQuote && (
+            <>
+              <dt>Network fee</dt>
+              <dd data-testid="confirm-network-fee">Paid by Coinpurse</dd>
+              <dt>Recipient gets</dt>
+              <dd data-testid="confirm-recipient-gets">
+                {coinText} {token.symbol.toUpperCase()}
+              </dd>
+            </>
+          )}
           {networkInfo?.memo && memo.trim() && (
             <>
               <dt>{networkInfo.memoLabel}</dt>
@@ -173,6 +183,9 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             </>
           )}
         </dl>
+        <p className="muted center" data-testid="confirm-next">
+          The amount leaves your balance now. The withdrawal is checked, signed and sent on the network: follow each step in History.
+        </p>
         {/* The server refuses this amount at Send (the same text): the network fee would leave the recipient nothing. */}
         {feeRefusal && (
           <p className="error-text center" role="alert" data-testid="confirm-fee-refusal">
