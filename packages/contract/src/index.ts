@@ -3,6 +3,7 @@ export * from './routes';
 export * from './common';
 export * from './auth';
 export * from './health';
+export * from './amount-validation';
 export * from './wallet';
 export * from './swaps';
 export * from './admin-transactions';

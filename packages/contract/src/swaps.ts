@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { RequiredText } from './text';
-import { TransactionDto, UsdAmount } from './wallet';
+import { UsdAmount } from './amount-validation';
+import { TransactionDto } from './wallet';
 
 /** A swap's request; the same fields ask for a quote (`POST /api/crypto/swap-quote`). */
 export class SwapQuoteRequestDto {

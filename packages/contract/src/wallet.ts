@@ -1,21 +1,10 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAYOUT_STATES, type PayoutState } from './payouts';
 import { SecondFactorCode } from './security';
+import { IsAmount, UsdAmount } from './amount-validation';
 import { COUNTRY_OUT, RequiredText } from './text';
 import { Transform, Type } from 'class-transformer';
-import {
-  IsDefined,
-  IsIn,
-  IsNotEmptyObject,
-  IsObject,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateBy,
-  ValidateNested,
-  type ValidationOptions,
-} from 'class-validator';
+import { IsDefined, IsIn, IsNotEmptyObject, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 
 /** Money routes: paths exactly as the product spec names them (under `/api`). */
 export const WalletRoutes = {
@@ -45,66 +34,6 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
-/** USD amounts: at most 12 digits before the point and 8 after. */
-export const USD_MAX_INTEGER_DIGITS = 12;
-export const USD_MAX_DECIMALS = 8;
-
-/**
- * Why an amount (a JSON number or a decimal string) is not acceptable, or undefined when it is.
- * Refuses NaN, Infinity, exponents, signs, empty strings, too many digits and too many decimals.
- */
-export function amountProblem(
-  value: unknown,
-  label: string,
-  options: { allowZero?: boolean; maxDecimals?: number; maxIntegerDigits?: number; requiredMessage?: string } = {},
-): string | undefined {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return options.requiredMessage ?? `${label} is required.`;
-  const maxDecimals = options.maxDecimals ?? USD_MAX_DECIMALS;
-  const maxIntegerDigits = options.maxIntegerDigits ?? USD_MAX_INTEGER_DIGITS;
-  let text: string;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return `${label} must be a number.`;
-    text = String(value);
-  } else if (typeof value === 'string') {
-    text = value.trim();
-  } else {
-    return `${label} must be a number.`;
-  }
-  if (text === '') return `${label} is required.`;
-  if (text.startsWith('-')) return `${label} must be greater than 0.`;
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return `${label} must be a plain decimal number, like 12.50.`;
-  const integer = match[1].replace(/^0+(?=\d)/, '');
-  const decimals = match[2] ?? '';
-  if (integer.length > maxIntegerDigits) return `${label} is too large.`;
-  if (decimals.length > maxDecimals) return `${label} can have at most ${maxDecimals} decimal places.`;
-  if (!options.allowZero && /^0*$/.test(integer + decimals)) return `${label} must be greater than 0.`;
-  return undefined;
-}
-
-/** A positive (or, with allowZero, non-negative) exact decimal amount, sent as a JSON number or a string. */
-export function IsAmount(
-  label: string,
-  options: { allowZero?: boolean; maxDecimals?: number; requiredMessage?: string } = {},
-  validationOptions?: ValidationOptions,
-): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isAmount',
-      validator: {
-        validate: (value: unknown) => amountProblem(value, label, options) === undefined,
-        defaultMessage: (args) => amountProblem(args?.value, label, options) ?? `${label} is not valid.`,
-      },
-    },
-    validationOptions,
-  );
-}
-
-/** A USD amount in a request (a JSON number or a decimal string): its OpenAPI shape and the `IsAmount` check. */
-export function UsdAmount(doc: { example: number | string; description: string }, options?: Parameters<typeof IsAmount>[1]): PropertyDecorator {
-  return applyDecorators(ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], ...doc }), IsAmount('Amount', options));
-}
-
 /** One of `values`: `required` when missing or empty, `invalid` otherwise. */
 function IsChoice(values: readonly string[], required: string, invalid: string): PropertyDecorator {
   return IsIn(values, { message: (args) => (args.value === undefined || args.value === null || args.value === '' ? required : invalid) });
@@ -126,8 +55,14 @@ export class TokenBalanceDto {
   @ApiProperty({ example: 'Bitcoin' })
   name: string;
 
-  @ApiProperty({ example: '0.02469000', description: 'Quantity held, exact decimal string' })
+  @ApiProperty({
+    example: '0.02469000',
+    description: "Quantity held, at the token's display decimals (bitcoin 8, ethereum 6, tether 2, others 3), rounded down",
+  })
   coinAmount: string;
+
+  @ApiProperty({ example: '0.02469013', description: 'Quantity held exactly, every decimal the chain gave (no trailing zeros); what Send moves for "Max"' })
+  coinAmountExact: string;
 
   @ApiProperty({ example: '50000', description: 'Current USD price used for `balance`' })
   price: string;
@@ -202,6 +137,12 @@ export class TransactionDto {
 
   @ApiProperty({ example: '0.00020000', description: 'Token quantity, exact decimal string' })
   coinAmount: string;
+
+  @ApiProperty({
+    example: '0.00140001',
+    description: 'The coin amount exactly, every decimal the chain gave (no trailing zeros); `coinAmount` is it at the display decimals',
+  })
+  coinAmountExact: string;
 
   @ApiProperty({ type: String, nullable: true, example: '50000', description: 'USD price used' })
   price: string | null;
@@ -280,6 +221,16 @@ export class TransferDataDto {
   @IsString({ message: 'Coin amount must be text.' })
   @MaxLength(64, { message: 'Coin amount is too long.' })
   coinAmount?: string;
+
+  @ApiPropertyOptional({
+    example: '0.00140001',
+    description:
+      "The exact coin quantity to send (a decimal string, at most 18 decimals), e.g. the balance's `coinAmountExact` for Max: when given, exactly this is sent and its USD value is recomputed at the current price (`amount` is then informational)",
+  })
+  @IsOptional()
+  @IsString({ message: 'Coin amount must be text, like "0.00140001".' })
+  @IsAmount('Coin amount', { maxDecimals: 18, maxIntegerDigits: 20 })
+  coinAmountExact?: string;
 
   @ApiPropertyOptional({
     example: 'tron',

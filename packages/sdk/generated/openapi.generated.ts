@@ -2533,6 +2533,11 @@ export interface components {
              */
             coinAmount: string;
             /**
+             * @description The coin amount exactly, every decimal the chain gave (no trailing zeros); `coinAmount` is it at the display decimals
+             * @example 0.00140001
+             */
+            coinAmountExact: string;
+            /**
              * @description USD price used
              * @example 50000
              */
@@ -2660,10 +2665,15 @@ export interface components {
             /** @example Bitcoin */
             name: string;
             /**
-             * @description Quantity held, exact decimal string
+             * @description Quantity held, at the token's display decimals (bitcoin 8, ethereum 6, tether 2, others 3), rounded down
              * @example 0.02469000
              */
             coinAmount: string;
+            /**
+             * @description Quantity held exactly, every decimal the chain gave (no trailing zeros); what Send moves for "Max"
+             * @example 0.02469013
+             */
+            coinAmountExact: string;
             /**
              * @description Current USD price used for `balance`
              * @example 50000
@@ -3088,6 +3098,11 @@ export interface components {
              * @example 0.0002
              */
             coinAmount?: string;
+            /**
+             * @description The exact coin quantity to send (a decimal string, at most 18 decimals), e.g. the balance's `coinAmountExact` for Max: when given, exactly this is sent and its USD value is recomputed at the current price (`amount` is then informational)
+             * @example 0.00140001
+             */
+            coinAmountExact?: string;
             /**
              * @description Network id (GET /crypto/networks). Optional: a token on one network uses it; on several, the network is inferred when exactly one of them accepts the address, else 400 asks for it.
              * @example tron

@@ -158,3 +158,25 @@ export function allowedNetworks(coinId: string): NetworkDefinition[] {
 export function explorerUrl(pattern: string, value: string): string {
   return pattern.replace(/\{tx\}|\{address\}/g, encodeURIComponent(value));
 }
+
+/** A network's explorer links: `{tx}` and `{address}` patterns, '' for none. */
+export interface ExplorerPatterns {
+  explorerTx: string;
+  explorerAddress: string;
+}
+
+/**
+ * The explorer of `network` for this deployment: `configured` (CHAIN_<NETWORK>_EXPLORER_URL: a base URL taking the
+ * network's own paths, a `{tx}` pattern, or 'none'); unset, the mainnet explorer unless the network's node is on a test
+ * chain (`chainKind` testnet or regtest), whose transactions a mainnet explorer would answer "not found".
+ */
+export function explorerOf(network: NetworkDefinition, configured: string | undefined, chainKind: string | undefined): ExplorerPatterns {
+  const none = { explorerTx: '', explorerAddress: '' };
+  if (configured === 'none') return none;
+  if (configured === undefined)
+    return chainKind && chainKind !== 'mainnet' ? none : { explorerTx: network.explorerTx, explorerAddress: network.explorerAddress };
+  if (configured.includes('{tx}')) return { explorerTx: configured, explorerAddress: configured.includes('{address}') ? configured : '' };
+  // The mainnet pattern's path (and fragment) after its origin, on the configured base: /tx/{tx}, /#/transaction/{tx}.
+  const pathOf = (pattern: string) => pattern.replace(/^https?:\/\/[^/]+/, '');
+  return { explorerTx: `${configured}${pathOf(network.explorerTx)}`, explorerAddress: `${configured}${pathOf(network.explorerAddress)}` };
+}

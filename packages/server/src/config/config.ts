@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type ChainConnection, parseChains, signerSettingsProblems } from './chain-settings';
+import { parseExplorerSettings } from './explorer-settings';
 import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from './settings';
 import { parseDuration } from './duration';
 import { type FeeSettings, parseFeeSettings } from './fees-config';
@@ -72,6 +73,8 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** Networks connected to a node (`CHAIN_<NETWORK>_*`); the others keep admin deposits only. */
   chains: ChainConnection[];
+  /** `CHAIN_<NETWORK>_EXPLORER_URL` as given, by network id: a base URL, a `{tx}` pattern or 'none' (explorer-settings.ts). */
+  explorers: Record<string, string>;
   /** Bearer token of the signer process (`SIGNER_TOKEN`), sent with every request to a `CHAIN_<NETWORK>_SIGNER_URL`. */
   signerToken: string | undefined;
   /** API keys and webhooks. */
@@ -225,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logFormat,
     metricsToken,
     chains,
+    explorers: parseExplorerSettings(env, problems),
     signerToken,
     integrations: parseIntegrationSettings(env, problems, int),
     kyc: parseKycSettings(env, problems),

@@ -131,16 +131,14 @@ describe.skipIf(!litecoindInstalled || HOT_SIGNER_NEEDS_POSTGRES)('a withdrawal 
     // In History: the withdrawal's payment, completed, with its txid and fee.
     await page.goto('/wallet');
     await page.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'History' }).click();
-    const item = page
-      .getByTestId('history-item')
-      .filter({ hasText: address.slice(0, 8) })
-      .first();
+    const item = page.locator(`[data-testid="history-item"][data-address="${address}"]`).first();
     await item.click();
     const detail = (await page.getByTestId('transaction-detail').textContent())!;
     expect(detail).toContain(txid);
     expect(detail).toContain('3 of 3');
-    expect(detail).toContain('Payment on chainCompleted');
+    expect(detail).toContain('StatusCompleted');
+    expect(await page.getByTestId('withdrawal-now').textContent()).toBe('Completed. The recipient has the coins.');
     expect(detail).toMatch(/Network fee0\.\d{8} LTC \(included in the amount\)/);
-    expect(detail).toContain(`Recipient got${recipientGets} LTC`);
+    expect(detail).toContain(`Recipient gets${recipientGets} LTC`);
   });
 });

@@ -271,8 +271,8 @@ describe('customer experience in Chromium', () => {
     await items.first().getByRole('button').click();
     const detail = page.getByTestId('transaction-detail');
     await detail.waitFor();
-    expect(await detail.textContent()).toContain('USD at the time$23.00');
-    expect(await detail.textContent()).toContain('Quantity23.00 USDT');
+    expect(await detail.textContent()).toContain('Value at the time$23.00');
+    expect(await page.getByTestId('transaction-amount').textContent()).toBe('+23.00 USDT · $23.00');
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => detail.count()).toBe(0);

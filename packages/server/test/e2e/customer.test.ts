@@ -186,9 +186,13 @@ describe('customer journey in Chromium', () => {
     expect(await page.getByTestId('confirm-coin-amount').textContent()).toBe('-0.00200000 BTC');
     expect(await page.getByTestId('confirm-usd-amount').textContent()).toBe('$100.00');
     const summary = await page.locator('dl.summary').textContent();
-    expect(summary).toContain('bitcoin');
-    expect(summary).toContain(BTC_ADDRESS);
+    // Named (no raw id); paid from the customer's balance, never from their deposit address; the fee said.
+    expect(summary).toContain('AssetBitcoin (BTC)');
+    expect(summary).toContain('FromYour Coinpurse balance');
+    expect(summary).not.toContain(BTC_ADDRESS);
     expect(summary).toContain(RECIPIENT);
+    expect(summary).toContain('Network feePaid by Coinpurse');
+    expect(summary).toContain('Recipient gets0.00200000 BTC');
     const sent = page.waitForRequest((r) => r.url().includes('/api/crypto/send-crypto/bitcoin'));
     await page.getByRole('button', { name: 'Confirm' }).click();
     const request = await sent;
@@ -197,14 +201,15 @@ describe('customer journey in Chromium', () => {
     await toast(page, 'Sent and Pending Check Status in History');
     await page.waitForEvent('load'); // the page reloads after a send
     await page.getByRole('button', { name: 'History' }).click();
-    const item = page.getByTestId('history-item').filter({ hasText: RECIPIENT });
+    const item = page.locator(`[data-testid="history-item"][data-address="${RECIPIENT}"]`);
     await item.waitFor();
-    expect(await item.textContent()).toContain('Transfer');
-    expect(await item.textContent()).toContain('$100.00');
-    expect(await item.locator('.status-pending').textContent()).toBe('pending');
+    expect(await item.getByTestId('history-title').textContent()).toBe('Sent Bitcoin');
+    expect(await item.getByTestId('history-usd').textContent()).toBe('$100.00');
+    expect(await item.getByTestId('history-coin').textContent()).toBe('-0.00200000 BTC');
+    expect(await item.getByTestId('history-state').textContent()).toBe('Waiting for review');
     // filters go to the server; the CSV export downloads the same history
     await page.getByLabel('Status').selectOption('approved');
-    await expect.poll(() => page.getByTestId('history-item').filter({ hasText: RECIPIENT }).count()).toBe(0);
+    await expect.poll(() => item.count()).toBe(0);
     await page.getByLabel('Status').selectOption('');
     await item.waitFor();
     const download = page.waitForEvent('download');
@@ -255,7 +260,7 @@ describe('customer journey in Chromium', () => {
   it('receive shows a QR that decodes to the address, and copies the address', async () => {
     await page.getByRole('button', { name: 'Receive', exact: true }).click();
     await page.getByRole('region', { name: 'Choose a token to receive' }).getByRole('button', { name: 'Bitcoin (BTC)' }).click();
-    await page.getByText('Only send Bitcoin (BTC) assets to this address. Other assets will be lost forever.').waitFor();
+    await page.getByText('This address accepts Bitcoin (BTC) only. Anything else sent to it will be lost.').waitFor();
     expect(await page.getByTestId('receive-address').textContent()).toBe(BTC_ADDRESS);
     const shot = await page.getByTestId('receive-qr').screenshot();
     const png = PNG.sync.read(shot);

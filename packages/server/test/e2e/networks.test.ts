@@ -91,7 +91,7 @@ describe('networks and the address book in Chromium', () => {
     await toast(page, 'Sent and Pending Check Status in History');
     await page.waitForEvent('load'); // the page reloads after a send
     await page.getByRole('button', { name: 'History' }).click();
-    const item = page.getByTestId('history-item').filter({ hasText: SOL_RECIPIENT });
+    const item = page.locator(`[data-testid="history-item"][data-address="${SOL_RECIPIENT}"]`);
     await item.waitFor();
     expect(await item.getByTestId('history-network').textContent()).toBe('Solana');
     await page.getByRole('button', { name: 'Back' }).click();
@@ -107,7 +107,7 @@ describe('networks and the address book in Chromium', () => {
     await page.getByLabel('Network').selectOption('tron');
     await expect.poll(() => page.getByTestId('receive-address').textContent()).toBe(TRON_DEPOSIT);
     expect(await page.getByTestId('receive-network').textContent()).toBe('Network: Tron (TRC-20)');
-    await page.getByText('Only send Tether (USDT) assets to this address. Other assets will be lost forever.').waitFor();
+    await page.getByText('This address accepts Tether (USDT) only. Anything else sent to it will be lost.').waitFor();
     expect(await page.getByTestId('receive-network-warning').textContent()).toContain('Tron (TRC-20)');
     const shot = await page.getByTestId('receive-qr').screenshot();
     const png = PNG.sync.read(shot);

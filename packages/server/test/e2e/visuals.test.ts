@@ -154,10 +154,10 @@ describe('what a person sees (issue 26) in Chromium', () => {
     await page.getByRole('heading', { name: 'Transfer' }).waitFor();
     const summary = page.locator('dl.summary');
     expect(await summary.locator('dt').first().textContent()).toBe('Asset');
-    // Name and symbol first (not the bare coin id "tether"); the id stays beneath in small print.
     const asset = page.getByTestId('confirm-asset');
-    expect(await asset.evaluate((dd) => dd.firstChild?.textContent)).toBe('Tether (USDT)');
-    expect(await asset.locator('small').textContent()).toBe('tether');
+    // Named, without a raw id under it; the source is the customer's balance, never a deposit address.
+    expect(await asset.textContent()).toBe('Tether (USDT)');
+    expect(await page.getByTestId('confirm-from').textContent()).toBe('Your Coinpurse balance');
     const save = page.getByLabel('Save this address');
     await inEachLook(page, 'send-transfer', async () => {
       await expectCheckboxLooksLikeOne(save);
@@ -260,7 +260,7 @@ describe('what a person sees (issue 26) in Chromium', () => {
       expect(await panel.getByTestId('receive-address').count()).toBe(0);
       expect(await panel.getByRole('button', { name: 'Copy Address' }).count()).toBe(0);
       // No "send here" warning either: there is no address to send to.
-      expect(await panel.getByText(/Only send Bitcoin/).count()).toBe(0);
+      expect(await panel.getByText(/This address accepts Bitcoin/).count()).toBe(0);
       expect(await panel.textContent()).not.toMatch(/null|—/);
     });
     await page.context().close();

@@ -112,7 +112,7 @@ describe.each(DATABASE_KINDS)('balance adjustment functions on %s', (kind) => {
     const answer = await adjustments().updateBalance(admin, user._id, { token: 'bitcoin', amount: 100, type: 'no' });
     expect(answer).toEqual({
       message: 'Balance updated successfully',
-      balance: { token: 'bitcoin', balance: 100, symbol: 'btc', name: 'Bitcoin', coinAmount: '0.00200000', price: '50000' },
+      balance: { token: 'bitcoin', balance: 100, symbol: 'btc', name: 'Bitcoin', coinAmount: '0.00200000', coinAmountExact: '0.002', price: '50000' },
       transaction: null,
     });
     expect(await Promise.all([count('transactions'), count('notifications'), count('audit_log'), count('journal_entries')])).toEqual(before);

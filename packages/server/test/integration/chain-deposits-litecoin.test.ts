@@ -164,6 +164,17 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     )) as unknown as { rows: Array<{ balance: string }> };
     expect(balance.rows[0].balance).toMatch(/^1\.23456789(0*)$/);
     expect(vout).toBeGreaterThanOrEqual(0);
+    // Every unit is shown beside the seed's display amount: the balance, the History row and the export.
+    const ltcBalance = (
+      (await t.http.get('/api/user/get-user-balance').set(bearer(customer.token)).expect(200)).body.balances as Array<Record<string, string>>
+    ).find((b) => b.token === 'litecoin')!;
+    expect(ltcBalance).toMatchObject({ coinAmount: '1.234', coinAmountExact: '1.23456789', balance: 98.7654312 });
+    // The total counts every unit too (1.23456789 LTC at $80), not the display's 1.234.
+    expect((await t.http.get('/api/user/get-user-balance').set(bearer(customer.token)).expect(200)).body.totalBalance).toBe(98.7654312);
+    expect((await history(customer.token))[0]).toMatchObject({ coinAmount: '1.234', coinAmountExact: '1.23456789' });
+    const csv = (await t.http.get('/api/user/export-transactions').set(bearer(customer.token)).expect(200)).text.split('\r\n');
+    expect(csv[0]).toMatch(/,"?Coin amount \(exact\)"?$/);
+    expect(csv[1]).toMatch(/,"1\.23456789"$/);
 
     // Replays: more polls, the block read again from a moved-back cursor, a direct second credit: nothing moves twice.
     await poll();
@@ -185,6 +196,23 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
       rows: Array<{ subject: string; text: string }>;
     };
     expect(mails.rows).toEqual([{ subject: 'Deposit credited: 1.234 LTC', text: expect.stringContaining(`Transaction: ${txid}`) }]);
+
+    // Max sends the exact holding: nothing stays stuck below the display decimals. A malformed exact amount is a 400.
+    const to = await ltc.newAddress();
+    const send = (coinAmountExact: unknown) =>
+      t.http
+        .post('/api/crypto/send-crypto/litecoin')
+        .set(bearer(customer.token))
+        .send({ transferData: { address: to, amount: '98.77', coinAmountExact } });
+    expect((await send('1.2345678912345678912')).body.error).toMatch(/at most 18 decimal places/);
+    expect((await send(1.5)).body.error).toMatch(/Coin amount must be text/);
+    expect((await send('2')).body.error).toBe('Insufficient LTC balance');
+    const sent = (await send('1.23456789').expect(201)).body.transaction;
+    expect(sent).toMatchObject({ type: 'withdrawal', coinAmount: '1.234', coinAmountExact: '1.23456789', amount: 98.7654312 });
+    const left = ((await t.http.get('/api/user/get-user-balance').set(bearer(customer.token)).expect(200)).body.balances as Array<Record<string, string>>).find(
+      (b) => b.token === 'litecoin',
+    )!;
+    expect(left).toMatchObject({ coinAmount: '0.000', coinAmountExact: '0' });
     await expectLedgerClean(t);
   });
 

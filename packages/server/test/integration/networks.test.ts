@@ -37,7 +37,14 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
   let viewer: string;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await startWalletApp(kind, { SMTP_URL: smtp.url, PUBLIC_URL: 'https://wallet.example' });
+    t = await startWalletApp(kind, {
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://wallet.example',
+      // Explorers per network: a base URL takes the network's own paths; a pattern is used as given; none: no links.
+      CHAIN_BITCOIN_EXPLORER_URL: 'https://mempool.space/testnet4/',
+      CHAIN_SOLANA_EXPLORER_URL: 'https://explorer.solana.com/tx/{tx}?cluster=devnet',
+      CHAIN_DOGECOIN_EXPLORER_URL: 'none',
+    });
     db = t.app.get(DATABASE);
     await seedCoins(t, Object.fromEntries(NEW_COINS.map((id) => [id, '2'])));
     viewer = (await newCustomer(t)).token;
@@ -73,6 +80,16 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
       nativeCoins: ['ethereum'],
     });
     expect(response.body.filter((n: { memo: boolean }) => n.memo).map((n: { id: string }) => n.id)).toEqual(['xrp', 'stellar']);
+    const explorer = (id: string) => {
+      const { explorerTx, explorerAddress } = response.body.find((n: { id: string }) => n.id === id);
+      return { explorerTx, explorerAddress };
+    };
+    expect(explorer('bitcoin')).toEqual({
+      explorerTx: 'https://mempool.space/testnet4/tx/{tx}',
+      explorerAddress: 'https://mempool.space/testnet4/address/{address}',
+    });
+    expect(explorer('solana')).toEqual({ explorerTx: 'https://explorer.solana.com/tx/{tx}?cluster=devnet', explorerAddress: '' });
+    expect(explorer('dogecoin')).toEqual({ explorerTx: '', explorerAddress: '' });
   });
 
   describe.each(NETWORK_ADDRESSES)('$network through the HTTP API', ({ network, shortName, mainnet, wrongChain, testnet }) => {

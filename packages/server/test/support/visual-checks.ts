@@ -123,3 +123,22 @@ export function pastTheRightEdge(page: Page): Promise<string[]> {
       .map((el) => `${name(el)} "${(el.textContent ?? '').trim().slice(0, 40)}" (${getComputedStyle(el).position}) right ${Math.round(right(el))}`);
   });
 }
+
+/**
+ * Value cells (`selector`, e.g. the detail's `dd`) taller than `lines` lines of their own text: a value squeezed into a
+ * narrow column breaks over many lines. Long values on full-width lines of their own (`.long-value`) are left out.
+ */
+export function tallValues(root: Locator, selector: string, lines = 2): Promise<string[]> {
+  return root.evaluate(
+    (element, [sel, max]) =>
+      Array.from(element.querySelectorAll<HTMLElement>(sel as string))
+        .filter((cell) => !cell.closest('.long-value'))
+        .flatMap((cell) => {
+          const style = getComputedStyle(cell);
+          const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.2;
+          const height = cell.getBoundingClientRect().height;
+          return height > line * (max as number) + 2 ? [`"${cell.textContent}" is ${Math.round(height)} px tall (${Math.round(height / line)} lines)`] : [];
+        }),
+    [selector, lines] as const,
+  );
+}

@@ -145,6 +145,8 @@ export type TransactionDto = {
   symbol: string;
   /** Token quantity, exact decimal string */
   coinAmount: string;
+  /** The coin amount exactly, every decimal the chain gave (no trailing zeros); `coinAmount` is it at the display decimals */
+  coinAmountExact: string;
   /** USD price used */
   price: string | null;
   /** in: the customer received the token; out: the customer gave it */
@@ -215,8 +217,10 @@ export type TokenBalanceDto = {
   balance: number;
   symbol: string;
   name: string;
-  /** Quantity held, exact decimal string */
+  /** Quantity held, at the token's display decimals (bitcoin 8, ethereum 6, tether 2, others 3), rounded down */
   coinAmount: string;
+  /** Quantity held exactly, every decimal the chain gave (no trailing zeros); what Send moves for "Max" */
+  coinAmountExact: string;
   /** Current USD price used for `balance` */
   price: string;
 };

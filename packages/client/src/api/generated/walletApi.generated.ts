@@ -114,8 +114,10 @@ export type TokenBalanceDto = {
   balance: number;
   symbol: string;
   name: string;
-  /** Quantity held, exact decimal string */
+  /** Quantity held, at the token's display decimals (bitcoin 8, ethereum 6, tether 2, others 3), rounded down */
   coinAmount: string;
+  /** Quantity held exactly, every decimal the chain gave (no trailing zeros); what Send moves for "Max" */
+  coinAmountExact: string;
   /** Current USD price used for `balance` */
   price: string;
 };
@@ -161,6 +163,8 @@ export type TransactionDto = {
   symbol: string;
   /** Token quantity, exact decimal string */
   coinAmount: string;
+  /** The coin amount exactly, every decimal the chain gave (no trailing zeros); `coinAmount` is it at the display decimals */
+  coinAmountExact: string;
   /** USD price used */
   price: string | null;
   /** in: the customer received the token; out: the customer gave it */
@@ -198,6 +202,8 @@ export type TransferDataDto = {
   symbol?: string;
   /** Informational only: the client's own estimate. The server ignores it and recomputes the coin amount from `amount` and its own current price, rounded down to the token's decimals (bitcoin 8, ethereum 6, tether 2, others 3); the response carries the amount actually held. */
   coinAmount?: string;
+  /** The exact coin quantity to send (a decimal string, at most 18 decimals), e.g. the balance's `coinAmountExact` for Max: when given, exactly this is sent and its USD value is recomputed at the current price (`amount` is then informational) */
+  coinAmountExact?: string;
   /** Network id (GET /crypto/networks). Optional: a token on one network uses it; on several, the network is inferred when exactly one of them accepts the address, else 400 asks for it. */
   network?: string;
   /** Memo / destination tag, only on networks that have one (xrp: a number; stellar: text ≤ 28 bytes) */

@@ -76,7 +76,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_adjust_balance(uuid,uuid,text,text,numeric,numeric,numeric,text,numeric,text,integer,uuid,timestamp with time zone,integer,jsonb,jsonb,jsonb,jsonb)
 -- Created in drizzle/0015_adjustment_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql, drizzle/0057_adjustment_exact_amounts.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- An adjustment: p_mode 'add' moves p_quantity to the customer (a negative one from them); 'set' moves what takes the
 -- balance to p_quantity. It moves with the platform's adjustments account and writes the adjustment row, the customer's
@@ -88,6 +88,23 @@ $function$;
 -- notification's message, the balance in the audit's before and after.
 -- p_answer: the response as far as it is known ({message, balance, transaction}); its balance and the transaction's
 -- user, direction, coinAmount and amount are filled in here, and the answer is what an Idempotency-Key replays.
+-- Returns {answer (the response's JSON text), moved, message (the notification's, NULL when nothing moved)}.
+--
+-- Changed in drizzle/0057_adjustment_exact_amounts.sql:
+-- Issue 31, item 14: the adjustment's answer carries coinAmountExact (every decimal the ledger holds) beside the
+-- display coinAmount, for the balance after it and the transaction; nothing else changes.
+-- Raises what 0015 raised: CPU01 (customer not found), CPB01 (the balance a four-eyes approval was decided from changed).
+-- ---------------------------------------------------------------------------------------------------------------------
+-- An adjustment: p_mode 'add' moves p_quantity to the customer (a negative one from them); 'set' moves what takes the
+-- balance to p_quantity. It moves with the platform's adjustments account and writes the adjustment row, the customer's
+-- notification and the audit entry with the balance before and after. When the balance already is the one asked for,
+-- nothing moves and nothing is written but the answer (its transaction null).
+--
+-- p_expected_balance: the balance a four-eyes approval was decided from (NULL: none bound); CPB01 when it changed.
+-- p_notice, p_audit: the notification and audit rows (see cp_write_records) without what is decided here — the
+-- notification's message, the balance in the audit's before and after.
+-- p_answer: the response as far as it is known ({message, balance, transaction}); its balance and the transaction's
+-- user, direction, coinAmount, coinAmountExact and amount are filled in here, and the answer is what an Idempotency-Key replays.
 -- Returns {answer (the response's JSON text), moved, message (the notification's, NULL when nothing moved)}.
 CREATE OR REPLACE FUNCTION public.cp_adjust_balance(p_transaction uuid, p_user uuid, p_token text, p_mode text, p_quantity numeric, p_price numeric, p_requested_usd numeric, p_reason text, p_expected_balance numeric, p_symbol text, p_decimals integer, p_actor uuid, p_at timestamp with time zone, p_shard integer, p_key jsonb, p_notice jsonb, p_audit jsonb, p_answer jsonb)
  RETURNS jsonb
@@ -125,7 +142,8 @@ BEGIN
   v_delta := CASE p_mode WHEN 'add' THEN p_quantity ELSE p_quantity - v_before END;
   v_after := v_before + v_delta;
   v_answer := jsonb_set(p_answer, '{balance}', (p_answer->'balance')
-    || jsonb_build_object('coinAmount', trunc(v_after, p_decimals)::text, 'balance', trim_scale(cp_usd_value(v_after, p_price))));
+    || jsonb_build_object('coinAmount', trunc(v_after, p_decimals)::text, 'coinAmountExact', trim_scale(v_after)::text,
+      'balance', trim_scale(cp_usd_value(v_after, p_price))));
 
   IF v_delta = 0 THEN
     v_answer := jsonb_set(v_answer, '{transaction}', 'null');
@@ -154,6 +172,7 @@ BEGIN
       'user', jsonb_build_object('name', v_customer.name, 'email', v_customer.email),
       'direction', v_direction,
       'coinAmount', trunc(v_moved, p_decimals)::text,
+      'coinAmountExact', trim_scale(v_moved)::text,
       'amount', trim_scale(v_usd)));
   END IF;
 

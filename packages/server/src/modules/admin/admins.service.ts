@@ -138,7 +138,7 @@ export class AdminsService {
     ]);
     const symbols = await this.tokens.coinsByIds(postingTokens(approvals));
     const list = (balances.get(profile.id) ?? []).sort((a, b) => b.balance - a.balance);
-    const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmount).mul(b.price)), toMoney(0));
+    const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmountExact).mul(b.price)), toMoney(0));
     return {
       profile: {
         _id: profile.id,

@@ -9,7 +9,8 @@ import { inTransaction } from '../../db/in-transaction';
 import { LedgerService } from '../ledger/ledger.service';
 import { MONEY_CODES, moneyRefusalOf } from '../ledger/money-errors';
 import { TransactionsRepository, type TransactionView } from '../wallet/transactions.repository';
-import { txExplorerUrl, validateTxHash } from '../wallet/tx-hash';
+import { validateTxHash } from '../wallet/tx-hash';
+import { NetworksService } from '../networks/networks.service';
 import { describe, symbolOf, toTransactionDto } from '../wallet/wallet-common';
 import { AdminMoneySupport, UUID } from './admin-money-support';
 import { type Applied, legsOf, type Plan, PLAN_TRANSACTION_STATUS, SET_TRANSACTION_STATUS, viewOf, CUSTOMER_CHANGES } from './admin-transaction-functions';
@@ -33,6 +34,7 @@ export class TransactionStatusService {
     private readonly audit: AuditService,
     private readonly gate: ApprovalGate,
     private readonly support: AdminMoneySupport,
+    private readonly networks: NetworksService,
   ) {}
 
   /**
@@ -126,7 +128,7 @@ export class TransactionStatusService {
     const network = record.network ?? record.token;
     const checked = validateTxHash(network, input.txHash);
     if (!checked.ok) throw new InvalidInputError(checked.message);
-    return { hash: checked.hash, link: txExplorerUrl(network, checked.hash) ?? null };
+    return { hash: checked.hash, link: this.networks.txUrl(network, checked.hash) ?? null };
   }
 }
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { JobLocks } from '../../db/advisory-locks';
-import { explorerUrl, findNetwork } from '../../common/networks';
+import { findNetwork } from '../../common/networks';
+import { NetworksService } from '../networks/networks.service';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
 import { LedgerService } from '../ledger/ledger.service';
@@ -78,6 +79,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     private readonly networks: TokenNetworksRepository,
     @Inject(DATABASE) private readonly db: Database,
     private readonly drops: DepositDropsService,
+    private readonly explorers: NetworksService,
   ) {
     this.job = new PerNetworkJob({
       name: 'watcher',
@@ -429,7 +431,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     const symbol = (await this.prices.quote(deposit.token).catch(() => undefined))?.symbol ?? deposit.token;
     const amountText = describeAmount(deposit.amount, deposit.token, symbol);
     const network = findNetwork(chain.network);
-    const link = network ? explorerUrl(network.explorerTx, deposit.txid) : '';
+    const link = this.explorers.txUrl(chain.network, deposit.txid) ?? '';
     const notice = this.notifications.notificationRecord({
       userId: deposit.userId,
       title: 'Deposit approved',

@@ -5,5 +5,5 @@ import { TokenNetworksRepository } from './token-networks.repository';
 
 /** The network registry's public list and the token ↔ network rows (global: tokens, wallet and market read them). */
 @Global()
-@Module({ controllers: [NetworksController], providers: [NetworksService, TokenNetworksRepository], exports: [TokenNetworksRepository] })
+@Module({ controllers: [NetworksController], providers: [NetworksService, TokenNetworksRepository], exports: [TokenNetworksRepository, NetworksService] })
 export class NetworksModule {}

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Tx } from '../../db/database';
-import { explorerUrl, findNetwork } from '../../common/networks';
+import { findNetwork } from '../../common/networks';
+import { NetworksService } from '../networks/networks.service';
 import type { ConnectedChain } from '../chain/chain-connections';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -26,6 +27,7 @@ export class PayoutCompletion {
     private readonly notifications: NotificationsService,
     private readonly mail: MailService,
     private readonly audit: AuditService,
+    private readonly explorers: NetworksService,
   ) {}
 
   /** True when this call completed the payout (false: it was completed or moved meanwhile). */
@@ -34,7 +36,7 @@ export class PayoutCompletion {
     const txid = payout.txid!;
     const amountText = withdrawal ? describeAmount(withdrawal.coinAmount, withdrawal.token, await this.payouts.symbolOf(withdrawal.token, tx)) : '';
     const network = findNetwork(chain.network);
-    const link = network ? explorerUrl(network.explorerTx, txid) : '';
+    const link = this.explorers.txUrl(chain.network, txid) ?? '';
     const message = `Your withdrawal of ${amountText} was paid on ${network?.shortName ?? chain.network} and has ${confirmations} confirmations. Transaction hash: ${txid}`;
     const notice =
       withdrawal &&

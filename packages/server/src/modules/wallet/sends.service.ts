@@ -78,7 +78,10 @@ export class SendsService {
 
     // The price at the time of the request; the movement itself is exact whatever the price does meanwhile.
     const quote = await this.prices.quote(token.id);
-    const quantity = usdToQuantity(usd, quote.price, token.id);
+    // The exact quantity when asked for (Max: the balance to its last unit, so nothing stays stuck), else the USD amount
+    // at the quoted price rounded down to the token's display decimals.
+    const exact = input.transferData.coinAmountExact;
+    const quantity = exact !== undefined ? parseAmount(exact) : usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
     // The schedule's withdrawal fee comes out of the amount (cp_send checks it is still the schedule's); the rest is
     // held and paid out.

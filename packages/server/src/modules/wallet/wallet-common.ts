@@ -39,6 +39,7 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>, audience: '
     token: view.token,
     symbol: view.symbol ?? view.token,
     coinAmount: formatQuantity(view.coinAmount, view.token),
+    coinAmountExact: plain(view.coinAmount),
     price: view.price === null ? null : plain(view.price),
     direction: view.direction,
     note: view.note,
@@ -80,6 +81,8 @@ export function tokenBalance(token: { id: string; symbol: string; name: string; 
     symbol: token.symbol,
     name: token.name,
     coinAmount: formatQuantity(quantity, token.id),
+    // Every decimal the ledger holds (a chain deposit keeps the chain's own precision): what Max sends.
+    coinAmountExact: plain(quantity),
     price: plain(price),
   };
 }

@@ -22,7 +22,7 @@ export class WalletService {
   async balance(userId: string): Promise<UserBalanceDto> {
     const balances = await this.balancesOf([userId]);
     const list = balances.get(userId) ?? [];
-    const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmount).mul(b.price)), toMoney(0));
+    const total = list.reduce((sum, b) => sum.add(toMoney(b.coinAmountExact).mul(b.price)), toMoney(0));
     return { totalBalance: usdNumber(total), balances: list.sort((a, b) => b.balance - a.balance) };
   }
 
@@ -72,7 +72,7 @@ export class WalletService {
 
   /** The customer's whole visible history as CSV, oldest first, with the USD value at the time. */
   async exportCsv(userId: string): Promise<string> {
-    const header = ['Date', ...TRANSACTION_CSV_HEADER, 'Received token', 'Received amount', 'Note', 'Transaction id'];
+    const header = ['Date', ...TRANSACTION_CSV_HEADER, 'Received token', 'Received amount', 'Note', 'Transaction id', 'Coin amount (exact)'];
     const transactions = this.transactions;
     async function* batches() {
       let afterSeq: number | undefined;
@@ -86,7 +86,15 @@ export class WalletService {
     return csvText(
       csvDocument(header, batches(), (row) => {
         const dto = toTransactionDto(row);
-        return [dto.createdAt, ...transactionCsvCells(row, dto.coinAmount), dto.swap?.toToken ?? '', dto.swap?.toCoinAmount ?? '', dto.note ?? '', dto._id];
+        return [
+          dto.createdAt,
+          ...transactionCsvCells(row, dto.coinAmount),
+          dto.swap?.toToken ?? '',
+          dto.swap?.toCoinAmount ?? '',
+          dto.note ?? '',
+          dto._id,
+          dto.coinAmountExact,
+        ];
       }),
     );
   }

@@ -1,5 +1,5 @@
 import { CoinImage } from '../../../components/CoinImage';
-import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatUsd } from '../../../lib/format';
+import { changeDirection, formatChange, formatCoinAmount, formatPrice, formatQuantity, formatUsd } from '../../../lib/format';
 import type { Panels } from '../hooks/usePanels';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
@@ -24,6 +24,11 @@ export default function CoinPage({ row, panels, seeBalance, onClose }: { row: Wa
       <p className="confirm-amount" data-testid="coin-amount">
         {seeBalance ? `${formatCoinAmount(row.amount, token.id)} ${token.symbol.toUpperCase()}` : '*****'}
       </p>
+      {seeBalance && row.exactDiffers && (
+        <p className="center muted" data-testid="coin-amount-exact">
+          Exactly {formatQuantity(row.exact, 18)} {token.symbol.toUpperCase()}
+        </p>
+      )}
       <p className="center muted" data-testid="coin-usd">
         {seeBalance ? formatUsd(row.usd) : '*****'}
       </p>

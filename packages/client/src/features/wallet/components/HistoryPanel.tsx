@@ -1,24 +1,33 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { GetTransactionApiArg, TransactionDto } from '../../../api/generated/walletApi.generated';
 import { useGetTransactionPageQuery } from '../store/historyApi';
-import { type NetworkDto, useGetNetworksQuery } from '../../../api/endpoints';
+import { useGetNetworksQuery } from '../../../api/endpoints';
 import { useAppSelector } from '../../../core/hooks';
-import { formatCoinAmount, formatDate, formatDateTime, formatPrice, formatUsd } from '../../../lib/format';
+import { shortenMiddle } from '../../../components/LongValue';
+import { formatCoinAmount, formatDate, formatUsd } from '../../../lib/format';
+import { inProgress, isIncoming, transactionState, transactionTitle } from '../lib/transactionWords';
+import { networkOf, TransactionDetail } from './TransactionDetail';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { SkeletonListItems } from '../../../components/Skeleton';
 import './HistoryPanel.css';
 
-const TYPES = ['deposit', 'withdrawal', 'swap', 'adjustment'];
-const STATUSES = ['pending', 'approved', 'rejected'];
+const TYPES: Array<[string, string]> = [
+  ['deposit', 'Received'],
+  ['withdrawal', 'Sent'],
+  ['swap', 'Swaps'],
+  ['adjustment', 'Balance corrections'],
+];
+const STATUSES: Array<[string, string]> = [
+  ['pending', 'In progress'],
+  ['approved', 'Completed'],
+  ['rejected', 'Rejected'],
+];
+/** How often History re-reads while a transaction in it still moves (deposit confirmations come live anyway). */
+const IN_PROGRESS_POLL_MS = 5000;
 /** History page size (the spec does not fix one). */
 export const HISTORY_PAGE_SIZE = 20;
-
-function isIncoming(tx: TransactionDto): boolean {
-  if (tx.direction) return tx.direction === 'in';
-  return tx.type === 'deposit';
-}
 
 export default function HistoryPanel({ rows, initialToken, onClose }: { rows: WalletRow[]; initialToken?: string; onClose: () => void }) {
   const [token, setToken] = useState(initialToken ?? '');
@@ -34,7 +43,10 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
   // Cursors of the pages shown after the first ("Load more"); a filter change starts over.
   const [cursors, setCursors] = useState<{ key: string; list: string[] }>({ key: filterKey, list: [] });
   const pages = cursors.key === filterKey ? cursors.list : [];
-  const [detail, setDetail] = useState<TransactionDto | null>(null);
+  const [detailId, setDetailId] = useState<string | null>(null);
+  const [opened, setOpened] = useState<TransactionDto | null>(null);
+  const names = new Map(rows.map((r) => [r.token.id, r.token.name]));
+  const nameOf = (id: string) => names.get(id) ?? id;
   const [exporting, setExporting] = useState(false);
 
   async function exportCsv() {
@@ -78,9 +90,9 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
           <label htmlFor="history-type">Type</label>
           <select id="history-type" value={type} onChange={(e) => setType(e.target.value)}>
             <option value="">All types</option>
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
+            {TYPES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
               </option>
             ))}
           </select>
@@ -89,9 +101,9 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
           <label htmlFor="history-status">Status</label>
           <select id="history-status" value={status} onChange={(e) => setStatus(e.target.value)}>
             <option value="">All statuses</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
+            {STATUSES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
               </option>
             ))}
           </select>
@@ -110,12 +122,18 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
             skip={!sessionToken}
             first={index === 0}
             last={index === pages.length}
-            onOpen={setDetail}
+            nameOf={nameOf}
+            openedId={detailId}
+            onOpen={(tx) => {
+              setDetailId(tx._id);
+              setOpened(tx);
+            }}
+            onOpenedChanged={setOpened}
             onMore={(next) => setCursors({ key: filterKey, list: [...pages, next] })}
           />
         ))}
       </ul>
-      {detail && <TransactionDetail tx={detail} onClose={() => setDetail(null)} />}
+      {detailId && opened && <TransactionDetail tx={opened} nameOf={nameOf} onClose={() => setDetailId(null)} />}
     </section>
   );
 }
@@ -126,18 +144,32 @@ function HistoryPage({
   skip,
   first,
   last,
+  nameOf,
+  openedId,
   onOpen,
+  onOpenedChanged,
   onMore,
 }: {
   arg: GetTransactionApiArg;
   skip: boolean;
   first: boolean;
   last: boolean;
+  nameOf: (tokenId: string) => string;
+  openedId: string | null;
   onOpen: (tx: TransactionDto) => void;
+  onOpenedChanged: (tx: TransactionDto) => void;
   onMore: (cursor: string) => void;
 }) {
-  const { data, isLoading, isFetching, error } = useGetTransactionPageQuery(arg, { skip });
+  const [poll, setPoll] = useState(false);
+  const { data, isLoading, isFetching, error } = useGetTransactionPageQuery(arg, { skip, pollingInterval: poll ? IN_PROGRESS_POLL_MS : 0 });
   const { data: networks } = useGetNetworksQuery();
+  const moving = (data?.items ?? []).some(inProgress);
+  useEffect(() => setPoll(moving), [moving]);
+  // The open detail follows its transaction as it moves (a withdrawal's steps, a deposit's confirmations).
+  const opened = openedId ? data?.items.find((tx) => tx._id === openedId) : undefined;
+  useEffect(() => {
+    if (opened) onOpenedChanged(opened);
+  }, [opened, onOpenedChanged]);
   useEffect(() => {
     if (error) console.error('Could not load the history', error);
   }, [error]);
@@ -162,44 +194,42 @@ function HistoryPage({
       )}
       {items.map((tx) => {
         const incoming = isIncoming(tx);
+        const state = transactionState(tx);
+        const networkName = networkOf(networks, tx.network)?.name ?? tx.network;
+        // Where a send went (shortened); a deposit's address is the customer's own, which says nothing on its row.
+        const to = tx.type === 'withdrawal' && tx.address ? `To ${shortenMiddle(tx.address, 6)}` : null;
         return (
-          <li key={tx._id} data-testid="history-item">
+          <li key={tx._id} data-testid="history-item" data-address={tx.address ?? undefined}>
             <button type="button" className="history-row" onClick={() => onOpen(tx)}>
               <span className={`arrow ${incoming ? 'in' : 'out'}`} role="img" aria-label={incoming ? 'Received' : 'Sent'}>
                 {incoming ? '↓' : '↑'}
               </span>
-              <span style={{ minWidth: 0 }}>
-                <strong>Transfer</strong> <span className="muted">{formatDate(tx.createdAt)}</span>
-                <br />
-                <span className="muted" style={{ wordBreak: 'break-all' }}>
-                  {tx.address || tx.type || ''}
+              <span className="history-main">
+                <strong className="history-title" data-testid="history-title">
+                  {transactionTitle(tx, nameOf)}
+                </strong>
+                <span className="muted history-sub">
+                  {formatDate(tx.createdAt)}
+                  {networkName && (
+                    <>
+                      {' · '}
+                      <span data-testid="history-network">{networkName}</span>
+                    </>
+                  )}
+                  {to && ` · ${to}`}
                 </span>
-                <br />
-                <span className="muted" data-testid="history-network">
-                  {networkOf(networks, tx.network)?.name ?? tx.network ?? ''}
-                  {tx.memo ? ` · ${tx.memo}` : ''}
+                <span className={`history-state status-${state.tone}`} data-testid="history-state">
+                  {state.text}
                 </span>
-                {tx.txHash ? (
-                  <>
-                    <br />
-                    <span className="muted" style={{ wordBreak: 'break-all' }} title="Chain transaction id">
-                      Tx: {tx.txHash}
-                    </span>
-                  </>
-                ) : null}
               </span>
-              <span className="end" style={{ textAlign: 'right' }}>
-                {formatUsd(tx.amount)}
-                <br />
-                <span className={`status-${tx.status}`}>{tx.status}</span>
-                {tx.status === 'pending' && tx.requiredConfirmations !== undefined ? (
-                  <>
-                    <br />
-                    <span className="muted" data-testid="history-confirmations">
-                      {tx.confirmations ?? 0} of {tx.requiredConfirmations} confirmations
-                    </span>
-                  </>
-                ) : null}
+              <span className="history-end">
+                <span className="history-coin" data-testid="history-coin">
+                  {incoming ? '+' : '-'}
+                  {formatCoinAmount(tx.coinAmount, tx.token)} {tx.symbol.toUpperCase()}
+                </span>
+                <span className="muted" data-testid="history-usd">
+                  {formatUsd(tx.amount)}
+                </span>
               </span>
             </button>
           </li>
@@ -215,89 +245,3 @@ function HistoryPage({
     </>
   );
 }
-
-function networkOf(networks: NetworkDto[] | undefined, id: string | null | undefined): NetworkDto | undefined {
-  return id ? networks?.find((n) => n.id === id) : undefined;
-}
-
-/** Everything about one transaction, with the chain transaction on the network's explorer once settled. */
-function TransactionDetail({ tx, onClose }: { tx: TransactionDto; onClose: () => void }) {
-  const closeButton = useRef<HTMLButtonElement>(null);
-  const { data: networks } = useGetNetworksQuery();
-  const network = networkOf(networks, tx.network);
-  useEffect(() => {
-    closeButton.current?.focus();
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-  const rows: Array<[string, ReactNode]> = [
-    ['Date', formatDateTime(tx.createdAt)],
-    ['Type', tx.type],
-    ['Token', `${tx.token} (${tx.symbol.toUpperCase()})`],
-    ['Quantity', `${tx.direction === 'out' ? '-' : ''}${formatCoinAmount(tx.coinAmount, tx.token)} ${tx.symbol.toUpperCase()}`],
-    ['USD at the time', formatUsd(tx.amount)],
-    ['Price', tx.price ? formatPrice(tx.price) : '–'],
-    ['Network', network?.name ?? tx.network ?? '–'],
-    ['Address', tx.address ?? '–'],
-    ['Status', tx.status],
-  ];
-  if (tx.memo) rows.push([network?.memoLabel ?? 'Memo', tx.memo]);
-  if (tx.requiredConfirmations !== undefined) rows.push(['Confirmations', `${tx.confirmations ?? 0} of ${tx.requiredConfirmations}`]);
-  if (tx.payoutState) rows.push(['Payment on chain', PAYOUT_STATE_TEXT[tx.payoutState] ?? tx.payoutState]);
-  // The customer pays the network fee out of the amount (recipientGets is then set); otherwise the platform paid it.
-  if (tx.fee) rows.push(['Network fee', `${tx.fee} ${tx.symbol.toUpperCase()} ${tx.recipientGets ? '(included in the amount)' : '(paid by Coinpurse)'}`]);
-  if (tx.recipientGets) rows.push(['Recipient got', `${tx.recipientGets} ${tx.symbol.toUpperCase()}`]);
-  if (tx.txHash)
-    rows.push([
-      'Chain transaction',
-      network ? (
-        <a href={network.explorerTx.replace('{tx}', encodeURIComponent(tx.txHash))} target="_blank" rel="noreferrer noopener">
-          {tx.txHash}
-        </a>
-      ) : (
-        tx.txHash
-      ),
-    ]);
-  if (tx.swap)
-    rows.push([
-      'Swap',
-      `${formatCoinAmount(tx.swap.fromCoinAmount, tx.swap.fromToken)} ${tx.swap.fromToken} → ${formatCoinAmount(tx.swap.toCoinAmount, tx.swap.toToken)} ${tx.swap.toToken}`,
-    ]);
-  if (tx.note) rows.push(['Note', tx.note]);
-  return (
-    <div className="modal" role="dialog" aria-modal="true" aria-labelledby="transaction-title">
-      <div className="overlay" aria-hidden="true" onClick={onClose} />
-      <div className="card modal-card">
-        <div className="row-between">
-          <h2 id="transaction-title" style={{ margin: 0 }}>
-            Transaction
-          </h2>
-          <button ref={closeButton} type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            <span aria-hidden="true">✕</span>
-          </button>
-        </div>
-        <dl className="summary" data-testid="transaction-detail">
-          {rows.map(([label, value]) => (
-            <div key={label} className="row-between">
-              <dt>{label}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </div>
-    </div>
-  );
-}
-
-/** Where a withdrawal the platform pays on chain stands, for people. */
-const PAYOUT_STATE_TEXT: Record<string, string> = {
-  approved: 'Approved, being prepared',
-  awaiting_funds: 'Waiting for the hot wallet to be topped up',
-  awaiting_cold_signature: 'Approved, waiting for its signature from cold storage',
-  signed: 'Signed, being sent',
-  broadcast: 'Sent, waiting for the first confirmation',
-  confirming: 'Confirming',
-  completed: 'Completed',
-  failed: 'Failed, amount returned',
-};

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import QRCode from 'react-qr-code';
 import toast from 'react-hot-toast';
 import type { WalletToken } from '../../../api/endpoints';
-import { networksOf, receiveUri } from '../lib/networks';
+import { assetsAtAddress, networksOf, receiveUri } from '../lib/networks';
 import { PanelHeader } from './PanelHeader';
 
-export default function ReceiveView({ token, onClose }: { token: WalletToken; onClose: () => void }) {
+export default function ReceiveView({ token, tokens = [], onClose }: { token: WalletToken; tokens?: WalletToken[]; onClose: () => void }) {
   const networks = networksOf(token);
   const [networkId, setNetworkId] = useState(networks[0]?.network ?? '');
   const network = networks.find((n) => n.network === networkId) ?? networks[0];
@@ -13,6 +13,9 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
   // Memo networks (xrp, stellar): the shared address and the customer's own tag or memo, which the deposit must carry.
   const memo = address && network?.memo ? { value: network.memo, label: network.memoLabel ?? 'Memo' } : null;
   const qrValue = receiveUri(network?.network, address, memo?.value);
+  // Every asset this very address takes (on an EVM network, ETH and the ERC-20 tokens share the customer's address).
+  const accepted = assetsAtAddress(token, tokens, network?.network, address);
+  const acceptedNames = listFormat(accepted.map((t) => `${t.name} (${t.symbol.toUpperCase()})`));
   async function copy() {
     if (!address) {
       toast.error('No address available to copy.');
@@ -51,8 +54,8 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
       )}
       {address ? (
         <>
-          <p className="warning">
-            Only send {token.name} ({token.symbol.toUpperCase()}) assets to this address. Other assets will be lost forever.
+          <p className="warning" data-testid="receive-accepts">
+            This address accepts {acceptedNames} only. Anything else sent to it will be lost.
             {network && (
               <>
                 {' '}
@@ -109,4 +112,9 @@ export default function ReceiveView({ token, onClose }: { token: WalletToken; on
       )}
     </section>
   );
+}
+
+/** "A", "A and B", "A, B and C" in the reader's language. */
+function listFormat(items: string[]): string {
+  return new Intl.ListFormat(undefined, { style: 'long', type: 'conjunction' }).format(items);
 }

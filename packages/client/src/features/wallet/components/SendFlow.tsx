@@ -6,6 +6,7 @@ import { SecondFactorField, useSecondFactor } from '../../../components/SecondFa
 import { useGetNetworkFeeQuery, useSendCryptoMutation } from '../../../api/generated/walletApi.generated';
 import { useAddAddressMutation, useGetAddressesQuery } from '../../../api/generated/walletAddressesApi.generated';
 import { formatUsd, parseAmount } from '../../../lib/money';
+import { formatQuantity } from '../../../lib/format';
 import { confirmCoinAmount, sendCoinAmount } from '../lib/send';
 import { usdForWholeQuantity } from '../lib/swap';
 import { defaultSendNetwork, networksOf, shortAddress } from '../lib/networks';
@@ -20,6 +21,8 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const [network, setNetwork] = useState(() => defaultSendNetwork(token));
   const [memo, setMemo] = useState('');
   const [amountText, setAmountText] = useState('');
+  // Max sends the exact holding (every decimal the chain gave), not the USD amount converted back: nothing stays stuck.
+  const [max, setMax] = useState(false);
   const [scanning, setScanning] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [saveAddress, setSaveAddress] = useState(false);
@@ -41,8 +44,12 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   // On a network the platform pays out on by itself the confirm step shows the network fee, which the customer pays
   // out of the amount, and what the recipient gets (the server answers 400 for the others: then nothing is shown); for
   // an ERC-20 token the platform pays the gas. An amount the fee takes entirely cannot be confirmed (Send refuses it).
-  const feeAmount = row.price > 0 ? sendCoinAmount(usd, row.price, token.id) : '';
-  const { data: fee } = useGetNetworkFeeQuery({ tokenId: token.id, coinAmount: feeAmount }, { skip: !confirming || !feeAmount || usd <= 0 });
+  const feeAmount = max ? row.exact : row.price > 0 ? sendCoinAmount(usd, row.price, token.id) : '';
+  const coinText = max ? formatQuantity(row.exact, 18) : confirmCoinAmount(usd, row.price, token.id).slice(1);
+  const { data: fee, isError: noFeeQuote } = useGetNetworkFeeQuery(
+    { tokenId: token.id, coinAmount: feeAmount },
+    { skip: !confirming || !feeAmount || usd <= 0 },
+  );
   const feeRefusal = fee?.feePaidBy === 'customer' ? fee.refusal : undefined;
   const alreadySaved = saved.some((entry) => entry.address === address.trim() && entry.network === network && (entry.memo ?? '') === memo.trim());
 
@@ -75,6 +82,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             amount: usd,
             symbol: token.symbol,
             coinAmount: coin,
+            ...(max ? { coinAmountExact: row.exact } : {}),
             // A token on one network needs no choice: the body stays the spec's.
             ...(tokenNetworks.length > 1 && network ? { network } : {}),
             ...(memoText ? { memo: memoText } : {}),
@@ -117,7 +125,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
       <section className="panel" aria-label="Transfer">
         <PanelHeader title="Transfer" onBack={() => setConfirming(false)} />
         <p className="confirm-amount" data-testid="confirm-coin-amount">
-          {confirmCoinAmount(usd, row.price, token.id)} {token.symbol.toUpperCase()}
+          -{coinText} {token.symbol.toUpperCase()}
         </p>
         <p className="center muted" data-testid="confirm-usd-amount">
           {formatUsd(usd)}
@@ -129,14 +137,10 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         )}
         <dl className="summary">
           <dt>Asset</dt>
-          {/* Named as everywhere else; the token id (the spec's "Asset") stays beneath, for support. */}
-          <dd data-testid="confirm-asset">
-            {`${token.name} (${token.symbol.toUpperCase()})`}
-            <br />
-            <small className="muted">{token.id}</small>
-          </dd>
+          <dd data-testid="confirm-asset">{`${token.name} (${token.symbol.toUpperCase()})`}</dd>
+          {/* Paid from Coinpurse's own wallet, never from the customer's deposit address: the balance is what moves. */}
           <dt>From</dt>
-          <dd>{chosen?.address || token.address || '—'}</dd>
+          <dd data-testid="confirm-from">Your Coinpurse balance</dd>
           <dt>To</dt>
           <dd>{address.trim()}</dd>
           {fee?.estimatedFee && fee.feePaidBy === 'platform' && (
@@ -145,7 +149,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
               <dd data-testid="confirm-network-fee">Paid by Coinpurse</dd>
               <dt>Recipient gets</dt>
               <dd data-testid="confirm-recipient-gets">
-                {confirmCoinAmount(usd, row.price, token.id).slice(1)} {token.symbol.toUpperCase()}
+                {coinText} {token.symbol.toUpperCase()}
               </dd>
             </>
           )}
@@ -157,7 +161,18 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
               </dd>
               <dt>Recipient gets</dt>
               <dd data-testid="confirm-recipient-gets">
-                {fee.recipientGets !== null ? `≈ ${fee.recipientGets}` : confirmCoinAmount(usd, row.price, token.id).slice(1)} {token.symbol.toUpperCase()}
+                {fee.recipientGets !== null ? `≈ ${fee.recipientGets}` : coinText} {token.symbol.toUpperCase()}
+              </dd>
+            </>
+          )}
+          {/* No quote (a network Coinpurse pays out by hand): the customer pays no fee, the recipient gets it all. */}
+          {noFeeQuote && (
+            <>
+              <dt>Network fee</dt>
+              <dd data-testid="confirm-network-fee">Paid by Coinpurse</dd>
+              <dt>Recipient gets</dt>
+              <dd data-testid="confirm-recipient-gets">
+                {coinText} {token.symbol.toUpperCase()}
               </dd>
             </>
           )}
@@ -168,6 +183,9 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             </>
           )}
         </dl>
+        <p className="muted center" data-testid="confirm-next">
+          The amount leaves your balance now. The withdrawal is checked, signed and sent on the network: follow each step in History.
+        </p>
         {/* The server refuses this amount at Send (the same text): the network fee would leave the recipient nothing. */}
         {feeRefusal && (
           <p className="error-text center" role="alert" data-testid="confirm-fee-refusal">
@@ -274,7 +292,10 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
               type="button"
               className="link-button"
               disabled={row.amount <= 0}
-              onClick={() => setAmountText(usdForWholeQuantity(row.amount, row.price, token.id))}
+              onClick={() => {
+                setAmountText(usdForWholeQuantity(row.amount, row.price, token.id));
+                setMax(true);
+              }}
             >
               Max
             </button>
@@ -286,11 +307,15 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             min="0"
             step="0.01"
             value={amountText}
-            onChange={(e) => setAmountText(e.target.value)}
+            onChange={(e) => {
+              setAmountText(e.target.value);
+              setMax(false);
+            }}
             aria-describedby="send-amount-hint"
           />
           <small id="send-amount-hint" className="hint">
-            ≈ {sendCoinAmount(usd, row.price, token.id)} {token.symbol.toUpperCase()} · available {formatUsd(row.usd)}
+            {max ? `All of it: ${formatQuantity(row.exact, 18)}` : `≈ ${sendCoinAmount(usd, row.price, token.id)}`} {token.symbol.toUpperCase()} · available{' '}
+            {formatUsd(row.usd)}
           </small>
         </div>
         <button type="submit" className="button block" disabled={!canContinue}>

@@ -15,6 +15,8 @@ import { usePanels } from '../hooks/usePanels';
 import { useTokenCacheClearing, useWalletData } from '../hooks/useWalletData';
 import { TokenPicker } from './TokenPicker';
 import { TokenRowButton } from './TokenRowButton';
+import { IncomingDeposits } from './IncomingDeposits';
+import { useIncomingDeposits } from '../hooks/useIncomingDeposits';
 import { ActionButton } from './ActionButton';
 import { LimitsLeft } from './LimitsLeft';
 import './wallet.css';
@@ -35,6 +37,8 @@ export default function WalletPage() {
   const [seeBalance, setSeeBalance] = usePersistentState('seeBalance', true);
   const location = useLocation();
   const { open, current } = panels;
+  const incoming = useIncomingDeposits();
+  const nameOf = (id: string) => rows?.find((row) => row.token.id === id)?.token.name ?? id;
 
   // /wallet/send opens the send flow.
   useEffect(() => {
@@ -53,7 +57,7 @@ export default function WalletPage() {
       }
       case 'openReceive': {
         const token = rows.find((r) => r.token.id === panels.selectedReceiveToken?.id)?.token ?? panels.selectedReceiveToken;
-        return token ? <ReceiveView token={token} onClose={() => panels.close('openReceive')} /> : null;
+        return token ? <ReceiveView token={token} tokens={rows.map((r) => r.token)} onClose={() => panels.close('openReceive')} /> : null;
       }
       case 'openChooseSend':
         return (
@@ -135,7 +139,9 @@ export default function WalletPage() {
               </button>
             </p>
             <LimitsLeft />
-            {totalBalance === 0 && (
+            <IncomingDeposits deposits={incoming} nameOf={nameOf} onOpen={() => open('openTransaction')} />
+            {/* Nothing held and nothing on its way: then the wallet is empty. */}
+            {totalBalance === 0 && !incoming.length && (
               <section className="card empty-wallet" aria-labelledby="empty-wallet-heading">
                 <h2 id="empty-wallet-heading">Your wallet is empty</h2>
                 <p className="muted">Receive crypto from another wallet to get started: pick a token and share its address.</p>
@@ -152,6 +158,7 @@ export default function WalletPage() {
                     <TokenRowButton
                       row={row}
                       seeBalance={seeBalance}
+                      incoming={incoming.filter((tx) => tx.token === row.token.id)}
                       onClick={() => {
                         panels.setTokenData(row.token);
                         open('openCoinpage');

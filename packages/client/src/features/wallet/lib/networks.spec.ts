@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { WalletToken } from '../../../api/endpoints';
-import { defaultSendNetwork, networksOf, receiveUri, shortAddress } from './networks';
+import { assetsAtAddress, defaultSendNetwork, networksOf, receiveUri, shortAddress } from './networks';
 
 const token = (networks?: WalletToken['networks']) => ({ id: 'tether', address: '0xabc', networks }) as unknown as WalletToken;
 
 describe('wallet networks', () => {
+  it('names every asset one Receive address takes: ETH and USDT on Ethereum share it, USDT on Tron does not', () => {
+    const on = (id: string, networks: Array<[string, string]>) =>
+      ({ id, networks: networks.map(([network, address]) => ({ network, name: network, address, depositNote: null })) }) as unknown as WalletToken;
+    const eth = on('ethereum', [['ethereum', '0xabc']]);
+    const usdt = on('tether', [
+      ['ethereum', '0xabc'],
+      ['tron', 'T1'],
+    ]);
+    const ltc = on('litecoin', [['litecoin', 'ltc1q']]);
+    const all = [eth, usdt, ltc];
+    expect(assetsAtAddress(eth, all, 'ethereum', '0xabc').map((t) => t.id)).toEqual(['ethereum', 'tether']);
+    expect(assetsAtAddress(usdt, all, 'ethereum', '0xabc').map((t) => t.id)).toEqual(['tether', 'ethereum']);
+    expect(assetsAtAddress(usdt, all, 'tron', 'T1').map((t) => t.id)).toEqual(['tether']);
+    expect(assetsAtAddress(ltc, all, 'litecoin', 'ltc1q').map((t) => t.id)).toEqual(['litecoin']);
+  });
   it('preselects the only network and makes the customer choose among several', () => {
     expect(defaultSendNetwork(token([{ network: 'ethereum', name: 'Ethereum (ERC-20)', address: '0xabc', depositNote: null }]))).toBe('ethereum');
     expect(

@@ -5,6 +5,16 @@ export function networksOf(token: WalletToken): TokenNetworkDto[] {
   return Array.isArray(token.networks) ? token.networks : [];
 }
 
+/**
+ * The assets one Receive address takes: `token` and every other wallet token whose `network` gives the customer the
+ * same address (on an EVM network, ETH and its ERC-20 tokens share it), so Receive names them all rather than warning
+ * on each token's screen that the others would be lost.
+ */
+export function assetsAtAddress(token: WalletToken, tokens: WalletToken[], network: string | undefined, address: string): WalletToken[] {
+  if (!network || !address) return [token];
+  return [token, ...tokens.filter((other) => other.id !== token.id && networksOf(other).some((n) => n.network === network && n.address === address))];
+}
+
 /** The network preselected for a send: the only one, else none (the customer must choose). */
 export function defaultSendNetwork(token: WalletToken): string {
   const list = networksOf(token);

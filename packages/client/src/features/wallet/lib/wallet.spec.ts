@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WalletToken } from '../../../api/endpoints';
 import { chartPath } from './chart';
-import { buildWalletRows } from './rows';
+import { buildWalletRows, exactDiffers } from './rows';
 import { confirmCoinAmount, sendCoinAmount } from './send';
 import { swapPreview } from './swap';
 
@@ -13,13 +13,25 @@ describe('wallet rows', () => {
     const rows = buildWalletRows([token('bitcoin', 'btc', 50000), token('ethereum', 'eth', 2500), token('tether', 'usdt', 1)], {
       totalBalance: 300,
       balances: [
-        { token: 'ethereum', balance: 250, symbol: 'eth', name: 'Ethereum', coinAmount: '0.100000', price: '2500' },
-        { token: 'tether', balance: 50, symbol: 'usdt', name: 'Tether', coinAmount: '50.00', price: '1' },
+        { token: 'ethereum', balance: 250, symbol: 'eth', name: 'Ethereum', coinAmount: '0.100000', coinAmountExact: '0.1000004', price: '2500' },
+        { token: 'tether', balance: 50, symbol: 'usdt', name: 'Tether', coinAmount: '50.00', coinAmountExact: '50', price: '1' },
       ],
     });
     expect(rows.map((r) => r.token.id)).toEqual(['ethereum', 'tether', 'bitcoin']);
-    expect(rows[0]).toMatchObject({ usd: 250, amount: 0.1, price: 2500 });
+    expect(rows[0]).toMatchObject({ usd: 250, amount: 0.1, price: 2500, exact: '0.1000004', exactDiffers: true });
+    // Trailing zeros are no difference: 50.00 is exactly 50.
+    expect(rows[1]).toMatchObject({ exact: '50', exactDiffers: false });
     expect(rows[2]).toMatchObject({ usd: 0, amount: 0, price: 50000 });
+  });
+});
+
+describe('exact amounts', () => {
+  it('differ from the display only by a non-zero digit beyond it', () => {
+    expect(exactDiffers('0.001', '0.00140001')).toBe(true);
+    expect(exactDiffers('1.234567', '1.234567891234567891')).toBe(true);
+    expect(exactDiffers('1.234567', '1.234567000')).toBe(false);
+    expect(exactDiffers('0.000', '0')).toBe(false);
+    expect(exactDiffers('2.000', undefined)).toBe(false);
   });
 });
 
