@@ -20,3 +20,4 @@ export * from './cold-payouts';
 export * from './deposit-reviews';
 export * from './api-keys';
 export * from './webhooks';
+export * from './compliance';

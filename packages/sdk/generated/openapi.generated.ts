@@ -1799,6 +1799,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users/{id}/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Freeze a customer (nothing leaves the account) */
+        post: operations["freezeAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unfreeze a customer */
+        post: operations["unfreezeAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2637,7 +2671,7 @@ export interface components {
             /** Format: uuid */
             _id: string;
             /** @enum {string} */
-            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit";
+            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "freeze-account" | "unfreeze-account";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @description What it does, for people. */
@@ -2648,8 +2682,8 @@ export interface components {
             usdValue: string;
             /** @description The request body as sent, for people; what is applied is `posting`. */
             payload: Record<string, never>;
-            /** @description Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator). */
-            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change")[];
+            /** @description Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator), account-freeze (freezing or unfreezing a customer). */
+            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change" | "account-freeze")[];
             /** @description Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change). */
             posting: components["schemas"]["ApprovalPostingLineDto"][];
             /** @description USD price per coin at the request (the value shown and the price recorded). */
@@ -2684,6 +2718,14 @@ export interface components {
         RejectApprovalDto: {
             reason: string;
         };
+        AccountFreezeDto: {
+            /** @description Why it was frozen. */
+            reason: string;
+            /** Format: date-time */
+            frozenAt: string;
+            /** @description The admin who froze it; null when sanctions screening did. */
+            frozenBy: string | null;
+        };
         UserDetailProfileDto: {
             /** Format: uuid */
             _id: string;
@@ -2700,6 +2742,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             deactivatedAt: string | null;
+            /** @description The freeze while the account is frozen (nothing leaves it); null otherwise. */
+            freeze: components["schemas"]["AccountFreezeDto"] | null;
         };
         UserDetailBalanceDto: {
             /** @example bitcoin */
@@ -3955,6 +3999,18 @@ export interface components {
             body: string | null;
             /** @description Every try, oldest first */
             attempts: components["schemas"]["WebhookAttemptDto"][];
+        };
+        AccountFreezeRequestDto: {
+            /** @description Why, for the audit log and the other admins (required). */
+            reason: string;
+        };
+        AccountFreezeChangedDto: {
+            /** @example Account frozen */
+            message: string;
+            /** Format: uuid */
+            userId: string;
+            /** @description The freeze now; null once unfrozen. */
+            freeze: components["schemas"]["AccountFreezeDto"] | null;
         };
         ErrorResponseDto: {
             /** @example 400 */
@@ -9748,6 +9804,166 @@ export interface operations {
             };
             /** @description No such endpoint of the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    freezeAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountFreezeRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Freezes the customer (audited, the customer notified): sign-in, reading and deposits go on; sends, swaps and API-key calls needing trade or withdraw are refused with 403. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountFreezeChangedDto"];
+                };
+            };
+            /** @description Four-eyes on (APPROVAL_THRESHOLD_USD above 0): nothing changes yet; another active administrator approves the request in /api/admin/approvals. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The account is already frozen. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    unfreezeAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountFreezeRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Unfreezes the customer (audited, the customer notified). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountFreezeChangedDto"];
+                };
+            };
+            /** @description Four-eyes on (APPROVAL_THRESHOLD_USD above 0): nothing changes yet; another active administrator approves the request in /api/admin/approvals. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The account is not frozen. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

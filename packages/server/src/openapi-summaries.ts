@@ -69,6 +69,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   approveRequest: 'Approve a request (second admin)',
   rejectRequest: 'Reject a request',
   getUserDetail: 'One customer: profile, balances and activity',
+  freezeAccount: 'Freeze a customer (nothing leaves the account)',
+  unfreezeAccount: 'Unfreeze a customer',
   exportUsers: 'Export customers (CSV)',
   exportAdminTransactions: 'Export transactions (CSV)',
   exportAuditLog: 'Export the audit log (CSV)',

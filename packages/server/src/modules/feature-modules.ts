@@ -18,6 +18,7 @@ import { ReservesModule } from './reserves/reserves.module';
 import { SweepsModule } from './sweeps/sweeps.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ComplianceModule } from './compliance/compliance.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -43,4 +44,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ReservesModule,
   ApiKeysModule,
   WebhooksModule,
+  ComplianceModule,
 ];

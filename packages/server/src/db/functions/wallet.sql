@@ -66,10 +66,13 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql, drizzle/0060_account_freezes.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
 -- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail.
+--
+-- Changed in drizzle/0060_account_freezes.sql:
+-- cp_send (0013, 0024): refused while the account is frozen (cp_require_unfrozen first, before any other rule); otherwise unchanged.
 CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -79,6 +82,7 @@ BEGIN
   IF p_key IS NOT NULL THEN
     PERFORM cp_claim_key(p_key);
   END IF;
+  PERFORM cp_require_unfrozen(p_user);
   PERFORM cp_require_second_factor(p_user, p_code_checked);
   PERFORM cp_require_live_tokens(ARRAY[p_token]);
   PERFORM cp_require_send_allowed(p_user, p_token, p_network, p_address, p_memo);
@@ -96,10 +100,13 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_swap(uuid,uuid,text,text,numeric,numeric,numeric,numeric,numeric,text,jsonb,timestamp with time zone,integer,integer,jsonb,jsonb)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql, drizzle/0060_account_freezes.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A swap at the quoted prices: the customer's `from` quantity goes to the swap pool, the pool pays out the `to`
 -- quantity, with the swap row and the audit entry.
+--
+-- Changed in drizzle/0060_account_freezes.sql:
+-- cp_swap (0013, 0024): refused while the account is frozen; otherwise unchanged.
 CREATE OR REPLACE FUNCTION public.cp_swap(p_transaction uuid, p_user uuid, p_from text, p_to text, p_from_quantity numeric, p_to_quantity numeric, p_usd numeric, p_from_price numeric, p_to_price numeric, p_note text, p_details jsonb, p_at timestamp with time zone, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -109,6 +116,7 @@ BEGIN
   IF p_key IS NOT NULL THEN
     PERFORM cp_claim_key(p_key);
   END IF;
+  PERFORM cp_require_unfrozen(p_user);
   PERFORM cp_require_live_tokens(ARRAY[p_from, p_to]);
   PERFORM cp_require_price(p_from, p_from_price, p_price_grace_ms);
   PERFORM cp_require_price(p_to, p_to_price, p_price_grace_ms);

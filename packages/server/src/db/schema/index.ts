@@ -14,3 +14,4 @@ export * from './payout-bumps';
 export * from './deposit-tags';
 export * from './api-keys';
 export * from './webhooks';
+export * from './compliance';
