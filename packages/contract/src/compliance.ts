@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { RequiredText } from './text';
 
 /** Frozen accounts and sanctions screening in the back office (issue 35). */
@@ -134,4 +134,30 @@ export class SanctionsHitDto {
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+}
+
+// ---- Travel rule ----
+
+export const TRAVEL_RULE_RECIPIENTS = ['own', 'other'] as const;
+export const TRAVEL_RULE_WALLETS = ['self-hosted', 'exchange'] as const;
+
+/** Who a send at or above TRAVEL_RULE_THRESHOLD_USD goes to (the travel rule): kept with the withdrawal. */
+export class TravelRuleDto {
+  @ApiProperty({ enum: TRAVEL_RULE_RECIPIENTS, description: "Whose wallet the address is: the customer's own, or someone else's." })
+  @IsIn(TRAVEL_RULE_RECIPIENTS, { message: "Say whose wallet this is: your own or someone else's." })
+  recipient: (typeof TRAVEL_RULE_RECIPIENTS)[number];
+
+  @ApiPropertyOptional({ maxLength: 140, description: "The beneficiary's full name (required when the wallet is someone else's)." })
+  @ValidateIf((dto: TravelRuleDto) => dto.recipient === 'other')
+  @RequiredText("Enter the beneficiary's full name.", 140, "The beneficiary's name must be at most 140 characters.")
+  beneficiaryName?: string;
+
+  @ApiProperty({ enum: TRAVEL_RULE_WALLETS, description: 'A wallet the owner holds the keys of, or an account at an exchange (a custodian).' })
+  @IsIn(TRAVEL_RULE_WALLETS, { message: 'Say whether the address is a self-hosted wallet or at an exchange.' })
+  wallet: (typeof TRAVEL_RULE_WALLETS)[number];
+
+  @ApiPropertyOptional({ maxLength: 140, description: "The exchange's name (required for an exchange)." })
+  @ValidateIf((dto: TravelRuleDto) => dto.wallet === 'exchange')
+  @RequiredText("Enter the exchange's name.", 140, "The exchange's name must be at most 140 characters.")
+  exchangeName?: string;
 }

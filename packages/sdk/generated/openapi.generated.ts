@@ -1833,6 +1833,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/sanctions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sanctions list in force */
+        get: operations["getSanctionsList"];
+        /** Replace the sanctions list */
+        put: operations["uploadSanctionsList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sanctions/hits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What sanctions screening caught */
+        get: operations["getSanctionsHits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2243,6 +2278,22 @@ export interface components {
             /** @example 2500 */
             toPrice: string;
         };
+        TravelRuleDto: {
+            /**
+             * @description Whose wallet the address is: the customer's own, or someone else's.
+             * @enum {string}
+             */
+            recipient: "own" | "other";
+            /** @description The beneficiary's full name (required when the wallet is someone else's). */
+            beneficiaryName?: string;
+            /**
+             * @description A wallet the owner holds the keys of, or an account at an exchange (a custodian).
+             * @enum {string}
+             */
+            wallet: "self-hosted" | "exchange";
+            /** @description The exchange's name (required for an exchange). */
+            exchangeName?: string;
+        };
         TransactionDto: {
             /** Format: uuid */
             _id: string;
@@ -2324,6 +2375,8 @@ export interface components {
              * @example 0.12498590
              */
             recipientGets?: string;
+            /** @description Admin views only: the travel-rule details given with the send. */
+            travelRule?: components["schemas"]["TravelRuleDto"];
         };
         PendingApprovalDto: {
             /** @example true */
@@ -2861,6 +2914,8 @@ export interface components {
              * @example 123456
              */
             code?: string;
+            /** @description Required at or above TRAVEL_RULE_THRESHOLD_USD (USD amount): who the send goes to. */
+            travelRule?: components["schemas"]["TravelRuleDto"];
         };
         SendCryptoResponseDto: {
             /** @example Sent and Pending Check Status in History */
@@ -3217,6 +3272,11 @@ export interface components {
              * @example 24
              */
             holdHours: number;
+            /**
+             * @description Sends of this many USD or more need the beneficiary's details, `travelRule` (TRAVEL_RULE_THRESHOLD_USD)
+             * @example 1000
+             */
+            travelRuleThresholdUsd: number;
             addresses: components["schemas"]["AddressBookEntryDto"][];
         };
         AddAddressDto: {
@@ -4011,6 +4071,60 @@ export interface components {
             userId: string;
             /** @description The freeze now; null once unfrozen. */
             freeze: components["schemas"]["AccountFreezeDto"] | null;
+        };
+        SanctionsNetworkCountDto: {
+            /** @example litecoin */
+            network: string;
+            /** @example 12 */
+            entries: number;
+        };
+        SanctionsListDto: {
+            /**
+             * @description Where the list in force came from: SANCTIONS_LIST_FILE, an admin upload, or none yet.
+             * @enum {string}
+             */
+            source: "none" | "file" | "upload";
+            /**
+             * @description Addresses on the list.
+             * @example 42
+             */
+            entries: number;
+            networks: components["schemas"]["SanctionsNetworkCountDto"][];
+            /** Format: date-time */
+            loadedAt: string | null;
+            /** @description SHA-256 of the list text in force. */
+            sha256: string | null;
+            /** @description SANCTIONS_LIST_FILE as configured (null: none). */
+            file: string | null;
+            /** @description Why the file could not be loaded last time (the list in force was kept). */
+            fileError: string | null;
+        };
+        UploadSanctionsListDto: {
+            /** @description The whole list: one `network,address` a line (network ids as in GET /api/networks); blank lines and lines starting with # are skipped. Replaces the list in force. */
+            list: string;
+        };
+        SanctionsHitDto: {
+            /** Format: uuid */
+            _id: string;
+            /**
+             * @description A send refused, an address-book entry refused, or a deposit from a sanctioned address (credited, account frozen).
+             * @enum {string}
+             */
+            kind: "send" | "address-book" | "deposit";
+            /** Format: uuid */
+            userId: string;
+            userEmail: string;
+            /** @example litecoin */
+            network: string;
+            /** @description The sanctioned address (for a deposit: the sender). */
+            address: string;
+            /** @description Deposits: the transaction hash. */
+            txid: string | null;
+            /** @description Deposits: the amount (exact decimal string) of the token. */
+            amount: string | null;
+            token: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         ErrorResponseDto: {
             /** @example 400 */
@@ -9964,6 +10078,144 @@ export interface operations {
             };
             /** @description The account is not frozen. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getSanctionsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sanctions list in force: where it came from, when, how many addresses per network. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsListDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    uploadSanctionsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadSanctionsListDto"];
+            };
+        };
+        responses: {
+            /** @description Replaces the list in force (audited) until SANCTIONS_LIST_FILE changes again; every instance screens with it at once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsListDto"];
+                };
+            };
+            /** @description A line could not be read (unknown network, no address): nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getSanctionsHits: {
+        parameters: {
+            query?: {
+                kind?: "send" | "address-book" | "deposit";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What screening caught, newest first (500 at most): sends and address-book entries refused, deposits from a listed address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsHitDto"][];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

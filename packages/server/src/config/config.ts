@@ -6,6 +6,7 @@ import { type ChainConnection, parseChains, signerSettingsProblems } from './cha
 import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from './settings';
 import { parseDuration } from './duration';
 import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
+import { type ComplianceSettings, parseComplianceSettings } from './compliance-config';
 
 export { parseDuration } from './duration';
 
@@ -74,6 +75,8 @@ export interface AppConfig {
   signerToken: string | undefined;
   /** API keys and webhooks. */
   integrations: IntegrationSettings;
+  /** Sanctions screening and the travel rule. */
+  compliance: ComplianceSettings;
 }
 
 /**
@@ -221,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     chains,
     signerToken,
     integrations: parseIntegrationSettings(env, problems, int),
+    compliance: parseComplianceSettings(env, problems, int),
   };
 
   if (problems.length) throw new ConfigError(problems);

@@ -16,6 +16,7 @@ const ApprovalsPage = lazyScreen(() => import('./pages/ApprovalsPage'));
 const AdminsPage = lazyScreen(() => import('./pages/AdminsPage'));
 const ChainStatusPage = lazyScreen(() => import('./pages/ChainStatusPage'));
 const ReservesPage = lazyScreen(() => import('./pages/ReservesPage'));
+const CompliancePage = lazyScreen(() => import('./pages/CompliancePage'));
 
 /**
  * Children of /admin (the admin guard wraps them in the app router); `screens`: back-office screens of other features
@@ -38,6 +39,7 @@ export const adminRoutes = (screens: RouteObject[] = []): RouteObject[] => [
       { path: 'admins', element: <AdminsPage /> },
       { path: 'chain', element: <ChainStatusPage /> },
       { path: 'reserves', element: <ReservesPage /> },
+      { path: 'compliance', element: <CompliancePage /> },
       ...screens,
     ],
   },

@@ -1,11 +1,21 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AccountFreezeChangedDto, AccountFreezeRequestDto, ComplianceAdminRoutes, PendingApprovalDto } from '@coinpurse/contract';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  AccountFreezeChangedDto,
+  AccountFreezeRequestDto,
+  ComplianceAdminRoutes,
+  PendingApprovalDto,
+  SanctionsHitDto,
+  SanctionsHitsQueryDto,
+  SanctionsListDto,
+  UploadSanctionsListDto,
+} from '@coinpurse/contract';
 import type { FastifyReply } from 'fastify';
 import { AdminAccess } from '../../common/access.decorator';
 import { type Actor, CurrentActor } from '../../common/principal';
 import { answer } from '../approvals/approval-gate.service';
 import { AccountFreezesService } from './account-freezes.service';
+import { SanctionsService } from './sanctions.service';
 
 const FOUR_EYES =
   'Four-eyes on (APPROVAL_THRESHOLD_USD above 0): nothing changes yet; another active administrator approves the request in /api/admin/approvals.';
@@ -50,5 +60,39 @@ export class AccountFreezesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AccountFreezeChangedDto | PendingApprovalDto> {
     return answer(reply, this.freezes.unfreeze(actor, id, body.reason));
+  }
+}
+
+@ApiTags('admin-compliance')
+@Controller(ComplianceAdminRoutes.prefix)
+export class SanctionsController {
+  constructor(private readonly sanctions: SanctionsService) {}
+
+  @Get(ComplianceAdminRoutes.sanctions)
+  @AdminAccess('read')
+  @ApiOkResponse({ type: SanctionsListDto, description: 'The sanctions list in force: where it came from, when, how many addresses per network.' })
+  getSanctionsList(): Promise<SanctionsListDto> {
+    return this.sanctions.list();
+  }
+
+  @Put(ComplianceAdminRoutes.sanctions)
+  @AdminAccess('operate')
+  @ApiOkResponse({
+    type: SanctionsListDto,
+    description: 'Replaces the list in force (audited) until SANCTIONS_LIST_FILE changes again; every instance screens with it at once.',
+  })
+  @ApiBadRequestResponse({ description: 'A line could not be read (unknown network, no address): nothing was changed.' })
+  uploadSanctionsList(@CurrentActor() actor: Actor, @Body() body: UploadSanctionsListDto): Promise<SanctionsListDto> {
+    return this.sanctions.upload(actor, body.list);
+  }
+
+  @Get(ComplianceAdminRoutes.sanctionsHits)
+  @AdminAccess('read')
+  @ApiOkResponse({
+    type: [SanctionsHitDto],
+    description: 'What screening caught, newest first (500 at most): sends and address-book entries refused, deposits from a listed address.',
+  })
+  getSanctionsHits(@Query() query: SanctionsHitsQueryDto): Promise<SanctionsHitDto[]> {
+    return this.sanctions.hits(query.kind);
   }
 }

@@ -2,7 +2,9 @@ import { Global, Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { AccountFreezesRepository } from './account-freezes.repository';
 import { AccountFreezesService } from './account-freezes.service';
-import { AccountFreezesController } from './compliance.controller';
+import { AccountFreezesController, SanctionsController } from './compliance.controller';
+import { SanctionsRepository } from './sanctions.repository';
+import { SanctionsService } from './sanctions.service';
 
 /**
  * Compliance (issue 35): frozen accounts and sanctions screening. Global: the wallet, the address book, the chain
@@ -11,8 +13,8 @@ import { AccountFreezesController } from './compliance.controller';
 @Global()
 @Module({
   imports: [ApprovalsModule],
-  controllers: [AccountFreezesController],
-  providers: [AccountFreezesRepository, AccountFreezesService],
-  exports: [AccountFreezesService],
+  controllers: [AccountFreezesController, SanctionsController],
+  providers: [AccountFreezesRepository, AccountFreezesService, SanctionsRepository, SanctionsService],
+  exports: [AccountFreezesService, SanctionsService],
 })
 export class ComplianceModule {}

@@ -20,6 +20,7 @@ const LINKS = [
   { to: '/admin/admins', label: 'Admins' },
   { to: '/admin/chain', label: 'Chain status' },
   { to: '/admin/reserves', label: 'Reserves' },
+  { to: '/admin/compliance', label: 'Compliance' },
   { to: '/admin/api-keys', label: 'API keys' },
   { to: '/admin/webhooks', label: 'Webhooks' },
 ];
