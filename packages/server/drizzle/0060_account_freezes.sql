@@ -2,7 +2,7 @@
 -- screening does when a deposit comes from a sanctioned address. Sign-in, reading and deposits go on; nothing leaves.
 -- admin_approvals takes the two four-eyes requests (freeze-account, unfreeze-account). The rule is written once,
 -- cp_require_unfrozen, performed by cp_send and cp_swap. Code of its own:
---   CPF01  the customer's account is frozen
+--   CPZ01  the customer's account is frozen
 -- The freeze and the rule meet on the customer's users row: the freeze locks it FOR UPDATE, the rule FOR SHARE (many
 -- sends of one customer share it; a foreign key check already key-share locks it), then reads account_freezes in a new
 -- statement, so a send either committed before the freeze or sees it.
@@ -18,13 +18,13 @@ ALTER TABLE "account_freezes" ADD CONSTRAINT "account_freezes_user_id_fkey" FORE
 ALTER TABLE "account_freezes" ADD CONSTRAINT "account_freezes_frozen_by_fkey" FOREIGN KEY ("frozen_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "admin_approvals" ADD CONSTRAINT "admin_approvals_action_check" CHECK ("admin_approvals"."action" in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'freeze-account', 'unfreeze-account'));
 --> statement-breakpoint
--- CPF01 when the customer's account is frozen. Holds a share lock on the customer's row until the caller commits.
+-- CPZ01 when the customer's account is frozen. Holds a share lock on the customer's row until the caller commits.
 CREATE OR REPLACE FUNCTION cp_require_unfrozen(p_user uuid) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM 1 FROM users WHERE id = p_user FOR SHARE;
   IF EXISTS (SELECT 1 FROM account_freezes WHERE user_id = p_user) THEN
-    RAISE EXCEPTION USING ERRCODE = 'CPF01', MESSAGE = '';
+    RAISE EXCEPTION USING ERRCODE = 'CPZ01', MESSAGE = '';
   END IF;
 END
 $$;
