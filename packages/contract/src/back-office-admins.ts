@@ -1,4 +1,5 @@
 import { SessionInfoDto } from './security';
+import { AccountFreezeDto } from './compliance';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { COUNTRY_OUT, EmailAddress, RequiredText } from './text';
@@ -79,6 +80,8 @@ export const APPROVAL_ACTIONS = [
   'reverse-chain-deposit',
   'update-verification-limits',
   'change-fees',
+  'freeze-account',
+  'unfreeze-account',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -97,7 +100,7 @@ export class PendingApprovalDto {
 }
 
 /** Why an action waits for a second admin. */
-export const GATE_REASONS = ['threshold', 'velocity', 'settled-refund', 'admin-change', 'fee-change'] as const;
+export const GATE_REASONS = ['threshold', 'velocity', 'settled-refund', 'admin-change', 'fee-change', 'account-freeze'] as const;
 export type GateReason = (typeof GATE_REASONS)[number];
 
 /** Every ledger account: a customer's, or a platform account (network_fees and network_fee_margin are moved only by completed payouts). */
@@ -168,7 +171,7 @@ export class ApprovalDto {
     isArray: true,
     description:
       'Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), ' +
-      'settled-refund (money back from a settled withdrawal), admin-change (adding an administrator).',
+      'settled-refund (money back from a settled withdrawal), admin-change (adding an administrator), account-freeze (freezing or unfreezing a customer).',
   })
   gatedBecause: GateReason[];
 
@@ -266,6 +269,9 @@ export class UserDetailProfileDto {
 
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   deactivatedAt: string | null;
+
+  @ApiProperty({ type: AccountFreezeDto, nullable: true, description: 'The freeze while the account is frozen (nothing leaves it); null otherwise.' })
+  freeze: AccountFreezeDto | null;
 }
 
 export class UserDetailBalanceDto {

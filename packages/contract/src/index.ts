@@ -24,3 +24,4 @@ export * from './api-keys';
 export * from './webhooks';
 export * from './verification';
 export * from './fees';
+export * from './compliance';

@@ -122,6 +122,9 @@ export class AddressBookDto {
   @ApiProperty({ example: 24, description: 'Hold period of a newly saved address, in hours (ADDRESS_HOLD_HOURS)' })
   holdHours: number;
 
+  @ApiProperty({ example: 1000, description: "Sends of this many USD or more need the beneficiary's details, `travelRule` (TRAVEL_RULE_THRESHOLD_USD)" })
+  travelRuleThresholdUsd: number;
+
   @ApiProperty({ type: [AddressBookEntryDto] })
   addresses: AddressBookEntryDto[];
 }

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAYOUT_STATES, type PayoutState } from './payouts';
 import { SecondFactorCode } from './security';
 import { IsAmount, UsdAmount } from './amount-validation';
+import { TravelRuleDto } from './compliance';
 import { COUNTRY_OUT, RequiredText } from './text';
 import { Transform, Type } from 'class-transformer';
 import { IsDefined, IsIn, IsNotEmptyObject, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
@@ -196,6 +197,9 @@ export class TransactionDto {
     description: 'Withdrawals paid on chain: what the recipient gets, the amount less the network fee charged to the customer when the payment was signed',
   })
   recipientGets?: string;
+
+  @ApiPropertyOptional({ type: TravelRuleDto, description: 'Admin views only: the travel-rule details given with the send.' })
+  travelRule?: TravelRuleDto;
 }
 
 export class TransferDataDto {
@@ -262,6 +266,13 @@ export class SendCryptoDto {
 
   @SecondFactorCode()
   code?: string;
+
+  @ApiPropertyOptional({ type: TravelRuleDto, description: 'Required at or above TRAVEL_RULE_THRESHOLD_USD (USD amount): who the send goes to.' })
+  @IsOptional()
+  @IsObject({ message: "Say who this send goes to: whose wallet, the beneficiary's name, and the exchange's name for an exchange." })
+  @ValidateNested({ message: "Say who this send goes to: whose wallet, the beneficiary's name, and the exchange's name for an exchange." })
+  @Type(() => TravelRuleDto)
+  travelRule?: TravelRuleDto;
 }
 
 export class SendCryptoResponseDto {

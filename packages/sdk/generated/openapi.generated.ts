@@ -2088,6 +2088,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users/{id}/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Freeze a customer (nothing leaves the account) */
+        post: operations["freezeAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unfreeze a customer */
+        post: operations["unfreezeAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sanctions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sanctions list in force */
+        get: operations["getSanctionsList"];
+        /** Replace the sanctions list */
+        put: operations["uploadSanctionsList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sanctions/hits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What sanctions screening caught */
+        get: operations["getSanctionsHits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2498,6 +2567,22 @@ export interface components {
             /** @example 2500 */
             toPrice: string;
         };
+        TravelRuleDto: {
+            /**
+             * @description Whose wallet the address is: the customer's own, or someone else's.
+             * @enum {string}
+             */
+            recipient: "own" | "other";
+            /** @description The beneficiary's full name (required when the wallet is someone else's). */
+            beneficiaryName?: string;
+            /**
+             * @description A wallet the owner holds the keys of, or an account at an exchange (a custodian).
+             * @enum {string}
+             */
+            wallet: "self-hosted" | "exchange";
+            /** @description The exchange's name (required for an exchange). */
+            exchangeName?: string;
+        };
         TransactionDto: {
             /** Format: uuid */
             _id: string;
@@ -2584,6 +2669,8 @@ export interface components {
              * @example 0.12498590
              */
             recipientGets?: string;
+            /** @description Admin views only: the travel-rule details given with the send. */
+            travelRule?: components["schemas"]["TravelRuleDto"];
         };
         PendingApprovalDto: {
             /** @example true */
@@ -2936,7 +3023,7 @@ export interface components {
             /** Format: uuid */
             _id: string;
             /** @enum {string} */
-            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "update-verification-limits" | "change-fees";
+            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "update-verification-limits" | "change-fees" | "freeze-account" | "unfreeze-account";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @description What it does, for people. */
@@ -2947,8 +3034,8 @@ export interface components {
             usdValue: string;
             /** @description The request body as sent, for people; what is applied is `posting`. */
             payload: Record<string, never>;
-            /** @description Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator). */
-            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change" | "fee-change")[];
+            /** @description Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator), account-freeze (freezing or unfreezing a customer). */
+            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change" | "fee-change" | "account-freeze")[];
             /** @description Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change). */
             posting: components["schemas"]["ApprovalPostingLineDto"][];
             /** @description USD price per coin at the request (the value shown and the price recorded). */
@@ -2983,6 +3070,14 @@ export interface components {
         RejectApprovalDto: {
             reason: string;
         };
+        AccountFreezeDto: {
+            /** @description Why it was frozen. */
+            reason: string;
+            /** Format: date-time */
+            frozenAt: string;
+            /** @description The admin who froze it; null when sanctions screening did. */
+            frozenBy: string | null;
+        };
         UserDetailProfileDto: {
             /** Format: uuid */
             _id: string;
@@ -2999,6 +3094,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             deactivatedAt: string | null;
+            /** @description The freeze while the account is frozen (nothing leaves it); null otherwise. */
+            freeze: components["schemas"]["AccountFreezeDto"] | null;
         };
         UserDetailBalanceDto: {
             /** @example bitcoin */
@@ -3121,6 +3218,8 @@ export interface components {
              * @example 123456
              */
             code?: string;
+            /** @description Required at or above TRAVEL_RULE_THRESHOLD_USD (USD amount): who the send goes to. */
+            travelRule?: components["schemas"]["TravelRuleDto"];
         };
         SendCryptoResponseDto: {
             /** @example Sent and Pending Check Status in History */
@@ -3565,6 +3664,11 @@ export interface components {
              * @example 24
              */
             holdHours: number;
+            /**
+             * @description Sends of this many USD or more need the beneficiary's details, `travelRule` (TRAVEL_RULE_THRESHOLD_USD)
+             * @example 1000
+             */
+            travelRuleThresholdUsd: number;
             addresses: components["schemas"]["AddressBookEntryDto"][];
         };
         AddAddressDto: {
@@ -4680,6 +4784,72 @@ export interface components {
              * @example 12.5
              */
             totalUsd: string;
+        };
+        AccountFreezeRequestDto: {
+            /** @description Why, for the audit log and the other admins (required). */
+            reason: string;
+        };
+        AccountFreezeChangedDto: {
+            /** @example Account frozen */
+            message: string;
+            /** Format: uuid */
+            userId: string;
+            /** @description The freeze now; null once unfrozen. */
+            freeze: components["schemas"]["AccountFreezeDto"] | null;
+        };
+        SanctionsNetworkCountDto: {
+            /** @example litecoin */
+            network: string;
+            /** @example 12 */
+            entries: number;
+        };
+        SanctionsListDto: {
+            /**
+             * @description Where the list in force came from: SANCTIONS_LIST_FILE, an admin upload, or none yet.
+             * @enum {string}
+             */
+            source: "none" | "file" | "upload";
+            /**
+             * @description Addresses on the list.
+             * @example 42
+             */
+            entries: number;
+            networks: components["schemas"]["SanctionsNetworkCountDto"][];
+            /** Format: date-time */
+            loadedAt: string | null;
+            /** @description SHA-256 of the list text in force. */
+            sha256: string | null;
+            /** @description SANCTIONS_LIST_FILE as configured (null: none). */
+            file: string | null;
+            /** @description Why the file could not be loaded last time (the list in force was kept). */
+            fileError: string | null;
+        };
+        UploadSanctionsListDto: {
+            /** @description The whole list: one `network,address` a line (network ids as in GET /api/networks); blank lines and lines starting with # are skipped. Replaces the list in force. */
+            list: string;
+        };
+        SanctionsHitDto: {
+            /** Format: uuid */
+            _id: string;
+            /**
+             * @description A send refused, an address-book entry refused, or a deposit from a sanctioned address (credited, account frozen).
+             * @enum {string}
+             */
+            kind: "send" | "address-book" | "deposit";
+            /** Format: uuid */
+            userId: string;
+            userEmail: string;
+            /** @example litecoin */
+            network: string;
+            /** @description The sanctioned address (for a deposit: the sender). */
+            address: string;
+            /** @description Deposits: the transaction hash. */
+            txid: string | null;
+            /** @description Deposits: the amount (exact decimal string) of the token. */
+            amount: string | null;
+            token: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         ErrorResponseDto: {
             /** @example 400 */
@@ -11324,6 +11494,304 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    freezeAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountFreezeRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Freezes the customer (audited, the customer notified): sign-in, reading and deposits go on; sends, swaps and API-key calls needing trade or withdraw are refused with 403. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountFreezeChangedDto"];
+                };
+            };
+            /** @description Four-eyes on (APPROVAL_THRESHOLD_USD above 0): nothing changes yet; another active administrator approves the request in /api/admin/approvals. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The account is already frozen. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    unfreezeAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountFreezeRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Unfreezes the customer (audited, the customer notified). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountFreezeChangedDto"];
+                };
+            };
+            /** @description Four-eyes on (APPROVAL_THRESHOLD_USD above 0): nothing changes yet; another active administrator approves the request in /api/admin/approvals. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The account is not frozen. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getSanctionsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sanctions list in force: where it came from, when, how many addresses per network. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsListDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    uploadSanctionsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadSanctionsListDto"];
+            };
+        };
+        responses: {
+            /** @description Replaces the list in force (audited) until SANCTIONS_LIST_FILE changes again; every instance screens with it at once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsListDto"];
+                };
+            };
+            /** @description A line could not be read (unknown network, no address): nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getSanctionsHits: {
+        parameters: {
+            query?: {
+                kind?: "send" | "address-book" | "deposit";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What screening caught, newest first (500 at most): sends and address-book entries refused, deposits from a listed address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsHitDto"][];
                 };
             };
             /** @description The input is not valid; `error` says what to fix (and `details` per field). */

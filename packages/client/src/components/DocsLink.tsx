@@ -9,6 +9,7 @@ const TITLES: Record<string, string> = {
   'operate/withdrawals.md': 'Withdrawals on the chain',
   'operate/cold-wallets-and-reserves.md': 'Cold wallets and reserves',
   'operate/back-office.md': 'The back office',
+  'operate/sanctions-and-freezes.md': 'Sanctions screening and frozen accounts',
   'operate/observability.md': 'Observability',
   'operate/fees.md': 'Fees, revenue and the house position',
 };

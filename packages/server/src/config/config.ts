@@ -9,6 +9,7 @@ import { parseDuration } from './duration';
 import { type FeeSettings, parseFeeSettings } from './fees-config';
 import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
 import { type KycSettings, parseKycSettings } from './kyc-config';
+import { type ComplianceSettings, parseComplianceSettings } from './compliance-config';
 
 export { parseDuration } from './duration';
 
@@ -83,6 +84,8 @@ export interface AppConfig {
   kyc: KycSettings;
   /** The fee schedule's defaults and the quotes' lifetime. */
   fees: FeeSettings;
+  /** Sanctions screening and the travel rule. */
+  compliance: ComplianceSettings;
 }
 
 /**
@@ -233,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     integrations: parseIntegrationSettings(env, problems, int),
     kyc: parseKycSettings(env, problems),
     fees: parseFeeSettings(env, problems, int),
+    compliance: parseComplianceSettings(env, problems, int),
   };
 
   if (problems.length) throw new ConfigError(problems);

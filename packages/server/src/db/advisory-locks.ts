@@ -14,6 +14,8 @@ export const JobLocks = {
   mailDelivery: 7_300_203,
   sessionsPurge: 7_300_204,
   webhookDelivery: 7_300_205,
+  /** A replacement of the sanctions list (a file load or an upload), one at a time. */
+  sanctionsList: 7_300_206,
   chainWatchBase: 7_300_210,
   payoutsBase: 7_300_310,
   sweepsBase: 7_300_410,

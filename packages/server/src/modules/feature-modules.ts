@@ -20,6 +20,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { VerificationModule } from './verification/verification.module';
 import { FeesModule } from './fees/fees.module';
+import { ComplianceModule } from './compliance/compliance.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -47,4 +48,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   WebhooksModule,
   VerificationModule,
   FeesModule,
+  ComplianceModule,
 ];

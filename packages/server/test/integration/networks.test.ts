@@ -289,7 +289,12 @@ describe.each(DATABASE_KINDS)('networks, per-chain addresses and the address boo
     it('saves, lists and deletes addresses, validated like a send; duplicates 409; notifies and mails on add', async () => {
       const user = await newCustomer(t);
       const me = bearer(user.token);
-      expect((await t.http.get('/api/user/addresses').set(me).expect(200)).body).toEqual({ allowlistEnabled: false, holdHours: 24, addresses: [] });
+      expect((await t.http.get('/api/user/addresses').set(me).expect(200)).body).toEqual({
+        allowlistEnabled: false,
+        holdHours: 24,
+        travelRuleThresholdUsd: 1000,
+        addresses: [],
+      });
 
       const saved = await t.http
         .post('/api/user/addresses')

@@ -69,7 +69,9 @@ export type ApprovalDto = {
     | 'create-admin'
     | 'reverse-chain-deposit'
     | 'update-verification-limits'
-    | 'change-fees';
+    | 'change-fees'
+    | 'freeze-account'
+    | 'unfreeze-account';
   status: 'pending' | 'approved' | 'rejected';
   /** What it does, for people. */
   summary: string;
@@ -79,8 +81,8 @@ export type ApprovalDto = {
   usdValue: string;
   /** The request body as sent, for people; what is applied is `posting`. */
   payload: object;
-  /** Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator). */
-  gatedBecause: ('threshold' | 'velocity' | 'settled-refund' | 'admin-change' | 'fee-change')[];
+  /** Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator), account-freeze (freezing or unfreezing a customer). */
+  gatedBecause: ('threshold' | 'velocity' | 'settled-refund' | 'admin-change' | 'fee-change' | 'account-freeze')[];
   /** Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change). */
   posting: ApprovalPostingLineDto[];
   /** USD price per coin at the request (the value shown and the price recorded). */

@@ -60,6 +60,8 @@ export type AddressBookDto = {
   allowlistEnabled: boolean;
   /** Hold period of a newly saved address, in hours (ADDRESS_HOLD_HOURS) */
   holdHours: number;
+  /** Sends of this many USD or more need the beneficiary's details, `travelRule` (TRAVEL_RULE_THRESHOLD_USD) */
+  travelRuleThresholdUsd: number;
   addresses: AddressBookEntryDto[];
 };
 export type ErrorResponseDto = {

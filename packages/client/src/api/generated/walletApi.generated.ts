@@ -146,6 +146,16 @@ export type SwapDetailsDto = {
   toCoinAmount: string;
   toPrice: string;
 };
+export type TravelRuleDto = {
+  /** Whose wallet the address is: the customer's own, or someone else's. */
+  recipient: 'own' | 'other';
+  /** The beneficiary's full name (required when the wallet is someone else's). */
+  beneficiaryName?: string;
+  /** A wallet the owner holds the keys of, or an account at an exchange (a custodian). */
+  wallet: 'self-hosted' | 'exchange';
+  /** The exchange's name (required for an exchange). */
+  exchangeName?: string;
+};
 export type TransactionDto = {
   _id: string;
   user: TransactionUserDto;
@@ -188,6 +198,8 @@ export type TransactionDto = {
   fee?: string;
   /** Withdrawals paid on chain: what the recipient gets, the amount less the network fee charged to the customer when the payment was signed */
   recipientGets?: string;
+  /** Admin views only: the travel-rule details given with the send. */
+  travelRule?: TravelRuleDto;
 };
 export type SendCryptoResponseDto = {
   message: string;
@@ -213,6 +225,8 @@ export type SendCryptoDto = {
   transferData: TransferDataDto;
   /** TOTP code or recovery code; required when two-factor sign-in is on. */
   code?: string;
+  /** Required at or above TRAVEL_RULE_THRESHOLD_USD (USD amount): who the send goes to. */
+  travelRule?: TravelRuleDto;
 };
 export type SwapFeeDto = {
   /** The fee in USD (exact decimal string; 0 with no swap fee). */

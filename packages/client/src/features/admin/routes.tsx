@@ -19,6 +19,7 @@ const ReservesPage = lazyScreen(() => import('./pages/ReservesPage'));
 const FeesPage = lazyScreen(() => import('./pages/FeesPage'));
 const RevenuePage = lazyScreen(() => import('./pages/RevenuePage'));
 const VerificationsPage = lazyScreen(() => import('./pages/VerificationsPage'));
+const CompliancePage = lazyScreen(() => import('./pages/CompliancePage'));
 
 /**
  * Children of /admin (the admin guard wraps them in the app router); `screens`: back-office screens of other features
@@ -44,6 +45,7 @@ export const adminRoutes = (screens: RouteObject[] = []): RouteObject[] => [
       { path: 'fees', element: <FeesPage /> },
       { path: 'revenue', element: <RevenuePage /> },
       { path: 'verifications', element: <VerificationsPage /> },
+      { path: 'compliance', element: <CompliancePage /> },
       ...screens,
     ],
   },

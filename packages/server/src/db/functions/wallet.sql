@@ -66,7 +66,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb,numeric)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql.
+-- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql, drizzle/0058_compliance.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
 -- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail.
@@ -80,6 +80,9 @@ $function$;
 --
 -- Changed in drizzle/0056_verification_limits.sql:
 -- cp_send and cp_swap as in 0050 (fees), with the limit rule after the price checks (before anything moves).
+--
+-- Changed in drizzle/0058_compliance.sql:
+-- cp_send and cp_swap as in 0056 (fees and limits), refused while the account is frozen (after the limit rule).
 CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb, p_fee numeric)
  RETURNS void
  LANGUAGE plpgsql
@@ -94,6 +97,7 @@ BEGIN
   PERFORM cp_require_send_allowed(p_user, p_token, p_network, p_address, p_memo);
   PERFORM cp_require_price(p_token, p_price, p_price_grace_ms);
   PERFORM cp_require_within_limits(p_user, 'withdrawal', p_usd);
+  PERFORM cp_require_unfrozen(p_user);
 
   -- The withdrawal fee (0050).
   IF p_fee IS DISTINCT FROM cp_withdrawal_fee(p_token) THEN
@@ -121,7 +125,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_swap(uuid,uuid,text,text,numeric,numeric,numeric,numeric,numeric,text,jsonb,timestamp with time zone,integer,integer,jsonb,jsonb,uuid,numeric,numeric)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql.
+-- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql, drizzle/0058_compliance.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A swap at the quoted prices: the customer's `from` quantity goes to the swap pool, the pool pays out the `to`
 -- quantity, with the swap row and the audit entry.
@@ -154,6 +158,7 @@ BEGIN
   END IF;
 
   PERFORM cp_require_within_limits(p_user, 'swap', p_usd);
+  PERFORM cp_require_unfrozen(p_user);
 
   -- The house position of the token it pays out (0050).
   PERFORM cp_require_house_position(p_to, p_to_quantity, p_to_price);

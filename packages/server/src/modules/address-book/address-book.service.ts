@@ -17,6 +17,7 @@ import { AuditService } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
 import { StepUpService } from '../security/step-up.service';
 import { CoinsRepository } from '../market/coins.repository';
+import { SanctionsService } from '../compliance/sanctions.service';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -43,11 +44,17 @@ export class AddressBookService {
     private readonly audit: AuditService,
     private readonly mail: MailService,
     private readonly stepUp: StepUpService,
+    private readonly sanctions: SanctionsService,
   ) {}
 
   async list(userId: string): Promise<AddressBookDto> {
     const [rows, allowlistEnabled] = await Promise.all([this.repository.list(userId), this.repository.allowlistEnabled(userId)]);
-    return { allowlistEnabled, holdHours: this.config.addressHoldHours, addresses: rows.map(toDto) };
+    return {
+      allowlistEnabled,
+      holdHours: this.config.addressHoldHours,
+      travelRuleThresholdUsd: Number(this.config.compliance.travelRuleThresholdUsd),
+      addresses: rows.map(toDto),
+    };
   }
 
   async add(principal: Principal, requestId: string | undefined, body: AddAddressDto): Promise<AddressMutationResponseDto> {
@@ -60,6 +67,8 @@ export class AddressBookService {
       rows.map((r) => r.network),
       { address: body.address, network: body.network, memo: body.memo },
     );
+    // Sanctions screening: a listed address is refused (neutrally) and the attempt flagged for the operator.
+    await this.sanctions.refuseIfListed({ userId: principal.id, kind: 'address-book', network: target.network.id, address: body.address, token: coin.id });
     const createdAt = new Date();
     const usableAt = new Date(createdAt.getTime() + this.config.addressHoldHours * 3_600_000);
     const saved = await this.db.transaction(async (tx) => {

@@ -17,6 +17,7 @@ import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { postingTokens, toApprovalDto } from '../approvals/approval-view';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
 import { UUID_TEXT } from '../../common/page-cursor';
+import { AccountFreezesService } from '../compliance/account-freezes.service';
 
 const ADMIN_NOT_FOUND = 'Administrator not found.';
 
@@ -45,6 +46,7 @@ export class AdminsService {
     private readonly sessions: SessionsService,
     private readonly gate: ApprovalGate,
     private readonly tokens: WalletTokensRepository,
+    private readonly freezes: AccountFreezesService,
   ) {}
 
   async list(): Promise<AdminAccountDto[]> {
@@ -128,13 +130,14 @@ export class AdminsService {
   async userDetail(id: string): Promise<UserDetailDto> {
     const profile = UUID_TEXT.test(id) ? await this.admins.profile(id) : undefined;
     if (!profile || profile.role !== 'user') throw new NotFoundError('User not found.');
-    const [balances, notifications, tickets, audit, approvals, sessions] = await Promise.all([
+    const [balances, notifications, tickets, audit, approvals, sessions, freeze] = await Promise.all([
       this.wallet.balancesOf([profile.id]),
       this.admins.notificationsOf(profile.id, 20),
       this.admins.ticketsOf(profile.id, 20),
       this.admins.auditAbout(profile.id, 50),
       this.approvals.list({ userId: profile.id, limit: 20 }),
       this.sessions.list(profile.id, ''),
+      this.freezes.current(profile.id),
     ]);
     const symbols = await this.tokens.coinsByIds(postingTokens(approvals));
     const list = (balances.get(profile.id) ?? []).sort((a, b) => b.balance - a.balance);
@@ -148,6 +151,7 @@ export class AdminsService {
         role: profile.role,
         createdAt: profile.createdAt.toISOString(),
         deactivatedAt: profile.deactivatedAt?.toISOString() ?? null,
+        freeze,
       },
       balances: list.map((b) => ({ tokenId: b.token, symbol: b.symbol, name: b.name, coinAmount: b.coinAmount, balance: b.balance })),
       totalBalance: usdNumber(total),

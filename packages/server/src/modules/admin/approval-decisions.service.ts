@@ -17,6 +17,7 @@ import { DATABASE, type Database, type Tx } from '../../db/database';
 import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
 import { FeeScheduleChanges } from '../approvals/fee-schedule-changes';
 import { AuditService } from '../audit/audit.service';
+import { AccountFreezesService } from '../compliance/account-freezes.service';
 import { inTransaction } from '../../db/in-transaction';
 import type { Applying } from '../approvals/applying';
 import { AdminDepositsService } from './admin-deposits.service';
@@ -55,6 +56,7 @@ export class ApprovalDecisionsService {
     private readonly chainDeposits: ChainDepositReversals,
     private readonly verificationLimits: VerificationLimitsService,
     private readonly feeChanges: FeeScheduleChanges,
+    private readonly freezes: AccountFreezesService,
   ) {}
 
   async list(query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
@@ -154,6 +156,12 @@ export class ApprovalDecisionsService {
         }
         case 'create-admin':
           await this.createAdmin(actor, row.effect as unknown as NewAdminEffect, tx);
+          return;
+        case 'freeze-account':
+          await this.freezes.freeze(actor, row.userId!, String(payload.reason), tx);
+          return;
+        case 'unfreeze-account':
+          await this.freezes.unfreeze(actor, row.userId!, String(payload.reason), tx);
           return;
         case 'reverse-chain-deposit':
           await this.chainDeposits.takeBack(actor, String(payload.depositId), { reason: String(payload.reason) }, applying);

@@ -90,6 +90,7 @@ export class ExportsRepository {
         network: transactions.network,
         address: transactions.address,
         txHash: sql<string | null>`${transactions.details} ->> 'txHash'`,
+        travelRule: sql<Record<string, string> | null>`${transactions.details} -> 'travelRule'`,
         note: transactions.note,
       })
       .from(transactions)

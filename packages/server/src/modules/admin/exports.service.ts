@@ -83,7 +83,19 @@ export class ExportsService {
         after = batch[batch.length - 1].seq;
       }
     }
-    const header = ['Date', 'Transaction id', 'Customer email', 'Customer name', ...TRANSACTION_CSV_HEADER, 'Transaction hash', 'Note'];
+    const header = [
+      'Date',
+      'Transaction id',
+      'Customer email',
+      'Customer name',
+      ...TRANSACTION_CSV_HEADER,
+      'Transaction hash',
+      'Note',
+      'Recipient wallet',
+      'Beneficiary name',
+      'Wallet type',
+      'Exchange name',
+    ];
     const chunks = csvDocument(header, batches(), (row) => [
       row.createdAt.toISOString(),
       row.id,
@@ -92,6 +104,11 @@ export class ExportsService {
       ...transactionCsvCells(row, plain(row.coinAmount)),
       row.txHash,
       row.note,
+      // The travel-rule details of a send (empty for anything else): whose wallet, the beneficiary, the exchange.
+      row.travelRule?.recipient ?? null,
+      row.travelRule?.beneficiaryName ?? null,
+      row.travelRule?.wallet ?? null,
+      row.travelRule?.exchangeName ?? null,
     ]);
     return { filename: `coinpurse-transactions-${today()}.csv`, chunks };
   }

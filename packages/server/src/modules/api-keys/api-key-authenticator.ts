@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ADMIN_KEY_SCOPES, CUSTOMER_KEY_SCOPES } from '@coinpurse/contract';
+import { ACCOUNT_FROZEN_MESSAGE, ADMIN_KEY_SCOPES, CUSTOMER_KEY_SCOPES } from '@coinpurse/contract';
 import type { FastifyReply } from 'fastify';
 import type { RouteScope } from '../../common/access.decorator';
 import type { ApiKeyAuthenticator, AuthenticatedSession } from '../../common/access.guard';
@@ -28,7 +28,7 @@ class ApiKeyRateLimitedError extends TooManyRequestsError {
  * API keys on every request, read from the database each time (one indexed read with the owner's state): a revoked or
  * expired key is refused at once on every instance, with no cache to invalidate. In this order: the key (401), the
  * client address (403), its rate limit (429, counted per key on every instance, `RateLimit` headers), the route's
- * scope (403 naming it), and for `withdraw` the owner's address allowlist (403).
+ * scope (403 naming it), a frozen owner for `trade` and `withdraw` (403), and for `withdraw` the owner's address allowlist (403).
  */
 @Injectable()
 export class DatabaseApiKeyAuthenticator implements ApiKeyAuthenticator {
@@ -95,6 +95,8 @@ function checkScope(found: ApiKeyOwnerView, scope: RouteScope): void {
   const ownScopes: readonly string[] = found.role === 'admin' ? ADMIN_KEY_SCOPES : CUSTOMER_KEY_SCOPES;
   if (!ownScopes.includes(scope)) return;
   if (!found.scopes.includes(scope)) throw new ForbiddenError(`This API key does not have the "${scope}" scope.`);
+  // A frozen account: nothing leaves it, so no route needing trade or withdraw (the money functions refuse too).
+  if ((scope === 'trade' || scope === 'withdraw') && found.frozen) throw new ForbiddenError(ACCOUNT_FROZEN_MESSAGE);
   if (scope === 'withdraw' && !found.allowlistEnabled) {
     throw new ForbiddenError('Keys with the "withdraw" scope send only while your address allowlist is on. Turn it on in the app.');
   }

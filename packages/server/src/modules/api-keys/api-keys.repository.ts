@@ -24,6 +24,8 @@ export interface ApiKeyOwnerView {
   deactivated: boolean;
   twoFactorEnabled: boolean;
   allowlistEnabled: boolean;
+  /** The owner's account is frozen (account_freezes): keys with trade / withdraw are refused on those routes. */
+  frozen: boolean;
 }
 
 const LIST_COLUMNS = {
@@ -83,7 +85,8 @@ export class ApiKeysRepository {
         k.expires_at as "expiresAt", k.revoked_at as "revokedAt", k.last_used_at as "lastUsedAt", k.last_used_ip as "lastUsedIp",
         u.role, u.name, u.email, u.deactivated_at is not null as deactivated,
         exists (select 1 from two_factor f where f.user_id = u.id and f.enabled_at is not null) as "twoFactorEnabled",
-        coalesce((select w.allowlist_enabled from withdrawal_settings w where w.user_id = u.id), false) as "allowlistEnabled"
+        coalesce((select w.allowlist_enabled from withdrawal_settings w where w.user_id = u.id), false) as "allowlistEnabled",
+        exists (select 1 from account_freezes z where z.user_id = u.id) as frozen
       from api_keys k join users u on u.id = k.user_id
       where k.prefix = ${prefix}`);
     const row = rowsOf(result)[0] as (Omit<ApiKeyOwnerView, 'expiresAt' | 'revokedAt' | 'lastUsedAt'> & Record<string, unknown>) | undefined;

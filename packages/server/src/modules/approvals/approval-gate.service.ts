@@ -101,7 +101,7 @@ export class ApprovalGate {
     return this.store(actor, { ...action, kinds: [...reasons, ...(action.kinds ?? [])] }, tx, idem);
   }
 
-  /** An administrator change (or a fee schedule change): always a request another active admin approves (not a money action, no value). */
+  /** An administrator change (a fee schedule change, a customer's freeze or unfreeze: `kinds`): always a request another active admin approves (not a money action, no value). */
   requestAdminChange(
     actor: Actor,
     action: Omit<GatedAction, 'usd' | 'effect' | 'kinds'> & { effect: Record<string, unknown> },

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { SendCryptoDto, SendCryptoResponseDto } from '@coinpurse/contract';
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../common/errors';
@@ -14,6 +14,10 @@ import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { NotificationsService } from '../notifications/notifications.service';
 import { SecurityMailService } from '../security/security-mail.service';
 import { StepUpService } from '../security/step-up.service';
+import { SanctionsService } from '../compliance/sanctions.service';
+import { travelRuleOf } from '../compliance/travel-rule';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import type { TransactionRecord } from './transactions.repository';
 import { describe, toTransactionDto, usdText } from './wallet-common';
 import { SendFeeCheck } from './send-fee-check';
@@ -38,6 +42,8 @@ export class SendsService {
     private readonly addressBook: AddressBookService,
     private readonly stepUp: StepUpService,
     private readonly securityMails: SecurityMailService,
+    private readonly sanctions: SanctionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly feeCheck?: SendFeeCheck,
     @Optional() private readonly exposure?: HouseExposureAlerts,
   ) {}
@@ -75,6 +81,10 @@ export class SendsService {
     const memo = target.memo ?? null;
     const usd = parseAmount(input.transferData.amount);
     const symbol = token.symbol.toUpperCase();
+    // The travel rule: at or above the threshold, who the send goes to (kept with the withdrawal).
+    const travelRule = travelRuleOf(input.travelRule, usd, this.config.compliance.travelRuleThresholdUsd);
+    // Sanctions screening: a listed address is refused (neutrally) and the attempt flagged for the operator.
+    await this.sanctions.refuseIfListed({ userId: principal.id, kind: 'send', network, address, token: token.id });
 
     // The price at the time of the request; the movement itself is exact whatever the price does meanwhile.
     const quote = await this.prices.quote(token.id);
@@ -99,6 +109,7 @@ export class SendsService {
       priceSource: quote.source,
       ...(memo ? { memo } : {}),
       ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+      ...(travelRule ? { travelRule } : {}),
     };
     const row: Omit<TransactionRecord, 'seq'> = {
       id,
@@ -147,6 +158,7 @@ export class SendsService {
         memo,
         price: plain(quote.price),
         ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+        ...(travelRule ? { travelRule } : {}),
       },
     });
     // A withdrawal is a step-up action: a code given is checked now; without one the function refuses when two-factor

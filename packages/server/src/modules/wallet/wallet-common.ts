@@ -68,6 +68,9 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>, audience: '
   if (audience === 'admin' && (dto.payoutState === 'approved' || dto.payoutState === 'awaiting_funds') && typeof view.details?.payoutReason === 'string') {
     dto.payoutReason = view.details.payoutReason;
   }
+  // Who a send goes to (the travel rule): the back office's, like every compliance detail.
+  if (audience === 'admin' && view.details?.travelRule && typeof view.details.travelRule === 'object')
+    dto.travelRule = view.details.travelRule as TransactionDto['travelRule'];
   if (typeof view.details?.fee === 'string') dto.fee = view.details.fee;
   if (typeof view.details?.recipientGets === 'string') dto.recipientGets = view.details.recipientGets;
   return dto;

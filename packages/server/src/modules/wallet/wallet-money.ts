@@ -1,4 +1,5 @@
-import { ConflictError, InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
+import { ACCOUNT_FROZEN_MESSAGE } from '@coinpurse/contract';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import { MONEY_CODES } from '../ledger/money-errors';
 import { limitRefusal } from '../verification/limit-refusal';
 
@@ -66,6 +67,8 @@ export function refusalOf(code: string, detail: string, tokens: Array<{ id: stri
   switch (code) {
     case MONEY_CODES.insufficient:
       return new InvalidInputError(`Insufficient ${symbol} balance`);
+    case MONEY_CODES.accountFrozen:
+      return new ForbiddenError(ACCOUNT_FROZEN_MESSAGE);
     case MONEY_CODES.priceMoved:
       return new PriceMovedError();
     case MONEY_CODES.overLimit:

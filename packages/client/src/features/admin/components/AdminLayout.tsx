@@ -23,6 +23,7 @@ const LINKS = [
   { to: '/admin/reserves', label: 'Reserves' },
   { to: '/admin/fees', label: 'Fees' },
   { to: '/admin/revenue', label: 'Revenue' },
+  { to: '/admin/compliance', label: 'Compliance' },
   { to: '/admin/api-keys', label: 'API keys' },
   { to: '/admin/webhooks', label: 'Webhooks' },
 ];

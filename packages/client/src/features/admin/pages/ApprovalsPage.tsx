@@ -22,6 +22,7 @@ const GATE_REASON_TEXT: Record<Approval['gatedBecause'][number], string> = {
   'settled-refund': 'It gives back money from a settled withdrawal',
   'admin-change': 'It adds an administrator',
   'fee-change': 'It changes the fee schedule',
+  'account-freeze': 'It freezes or unfreezes a customer',
 };
 
 const ACCOUNT_TEXT: Record<Approval['posting'][number]['account'], string> = {
@@ -144,7 +145,10 @@ export default function ApprovalsPage() {
               ) : null}
             </td>
             <td className="nowrap">
-              {approval.action === 'create-admin' || approval.action === 'change-fees' || approval.action === 'update-verification-limits'
+              {approval.action === 'create-admin' ||
+              approval.action === 'change-fees' ||
+              approval.action === 'update-verification-limits' ||
+              approval.action.endsWith('freeze-account')
                 ? '—'
                 : formatUsd(approval.usdValue)}
             </td>

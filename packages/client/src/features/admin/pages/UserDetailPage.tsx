@@ -9,6 +9,7 @@ import { Table } from '../components/DataTable';
 import { EditBalanceModal } from '../components/EditBalanceModal';
 import { Field, FormError } from '../components/Field';
 import { FormModal } from '../components/FormModal';
+import { FreezeAccountModal } from '../components/FreezeAccountModal';
 import { PageToolbar } from '../components/PageToolbar';
 import { TransactionsTable } from '../components/TransactionRows';
 import { useAdminAction } from '../hooks/useAdminAction';
@@ -38,7 +39,7 @@ function NotifyModal({ user, onClose, onDone }: { user: UserDetail['profile']; o
   );
 }
 
-type Dialog = 'balance' | 'notify' | 'deposit';
+type Dialog = 'balance' | 'notify' | 'deposit' | 'freeze';
 
 /** One customer on one page: profile, balances, transactions, notifications, sessions, tickets, approvals and audit entries, with the usual actions. */
 export default function UserDetailPage() {
@@ -80,6 +81,12 @@ export default function UserDetailPage() {
           <strong className="break-anywhere">{profile.email}</strong> · {countryDisplayName(profile.country)} · customer since {formatDate(profile.createdAt)}
           {profile.deactivatedAt ? <span className="status rejected"> deactivated {formatDate(profile.deactivatedAt)}</span> : null}
         </p>
+        {profile.freeze ? (
+          <p className="break-anywhere">
+            <span className="status rejected">Frozen</span> since {formatDateTime(profile.freeze.frozenAt)}
+            {profile.freeze.frozenBy ? '' : ' by sanctions screening'}: {profile.freeze.reason}
+          </p>
+        ) : null}
         {profile.deactivatedAt ? null : (
           <div className="row-actions">
             <button type="button" className="button small" onClick={() => dialog.open('balance')}>
@@ -90,6 +97,9 @@ export default function UserDetailPage() {
             </button>
             <button type="button" className="button small" onClick={() => dialog.open('deposit')}>
               Create Deposit
+            </button>
+            <button type="button" className="button small danger" onClick={() => dialog.open('freeze')}>
+              {profile.freeze ? 'Unfreeze' : 'Freeze'}
             </button>
             <button
               type="button"
@@ -197,6 +207,7 @@ export default function UserDetailPage() {
 
       {dialog.target === 'balance' ? <EditBalanceModal user={asAdminUser} onClose={dialog.close} onDone={dialog.done} /> : null}
       {dialog.target === 'notify' ? <NotifyModal user={profile} onClose={dialog.close} onDone={dialog.done} /> : null}
+      {dialog.target === 'freeze' ? <FreezeAccountModal user={profile} frozen={profile.freeze !== null} onClose={dialog.close} onDone={dialog.done} /> : null}
       {dialog.target === 'deposit' ? <CreateDepositModal user={profile} onClose={dialog.close} onDone={dialog.done} /> : null}
       {confirm}
     </>

@@ -43,6 +43,7 @@ export {
   useUpdateBalanceMutation,
 } from '../../../api/generated/adminTransactionsApi.generated';
 export { useDeleteUserMutation, useGetUserDetailQuery as useUserDetailQuery } from '../../../api/generated/adminUsersApi.generated';
+export { useFreezeAccountMutation, useUnfreezeAccountMutation } from '../../../api/generated/adminComplianceApi.generated';
 export { useCreateAdminMutation, useDeleteAdminMutation, useGetAdminsQuery as useAdminsQuery } from '../../../api/generated/adminAdminsApi.generated';
 export {
   useApproveRequestMutation,

@@ -13,6 +13,7 @@ import { defaultSendNetwork, networksOf, shortAddress } from '../lib/networks';
 import type { WalletRow } from '../lib/rows';
 import { PanelHeader } from './PanelHeader';
 import { QrScannerBox } from './QrScannerBox';
+import { EMPTY_TRAVEL_RULE, TravelRuleFields, travelRuleOf } from './TravelRuleFields';
 
 export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onClose: () => void; onDone: () => void }) {
   const { token } = row;
@@ -27,6 +28,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const [confirming, setConfirming] = useState(false);
   const [saveAddress, setSaveAddress] = useState(false);
   const [saveLabel, setSaveLabel] = useState('');
+  const [travel, setTravel] = useState(EMPTY_TRAVEL_RULE);
   const [sendCrypto, { isLoading }] = useSendCryptoMutation();
   const [addAddress] = useAddAddressMutation();
   const { data: book } = useGetAddressesQuery();
@@ -39,7 +41,11 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const chosen = tokenNetworks.find((n) => n.network === network);
   const networkInfo = allNetworks?.find((n) => n.id === network);
   const needsNetwork = tokenNetworks.length > 1 && !chosen;
-  const canContinue = usd > 0 && address.trim().length > 0 && !needsNetwork;
+  // The travel rule: at or above the threshold (from the address book's settings), who the send goes to.
+  const travelThreshold = book?.travelRuleThresholdUsd;
+  const travelNeeded = travelThreshold !== undefined && usd >= travelThreshold;
+  const travelRule = travelNeeded ? travelRuleOf(travel) : undefined;
+  const canContinue = usd > 0 && address.trim().length > 0 && !needsNetwork && (!travelNeeded || travelRule !== undefined);
   const saved = (book?.addresses ?? []).filter((entry) => entry.token === token.id);
   // On a network the platform pays out on by itself the confirm step shows the network fee, which the customer pays
   // out of the amount, and what the recipient gets (the server answers 400 for the others: then nothing is shown); for
@@ -88,6 +94,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             ...(memoText ? { memo: memoText } : {}),
           },
           code: secondFactor.value,
+          ...(travelRule ? { travelRule } : {}),
         },
       }).unwrap();
       console.info('send-crypto', response);
@@ -143,6 +150,15 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
           <dd data-testid="confirm-from">Your Coinpurse balance</dd>
           <dt>To</dt>
           <dd>{address.trim()}</dd>
+          {travelRule && (
+            <>
+              <dt>Beneficiary</dt>
+              <dd data-testid="confirm-beneficiary">
+                {travelRule.recipient === 'own' ? 'You' : travelRule.beneficiaryName}
+                {travelRule.wallet === 'exchange' ? ` · at ${travelRule.exchangeName}` : ' · self-hosted wallet'}
+              </dd>
+            </>
+          )}
           {fee?.estimatedFee && fee.feePaidBy === 'platform' && (
             <>
               <dt>Network fee</dt>
@@ -318,6 +334,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             {formatUsd(row.usd)}
           </small>
         </div>
+        {travelNeeded && <TravelRuleFields value={travel} onChange={setTravel} threshold={formatUsd(travelThreshold)} />}
         <button type="submit" className="button block" disabled={!canContinue}>
           Next
         </button>
