@@ -70,7 +70,16 @@ export class AdminChangedDto {
 
 // ---- Four-eyes approvals ----
 
-export const APPROVAL_ACTIONS = ['update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit'] as const;
+export const APPROVAL_ACTIONS = [
+  'update-balance',
+  'deposit',
+  'modify-transaction',
+  'delete-trx',
+  'create-admin',
+  'reverse-chain-deposit',
+  'update-verification-limits',
+  'change-fees',
+] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -88,7 +97,7 @@ export class PendingApprovalDto {
 }
 
 /** Why an action waits for a second admin. */
-export const GATE_REASONS = ['threshold', 'velocity', 'settled-refund', 'admin-change'] as const;
+export const GATE_REASONS = ['threshold', 'velocity', 'settled-refund', 'admin-change', 'fee-change'] as const;
 export type GateReason = (typeof GATE_REASONS)[number];
 
 /** Every ledger account: a customer's, or a platform account (network_fees and network_fee_margin are moved only by completed payouts). */

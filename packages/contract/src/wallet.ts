@@ -14,6 +14,7 @@ export const WalletRoutes = {
   getUsers: 'user/get-users',
   sendCrypto: 'crypto/send-crypto/:tokenId',
   swap: 'crypto/swap',
+  swapQuote: 'crypto/swap-quote',
   deposit: 'crypto/deposit/:userId',
   deleteTrx: 'crypto/delete-trx/:id',
   modifyTransaction: 'admin/modify-transaction',
@@ -266,50 +267,6 @@ export class SendCryptoDto {
 export class SendCryptoResponseDto {
   @ApiProperty({ example: 'Sent and Pending Check Status in History' })
   message: string;
-
-  @ApiProperty({ type: TransactionDto })
-  transaction: TransactionDto;
-}
-
-export class SwapDto {
-  @UsdAmount({ example: 100, description: 'USD value of the amount given (number or decimal string, at most 8 decimals)' })
-  amount: number | string;
-
-  @ApiProperty({ example: 'bitcoin', description: 'Token id given' })
-  @RequiredText('Choose the token to swap from.', 100, 'Unknown token.')
-  from: string;
-
-  @ApiProperty({ example: 'ethereum', description: 'Token id received' })
-  @RequiredText('Choose the token to swap to.', 100, 'Unknown token.')
-  to: string;
-}
-
-export class SwapLegDto {
-  @ApiProperty({ example: 'bitcoin' })
-  token: string;
-
-  @ApiProperty({ example: 'btc' })
-  symbol: string;
-
-  @ApiProperty({ example: '0.00200000', description: 'Exact quantity moved' })
-  coinAmount: string;
-
-  @ApiProperty({ example: '50000', description: 'USD price used' })
-  price: string;
-}
-
-export class SwapResponseDto {
-  @ApiProperty({ example: 'Swap successful' })
-  message: string;
-
-  @ApiProperty({ example: 100, description: 'USD value of the quantity given, at the server price' })
-  amount: number;
-
-  @ApiProperty({ type: SwapLegDto })
-  from: SwapLegDto;
-
-  @ApiProperty({ type: SwapLegDto })
-  to: SwapLegDto;
 
   @ApiProperty({ type: TransactionDto })
   transaction: TransactionDto;

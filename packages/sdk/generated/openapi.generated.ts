@@ -889,6 +889,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crypto/swap-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Quote a swap the customer may accept once before it expires */
+        post: operations["swapQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/get-tokens": {
         parameters: {
             query?: never;
@@ -1799,6 +1816,278 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's verification: level, limits, what is missing, the latest submission */
+        get: operations["getVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/verification/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a verification document (identity front/back, selfie, proof of address) */
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/verification/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit personal details and documents for level 1, or a proof of address for level 2 */
+        post: operations["submitVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase a closed customer account’s personal data (its ledger entries stay under its id) */
+        post: operations["eraseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verification submissions: the review queue and each customer’s history */
+        get: operations["getVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One verification submission with its personal details and documents */
+        get: operations["getVerificationReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A verification document’s image (administrators only, never cached) */
+        get: operations["getVerificationDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign a verification submission to a reviewer */
+        post: operations["assignVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a verification submission (the customer’s level rises) */
+        post: operations["approveVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verifications/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a verification submission with a reason */
+        post: operations["rejectVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verification-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The limits of each verification level */
+        get: operations["getVerificationLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/verification-limits/{level}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the limits of a verification level (four-eyes when on) */
+        put: operations["updateVerificationLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fee schedule: defaults and per token, with each token's house position */
+        get: operations["getFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/fees/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change one row of the fee schedule (audited; four-eyes when on) */
+        put: operations["updateFees"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revenue per day, token and kind, from the ledger */
+        get: operations["getRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/revenue/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revenue per day, token and kind as CSV */
+        get: operations["exportRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2647,7 +2936,7 @@ export interface components {
             /** Format: uuid */
             _id: string;
             /** @enum {string} */
-            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit";
+            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "update-verification-limits" | "change-fees";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @description What it does, for people. */
@@ -2659,7 +2948,7 @@ export interface components {
             /** @description The request body as sent, for people; what is applied is `posting`. */
             payload: Record<string, never>;
             /** @description Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator). */
-            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change")[];
+            gatedBecause: ("threshold" | "velocity" | "settled-refund" | "admin-change" | "fee-change")[];
             /** @description Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change). */
             posting: components["schemas"]["ApprovalPostingLineDto"][];
             /** @description USD price per coin at the request (the value shown and the price recorded). */
@@ -2854,6 +3143,28 @@ export interface components {
              * @example ethereum
              */
             to: string;
+            /**
+             * Format: uuid
+             * @description A quote of `POST /api/crypto/swap-quote`: the swap executes exactly its numbers, once, before `expiresAt` (409 "quote expired" after, nothing moved). `amount`, `from` and `to` must be the quote's. Without it the swap is priced now, the same way.
+             */
+            quoteId?: string;
+        };
+        SwapFeeDto: {
+            /**
+             * @description The fee in USD (exact decimal string; 0 with no swap fee).
+             * @example 0.5
+             */
+            usd: string;
+            /**
+             * @description The token it is taken in: the one received.
+             * @example ethereum
+             */
+            token: string;
+            /**
+             * @description The fee's quantity of that token, in its exact decimals.
+             * @example 0.000200
+             */
+            coinAmount: string;
         };
         SwapLegDto: {
             /** @example bitcoin */
@@ -2872,6 +3183,17 @@ export interface components {
             price: string;
         };
         SwapResponseDto: {
+            /**
+             * @description `to` tokens per `from` token, the spread included (exact decimal string).
+             * @example 19.9
+             */
+            rate: string;
+            /**
+             * @description The spread in basis points of the USD value, included in the rate.
+             * @example 50
+             */
+            spreadBps: number;
+            fee: components["schemas"]["SwapFeeDto"];
             /** @example Swap successful */
             message: string;
             /**
@@ -2880,8 +3202,63 @@ export interface components {
              */
             amount: number;
             from: components["schemas"]["SwapLegDto"];
+            /** @description What the customer got, the spread and fee taken. */
             to: components["schemas"]["SwapLegDto"];
             transaction: components["schemas"]["TransactionDto"];
+            /**
+             * Format: uuid
+             * @description The quote it executed, when one was given.
+             */
+            quoteId?: string;
+        };
+        SwapQuoteRequestDto: {
+            /**
+             * @description USD value of the amount given (number or decimal string, at most 8 decimals)
+             * @example 100
+             */
+            amount: number | string;
+            /**
+             * @description Token id given
+             * @example bitcoin
+             */
+            from: string;
+            /**
+             * @description Token id received
+             * @example ethereum
+             */
+            to: string;
+        };
+        SwapQuoteDto: {
+            /**
+             * @description `to` tokens per `from` token, the spread included (exact decimal string).
+             * @example 19.9
+             */
+            rate: string;
+            /**
+             * @description The spread in basis points of the USD value, included in the rate.
+             * @example 50
+             */
+            spreadBps: number;
+            fee: components["schemas"]["SwapFeeDto"];
+            /**
+             * Format: uuid
+             * @description Give it as `quoteId` to `POST /api/crypto/swap` before `expiresAt`.
+             */
+            quoteId: string;
+            /**
+             * @description USD value of the quantity given, at the quoted price
+             * @example 100
+             */
+            amount: number;
+            /** @description What is given. */
+            from: components["schemas"]["SwapLegDto"];
+            /** @description What the customer gets, the spread and fee taken. */
+            to: components["schemas"]["SwapLegDto"];
+            /**
+             * Format: date-time
+             * @description The quote holds until then (SWAP_QUOTE_SECONDS after it was made).
+             */
+            expiresAt: string;
         };
         AddCustomTokenDto: {
             /**
@@ -3970,6 +4347,339 @@ export interface components {
             body: string | null;
             /** @description Every try, oldest first */
             attempts: components["schemas"]["WebhookAttemptDto"][];
+        };
+        LevelLimitsDto: {
+            /**
+             * @description Deposits credited per rolling 24 hours
+             * @example 10000
+             */
+            depositDay: string | null;
+            /** @description Deposits credited per rolling 30 days */
+            depositMonth: string | null;
+            /** @description Withdrawals (sends) per rolling 24 hours */
+            withdrawalDay: string | null;
+            /** @description Withdrawals per rolling 30 days */
+            withdrawalMonth: string | null;
+            /** @description The largest single withdrawal */
+            withdrawalSingle: string | null;
+            /** @description Swaps per rolling 24 hours */
+            swapDay: string | null;
+            /** @description Swaps per rolling 30 days */
+            swapMonth: string | null;
+        };
+        VerificationLevelDto: {
+            /** @enum {number} */
+            level: 0 | 1 | 2;
+            /** @description What the level asks for, in words. */
+            requires: string;
+            limits: components["schemas"]["LevelLimitsDto"];
+        };
+        DraftDocumentDto: {
+            /** @enum {string} */
+            kind: "id_front" | "id_back" | "selfie" | "proof_of_address";
+            /** Format: date-time */
+            uploadedAt: string;
+        };
+        SubmissionStateDto: {
+            /** Format: uuid */
+            _id: string;
+            /**
+             * @description The level asked for
+             * @enum {number}
+             */
+            level: 1 | 2;
+            /** @enum {string} */
+            status: "in_review" | "approved" | "rejected";
+            /** @description Why it was rejected */
+            reason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+        };
+        LimitsLeftDto: {
+            depositToday: string | null;
+            withdrawalToday: string | null;
+            swapToday: string | null;
+            depositMonth: string | null;
+            withdrawalMonth: string | null;
+            swapMonth: string | null;
+        };
+        VerificationDto: {
+            /** @enum {number} */
+            level: 0 | 1 | 2;
+            /** @description false: the operator has not turned limits on; the figures are what they would be. */
+            limitsEnabled: boolean;
+            levels: components["schemas"]["VerificationLevelDto"][];
+            /** @description What is still missing for the next level, in words (empty at level 2). */
+            missing: string[];
+            /** @description Documents uploaded and not yet submitted. */
+            documents: components["schemas"]["DraftDocumentDto"][];
+            /** @description The latest submission. */
+            submission: components["schemas"]["SubmissionStateDto"] | null;
+            left: components["schemas"]["LimitsLeftDto"];
+        };
+        UploadDocumentDto: {
+            /** @enum {string} */
+            kind: "id_front" | "id_back" | "selfie" | "proof_of_address";
+            /**
+             * Format: binary
+             * @description PNG, JPEG, WebP or GIF, at most 5 MB.
+             */
+            image: string;
+        };
+        SubmitVerificationDto: {
+            /**
+             * @description 1: identity (the details below and the identity documents); 2: proof of address.
+             * @enum {number}
+             */
+            level: 1 | 2;
+            /** @description Level 1: the legal name as on the document */
+            legalName?: string;
+            /**
+             * @description Level 1: YYYY-MM-DD; the customer must be 18 or older
+             * @example 1990-04-21
+             */
+            dateOfBirth?: string;
+            /** @description Level 1: residential address (street, city, postal code) */
+            address?: string;
+            /** @description Level 1: country of residence. A country of ISO 3166-1: its alpha-2 code (`GB`) or its English name (`United Kingdom`), as the sign-up list sends it. Stored as the code; anything else is refused with "Select a country from the list." */
+            country?: string;
+            /**
+             * @description Level 1: a passport has no back; the others do
+             * @enum {string}
+             */
+            documentType?: "passport" | "id_card" | "driving_licence";
+        };
+        ErasedDto: {
+            /**
+             * Format: uuid
+             * @description The account’s id, kept as the pseudonym of its ledger entries
+             */
+            _id: string;
+            message: string;
+        };
+        VerificationSummaryDto: {
+            /** Format: uuid */
+            _id: string;
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            userEmail: string;
+            /**
+             * @description The customer's level now
+             * @enum {number}
+             */
+            currentLevel: 0 | 1 | 2;
+            /** @enum {number} */
+            level: 1 | 2;
+            /** @enum {string} */
+            status: "in_review" | "approved" | "rejected";
+            /** Format: uuid */
+            assignedTo: string | null;
+            assignedToName: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+        };
+        VerificationPageDto: {
+            items: components["schemas"]["VerificationSummaryDto"][];
+            nextCursor: string | null;
+        };
+        PersonalDetailsDto: {
+            legalName: string;
+            /** @example 1990-04-21 */
+            dateOfBirth: string;
+            address: string;
+            /** @description The English name of the country (`United Kingdom`); a value kept from before countries were checked is answered as stored. */
+            country: string;
+            /** @enum {string} */
+            documentType: "passport" | "id_card" | "driving_licence";
+        };
+        SubmittedDocumentDto: {
+            /** Format: uuid */
+            _id: string;
+            /** @enum {string} */
+            kind: "id_front" | "id_back" | "selfie" | "proof_of_address";
+            contentType: string;
+            /** @description The admin-only path that serves it (send the admin session; never cached). */
+            url: string;
+        };
+        VerificationDetailDto: {
+            /** Format: uuid */
+            _id: string;
+            /** Format: uuid */
+            userId: string;
+            userName: string;
+            userEmail: string;
+            /**
+             * @description The customer's level now
+             * @enum {number}
+             */
+            currentLevel: 0 | 1 | 2;
+            /** @enum {number} */
+            level: 1 | 2;
+            /** @enum {string} */
+            status: "in_review" | "approved" | "rejected";
+            /** Format: uuid */
+            assignedTo: string | null;
+            assignedToName: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** @description Null for a level-2 request, or after erasure */
+            details: components["schemas"]["PersonalDetailsDto"] | null;
+            documents: components["schemas"]["SubmittedDocumentDto"][];
+            decidedByName: string | null;
+        };
+        AssignVerificationDto: {
+            /**
+             * Format: uuid
+             * @description The reviewer; default: the admin calling
+             */
+            adminId?: string;
+        };
+        RejectVerificationDto: {
+            /** @description Shown to the customer */
+            reason: string;
+        };
+        VerificationLimitsDto: {
+            /** @description KYC_LIMITS: whether the money functions enforce these */
+            limitsEnabled: boolean;
+            levels: components["schemas"]["VerificationLevelDto"][];
+        };
+        UpdateLevelLimitsDto: {
+            depositDay: string | null;
+            depositMonth: string | null;
+            withdrawalDay: string | null;
+            withdrawalMonth: string | null;
+            withdrawalSingle: string | null;
+            swapDay: string | null;
+            swapMonth: string | null;
+        };
+        FeeRowDto: {
+            /**
+             * @description `*` for the default row, else a token id.
+             * @example *
+             */
+            token: string;
+            /**
+             * @description The token name (`Every token` for the default row).
+             * @example Litecoin
+             */
+            name: string;
+            /**
+             * @description Swap spread in basis points (50 = 0.5 %) when the house sells this token.
+             * @example 50
+             */
+            swapSpreadBps: number | null;
+            /**
+             * @description Swap fee in basis points of the USD value (default row only).
+             * @example 10
+             */
+            swapFeeBps: number | null;
+            /**
+             * @description The least swap fee in USD when one is charged (default row only).
+             * @example 0.5
+             */
+            swapFeeMinUsd: string | null;
+            /**
+             * @description A withdrawal's fee in coins of the token, on top of the network fee (token rows).
+             * @example 0.001
+             */
+            withdrawalFee: string | null;
+            /**
+             * @description The house position may not go below this USD value (holdings minus what customers are owed).
+             * @example 0
+             */
+            houseMinPositionUsd: string | null;
+            /** @description Coins held off chain of a token without a chain connection: its holdings (token rows). */
+            inventory: string | null;
+            /** @description Whether the token is read on a chain (its holdings come from the reserves check). */
+            connected: boolean;
+            /** @description The house position now in coins (holdings minus liabilities); null when its holdings are unknown. */
+            position: string | null;
+            /**
+             * Format: date-time
+             * @description When an administrator last set it (null: from the configuration, or never set).
+             */
+            setAt: string | null;
+        };
+        FeeScheduleDto: {
+            /** @description The default row first, then every supported token. */
+            rows: components["schemas"]["FeeRowDto"][];
+            /** @description Changes wait for a second admin (four-eyes is on). */
+            fourEyes: boolean;
+            /**
+             * @description How long a swap quote holds (SWAP_QUOTE_SECONDS).
+             * @example 15
+             */
+            quoteSeconds: number;
+        };
+        FeeRowUpdateDto: {
+            swapSpreadBps?: number | null;
+            swapFeeBps?: number | null;
+            /** @example 0.5 */
+            swapFeeMinUsd?: string | null;
+            /** @example 0.001 */
+            withdrawalFee?: string | null;
+            /** @example 0 */
+            houseMinPositionUsd?: string | null;
+            /** @example 12.5 */
+            inventory?: string | null;
+        };
+        FeeRowChangedDto: {
+            /** @example Fee schedule updated */
+            message: string;
+            row: components["schemas"]["FeeRowDto"];
+        };
+        RevenueRowDto: {
+            /**
+             * @description The day (UTC).
+             * @example 2026-11-27
+             */
+            day: string;
+            /** @example litecoin */
+            token: string;
+            /** @example ltc */
+            symbol: string;
+            /**
+             * @description swap_spread, swap_fee, withdrawal_fee, or network_fees (the platform's gain or cost on network fees).
+             * @enum {string}
+             */
+            kind: "swap_spread" | "swap_fee" | "withdrawal_fee" | "network_fees";
+            /**
+             * @description Coins (exact decimal string; negative: a cost).
+             * @example 0.012
+             */
+            coinAmount: string;
+            /**
+             * @description USD at the prices of each operation (exact decimal string, 8 decimals).
+             * @example 1.2
+             */
+            usd: string;
+            /**
+             * @description Postings counted.
+             * @example 3
+             */
+            count: number;
+        };
+        RevenueDto: {
+            /** @example 2026-11-01 */
+            from: string;
+            /** @example 2026-11-30 */
+            to: string;
+            /** @description Newest day first, then token and kind. */
+            rows: components["schemas"]["RevenueRowDto"][];
+            /**
+             * @description Σ usd of the rows.
+             * @example 12.5
+             */
+            totalUsd: string;
         };
         ErrorResponseDto: {
             /** @example 400 */
@@ -6844,7 +7554,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices. */
+            /** @description Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down), less the spread and swap fee of the fee schedule (both in `to`; none with a zero schedule). With `quoteId`: exactly that quote's numbers, once. The response gives the executed quantities, prices, rate and fee. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6853,7 +7563,7 @@ export interface operations {
                     "application/json": components["schemas"]["SwapResponseDto"];
                 };
             };
-            /** @description Same token twice, unsupported token, bad amount, or insufficient balance. */
+            /** @description Same token twice, unsupported token, bad amount, insufficient balance, or not the swap quoted. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6880,7 +7590,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still in flight after the lock timeout, or the state does not allow the change. */
+            /** @description No such quote for this customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description `quote expired`, the quote was already used, or the house cannot sell the `to` token now (a message for people).
+             *
+             *     A request with this Idempotency-Key is still in flight after the lock timeout, or the state does not allow the change.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6900,6 +7623,66 @@ export interface operations {
             };
             /** @description The customer's account is busy: too many of their money calls at once, or another payment holds it. Nothing changed; retry after Retry-After seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    swapQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwapQuoteRequestDto"];
+            };
+        };
+        responses: {
+            /** @description A quote of the swap (`amount` USD of `from` for `to`) at the prices now, with the spread in `rate` and the `fee`: give its `quoteId` to `POST /api/crypto/swap` before `expiresAt` (SWAP_QUOTE_SECONDS) and exactly these numbers are executed, once, whatever the prices do meanwhile. Nothing moves until then. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwapQuoteDto"];
+                };
+            };
+            /** @description Same token twice, unsupported token, bad amount, or too small to cover the fee. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key without the `trade` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The house cannot sell the `to` token now: "Swaps into Litecoin are paused: not enough Litecoin is available…". */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9763,6 +10546,806 @@ export interface operations {
             };
             /** @description No such endpoint of the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The level, what each level allows, what is missing, the latest submission and what is left today. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    uploadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadDocumentDto"];
+            };
+        };
+        responses: {
+            /** @description Encrypted and kept until submitted (a new upload of the same kind replaces it). PNG, JPEG, WebP or GIF by its bytes, ≤ 5 MB (413, 415). 409 while in review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    submitVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitVerificationDto"];
+            };
+        };
+        responses: {
+            /** @description In review until an admin decides. 400 for a missing document or a minor; 409 when one is in review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not a customer; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    eraseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A closed account only (409 otherwise): documents, personal details, name, email, address book and two-factor deleted; its ledger entries stay under its id. Audited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasedDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerifications: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Default: every status */
+                status?: "in_review" | "approved" | "rejected";
+                /** @description One customer's history */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first; ?status=in_review is the queue, ?userId= one customer’s history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationPageDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerificationReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With the personal details decrypted and the documents’ admin-only paths. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such verification. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerificationDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document’s image, decrypted for this answer: Cache-Control no-store; admins’ sessions only. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key (keys are refused here). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    assignVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignVerificationDto"];
+            };
+        };
+        responses: {
+            /** @description Assigned to the reviewer (default: the caller). 409 once decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    approveVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer’s level rises; they get a notification and a mail. 409 once decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    rejectVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectVerificationDto"];
+            };
+        };
+        responses: {
+            /** @description The reason is shown to the customer, who may send again. 409 once decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDetailDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getVerificationLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationLimitsDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    updateVerificationLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                level: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLevelLimitsDto"];
+            };
+        };
+        responses: {
+            /** @description Changed now (four-eyes off), audited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationLimitsDto"];
+                };
+            };
+            /** @description Four-eyes on: waits for a second admin. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The default row, then every supported token with its own values (null: the default, else 0) and house position. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeScheduleDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    updateFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeeRowUpdateDto"];
+            };
+        };
+        responses: {
+            /** @description Changed and audited (`fees.update`). A field left out keeps its value; null clears it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeRowChangedDto"];
+                };
+            };
+            /** @description Four-eyes is on: the change waits for a second administrator. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description Bad value, unknown token, or a value of the default row on a token (or the other way round). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Four-eyes is on and no other active administrator could approve it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getRevenue: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), inclusive; default 30 days ago. */
+                from?: string;
+                /** @description Last day (UTC), inclusive; default today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per day (UTC), token and kind: coins and USD at the prices of each operation, from the ledger. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevenueDto"];
+                };
+            };
+            /** @description Bad days, or more than 366 of them. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    exportRevenue: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), inclusive; default 30 days ago. */
+                from?: string;
+                /** @description Last day (UTC), inclusive; default today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same rows as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,19 +5,19 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { API_PREFIX } from '@coinpurse/contract';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { useChainsForAddresses } from './common/address-validation';
 import { registerClientAssets } from './common/client-assets';
 import { registerDocs } from './common/docs-assets';
 import { registerJsonBodies } from './common/json-body';
-import { API_SECURITY_HEADERS, registerSecurityHeaders } from './common/security-headers';
+import { registerMultipartForUploads } from './common/multipart-plugin';
+import { registerSecurityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { MarketCacheService } from './modules/market/market-cache.service';
-import { type FastPath, marketListFastPath } from './modules/market/market-fast-path';
+import { registerMarketListAnswer } from './modules/market/market-list.route';
 import { registerHttpMetrics } from './modules/observability/http-metrics';
 import { AppLogger, createAccessLogger, createRootLogger, effectiveLogLevel, registerRequestLogging } from './modules/observability/logging';
 import { MetricsService } from './modules/observability/metrics.service';
@@ -63,7 +63,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const rootLogger = createRootLogger(config, effectiveLogLevel(config, options.logger), options.logDestination);
   let app: NestFastifyApplication;
   try {
-    app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, database, rootLogger), new FastifyAdapter(serverOptions(config)), {
+    const adapter = new FastifyAdapter(serverOptions(config));
+    // Before Nest's adapter registers it for the upload interceptors (it then skips it).
+    registerMultipartForUploads(adapter.getInstance() as unknown as FastifyInstance);
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, database, rootLogger), adapter, {
       bufferLogs: true,
       // The bodies are read as registerJsonBodies says (configureApp), not by Nest's default parsers.
       bodyParser: false,
@@ -80,32 +83,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerRequestLogging(fastify, rootLogger, accessLog);
   registerSecurityHeaders(fastify);
   registerHttpMetrics(fastify, app.get(MetricsService));
+  // Before the routes are added: the market list's own route gets its hook.
+  registerMarketListAnswer(fastify, app.get(MarketCacheService));
   await configureApp(app, config);
   await app.init();
   // Plugins loaded and every route's hooks in place before the first request (listen() would do it; tests use the
   // server without listening).
   await fastify.ready();
-  mountFastPath(
-    app,
-    marketListFastPath({
-      cache: app.get(MarketCacheService),
-      metrics: app.get(MetricsService),
-      accessLog,
-      securityHeaders: API_SECURITY_HEADERS,
-    }),
-  );
   return app;
-}
-
-/** Puts `fastPath` in front of the framework on the app's HTTP server: what it does not answer goes on as before. */
-function mountFastPath(app: NestFastifyApplication, fastPath: FastPath): void {
-  const server = app.getHttpServer();
-  for (const listener of server.listeners('request') as RequestListener[]) {
-    server.removeListener('request', listener);
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (!fastPath(request, response)) listener(request, response);
-    });
-  }
 }
 
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {

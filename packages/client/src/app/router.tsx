@@ -22,6 +22,7 @@ const SecuritySettings = lazyScreen(() => import('../features/security/component
 const AdminTwoFactorGate = lazyScreen(() => import('../features/security/components/AdminTwoFactorGate'));
 const ApiKeysPage = lazyScreen(() => import('../features/integrations/pages/ApiKeysPage'));
 const WebhooksPage = lazyScreen(() => import('../features/integrations/pages/WebhooksPage'));
+const VerificationPage = lazyScreen(() => import('../features/verification/pages/VerificationPage'));
 const AdminApiKeysPage = lazyScreen(() => import('../features/integrations/pages/AdminApiKeysPage'));
 const AdminWebhooksPage = lazyScreen(() => import('../features/integrations/pages/AdminWebhooksPage'));
 const NotFoundPage = lazyScreen(() => import('../components/NotFoundPage'));
@@ -57,6 +58,7 @@ export const router = createBrowserRouter([
       { path: '/profile-setting', element: user(<ProfileSettingsPage security={<SecuritySettings />} />) },
       { path: '/profile/api-keys', element: user(<ApiKeysPage />) },
       { path: '/profile/webhooks', element: user(<WebhooksPage />) },
+      { path: '/profile/verification', element: user(<VerificationPage />) },
       {
         path: '/admin',
         element: (

@@ -10,6 +10,7 @@ const TITLES: Record<string, string> = {
   'operate/cold-wallets-and-reserves.md': 'Cold wallets and reserves',
   'operate/back-office.md': 'The back office',
   'operate/observability.md': 'Observability',
+  'operate/fees.md': 'Fees, revenue and the house position',
 };
 
 /**

@@ -36,3 +36,11 @@ export function databaseFaultOf(error: unknown): DomainError | undefined {
   }
   return undefined;
 }
+
+/** A unique constraint refused the write (23505), at any depth of causes. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

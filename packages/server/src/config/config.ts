@@ -6,7 +6,9 @@ import { type ChainConnection, parseChains, signerSettingsProblems } from './cha
 import { parseExplorerSettings } from './explorer-settings';
 import { ConfigError, intSetting, LOG_LEVELS, type LogFormat, type LogLevelName, parseLogFormat } from './settings';
 import { parseDuration } from './duration';
+import { type FeeSettings, parseFeeSettings } from './fees-config';
 import { type IntegrationSettings, parseIntegrationSettings } from './integrations-config';
+import { type KycSettings, parseKycSettings } from './kyc-config';
 
 export { parseDuration } from './duration';
 
@@ -77,6 +79,10 @@ export interface AppConfig {
   signerToken: string | undefined;
   /** API keys and webhooks. */
   integrations: IntegrationSettings;
+  /** Verification levels' limits (`KYC_LIMITS`, `KYC_LEVEL_<N>_LIMITS`). */
+  kyc: KycSettings;
+  /** The fee schedule's defaults and the quotes' lifetime. */
+  fees: FeeSettings;
 }
 
 /**
@@ -225,6 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     explorers: parseExplorerSettings(env, problems),
     signerToken,
     integrations: parseIntegrationSettings(env, problems, int),
+    kyc: parseKycSettings(env, problems),
+    fees: parseFeeSettings(env, problems, int),
   };
 
   if (problems.length) throw new ConfigError(problems);

@@ -30,6 +30,7 @@ export const FAMILIES: Readonly<Record<string, string>> = {
   '0017_deposit_review': 'deposit-review',
   '0019_payout_fees': 'payouts',
   '0021_sweeps': 'sweeps',
+  '0056_verification_limits': 'verification',
 };
 
 export const REGENERATE_COMMAND = 'pnpm --filter @coinpurse/server db:functions';

@@ -18,6 +18,8 @@ import { ReservesModule } from './reserves/reserves.module';
 import { SweepsModule } from './sweeps/sweeps.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { VerificationModule } from './verification/verification.module';
+import { FeesModule } from './fees/fees.module';
 
 /**
  * The feature modules (market, ledger/wallet, notifications, tickets, admin, ...), registered in one list so
@@ -43,4 +45,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ReservesModule,
   ApiKeysModule,
   WebhooksModule,
+  VerificationModule,
+  FeesModule,
 ];

@@ -34,6 +34,9 @@ select cp_plan_transaction_status($1::uuid, $2::text, $3::text, $4::text) as res
 -- cp_plan_void_transaction: declared in src/modules/admin/admin-transaction-functions.ts, defined in src/db/functions/admin-transactions.sql
 select cp_plan_void_transaction($1::uuid, $2::text) as result;
 
+-- cp_quote_swap: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/fees.sql
+select cp_quote_swap($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::numeric, $7::numeric, $8::int, $9::timestamptz) as result;
+
 -- cp_record_sweep: declared in src/modules/sweeps/sweep-functions.ts, defined in src/db/functions/sweeps.sql
 select cp_record_sweep($1::uuid, $2::int, $3::boolean, $4::numeric, $5::numeric, $6::int, $7::jsonb) as result;
 
@@ -41,13 +44,16 @@ select cp_record_sweep($1::uuid, $2::int, $3::boolean, $4::numeric, $5::numeric,
 select cp_reverse_chain_deposit($1::uuid, $2::text, $3::text, $4::uuid, $5::int, $6::jsonb) as result;
 
 -- cp_send: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/wallet.sql
-select cp_send($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::numeric, $8::numeric, $9::numeric, $10::jsonb, $11::timestamptz, $12::boolean, $13::int, $14::int, $15::jsonb, $16::jsonb) as result;
+select cp_send($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::numeric, $8::numeric, $9::numeric, $10::jsonb, $11::timestamptz, $12::boolean, $13::int, $14::int, $15::jsonb, $16::jsonb, $17::numeric) as result;
 
 -- cp_set_transaction_status: declared in src/modules/admin/admin-transaction-functions.ts, defined in src/db/functions/admin-transactions.sql
 select cp_set_transaction_status($1::uuid, $2::text, $3::text, $4::text, $5::text, $6::uuid, $7::int, $8::jsonb) as result;
 
 -- cp_swap: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/wallet.sql
-select cp_swap($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::numeric, $7::numeric, $8::numeric, $9::numeric, $10::text, $11::jsonb, $12::timestamptz, $13::int, $14::int, $15::jsonb, $16::jsonb) as result;
+select cp_swap($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::numeric, $7::numeric, $8::numeric, $9::numeric, $10::text, $11::jsonb, $12::timestamptz, $13::int, $14::int, $15::jsonb, $16::jsonb, $17::uuid, $18::numeric, $19::numeric) as result;
+
+-- cp_swap_terms: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/fees.sql
+select cp_swap_terms($1::text, $2::text, $3::numeric, $4::numeric, $5::numeric) as result;
 
 -- cp_void_transaction: declared in src/modules/admin/admin-transaction-functions.ts, defined in src/db/functions/admin-transactions.sql
 select cp_void_transaction($1::uuid, $2::text, $3::uuid, $4::int, $5::jsonb) as result;

@@ -92,6 +92,10 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
     expect(audit).toEqual([{ api_key_id: created.body.id, actor_id: user._id }]);
     const entries = (await t.http.get(`/api/admin/audit?actor=${user._id}&action=wallet.swap`).set(bearer(t.admin)).expect(200)).body.items;
     expect(entries).toEqual([expect.objectContaining({ action: 'wallet.swap', apiKey: key.slice(0, 12) })]);
+    const csv = await t.http.get(`/api/admin/export/audit?actor=${user._id}&action=wallet.swap`).set(bearer(t.admin)).expect(200);
+    const [header, swapRow] = csv.text.trim().split(/\r?\n/);
+    expect(header.endsWith('"Request id","API key"')).toBe(true);
+    expect(swapRow.endsWith(`"${key.slice(0, 12)}"`)).toBe(true);
     await expect.poll(() => logLines.some((line) => line.includes('"path":"/api/crypto/swap"') && line.includes(`"apiKey":"${key.slice(0, 12)}"`))).toBe(true);
     const used = (await t.http.get('/api/user/api-keys').set(bearer(user.token)).expect(200)).body[0];
     expect(used.lastUsedAt).not.toBeNull();
@@ -176,8 +180,8 @@ describe.each(DATABASE_KINDS)('API keys on %s', (kind) => {
       }
     }
     expect(failures).toEqual([]);
-    // Each scope reaches routes of its own: money moves only through trade (swap) and withdraw (send).
-    expect(allowedCount['user:trade']).toBe(1);
+    // Each scope reaches routes of its own: money moves only through trade (swap, and its quote) and withdraw (send).
+    expect(allowedCount['user:trade']).toBe(2);
     expect(allowedCount['user:withdraw']).toBe(1);
     expect(allowedCount['user:read']).toBeGreaterThan(10);
     expect(allowedCount['admin:read']).toBeGreaterThan(15);

@@ -70,7 +70,7 @@ describe.each(DATABASE_KINDS)('destination tags and memos on the memo networks, 
     const second = await signUp(t.http);
     const a = await networksOf(first.token);
     expect(a.ripple.networks).toEqual([
-      { network: 'xrp', name: 'XRP Ledger', address: XRP_ADDRESS, depositNote: null, memo: expect.stringMatching(/^\d{9}$/), memoLabel: 'Destination tag' },
+      { network: 'xrp', name: 'XRP', address: XRP_ADDRESS, depositNote: null, memo: expect.stringMatching(/^\d{9}$/), memoLabel: 'Destination tag' },
     ]);
     expect(a.stellar.networks).toEqual([
       { network: 'stellar', name: 'Stellar', address: STELLAR_ADDRESS, depositNote: null, memo: expect.stringMatching(/^\d{9}$/), memoLabel: 'Memo' },

@@ -59,10 +59,10 @@ describe.each(DATABASE_KINDS)('request logs on %s', (kind) => {
     expect(logs.raw.join('')).not.toContain('reset-password?token=');
   });
 
-  it("writes one line in 1,000 for the cached market list, the rest at debug: its fast path's and its controller's answers alike", async () => {
+  it("writes one line in 1,000 for the cached market list, the rest at debug: its route hook's and its controller's answers alike", async () => {
     const from = logs.lines.length;
-    // 1,000 answers in batches: the plain path (answered before the framework once the list is built) and `?limit=`
-    // (through Fastify, Nest and MarketController) share one count.
+    // 1,000 answers in batches: the plain path (answered by its route's hook once the list is built) and `?limit=`
+    // (on through Nest and MarketController) share one count.
     for (let batch = 0; batch < 20; batch++) {
       await Promise.all(Array.from({ length: 50 }, (_, i) => t.http.get(i % 2 ? '/api/crypto/get-crypto' : '/api/crypto/get-crypto?limit=5').expect(200)));
     }

@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)('the generated SQL function files on %s', (kind) =
       const problems = differences(expected, dir);
       expect(problems).toHaveLength(3);
       expect(problems.join('\n')).toContain(
-        `${FUNCTIONS_DIR}/wallet.sql: cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb) differs`,
+        `${FUNCTIONS_DIR}/wallet.sql: cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb,numeric) differs`,
       );
       expect(problems.join('\n')).toContain(
         `${FUNCTIONS_DIR}/sweeps.sql is missing (the migrations define cp_base_to_coins(numeric,integer), cp_record_sweep(`,

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
+import { type PayoutRecord, PayoutsRepository } from '../../src/modules/payouts/payouts.repository';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer, signUp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -313,6 +314,47 @@ describe.each(DATABASE_KINDS)('webhooks on %s', (kind) => {
           .expect(400)
       ).body.error,
     ).toMatch(/administrators' endpoints/);
+  });
+
+  it("payout.awaiting_funds and payout.awaiting_cold_signature reach administrators' endpoints, with the reason", async () => {
+    const hook = await receiver();
+    const { secret } = await endpoint(t.admin, hook.url, ['payout.awaiting_funds', 'payout.awaiting_cold_signature'], 'admin');
+    const user = await signUp(t.http);
+    await fund(t, user._id, 'bitcoin', 100);
+    const id = (
+      await t.http
+        .post('/api/crypto/send-crypto/bitcoin')
+        .set(bearer(user.token))
+        .send({ transferData: { address: ADDRESSES.bitcoin, amount: '10' } })
+        .expect(201)
+    ).body.transaction._id as string;
+    // The payout job's own writes (PayoutsRepository.update mirrors each state into the withdrawal): the hot wallet
+    // short of coins, then the amount sent to the cold side.
+    const [payout] = await rows<PayoutRecord>(
+      db,
+      sql`insert into payouts (transaction_id, network, address, amount_base, state, required_confirmations)
+        values (${id}, 'bitcoin', ${ADDRESSES.bitcoin}, 20000000, 'approved', 3) returning id`,
+    );
+    const repository = t.app.get(PayoutsRepository);
+    const reason = 'The hot wallet holds 0.1 BTC; this payout needs 0.2 BTC.';
+    await repository.update(payout, { state: 'awaiting_funds', lastError: reason, attempted: true }, 8, db);
+    await repository.update(payout, { state: 'awaiting_cold_signature', coldReason: 'above the hot limit' }, 8, db);
+    await expect.poll(() => hook.receipts.length).toBe(2);
+    const seen = hook.receipts.map((receipt) => {
+      WebhookReceiver.verify(receipt, secret);
+      return [receipt.event.type, receipt.event.data._id, receipt.event.data.payoutState];
+    });
+    expect(seen).toEqual([
+      ['payout.awaiting_funds', id, 'awaiting_funds'],
+      ['payout.awaiting_cold_signature', id, 'awaiting_cold_signature'],
+    ]);
+    // Administrators are told why it waits; a customer's endpoint never gets payout events.
+    expect(hook.receipts[0].event.data.payoutReason).toBe(reason);
+    await t.http
+      .post('/api/user/webhooks')
+      .set(bearer(user.token))
+      .send({ url: hook.url, events: ['payout.awaiting_funds'] })
+      .expect(400);
   });
 
   it("an administrator's endpoint gets every customer's events and the back office's", async () => {

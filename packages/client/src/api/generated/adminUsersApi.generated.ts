@@ -135,7 +135,15 @@ export type ApprovalAdminDto = {
 };
 export type ApprovalDto = {
   _id: string;
-  action: 'update-balance' | 'deposit' | 'modify-transaction' | 'delete-trx' | 'create-admin' | 'reverse-chain-deposit';
+  action:
+    | 'update-balance'
+    | 'deposit'
+    | 'modify-transaction'
+    | 'delete-trx'
+    | 'create-admin'
+    | 'reverse-chain-deposit'
+    | 'update-verification-limits'
+    | 'change-fees';
   status: 'pending' | 'approved' | 'rejected';
   /** What it does, for people. */
   summary: string;
@@ -146,7 +154,7 @@ export type ApprovalDto = {
   /** The request body as sent, for people; what is applied is `posting`. */
   payload: object;
   /** Why it needs a second admin: threshold (its value alone), velocity (the rolling sum of direct actions over APPROVAL_WINDOW_HOURS), settled-refund (money back from a settled withdrawal), admin-change (adding an administrator). */
-  gatedBecause: ('threshold' | 'velocity' | 'settled-refund' | 'admin-change')[];
+  gatedBecause: ('threshold' | 'velocity' | 'settled-refund' | 'admin-change' | 'fee-change')[];
   /** Exactly what approving moves: every ledger line with its account, token and amount (empty for an administrator change). */
   posting: ApprovalPostingLineDto[];
   /** USD price per coin at the request (the value shown and the price recorded). */

@@ -49,6 +49,10 @@ const injectedRtkApi = api
         }),
         invalidatesTags: ['wallet'],
       }),
+      swapQuote: build.mutation<SwapQuoteApiResponse, SwapQuoteApiArg>({
+        query: (queryArg) => ({ url: `/api/crypto/swap-quote`, method: 'POST', body: queryArg.swapQuoteRequestDto }),
+        invalidatesTags: ['wallet'],
+      }),
       getNetworkFee: build.query<GetNetworkFeeApiResponse, GetNetworkFeeApiArg>({
         query: (queryArg) => ({
           url: `/api/crypto/network-fee/${queryArg.tokenId}`,
@@ -87,11 +91,16 @@ export type SendCryptoApiArg = {
   sendCryptoDto: SendCryptoDto;
 };
 export type SwapTokensApiResponse =
-  /** status 201 Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices. */ SwapResponseDto;
+  /** status 201 Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down), less the spread and swap fee of the fee schedule (both in `to`; none with a zero schedule). With `quoteId`: exactly that quote's numbers, once. The response gives the executed quantities, prices, rate and fee. */ SwapResponseDto;
 export type SwapTokensApiArg = {
   /** Optional, 1–255 visible characters, scoped to the caller and route, kept at least 24 h. Same key and body: the first response is replayed (header Idempotent-Replayed: true). Same key, other body: 422. A concurrent duplicate waits for the first to finish and gets its response (409 if that takes longer than the lock timeout). */
   'Idempotency-Key'?: string;
   swapDto: SwapDto;
+};
+export type SwapQuoteApiResponse =
+  /** status 201 A quote of the swap (`amount` USD of `from` for `to`) at the prices now, with the spread in `rate` and the `fee`: give its `quoteId` to `POST /api/crypto/swap` before `expiresAt` (SWAP_QUOTE_SECONDS) and exactly these numbers are executed, once, whatever the prices do meanwhile. Nothing moves until then. */ SwapQuoteDto;
+export type SwapQuoteApiArg = {
+  swapQuoteRequestDto: SwapQuoteRequestDto;
 };
 export type GetNetworkFeeApiResponse = /** status 200  */ NetworkFeeDto;
 export type GetNetworkFeeApiArg = {
@@ -205,6 +214,14 @@ export type SendCryptoDto = {
   /** TOTP code or recovery code; required when two-factor sign-in is on. */
   code?: string;
 };
+export type SwapFeeDto = {
+  /** The fee in USD (exact decimal string; 0 with no swap fee). */
+  usd: string;
+  /** The token it is taken in: the one received. */
+  token: string;
+  /** The fee's quantity of that token, in its exact decimals. */
+  coinAmount: string;
+};
 export type SwapLegDto = {
   token: string;
   symbol: string;
@@ -214,14 +231,49 @@ export type SwapLegDto = {
   price: string;
 };
 export type SwapResponseDto = {
+  /** `to` tokens per `from` token, the spread included (exact decimal string). */
+  rate: string;
+  /** The spread in basis points of the USD value, included in the rate. */
+  spreadBps: number;
+  fee: SwapFeeDto;
   message: string;
   /** USD value of the quantity given, at the server price */
   amount: number;
   from: SwapLegDto;
+  /** What the customer got, the spread and fee taken. */
   to: SwapLegDto;
   transaction: TransactionDto;
+  /** The quote it executed, when one was given. */
+  quoteId?: string;
 };
 export type SwapDto = {
+  /** USD value of the amount given (number or decimal string, at most 8 decimals) */
+  amount: number | string;
+  /** Token id given */
+  from: string;
+  /** Token id received */
+  to: string;
+  /** A quote of `POST /api/crypto/swap-quote`: the swap executes exactly its numbers, once, before `expiresAt` (409 "quote expired" after, nothing moved). `amount`, `from` and `to` must be the quote's. Without it the swap is priced now, the same way. */
+  quoteId?: string;
+};
+export type SwapQuoteDto = {
+  /** `to` tokens per `from` token, the spread included (exact decimal string). */
+  rate: string;
+  /** The spread in basis points of the USD value, included in the rate. */
+  spreadBps: number;
+  fee: SwapFeeDto;
+  /** Give it as `quoteId` to `POST /api/crypto/swap` before `expiresAt`. */
+  quoteId: string;
+  /** USD value of the quantity given, at the quoted price */
+  amount: number;
+  /** What is given. */
+  from: SwapLegDto;
+  /** What the customer gets, the spread and fee taken. */
+  to: SwapLegDto;
+  /** The quote holds until then (SWAP_QUOTE_SECONDS after it was made). */
+  expiresAt: string;
+};
+export type SwapQuoteRequestDto = {
   /** USD value of the amount given (number or decimal string, at most 8 decimals) */
   amount: number | string;
   /** Token id given */
@@ -258,6 +310,7 @@ export const {
   useLazyExportTransactionsQuery,
   useSendCryptoMutation,
   useSwapTokensMutation,
+  useSwapQuoteMutation,
   useGetNetworkFeeQuery,
   useLazyGetNetworkFeeQuery,
 } = injectedRtkApi;

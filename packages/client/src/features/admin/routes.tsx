@@ -16,6 +16,9 @@ const ApprovalsPage = lazyScreen(() => import('./pages/ApprovalsPage'));
 const AdminsPage = lazyScreen(() => import('./pages/AdminsPage'));
 const ChainStatusPage = lazyScreen(() => import('./pages/ChainStatusPage'));
 const ReservesPage = lazyScreen(() => import('./pages/ReservesPage'));
+const FeesPage = lazyScreen(() => import('./pages/FeesPage'));
+const RevenuePage = lazyScreen(() => import('./pages/RevenuePage'));
+const VerificationsPage = lazyScreen(() => import('./pages/VerificationsPage'));
 
 /**
  * Children of /admin (the admin guard wraps them in the app router); `screens`: back-office screens of other features
@@ -38,6 +41,9 @@ export const adminRoutes = (screens: RouteObject[] = []): RouteObject[] => [
       { path: 'admins', element: <AdminsPage /> },
       { path: 'chain', element: <ChainStatusPage /> },
       { path: 'reserves', element: <ReservesPage /> },
+      { path: 'fees', element: <FeesPage /> },
+      { path: 'revenue', element: <RevenuePage /> },
+      { path: 'verifications', element: <VerificationsPage /> },
       ...screens,
     ],
   },

@@ -76,7 +76,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_adjust_balance(uuid,uuid,text,text,numeric,numeric,numeric,text,numeric,text,integer,uuid,timestamp with time zone,integer,jsonb,jsonb,jsonb,jsonb)
 -- Created in drizzle/0015_adjustment_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql, drizzle/0049_adjustment_exact_amounts.sql.
+-- Changed in drizzle/0024_money_generic_plans.sql, drizzle/0057_adjustment_exact_amounts.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- An adjustment: p_mode 'add' moves p_quantity to the customer (a negative one from them); 'set' moves what takes the
 -- balance to p_quantity. It moves with the platform's adjustments account and writes the adjustment row, the customer's
@@ -90,7 +90,7 @@ $function$;
 -- user, direction, coinAmount and amount are filled in here, and the answer is what an Idempotency-Key replays.
 -- Returns {answer (the response's JSON text), moved, message (the notification's, NULL when nothing moved)}.
 --
--- Changed in drizzle/0049_adjustment_exact_amounts.sql:
+-- Changed in drizzle/0057_adjustment_exact_amounts.sql:
 -- Issue 31, item 14: the adjustment's answer carries coinAmountExact (every decimal the ledger holds) beside the
 -- display coinAmount, for the balance after it and the transaction; nothing else changes.
 -- Raises what 0015 raised: CPU01 (customer not found), CPB01 (the balance a four-eyes approval was decided from changed).

@@ -37,6 +37,7 @@ CREATE TRIGGER coins_price_changed BEFORE UPDATE OF current_price ON public.coin
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function coinpurse_reference_changed()
 -- Created in drizzle/0004_reference_data_notify.sql.
+-- Changed in drizzle/0050_fees.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION public.coinpurse_reference_changed()
  RETURNS trigger
@@ -49,5 +50,6 @@ END
 $function$;
 
 CREATE TRIGGER coins_reference_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.coins FOR EACH STATEMENT EXECUTE FUNCTION coinpurse_reference_changed();
+CREATE TRIGGER fee_schedule_reference_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.fee_schedule FOR EACH STATEMENT EXECUTE FUNCTION coinpurse_reference_changed();
 CREATE TRIGGER supported_tokens_reference_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.supported_tokens FOR EACH STATEMENT EXECUTE FUNCTION coinpurse_reference_changed();
 CREATE TRIGGER token_networks_reference_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.token_networks FOR EACH STATEMENT EXECUTE FUNCTION coinpurse_reference_changed();

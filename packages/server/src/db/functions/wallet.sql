@@ -64,13 +64,23 @@ END
 $function$;
 
 -- ---------------------------------------------------------------------------------------------------------------------
--- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb)
+-- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb,numeric)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
 -- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail.
-CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb)
+--
+-- Changed in drizzle/0050_fees.sql:
+-- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
+-- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail. Since 0050:
+-- the schedule's withdrawal fee (p_fee, which the caller read: CPF01 when it changed, CPF02 when it takes the whole
+-- amount) goes to the revenue account and the rest (p_quantity − p_fee, the row's coin_amount) is held and paid out;
+-- no withdrawal while the house position of the token is below its minimum.
+--
+-- Changed in drizzle/0056_verification_limits.sql:
+-- cp_send and cp_swap as in 0050 (fees), with the limit rule after the price checks (before anything moves).
+CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb, p_fee numeric)
  RETURNS void
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -83,24 +93,46 @@ BEGIN
   PERFORM cp_require_live_tokens(ARRAY[p_token]);
   PERFORM cp_require_send_allowed(p_user, p_token, p_network, p_address, p_memo);
   PERFORM cp_require_price(p_token, p_price, p_price_grace_ms);
+  PERFORM cp_require_within_limits(p_user, 'withdrawal', p_usd);
+
+  -- The withdrawal fee (0050).
+  IF p_fee IS DISTINCT FROM cp_withdrawal_fee(p_token) THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPF01', MESSAGE = p_token;
+  END IF;
+  IF p_fee >= p_quantity THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPF02', MESSAGE = p_token;
+  END IF;
+
+  -- The house position of the token (0050): nothing is paid out while the house holds less than it owes.
+  PERFORM cp_require_house_position(p_token, 0, p_price);
 
   PERFORM cp_post('withdrawal_hold', p_transaction, 'withdrawal requested', p_user,
-    cp_transfer(cp_customer_account(p_user, p_token), cp_platform_account('withdrawals_pending', p_token, p_shard), p_quantity));
+    cp_transfer(cp_customer_account(p_user, p_token), cp_platform_account('withdrawals_pending', p_token, p_shard), p_quantity - p_fee)
+    || cp_revenue_moves(cp_customer_account(p_user, p_token), p_token, 0, 0, p_fee, p_shard));
 
   INSERT INTO transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
-  VALUES (p_transaction, p_user, 'withdrawal', p_token, p_network, p_address, p_quantity, p_usd, p_price, 'pending', 'out', NULL, p_details, p_user, p_at, p_at);
+  VALUES (p_transaction, p_user, 'withdrawal', p_token, p_network, p_address, p_quantity - p_fee, p_usd, p_price, 'pending', 'out', NULL,
+    CASE WHEN p_fee > 0 THEN coalesce(p_details, '{}'::jsonb) || jsonb_build_object('withdrawalFee', p_fee::text) ELSE p_details END,
+    p_user, p_at, p_at);
   PERFORM cp_write_records(p_records);
 END
 $function$;
 
 -- ---------------------------------------------------------------------------------------------------------------------
--- function cp_swap(uuid,uuid,text,text,numeric,numeric,numeric,numeric,numeric,text,jsonb,timestamp with time zone,integer,integer,jsonb,jsonb)
+-- function cp_swap(uuid,uuid,text,text,numeric,numeric,numeric,numeric,numeric,text,jsonb,timestamp with time zone,integer,integer,jsonb,jsonb,uuid,numeric,numeric)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A swap at the quoted prices: the customer's `from` quantity goes to the swap pool, the pool pays out the `to`
 -- quantity, with the swap row and the audit entry.
-CREATE OR REPLACE FUNCTION public.cp_swap(p_transaction uuid, p_user uuid, p_from text, p_to text, p_from_quantity numeric, p_to_quantity numeric, p_usd numeric, p_from_price numeric, p_to_price numeric, p_note text, p_details jsonb, p_at timestamp with time zone, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb)
+--
+-- Changed in drizzle/0050_fees.sql:
+-- A swap at the quoted prices: the customer's `from` quantity goes to the swap pool, the pool pays out the `to`
+-- quantity, with the swap row and the audit entry. Since 0050: priced by a quote (p_quote: its numbers, once, before it
+-- expires) or now (the prices current and the schedule's terms); the house's spread and fee (p_spread_quantity,
+-- p_fee_quantity, in the `to` token) go from the pool to the revenue accounts; the house must still hold the `to`
+-- token it pays out (its position).
+CREATE OR REPLACE FUNCTION public.cp_swap(p_transaction uuid, p_user uuid, p_from text, p_to text, p_from_quantity numeric, p_to_quantity numeric, p_usd numeric, p_from_price numeric, p_to_price numeric, p_note text, p_details jsonb, p_at timestamp with time zone, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb, p_quote uuid, p_spread_quantity numeric, p_fee_quantity numeric)
  RETURNS void
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -110,12 +142,26 @@ BEGIN
     PERFORM cp_claim_key(p_key);
   END IF;
   PERFORM cp_require_live_tokens(ARRAY[p_from, p_to]);
-  PERFORM cp_require_price(p_from, p_from_price, p_price_grace_ms);
-  PERFORM cp_require_price(p_to, p_to_price, p_price_grace_ms);
+
+  -- Priced by a quote, or now (fees: 0050).
+  IF p_quote IS NOT NULL THEN
+    PERFORM cp_use_swap_quote(p_quote, p_user, p_transaction, p_from, p_to, p_from_quantity, p_to_quantity, p_spread_quantity,
+      p_fee_quantity, p_from_price, p_to_price);
+  ELSE
+    PERFORM cp_require_price(p_from, p_from_price, p_price_grace_ms);
+    PERFORM cp_require_price(p_to, p_to_price, p_price_grace_ms);
+    PERFORM cp_require_swap_terms(p_from, p_to, p_from_quantity, p_from_price, p_to_price, p_to_quantity, p_spread_quantity, p_fee_quantity);
+  END IF;
+
+  PERFORM cp_require_within_limits(p_user, 'swap', p_usd);
+
+  -- The house position of the token it pays out (0050).
+  PERFORM cp_require_house_position(p_to, p_to_quantity, p_to_price);
 
   PERFORM cp_post('swap', p_transaction, 'swap ' || p_from || ' to ' || p_to, p_user,
     cp_transfer(cp_customer_account(p_user, p_from), cp_platform_account('swap_pool', p_from, p_shard), p_from_quantity)
-    || cp_transfer(cp_platform_account('swap_pool', p_to, p_shard), cp_customer_account(p_user, p_to), p_to_quantity));
+    || cp_transfer(cp_platform_account('swap_pool', p_to, p_shard), cp_customer_account(p_user, p_to), p_to_quantity)
+    || cp_revenue_moves(cp_platform_account('swap_pool', p_to, p_shard), p_to, p_spread_quantity, p_fee_quantity, 0, p_shard));
 
   INSERT INTO transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
   VALUES (p_transaction, p_user, 'swap', p_from, NULL, NULL, p_from_quantity, p_usd, p_from_price, 'approved', 'out', p_note, p_details, p_user, p_at, p_at);

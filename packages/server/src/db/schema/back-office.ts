@@ -10,7 +10,18 @@ export const adminApprovals = pgTable(
   'admin_approvals',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    action: text('action', { enum: ['update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit'] }).notNull(),
+    action: text('action', {
+      enum: [
+        'update-balance',
+        'deposit',
+        'modify-transaction',
+        'delete-trx',
+        'create-admin',
+        'reverse-chain-deposit',
+        'change-fees',
+        'update-verification-limits',
+      ],
+    }).notNull(),
     status: text('status', { enum: ['pending', 'approved', 'rejected'] })
       .notNull()
       .default('pending'),
@@ -45,7 +56,7 @@ export const adminApprovals = pgTable(
     check('admin_approvals_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
     check(
       'admin_approvals_action_check',
-      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit')`,
+      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees', 'update-verification-limits')`,
     ),
     check('admin_approvals_decided_check', sql`(${t.status} = 'pending') = (${t.decidedBy} is null)`),
   ],

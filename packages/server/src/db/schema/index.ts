@@ -14,3 +14,5 @@ export * from './payout-bumps';
 export * from './deposit-tags';
 export * from './api-keys';
 export * from './webhooks';
+export * from './verification';
+export * from './fees';

@@ -31,6 +31,10 @@ export const ledgerAccounts = pgTable(
       sql`(${t.kind} = 'customer' and ${t.userId} is not null and ${t.platformCode} is null) or (${t.kind} = 'platform' and ${t.userId} is null and ${t.platformCode} is not null)`,
     ),
     check('ledger_accounts_customer_nonnegative', sql`${t.kind} <> 'customer' or ${t.balance} >= 0`),
+    /** The house position of a token sums its platform accounts (drizzle/0050_fees.sql, cp_house_position). */
+    index('ledger_accounts_platform_token_idx')
+      .on(t.token)
+      .where(sql`${t.kind} = 'platform'`),
   ],
 );
 
@@ -103,6 +107,8 @@ export const transactions = pgTable(
   (t) => [
     uniqueIndex('transactions_seq_key').on(t.seq),
     index('transactions_user_seq_idx').on(t.userId, t.seq),
+    // The verification limits' sums over a customer's last 24 hours and 30 days (cp_verification_usage, drizzle/0055).
+    index('transactions_user_created_idx').on(t.userId, t.createdAt),
     // The admin list's filters, newest first: each walks only its own rows in seq order (the list hides voided rows).
     index('transactions_status_seq_idx')
       .on(t.status, t.seq)

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -18,8 +18,16 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
     deactivatedBy: uuid('deactivated_by'),
+    /** The verification level an admin approved (issue 35): 0 on sign-up, 1 identity, 2 address. */
+    verificationLevel: smallint('verification_level').notNull().default(0),
+    /** When an admin erased the closed account's personal data; the id stays as the ledger's pseudonym. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('users_email_normalized_key').on(t.emailNormalized), check('users_role_check', sql`${t.role} in ('user', 'admin')`)],
+  (t) => [
+    uniqueIndex('users_email_normalized_key').on(t.emailNormalized),
+    check('users_role_check', sql`${t.role} in ('user', 'admin')`),
+    check('users_verification_level_check', sql`${t.verificationLevel} in (0, 1, 2)`),
+  ],
 );
 
 export const passwordResets = pgTable('password_resets', {

@@ -9,6 +9,7 @@ import { AdminLedgerViewsService } from './admin-ledger-views.service';
 import { AdminMoneySupport } from './admin-money-support';
 import { AdminDepositsService } from './admin-deposits.service';
 import { BalanceAdjustmentsService } from './balance-adjustments.service';
+import { VerificationModule } from '../verification/verification.module';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { AdminAdminsController, AdminApprovalsController, AdminExportsController, AdminUserDetailController } from './admins.controller';
 import { AdminsRepository } from './admins.repository';
@@ -20,7 +21,7 @@ import { TransactionStatusService } from './transaction-status.service';
 import { TransactionVoidsService } from './transaction-voids.service';
 
 @Module({
-  imports: [LedgerModule, WalletModule, ApprovalsModule],
+  imports: [LedgerModule, WalletModule, ApprovalsModule, VerificationModule],
   controllers: [
     AdminTransactionsController,
     AdminUserBalancesController,

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApprovalDecisionDto, ApprovalDto, ApprovalsQueryDto, DepositDto, ModifyTransactionDto, UpdateBalanceDto } from '@coinpurse/contract';
+import type {
+  ApprovalDecisionDto,
+  ApprovalDto,
+  ApprovalsQueryDto,
+  DepositDto,
+  ModifyTransactionDto,
+  UpdateBalanceDto,
+  UpdateLevelLimitsDto,
+} from '@coinpurse/contract';
 import { postingTokens, toApprovalDto } from '../approvals/approval-view';
 import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '../../common/errors';
 import { UsersRepository } from '../auth/users.repository';
@@ -7,6 +15,7 @@ import { type BoundEffect, StaleApprovalError } from '../ledger/four-eyes-policy
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
+import { FeeScheduleChanges } from '../approvals/fee-schedule-changes';
 import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
 import type { Applying } from '../approvals/applying';
@@ -18,6 +27,7 @@ import { type ApprovalRecord, ApprovalsRepository } from '../approvals/approvals
 import { UUID_TEXT } from '../../common/page-cursor';
 import { TransactionStatusService } from './transaction-status.service';
 import { TransactionVoidsService } from './transaction-voids.service';
+import { VerificationLimitsService } from '../verification/verification-limits.service';
 
 const APPROVAL_NOT_FOUND = 'Approval request not found.';
 
@@ -43,6 +53,8 @@ export class ApprovalDecisionsService {
     private readonly adjustments: BalanceAdjustmentsService,
     private readonly audit: AuditService,
     private readonly chainDeposits: ChainDepositReversals,
+    private readonly verificationLimits: VerificationLimitsService,
+    private readonly feeChanges: FeeScheduleChanges,
   ) {}
 
   async list(query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
@@ -146,6 +158,16 @@ export class ApprovalDecisionsService {
         case 'reverse-chain-deposit':
           await this.chainDeposits.takeBack(actor, String(payload.depositId), { reason: String(payload.reason) }, applying);
           return;
+        case 'update-verification-limits': {
+          const { level, ...limits } = payload as unknown as UpdateLevelLimitsDto & { level: string };
+          await this.verificationLimits.update(actor, level, limits, { tx });
+          return;
+        }
+        case 'change-fees': {
+          const effect = row.effect as unknown as { token: string; change: Record<string, unknown> };
+          await this.feeChanges.apply(actor, effect.token, effect.change, tx);
+          return;
+        }
       }
     } catch (error) {
       if (error instanceof StaleApprovalError) throw error;

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-or
 import { alias } from 'drizzle-orm/pg-core';
 import { userMatches } from '../../common/search';
 import { DATABASE, type Database } from '../../db/database';
-import { auditLog, coins, ledgerAccounts, transactions, users } from '../../db/schema';
+import { apiKeys, auditLog, coins, ledgerAccounts, transactions, users } from '../../db/schema';
 
 export interface TransactionExportFilter {
   userId?: string;
@@ -118,9 +118,11 @@ export class ExportsRepository {
         before: auditLog.before,
         after: auditLog.after,
         requestId: auditLog.requestId,
+        apiKey: apiKeys.prefix,
       })
       .from(auditLog)
       .leftJoin(actor, eq(actor.id, auditLog.actorId))
+      .leftJoin(apiKeys, eq(apiKeys.id, auditLog.apiKeyId))
       .where(and(...conditions))
       .orderBy(asc(auditLog.id))
       .limit(limit);

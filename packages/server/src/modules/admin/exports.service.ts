@@ -109,7 +109,7 @@ export class ExportsService {
         after = batch[batch.length - 1].id;
       }
     }
-    const header = ['Id', 'Date', 'Actor email', 'Actor role', 'Action', 'Target type', 'Target id', 'Before', 'After', 'Request id'];
+    const header = ['Id', 'Date', 'Actor email', 'Actor role', 'Action', 'Target type', 'Target id', 'Before', 'After', 'Request id', 'API key'];
     const chunks = csvDocument(header, batches(), (row) => [
       row.id,
       row.createdAt.toISOString(),
@@ -121,6 +121,7 @@ export class ExportsService {
       json(row.before),
       json(row.after),
       row.requestId,
+      row.apiKey,
     ]);
     return { filename: `coinpurse-audit-${today()}.csv`, chunks };
   }

@@ -101,13 +101,14 @@ export class ApprovalGate {
     return this.store(actor, { ...action, kinds: [...reasons, ...(action.kinds ?? [])] }, tx, idem);
   }
 
-  /** An administrator change: always a request another active admin approves (not a money action, no value). */
+  /** An administrator change (or a fee schedule change): always a request another active admin approves (not a money action, no value). */
   requestAdminChange(
     actor: Actor,
     action: Omit<GatedAction, 'usd' | 'effect' | 'kinds'> & { effect: Record<string, unknown> },
     tx: Tx,
+    kinds: GateReason[] = ['admin-change'],
   ): Promise<PendingApprovalDto> {
-    return this.store(actor, { ...action, effect: action.effect as unknown as BoundEffect, usd: toMoney(0), kinds: ['admin-change'] }, tx);
+    return this.store(actor, { ...action, effect: action.effect as unknown as BoundEffect, usd: toMoney(0), kinds }, tx);
   }
 
   private async reasonsToHold(adminId: string, userId: string | null, usd: Money, tx: Tx): Promise<GateReason[]> {

@@ -9,16 +9,21 @@ import type { ApprovalView } from './approvals.repository';
 /** Symbols by coin id (the reference data cache: no trip). */
 export type SymbolsOf = ReadonlyMap<string, { symbol: string }>;
 
+/** Changes that move no money: their effect is the change itself, with no ledger lines. */
+function isAdminChange(action: string): boolean {
+  return action === 'create-admin' || action === 'update-verification-limits';
+}
+
 /** The coin ids an approval's bound lines name. */
 export function postingTokens(rows: ApprovalView[]): string[] {
   return [
-    ...new Set(rows.flatMap((row) => (row.action === 'create-admin' ? [] : ((row.effect as unknown as BoundEffect | null)?.lines ?? []).map((l) => l.token)))),
+    ...new Set(rows.flatMap((row) => (isAdminChange(row.action) ? [] : ((row.effect as unknown as BoundEffect | null)?.lines ?? []).map((l) => l.token)))),
   ];
 }
 
 /** The bound ledger lines as the approver reads them (none for an administrator change or an old request). */
 function postingOf(row: ApprovalView, symbols: SymbolsOf): Array<BoundLine & { symbol: string }> {
-  if (row.action === 'create-admin' || !row.effect) return [];
+  if (isAdminChange(row.action) || !row.effect) return [];
   return ((row.effect as unknown as BoundEffect).lines ?? []).map((line) => ({
     ...line,
     symbol: (symbols.get(line.token)?.symbol ?? line.token).toUpperCase(),
@@ -26,7 +31,7 @@ function postingOf(row: ApprovalView, symbols: SymbolsOf): Array<BoundLine & { s
 }
 
 export function toApprovalDto(row: ApprovalView, symbols: SymbolsOf = new Map()): ApprovalDto {
-  const effect = row.action === 'create-admin' ? null : (row.effect as unknown as BoundEffect | null);
+  const effect = isAdminChange(row.action) ? null : (row.effect as unknown as BoundEffect | null);
   return {
     _id: row.id,
     action: row.action,

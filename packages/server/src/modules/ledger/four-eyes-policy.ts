@@ -50,7 +50,7 @@ export function isGated(legs: Leg[]): boolean {
 }
 
 /** Why an action waits for a second admin, as the approver reads it. */
-export type GateReason = 'threshold' | 'velocity' | 'settled-refund' | 'admin-change';
+export type GateReason = 'threshold' | 'velocity' | 'settled-refund' | 'admin-change' | 'fee-change';
 
 /** Paying a settled withdrawal back: coins that left on chain are credited again (named on the approver's screen). */
 export function refundsSettledWithdrawal(legs: Leg[]): boolean {

@@ -33,8 +33,22 @@ export const MONEY_CODES = {
   sweepFees: 'CPW01',
   /** The chain deposit is not waiting for an admin's decision. Detail: 'not found', 'not flagged' or 'resolved: <how>'. */
   depositNotInReview: 'CPD01',
+  /** Over a verification limit (drizzle/0056). Detail: {"kind", "period", "level", "limitUsd", "leftUsd"}. */
+  overLimit: 'CPL01',
   /** The flagged chain deposit's History row was rejected or deleted by hand (nothing left to take back). Detail: its status. */
   depositHistorySettled: 'CPD02',
+  /** The swap quote expired (drizzle/0050_fees.sql). */
+  quoteExpired: 'CPQ01',
+  /** No such swap quote for this customer. */
+  quoteNotFound: 'CPQ02',
+  /** The swap quote was already used. */
+  quoteUsed: 'CPQ03',
+  /** The fee schedule changed since the terms were read: read them again. Detail: the token. */
+  feesChanged: 'CPF01',
+  /** The amount does not cover the fees. Detail: the token. */
+  feesNotCovered: 'CPF02',
+  /** The house position of a token would go below its minimum. Detail: the token. */
+  housePosition: 'CPH01',
 } as const;
 
 export type MoneyCode = (typeof MONEY_CODES)[keyof typeof MONEY_CODES];

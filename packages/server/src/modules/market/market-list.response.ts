@@ -12,43 +12,39 @@ export interface MarketListHeaders {
 /**
  * The header lists of a cached get-crypto body, built once per body. A 304 carries what RFC 9110 (15.4.5) asks of it
  * (ETag, Cache-Control, Vary) and nothing else: the copy it revalidates keeps the headers it came with, security
- * headers included. The 200s: `leading` (the fast path's security headers) first, then the same cache headers, type,
- * encoding and length.
+ * headers included. The 200s: the same cache headers, type, encoding and length.
  */
-export function marketListHeaders(entry: CachedBody, leading: readonly string[] = []): MarketListHeaders {
+export function marketListHeaders(entry: CachedBody): MarketListHeaders {
   const cache = ['ETag', entry.etag, 'Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
-  const notModified = cache;
-  const json = [...leading, ...cache, 'Content-Type', 'application/json; charset=utf-8'];
+  const json = [...cache, 'Content-Type', 'application/json; charset=utf-8'];
   return {
-    notModified,
+    notModified: cache,
     identity: [...json, 'Content-Length', String(entry.body.length)],
     gzip: [...json, 'Content-Encoding', 'gzip', 'Content-Length', String(entry.gzip.length)],
   };
 }
 
 /**
- * Writes a cached get-crypto body (or a 304 when the client holds it) with plain node:http calls, so the controller
- * and the fast path (market-fast-path.ts) answer byte for byte alike. One writeHead call with the whole header list:
- * no per-header bookkeeping when nothing was set before. `requestId`: sent first as X-Request-Id (the fast path's;
- * behind the framework the request id hook has set it already). Returns the status sent.
+ * Writes a cached get-crypto body (or a 304 when the client holds it) with plain node:http calls, so the market list's
+ * route hook (market-list.route.ts) and MarketController answer byte for byte alike, after the app's hooks have set
+ * the request id and the security headers on the response. One writeHead call with the prebuilt list. Returns the
+ * status sent.
  */
 export function writeMarketList(
   request: IncomingMessage,
   response: ServerResponse,
   entry: CachedBody,
   headers: MarketListHeaders = marketListHeaders(entry),
-  requestId?: string,
 ): 200 | 304 {
-  const withId = (list: readonly string[]) => (requestId === undefined ? (list as string[]) : ['X-Request-Id', requestId, ...list]);
   if (etagMatches(request.headers['if-none-match'], entry.etag)) {
-    // Behind the framework (no `requestId` given) every API answer has the security headers already: not this one.
-    if (requestId === undefined) for (const [name] of API_SECURITY_HEADERS) response.removeHeader(name);
-    response.writeHead(304, withId(headers.notModified));
+    // Every API answer has the security headers by now (registerSecurityHeaders): not this one.
+    for (const [name] of API_SECURITY_HEADERS) response.removeHeader(name);
+    response.writeHead(304, headers.notModified as string[]);
     response.end();
     return 304;
   }
   const gzip = acceptsGzip(request.headers['accept-encoding']);
-  response.writeHead(200, withId(gzip ? headers.gzip : headers.identity));
+  response.writeHead(200, (gzip ? headers.gzip : headers.identity) as string[]);
   response.end(request.method === 'HEAD' ? undefined : gzip ? entry.gzip : entry.body);
   return 200;
 }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { PublicAccess, UserAccess } from '../../common/access.decorator';
 import type { RequestLogConfig } from '../observability/logging';
-import { MARKET_LIST_LOG_SAMPLE } from './market-fast-path';
+import { MARKET_LIST_LOG_SAMPLE } from './market-list.route';
 import { CurrentPrincipal, type Principal } from '../../common/principal';
 import { MarketCacheService } from './market-cache.service';
 import { etagMatches, writeMarketList } from './market-list.response';
@@ -34,7 +34,7 @@ export class MarketController {
   @ApiNotModifiedResponse({ description: 'The list has not changed since the given ETag' })
   async getCrypto(@Query() query: MarketListQueryDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const entry = await this.cache.get(query.limit ? Number(query.limit) : undefined);
-    // The same writer as the fast path (prebuilt header lists and bodies), straight to the socket's response.
+    // The same writer as the route's hook for the plain list (market-list.route.ts): prebuilt header lists and bodies.
     reply.hijack();
     writeMarketList(request.raw, reply.raw, entry);
   }

@@ -169,8 +169,7 @@ export interface RequestLogConfig {
 }
 
 /**
- * The one writer of an API request's line, for Fastify's onResponse hook and for the market list answered before the
- * framework (market-fast-path.ts): only fields that never hold a secret (an API key by its public prefix); a 5xx's
+ * The one writer of an API request's line (Fastify's onResponse hook): only fields that never hold a secret (an API key by its public prefix); a 5xx's
  * cause is logged by the exception filter under the same request id. Positional, so a line that is not written
  * allocates nothing.
  */

@@ -97,7 +97,7 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     this.registry.clear();
   }
 
-  /** Called once per finished response: by the HTTP metrics hook, and by the market list answered before the framework. */
+  /** Called once per finished response, by the HTTP metrics hook. */
   recordResponse(method: string, route: string, status: number, seconds: number, replayed: boolean): void {
     const statusLabel = String(status);
     this.httpDuration.observe({ method, route, status: statusLabel }, seconds);

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import type { DatabaseHandle } from '../../db/database';
 import { DATABASE_HANDLE } from '../../db/database.module';
 import { ReferenceDataRepository } from './reference-data.repository';
-import type { CoinPricing, LiveToken, TokenNetworkWithToken } from './reference-data.types';
+import type { CoinPricing, FeeScheduleEntry, LiveToken, TokenNetworkWithToken } from './reference-data.types';
 
-/** The channel on which every change to coins, supported_tokens or token_networks is announced (by table triggers). */
+/** The channel on which every change to coins, supported_tokens, token_networks or fee_schedule is announced (by table triggers). */
 export const REFERENCE_CHANNEL = 'coinpurse_reference';
 /**
  * How long a loaded copy is served at most: the bound on staleness should a notification be missed. Changes normally
@@ -20,6 +20,8 @@ export interface ReferenceData {
   pricing: Map<string, CoinPricing>;
   /** Each live token's network rows, first = default. */
   networksByCoin: Map<string, TokenNetworkWithToken[]>;
+  /** The fee schedule's rows by token (`*`: the default row). */
+  fees: Map<string, FeeScheduleEntry>;
 }
 
 /**
@@ -84,7 +86,12 @@ export class ReferenceDataCache implements OnApplicationBootstrap, OnModuleDestr
   private load(): Promise<ReferenceData> {
     const generation = this.generation;
     const loading = (async () => {
-      const [tokens, pricing, networks] = await Promise.all([this.repository.liveTokens(), this.repository.pricing(), this.repository.liveNetworks()]);
+      const [tokens, pricing, networks, fees] = await Promise.all([
+        this.repository.liveTokens(),
+        this.repository.pricing(),
+        this.repository.liveNetworks(),
+        this.repository.feeSchedule(),
+      ]);
       const networksByCoin = new Map<string, TokenNetworkWithToken[]>();
       for (const row of networks) {
         const list = networksByCoin.get(row.coinId);
@@ -96,6 +103,7 @@ export class ReferenceDataCache implements OnApplicationBootstrap, OnModuleDestr
         tokenByCoin: new Map(tokens.map((token) => [token.id, token])),
         pricing: new Map(pricing.map((coin) => [coin.id, coin])),
         networksByCoin,
+        fees: new Map(fees.map((row) => [row.token, row])),
       };
       // A change announced while this load ran may not be in it: serve it to the callers waiting, but do not keep it.
       if (generation === this.generation) this.entry = { data, expiresAt: Date.now() + this.ttlMs };

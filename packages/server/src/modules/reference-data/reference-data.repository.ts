@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { asc, eq, isNull } from 'drizzle-orm';
 import { DATABASE, type Database } from '../../db/database';
-import { coins, supportedTokens, tokenNetworks } from '../../db/schema';
-import type { CoinPricing, LiveToken, TokenNetworkWithToken } from './reference-data.types';
+import { coins, feeSchedule, supportedTokens, tokenNetworks } from '../../db/schema';
+import type { CoinPricing, FeeScheduleEntry, LiveToken, TokenNetworkWithToken } from './reference-data.types';
 
 /** The reads that fill the reference-data cache: whole (small) tables, read outside any transaction. */
 @Injectable()
@@ -61,5 +61,18 @@ export class ReferenceDataRepository {
       .where(isNull(supportedTokens.deletedAt))
       .orderBy(asc(supportedTokens.coinId), asc(tokenNetworks.createdAt), asc(tokenNetworks.id));
     return rows as TokenNetworkWithToken[];
+  }
+
+  /** The fee schedule's rows (what swaps and sends are charged; the money functions check it again). */
+  async feeSchedule(): Promise<FeeScheduleEntry[]> {
+    return this.db
+      .select({
+        token: feeSchedule.token,
+        swapSpreadBps: feeSchedule.swapSpreadBps,
+        swapFeeBps: feeSchedule.swapFeeBps,
+        swapFeeMinUsd: feeSchedule.swapFeeMinUsd,
+        withdrawalFee: feeSchedule.withdrawalFee,
+      })
+      .from(feeSchedule);
   }
 }

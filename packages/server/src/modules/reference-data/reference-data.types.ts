@@ -45,3 +45,12 @@ export interface TokenNetworkWithToken extends TokenNetworkRecord {
   coinId: string;
   kind: 'market' | 'custom';
 }
+
+/** A row of the fee schedule (drizzle/0050_fees.sql), as the hot path reads it; `*` is the default row. */
+export interface FeeScheduleEntry {
+  token: string;
+  swapSpreadBps: number | null;
+  swapFeeBps: number | null;
+  swapFeeMinUsd: string | null;
+  withdrawalFee: string | null;
+}

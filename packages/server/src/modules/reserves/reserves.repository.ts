@@ -22,6 +22,22 @@ export const RESERVES_RECOVERED = 'reserves.recovered';
 export class ReservesRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
+  /**
+   * The holdings of each token read completely, kept for the house position (cp_house_position, drizzle/0050_fees.sql):
+   * the money functions compare what customers are owed with the last complete reading.
+   */
+  async recordHoldings(rows: Array<{ token: string; holdings: string }>, readAt: Date, executor: Executor = this.db): Promise<void> {
+    if (!rows.length) return;
+    await executor.execute(sql`
+      insert into house_holdings (token, on_chain, read_at)
+      values ${sql.join(
+        rows.map((row) => sql`(${row.token}, ${row.holdings}::numeric, ${readAt.toISOString()}::timestamptz)`),
+        sql`, `,
+      )}
+      on conflict (token) do update set on_chain = excluded.on_chain, read_at = excluded.read_at
+      where house_holdings.read_at <= excluded.read_at`);
+  }
+
   /** Every deposit address allocated on the network. */
   depositAddresses(network: string, executor: Executor = this.db): Promise<ReserveDepositAddress[]> {
     return executor

@@ -148,6 +148,15 @@ export class ReservesService implements OnModuleInit, OnApplicationBootstrap, On
     const figures = await this.read();
     this.latest = { figures, at: Date.now() };
     try {
+      const complete = figures.tokens.filter((token) => token.complete && token.holdings !== null);
+      await this.repository.recordHoldings(
+        complete.map((token) => ({ token: token.token, holdings: token.holdings! })),
+        new Date(figures.asOf),
+      );
+    } catch (error) {
+      this.logger.warn(`The holdings for the house position could not be kept: ${String((error as Error).message).slice(0, 500)}`);
+    }
+    try {
       await this.alerts.review(figures.tokens, figures.asOf);
     } catch (error) {
       this.logger.warn(`The reserves alert could not be reviewed: ${String((error as Error).message).slice(0, 500)}`);

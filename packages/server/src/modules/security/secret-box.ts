@@ -28,4 +28,22 @@ export class SecretBox {
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   }
+
+  /** Bytes at rest (verification documents): iv (12) ‖ tag (16) ‖ ciphertext, the context as additional data. */
+  sealBytes(plaintext: Buffer, context: string): Buffer {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
+  }
+
+  /** Throws when the bytes were tampered with, sealed for another context or under another key. */
+  openBytes(sealed: Buffer, context: string): Buffer {
+    if (sealed.length < 28) throw new Error('Sealed bytes too short');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, 12));
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(sealed.subarray(12, 28));
+    return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+  }
 }

@@ -7,7 +7,7 @@ import { AddressBookService } from '../address-book/address-book.service';
 import { AuditService } from '../audit/audit.service';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import { LedgerService } from '../ledger/ledger.service';
-import { parseAmount, plain, usdToQuantity, usdValue } from '../ledger/money';
+import { parseAmount, plain, toMoney, usdToQuantity, usdValue } from '../ledger/money';
 import { PriceService } from '../market/price.service';
 import { chooseTransferNetwork } from '../networks/network-choice';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
@@ -17,8 +17,9 @@ import { StepUpService } from '../security/step-up.service';
 import type { TransactionRecord } from './transactions.repository';
 import { describe, toTransactionDto, usdText } from './wallet-common';
 import { SendFeeCheck } from './send-fee-check';
+import { HouseExposureAlerts } from './house-exposure-alerts';
 import { SEND } from './wallet-functions';
-import { atCurrentPrice, refusalOf } from './wallet-money';
+import { atCurrentPrice, feeRefusalOf, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
 
 export const SEND_SUCCESS = 'Sent and Pending Check Status in History';
@@ -38,6 +39,7 @@ export class SendsService {
     private readonly stepUp: StepUpService,
     private readonly securityMails: SecurityMailService,
     @Optional() private readonly feeCheck?: SendFeeCheck,
+    @Optional() private readonly exposure?: HouseExposureAlerts,
   ) {}
 
   async send(
@@ -81,14 +83,23 @@ export class SendsService {
     const exact = input.transferData.coinAmountExact;
     const quantity = exact !== undefined ? parseAmount(exact) : usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
+    // The schedule's withdrawal fee comes out of the amount (cp_send checks it is still the schedule's); the rest is
+    // held and paid out.
+    const fee = toMoney((await this.tokens.charges(token.id)).withdrawalFee);
+    if (fee.gte(quantity)) throw new InvalidInputError(`The amount does not cover the withdrawal fee of ${plain(fee)} ${symbol}.`);
+    const held = quantity.sub(fee);
     // The customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused here,
     // before anything is held (the money function knows no fee quote; the signer checks again when it signs).
-    const feeRefusal = await this.feeCheck?.sendRefusal(token.id, network, plain(quantity));
+    const feeRefusal = await this.feeCheck?.sendRefusal(token.id, network, plain(held));
     if (feeRefusal) throw new InvalidInputError(feeRefusal);
     const usdAt = usdValue(quantity, quote.price);
     const id = randomUUID();
     const at = new Date();
-    const details = memo ? { priceSource: quote.source, memo } : { priceSource: quote.source };
+    const details = {
+      priceSource: quote.source,
+      ...(memo ? { memo } : {}),
+      ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+    };
     const row: Omit<TransactionRecord, 'seq'> = {
       id,
       userId: principal.id,
@@ -96,7 +107,7 @@ export class SendsService {
       token: token.id,
       network,
       address,
-      coinAmount: plain(quantity),
+      coinAmount: plain(held),
       usdAmount: plain(usdAt),
       price: plain(quote.price),
       status: 'pending',
@@ -113,7 +124,9 @@ export class SendsService {
     const notice = this.notifications.notificationRecord({
       userId: principal.id,
       title: 'Withdrawal pending',
-      message: `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.`,
+      message:
+        `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.` +
+        (fee.gt(0) ? ` A withdrawal fee of ${describe(plain(fee), token.id, symbol)} was taken from it.` : ''),
       status: 'pending',
     });
     const mail = this.securityMails.withdrawalRequestedRecord(principal, {
@@ -125,7 +138,16 @@ export class SendsService {
       action: 'wallet.send',
       targetType: 'transaction',
       targetId: id,
-      after: { token: token.id, coinAmount: plain(quantity), usd: plain(usdAt), network, address, memo, price: plain(quote.price) },
+      after: {
+        token: token.id,
+        coinAmount: plain(held),
+        usd: plain(usdAt),
+        network,
+        address,
+        memo,
+        price: plain(quote.price),
+        ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+      },
     });
     // A withdrawal is a step-up action: a code given is checked now; without one the function refuses when two-factor
     // sign-in is on.
@@ -150,17 +172,27 @@ export class SendsService {
           shard,
           this.idempotency.keyFor(idem, idem?.status ?? 201, body),
           { notifications: [notice.row], audit: [audit], mail: [mail.row] },
+          plain(fee),
         ],
         {
           changes: [{ userId: principal.id, token: token.id }],
           announce: [notice.announce, mail.announce],
           refuse: ({ code, detail }) =>
-            this.stepUp.refusalOf(code) ?? this.addressBook.sendRefusal(code, detail, network) ?? refusalOf(code, detail, [token], symbol),
+            this.stepUp.refusalOf(code) ??
+            this.addressBook.sendRefusal(code, detail, network) ??
+            this.feeRefusal(code, detail, token) ??
+            refusalOf(code, detail, [token], symbol),
           beforeCommit: this.idempotency.pauseAfterClaim(idem),
         },
       ),
     );
     return body;
+  }
+
+  private feeRefusal(code: string, detail: string, token: { id: string; symbol: string; name: string }): Error | undefined {
+    if (code === 'CPH01') this.exposure?.refused(token.id, 'send');
+    if (code === 'CPF01') this.tokens.forgetFees();
+    return feeRefusalOf(code, detail, [token], 'send');
   }
 
   /**

@@ -18,6 +18,7 @@ export const SEND = new SqlFunction('cp_send', [
   'int', // p_shard
   'jsonb', // p_key
   'jsonb', // p_records
+  'numeric', // p_fee (0050)
 ]);
 
 export const SWAP = new SqlFunction('cp_swap', [
@@ -37,4 +38,13 @@ export const SWAP = new SqlFunction('cp_swap', [
   'int', // p_shard
   'jsonb', // p_key
   'jsonb', // p_records
+  'uuid', // p_quote (0050)
+  'numeric', // p_spread_quantity
+  'numeric', // p_fee_quantity
 ]);
+
+/** The terms of a swap under the fee schedule now (drizzle/0050_fees.sql): read before a swap priced now. */
+export const SWAP_TERMS = new SqlFunction('cp_swap_terms', ['text', 'text', 'numeric', 'numeric', 'numeric']);
+
+/** A swap quote, stored for its customer until it expires. */
+export const QUOTE_SWAP = new SqlFunction('cp_quote_swap', ['uuid', 'uuid', 'text', 'text', 'numeric', 'numeric', 'numeric', 'int', 'timestamptz']);

@@ -1,5 +1,6 @@
-import { ServiceUnavailableError, InvalidInputError } from '../../common/errors';
+import { ConflictError, InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../common/errors';
 import { MONEY_CODES } from '../ledger/money-errors';
+import { limitRefusal } from '../verification/limit-refusal';
 
 /**
  * What the customer's money calls share: the refusals their functions raise (drizzle/0013_wallet_functions.sql) as
@@ -16,6 +17,50 @@ export class PriceMovedError extends ServiceUnavailableError {
   }
 }
 
+/** The fee schedule changed between reading a swap's or send's terms and running it: read again once, like a price. */
+export class FeesChangedError extends PriceMovedError {}
+
+/** The answer to a swap with a quote that has expired (409: nothing moved; ask for a new quote). */
+export const QUOTE_EXPIRED = 'quote expired';
+
+/** The 409 of the house position: what a person reads, naming the token by its name. */
+export function housePositionMessage(kind: 'swap' | 'send', token: { name?: string; symbol: string }): string {
+  const name = token.name || token.symbol.toUpperCase();
+  return kind === 'swap'
+    ? `Swaps into ${name} are paused: not enough ${name} is available. Please try again later or choose another token.`
+    : `Withdrawals of ${name} are paused: not enough ${name} is available. Please try again later.`;
+}
+
+/** The domain error of a fee, quote or house-position refusal (drizzle/0050_fees.sql), or undefined. */
+export function feeRefusalOf(
+  code: string,
+  detail: string,
+  tokens: Array<{ id: string; symbol: string; name?: string }>,
+  kind: 'swap' | 'send',
+): Error | undefined {
+  const token = tokens.find((t) => t.id === detail) ?? tokens[tokens.length - 1];
+  switch (code) {
+    case MONEY_CODES.quoteExpired:
+      return new ConflictError(QUOTE_EXPIRED);
+    case MONEY_CODES.quoteNotFound:
+      return new NotFoundError('This quote was not found: ask for a new quote.');
+    case MONEY_CODES.quoteUsed:
+      return new ConflictError('This quote was already used: ask for a new quote.');
+    case MONEY_CODES.feesChanged:
+      return new FeesChangedError();
+    case MONEY_CODES.feesNotCovered:
+      return new InvalidInputError(
+        kind === 'swap'
+          ? `The amount is too small to cover the swap fee: you would receive no ${token.symbol.toUpperCase()}.`
+          : `The amount does not cover the withdrawal fee of ${token.symbol.toUpperCase()}.`,
+      );
+    case MONEY_CODES.housePosition:
+      return new ConflictError(housePositionMessage(kind, token));
+    default:
+      return undefined;
+  }
+}
+
 /** The domain error of a refusal of `cp_send` / `cp_swap` (undefined: not one of theirs). */
 export function refusalOf(code: string, detail: string, tokens: Array<{ id: string; symbol: string }>, symbol: string): Error | undefined {
   switch (code) {
@@ -23,6 +68,8 @@ export function refusalOf(code: string, detail: string, tokens: Array<{ id: stri
       return new InvalidInputError(`Insufficient ${symbol} balance`);
     case MONEY_CODES.priceMoved:
       return new PriceMovedError();
+    case MONEY_CODES.overLimit:
+      return limitRefusal(code, detail);
     case MONEY_CODES.tokenGone: {
       const gone = tokens.find((token) => token.id === detail) ?? tokens[0];
       return new InvalidInputError(`${gone.symbol.toUpperCase()} is no longer a supported token: it was removed meanwhile. Reload and try again.`);

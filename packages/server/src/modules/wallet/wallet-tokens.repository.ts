@@ -94,4 +94,23 @@ export class WalletTokensRepository {
       .where(inArray(coins.id, ids));
     return new Map(rows.map((r) => [r.id, r]));
   }
+
+  /**
+   * What the fee schedule charges, from the reference data (no query): whether a swap into `to` pays a spread or fee,
+   * and a send's withdrawal fee of `token`. The money functions check the schedule again under their locks (CPF01 when
+   * this copy was stale: `forgetFees` and read again).
+   */
+  async charges(token: string): Promise<{ swapCharged: boolean; withdrawalFee: string }> {
+    const { fees } = await this.referenceData.get();
+    const own = fees.get(token);
+    const base = fees.get('*');
+    const spread = own?.swapSpreadBps ?? base?.swapSpreadBps ?? 0;
+    const swapCharged = spread > 0 || (base?.swapFeeBps ?? 0) > 0 || Number(base?.swapFeeMinUsd ?? 0) > 0;
+    return { swapCharged, withdrawalFee: own?.withdrawalFee ?? '0' };
+  }
+
+  /** Drops the reference data copy (the schedule changed under it). */
+  forgetFees(): void {
+    this.referenceData.invalidate();
+  }
 }

@@ -1,10 +1,12 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import {
   NEXT_CURSOR_HEADER,
   SendCryptoDto,
   SendCryptoResponseDto,
   SwapDto,
+  SwapQuoteDto,
+  SwapQuoteRequestDto,
   SwapResponseDto,
   TransactionDto,
   TransactionQueryDto,
@@ -92,9 +94,11 @@ export class WalletController {
   @ApiCreatedResponse({
     type: SwapResponseDto,
     description:
-      'Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down). The response gives the executed quantities and prices.',
+      "Atomic swap at the server prices: `amount` USD of `from` (rounded down to its decimals) for the equivalent `to` quantity (rounded down), less the spread and swap fee of the fee schedule (both in `to`; none with a zero schedule). With `quoteId`: exactly that quote's numbers, once. The response gives the executed quantities, prices, rate and fee.",
   })
-  @ApiBadRequestResponse({ description: 'Same token twice, unsupported token, bad amount, or insufficient balance.' })
+  @ApiBadRequestResponse({ description: 'Same token twice, unsupported token, bad amount, insufficient balance, or not the swap quoted.' })
+  @ApiNotFoundResponse({ description: 'No such quote for this customer.' })
+  @ApiConflictResponse({ description: '`quote expired`, the quote was already used, or the house cannot sell the `to` token now (a message for people).' })
   swapTokens(
     @CurrentPrincipal() principal: Principal,
     @CurrentActor() actor: Actor,
@@ -102,5 +106,18 @@ export class WalletController {
     @IdempotencyCtx() idem?: IdempotencyContext,
   ): Promise<SwapResponseDto> {
     return this.swaps.swap(principal, actor.requestId, body, idem);
+  }
+
+  @Post(WalletRoutes.swapQuote)
+  @UserAccess('trade')
+  @ApiCreatedResponse({
+    type: SwapQuoteDto,
+    description:
+      'A quote of the swap (`amount` USD of `from` for `to`) at the prices now, with the spread in `rate` and the `fee`: give its `quoteId` to `POST /api/crypto/swap` before `expiresAt` (SWAP_QUOTE_SECONDS) and exactly these numbers are executed, once, whatever the prices do meanwhile. Nothing moves until then.',
+  })
+  @ApiBadRequestResponse({ description: 'Same token twice, unsupported token, bad amount, or too small to cover the fee.' })
+  @ApiConflictResponse({ description: 'The house cannot sell the `to` token now: "Swaps into Litecoin are paused: not enough Litecoin is available…".' })
+  swapQuote(@CurrentPrincipal() principal: Principal, @Body() body: SwapQuoteRequestDto): Promise<SwapQuoteDto> {
+    return this.swaps.quote(principal, body);
   }
 }

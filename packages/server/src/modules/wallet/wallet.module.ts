@@ -5,6 +5,7 @@ import { WalletTokensRepository } from './wallet-tokens.repository';
 import { WalletUsersRepository } from './wallet-users.repository';
 import { WalletController } from './wallet.controller';
 import { SendsService } from './sends.service';
+import { SwapQuotesRepository } from './swap-quotes.repository';
 import { SwapsService } from './swaps.service';
 import { WalletService } from './wallet.service';
 
@@ -12,7 +13,7 @@ import { WalletService } from './wallet.service';
 @Module({
   imports: [LedgerModule],
   controllers: [WalletController],
-  providers: [WalletService, SendsService, SwapsService, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
+  providers: [WalletService, SendsService, SwapsService, SwapQuotesRepository, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
   exports: [WalletService, TransactionsRepository, WalletTokensRepository, WalletUsersRepository],
 })
 export class WalletModule {}

@@ -27,15 +27,18 @@ export class WebhookBodies {
     private readonly approvals: ApprovalsRepository,
   ) {}
 
-  async render(delivery: Pick<ClaimedDelivery, 'eventId' | 'eventType' | 'sourceKind' | 'source' | 'createdAt'>): Promise<string> {
-    const data = await this.data(delivery.sourceKind, delivery.source);
+  async render(
+    delivery: Pick<ClaimedDelivery, 'eventId' | 'eventType' | 'sourceKind' | 'source' | 'createdAt'> & { ownerRole?: 'user' | 'admin' },
+  ): Promise<string> {
+    const data = await this.data(delivery.sourceKind, delivery.source, delivery.ownerRole === 'admin' ? 'admin' : 'customer');
     return JSON.stringify({ type: delivery.eventType, id: wireEventId(delivery.eventId), createdAt: delivery.createdAt.toISOString(), data });
   }
 
-  private async data(kind: string, source: Row): Promise<unknown> {
+  /** `audience`: an administrator's endpoint gets what the admin API answers (a waiting payout's reason, say). */
+  private async data(kind: string, source: Row, audience: 'customer' | 'admin'): Promise<unknown> {
     switch (kind) {
       case 'transaction':
-        return this.transaction(source);
+        return this.transaction(source, audience);
       case 'notification':
         return toNotificationDto({
           id: String(source.id),
@@ -76,28 +79,31 @@ export class WebhookBodies {
     }
   }
 
-  private async transaction(source: Row): Promise<unknown> {
+  private async transaction(source: Row, audience: 'customer' | 'admin'): Promise<unknown> {
     const userId = String(source.user_id);
     const token = String(source.token);
     const context = await this.webhooks.transactionContext(userId, token);
-    return toTransactionDto({
-      id: String(source.id),
-      userId,
-      type: source.type as 'deposit',
-      token,
-      network: text(source.network),
-      address: text(source.address),
-      coinAmount: String(source.coin_amount),
-      usdAmount: String(source.usd_amount),
-      price: text(source.price),
-      status: source.status as 'pending',
-      direction: source.direction as 'in',
-      note: text(source.note),
-      details: (source.details ?? null) as Record<string, unknown> | null,
-      createdAt: date(source.created_at),
-      voidedAt: null,
-      ...context,
-    });
+    return toTransactionDto(
+      {
+        id: String(source.id),
+        userId,
+        type: source.type as 'deposit',
+        token,
+        network: text(source.network),
+        address: text(source.address),
+        coinAmount: String(source.coin_amount),
+        usdAmount: String(source.usd_amount),
+        price: text(source.price),
+        status: source.status as 'pending',
+        direction: source.direction as 'in',
+        note: text(source.note),
+        details: (source.details ?? null) as Record<string, unknown> | null,
+        createdAt: date(source.created_at),
+        voidedAt: null,
+        ...context,
+      },
+      audience,
+    );
   }
 
   /** The request as the approvals list shows it, its status and decision as they were at the event. */

@@ -17,9 +17,12 @@ const LINKS = [
   { to: '/admin/tickets', label: 'Tickets' },
   { to: '/admin/audit', label: 'Audit' },
   { to: '/admin/approvals', label: 'Approvals' },
+  { to: '/admin/verifications', label: 'Verifications' },
   { to: '/admin/admins', label: 'Admins' },
   { to: '/admin/chain', label: 'Chain status' },
   { to: '/admin/reserves', label: 'Reserves' },
+  { to: '/admin/fees', label: 'Fees' },
+  { to: '/admin/revenue', label: 'Revenue' },
   { to: '/admin/api-keys', label: 'API keys' },
   { to: '/admin/webhooks', label: 'Webhooks' },
 ];

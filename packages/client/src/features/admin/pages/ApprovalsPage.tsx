@@ -21,6 +21,7 @@ const GATE_REASON_TEXT: Record<Approval['gatedBecause'][number], string> = {
   velocity: 'With the direct actions of the last window (this admin, or on this customer) it reaches the threshold',
   'settled-refund': 'It gives back money from a settled withdrawal',
   'admin-change': 'It adds an administrator',
+  'fee-change': 'It changes the fee schedule',
 };
 
 const ACCOUNT_TEXT: Record<Approval['posting'][number]['account'], string> = {
@@ -142,7 +143,11 @@ export default function ApprovalsPage() {
                 </>
               ) : null}
             </td>
-            <td className="nowrap">{approval.action === 'create-admin' ? '—' : formatUsd(approval.usdValue)}</td>
+            <td className="nowrap">
+              {approval.action === 'create-admin' || approval.action === 'change-fees' || approval.action === 'update-verification-limits'
+                ? '—'
+                : formatUsd(approval.usdValue)}
+            </td>
             <td className="break-anywhere">
               {approval.requestedBy.name}
               <br />

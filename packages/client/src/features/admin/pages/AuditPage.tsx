@@ -104,6 +104,7 @@ export default function AuditPage() {
             <td data-testid="audit-actor">
               <span className="break-anywhere">{row.actorEmail ?? row.actorId ?? 'The system'}</span>
               <div className="muted">{ROLE_TEXT[row.actorRole ?? 'system'] ?? row.actorRole}</div>
+              {row.apiKey && <div className="muted break-anywhere">with API key {row.apiKey}…</div>}
             </td>
             <td>{row.action}</td>
             <td className="mono">

@@ -29,6 +29,9 @@ export default function ProfileOverviewPage() {
             <Link className="button" to="/profile-setting">
               Profile Settings
             </Link>
+            <Link className="button secondary" to="/profile/verification">
+              Verification
+            </Link>
             <Link className="button secondary" to="/profile/api-keys">
               API keys
             </Link>

@@ -1,6 +1,6 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { useSwapTokensMutation } from '../../../api/generated/walletApi.generated';
+import { type SwapQuoteDto, useSwapQuoteMutation, useSwapTokensMutation } from '../../../api/generated/walletApi.generated';
 import { parseAmount } from '../../../lib/money';
 import { coinDecimals, formatCoinAmount, formatRate, formatUsd } from '../../../lib/format';
 import { swapPreview, swapRate } from '../lib/swap';
@@ -12,12 +12,57 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
   const [toId, setToId] = useState(rows.find((r) => r.token.id !== (initialFrom ?? rows[0]?.token.id))?.token.id ?? '');
   const [amountText, setAmountText] = useState('');
   const [swap, { isLoading }] = useSwapTokensMutation();
+  const [askQuote, { isLoading: quoting }] = useSwapQuoteMutation();
+  const [quote, setQuote] = useState<SwapQuoteDto | null>(null);
+  const [quoteError, setQuoteError] = useState<string | null>(null);
+  const [now, setNow] = useState(() => Date.now());
   const busy = useRef(false);
   const [executed, setExecuted] = useState<string | null>(null);
   const from = rows.find((r) => r.token.id === fromId);
   const to = rows.find((r) => r.token.id === toId);
   const preview = swapPreview(parseAmount(amountText), from, to);
   const disabled = preview.fromAmount <= 0 || Boolean(preview.error) || !from || !to || isLoading;
+  const request = from && to && !disabled ? `${preview.usdPayload}|${from.token.id}|${to.token.id}` : '';
+  const secondsLeft = quote ? Math.max(0, Math.ceil((Date.parse(quote.expiresAt) - now) / 1000)) : 0;
+
+  // A quote of what is on screen, asked for again when the request changes or the quote expires (the house's spread
+  // and fee in it, or why the house cannot sell the token now).
+  useEffect(() => {
+    setQuote(null);
+    setQuoteError(null);
+    if (!request) return;
+    const [amount, fromToken, toToken] = request.split('|');
+    let live = true;
+    const timer = setTimeout(() => {
+      askQuote({ swapQuoteRequestDto: { amount, from: fromToken, to: toToken } })
+        .unwrap()
+        .then((answer) => live && setQuote(answer))
+        .catch((error: { data?: { error?: string } }) => live && setQuoteError(error?.data?.error ?? 'No quote right now: try again.'));
+    }, 300);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [request, askQuote, executed]);
+
+  useEffect(() => {
+    if (!quote) return;
+    const tick = setInterval(() => {
+      setNow(Date.now());
+      if (Date.parse(quote.expiresAt) <= Date.now()) {
+        const [amount, fromToken, toToken] = request.split('|');
+        askQuote({ swapQuoteRequestDto: { amount, from: fromToken, to: toToken } })
+          .unwrap()
+          .then(setQuote)
+          .catch((error: { data?: { error?: string } }) => {
+            setQuote(null);
+            setQuoteError(error?.data?.error ?? 'No quote right now: try again.');
+          });
+        clearInterval(tick);
+      }
+    }, 500);
+    return () => clearInterval(tick);
+  }, [quote, request, askQuote]);
 
   function reverse() {
     setFromId(toId);
@@ -31,7 +76,7 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
     try {
       const result = await swap({
         'Idempotency-Key': crypto.randomUUID(),
-        swapDto: { amount: preview.usdPayload, from: from.token.id, to: to.token.id },
+        swapDto: { amount: preview.usdPayload, from: from.token.id, to: to.token.id, ...(quote && secondsLeft > 0 ? { quoteId: quote.quoteId } : {}) },
       }).unwrap();
       toast.success('Swap successful');
       setExecuted(
@@ -111,17 +156,41 @@ export default function SwapPanel({ rows, initialFrom, onClose }: { rows: Wallet
       </div>
       <div className="field">
         <label htmlFor="swap-output">You receive ({to?.token.symbol.toUpperCase()})</label>
-        <input id="swap-output" readOnly value={to ? formatCoinAmount(preview.output, to.token.id) : ''} aria-describedby="swap-output-usd" />
+        <input
+          id="swap-output"
+          readOnly
+          value={to ? formatCoinAmount(quote ? Number(quote.to.coinAmount) : preview.output, to.token.id) : ''}
+          aria-describedby="swap-output-usd"
+        />
         <small id="swap-output-usd" className="hint" data-testid="swap-output-usd">
-          {formatUsd(to ? preview.output * to.price : 0)}
+          {formatUsd(to ? (quote ? Number(quote.to.coinAmount) : preview.output) * to.price : 0)}
         </small>
       </div>
       {from && to && (
         <p className="muted swap-rate" data-testid="swap-rate">
-          {`1 ${from.token.symbol.toUpperCase()} = ${formatRate(swapRate(from, to))} ${to.token.symbol.toUpperCase()}`}
+          {`1 ${from.token.symbol.toUpperCase()} = ${formatRate(quote ? Number(quote.rate) : swapRate(from, to))} ${to.token.symbol.toUpperCase()}`}
         </p>
       )}
-      <button type="button" className="button block" onClick={confirm} disabled={disabled} aria-disabled={disabled}>
+      {quote && to && (
+        <p className="muted swap-quote" data-testid="swap-quote" aria-live="polite">
+          {`Fee ${formatUsd(Number(quote.fee.usd))}${quote.spreadBps ? ` · spread ${quote.spreadBps / 100} % in the rate` : ''} · you get ${formatCoinAmount(quote.to.coinAmount, to.token.id)} ${to.token.symbol.toUpperCase()}`}
+          <br />
+          {secondsLeft > 0 ? `Quote holds for ${secondsLeft} s` : 'Getting a new quote…'}
+        </p>
+      )}
+      {!quote && quoting && <p className="muted swap-quote">Getting a quote…</p>}
+      {quoteError && (
+        <p className="error-text" role="alert" data-testid="swap-quote-error">
+          {quoteError}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button block"
+        onClick={confirm}
+        disabled={disabled || Boolean(quoteError)}
+        aria-disabled={disabled || Boolean(quoteError)}
+      >
         {isLoading ? 'Swapping...' : 'Confirm'}
       </button>
       {executed && (

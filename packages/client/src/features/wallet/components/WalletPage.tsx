@@ -18,6 +18,7 @@ import { TokenRowButton } from './TokenRowButton';
 import { IncomingDeposits } from './IncomingDeposits';
 import { useIncomingDeposits } from '../hooks/useIncomingDeposits';
 import { ActionButton } from './ActionButton';
+import { LimitsLeft } from './LimitsLeft';
 import './wallet.css';
 import './WalletPage.css';
 
@@ -137,6 +138,7 @@ export default function WalletPage() {
                 Address book
               </button>
             </p>
+            <LimitsLeft />
             <IncomingDeposits deposits={incoming} nameOf={nameOf} onOpen={() => open('openTransaction')} />
             {/* Nothing held and nothing on its way: then the wallet is empty. */}
             {totalBalance === 0 && !incoming.length && (
