@@ -81,7 +81,9 @@ describe('networks and the address book in Chromium', () => {
     await page.getByRole('heading', { name: 'Transfer' }).waitFor();
     expect(await page.getByTestId('confirm-network').textContent()).toBe('Network: Solana');
     const summary = await page.locator('dl.summary').textContent();
-    expect(summary).toContain(SOL_DEPOSIT);
+    // The payment comes from Coinpurse, never from the customer's own deposit address.
+    expect(summary).not.toContain(SOL_DEPOSIT);
+    expect(summary).toContain('FromYour Coinpurse balance');
     expect(summary).toContain(SOL_RECIPIENT);
     const sent = page.waitForResponse((r) => r.url().includes('/api/crypto/send-crypto/solana'));
     await page.getByRole('button', { name: 'Confirm' }).click();
