@@ -49,6 +49,8 @@ export function serverEnv(env: Record<string, string>): Record<string, string> {
     JWT_SECRET: 'test-secret-for-spawned-servers-0123456789abcdef',
     // Four-eyes off, as in startTestApp: these tests fund customers with one admin (a test turns it on to test it).
     APPROVAL_THRESHOLD_USD: '0',
+    // Travel-rule questions only where a test asks for them (TRAVEL_RULE_THRESHOLD_USD in env; travel-rule.test.ts).
+    TRAVEL_RULE_THRESHOLD_USD: '100000000',
     ...env,
   };
 }

@@ -54,6 +54,8 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
     COINGECKO_BASE_URL: 'http://127.0.0.1:9',
     // Four-eyes approval is off unless a test turns it on (APPROVAL_THRESHOLD_USD in env).
     APPROVAL_THRESHOLD_USD: '0',
+    // Travel-rule questions only where a test asks for them (TRAVEL_RULE_THRESHOLD_USD in env; travel-rule.test.ts).
+    TRAVEL_RULE_THRESHOLD_USD: '100000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(shared ? { JWT_SECRET: shared.config.jwtSecret } : {}),
     ...env,
