@@ -71,6 +71,8 @@ END
 $$;
 --> statement-breakpoint
 -- cp_send and cp_swap as in 0056 (fees and limits), refused while the account is frozen (after the limit rule).
+-- cp_send no longer checks the house position: a withdrawal pays out of holdings what it takes off what is owed, so it
+-- cannot lower the position, and a reading older than the customer's last deposit must not keep their coins in.
 CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb, p_fee numeric)
  RETURNS void
  LANGUAGE plpgsql
@@ -94,9 +96,6 @@ BEGIN
   IF p_fee >= p_quantity THEN
     RAISE EXCEPTION USING ERRCODE = 'CPF02', MESSAGE = p_token;
   END IF;
-
-  -- The house position of the token (0050): nothing is paid out while the house holds less than it owes.
-  PERFORM cp_require_house_position(p_token, 0, p_price);
 
   PERFORM cp_post('withdrawal_hold', p_transaction, 'withdrawal requested', p_user,
     cp_transfer(cp_customer_account(p_user, p_token), cp_platform_account('withdrawals_pending', p_token, p_shard), p_quantity - p_fee)

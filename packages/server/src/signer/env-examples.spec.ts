@@ -85,6 +85,8 @@ function apiEnv(nodeEnv: 'production' | 'test'): Record<string, string> {
       [`${prefix}COLD_ADDRESSES`]: isEvmNetwork(network) ? COLD_ADDRESS : 'rltc1qecsqwu5ye0zhqy98g5ydjhjpmwh3kps5hljm5v',
       [`${prefix}HOT_LIMIT`]: '1',
       [`${prefix}HOT_DAILY_LIMIT`]: '10',
+      // Read by walking the env's names (any network may name an explorer), so only when given.
+      [`${prefix}EXPLORER_URL`]: 'https://explorer.example/tx/{tx}',
       ...(isEvmNetwork(network) ? { [`${prefix}COLD_ADDRESS`]: COLD_ADDRESS, [`${prefix}SWEEP_MIN`]: '50' } : { [`${prefix}COLD_WALLET`]: 'cold-watch' }),
     });
   }
