@@ -71,14 +71,17 @@ describe.each(DATABASE_KINDS)('CSV exports on %s', (kind) => {
     expect((await readStream(`${t.url}/api/admin/export/transactions?type=nope`, t.admin)).status).toBe(400);
   });
 
+  // Many export batches in CI (20,000 users, 200,000 transactions); EXPORT_SCALE_USERS=100000 gives the note's figures
+  // for 100,000 users and 1,000,000 transactions (its seeding alone takes minutes).
+  const scale = Number(process.env.EXPORT_SCALE_USERS ?? 20_000);
   it.runIf(kind === 'postgres')(
-    'streams 100,000 users and 1,000,000 transactions with bounded memory (figures printed for the note)',
+    `streams ${scale.toLocaleString('en')} users and ${(scale * 10).toLocaleString('en')} transactions whole, in batches (figures printed for the note)`,
     async () => {
       const seedStart = Date.now();
       await db.execute(sql`
       insert into users (name, email, email_normalized, password_hash, country, role)
       select 'Bulk ' || i, 'bulk' || i || '@export.example', 'bulk' || i || '@export.example', 'x', 'Germany', 'user'
-      from generate_series(1, 100000) as i`);
+      from generate_series(1, ${scale}::int) as i`);
       await db.execute(sql`
       insert into transactions (user_id, type, token, network, coin_amount, usd_amount, price, status, direction, details)
       select u.id, 'withdrawal', 'bitcoin', 'bitcoin', 0.001, 50, 50000, 'approved', 'out',
@@ -107,7 +110,7 @@ describe.each(DATABASE_KINDS)('CSV exports on %s', (kind) => {
       const counts = (await db.execute(
         sql`select (select count(*)::int from users where role = 'user') as users, (select count(*)::int from transactions where voided_at is null) as transactions`,
       )) as unknown as { rows: Array<{ users: number; transactions: number }> };
-      expect(counts.rows[0].transactions).toBeGreaterThanOrEqual(1_000_000);
+      expect(counts.rows[0].transactions).toBeGreaterThanOrEqual(scale * 10);
       expect(users.lines).toBe(counts.rows[0].users + 1);
       expect(transactions.lines).toBe(counts.rows[0].transactions + 1);
     },
