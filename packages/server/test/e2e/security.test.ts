@@ -1,17 +1,15 @@
 // Browser end-to-end (issue 9): a customer turns on two-factor sign-in from the QR code, signs in and sends with a code,
 // and ends another session from the session list.
 import jsQR from 'jsqr';
-import { generate } from 'otplib';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
 import { seedCoins } from '../support/market';
+import { Authenticator } from '../support/totp';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, loginAdmin, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { ADDRESSES, PRICES, supportTokens } from '../support/wallet';
 
-/** The TOTP code `offset` 30-second steps from now; the server accepts the previous, current and next step once each. */
-const totp = (secret: string, offset: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
 const toast = (page: Page, text: string) => page.locator('[role="status"]').filter({ hasText: text }).first().waitFor();
 
 describe('two-factor sign-in and sessions in Chromium', () => {
@@ -19,7 +17,7 @@ describe('two-factor sign-in and sessions in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let customer: Awaited<ReturnType<typeof signUp>>;
-  let secret = '';
+  let authenticator: Authenticator;
   let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
@@ -58,14 +56,15 @@ describe('two-factor sign-in and sessions in Chromium', () => {
     await signIn();
     await page.goto('/profile-setting');
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
-    secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+    const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+    authenticator = new Authenticator(secret);
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     // The QR code carries the same secret.
     const qr = PNG.sync.read(await page.locator('.qr-box').screenshot());
     const decoded = jsQR(new Uint8ClampedArray(qr.data), qr.width, qr.height);
     expect(decoded?.data).toBe(`otpauth://totp/Coinpurse:${encodeURIComponent(customer.email)}?secret=${secret}&issuer=Coinpurse`);
 
-    await page.getByLabel('Authenticator code').fill(await totp(secret, -1));
+    await page.getByLabel('Authenticator code').fill(await authenticator.code());
     await page.getByRole('button', { name: 'Turn on' }).click();
     await toast(page, 'Two-factor sign-in is on');
     const codes = page.getByTestId('recovery-codes').locator('li');
@@ -81,7 +80,7 @@ describe('two-factor sign-in and sessions in Chromium', () => {
   it('signs out, then signs in with the password and the code', async () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
-    await signIn(() => totp(secret, 0));
+    await signIn(() => authenticator.code());
   });
 
   it('sends with the code on the confirm screen', async () => {
@@ -93,7 +92,7 @@ describe('two-factor sign-in and sessions in Chromium', () => {
     await page.getByRole('heading', { name: 'Transfer' }).waitFor();
     const confirm = page.getByRole('button', { name: 'Confirm' });
     expect(await confirm.isDisabled()).toBe(true);
-    await page.getByLabel('Authenticator code').fill(await totp(secret, 1));
+    await page.getByLabel('Authenticator code').fill(await authenticator.code());
     const sent = page.waitForRequest((r) => r.url().includes('/api/crypto/send-crypto/bitcoin'));
     await confirm.click();
     expect((await sent).postDataJSON()).toMatchObject({ transferData: { address: ADDRESSES.bitcoin, amount: 100 }, code: expect.stringMatching(/^\d{6}$/) });
@@ -140,7 +139,7 @@ describe('administrator enrolment in Chromium (ADMIN_REQUIRE_2FA)', () => {
   let t: TestApp;
   let browser: Browser;
   let page: Page;
-  let secret = '';
+  let authenticator: Authenticator;
 
   beforeAll(async () => {
     t = await startTestApp('pglite', { ADMIN_REQUIRE_2FA: 'true' }, { listen: true });
@@ -165,8 +164,8 @@ describe('administrator enrolment in Chromium (ADMIN_REQUIRE_2FA)', () => {
     await page.getByRole('heading', { name: 'Set up two-factor authentication first.' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
-    secret = (await page.getByTestId('totp-secret').textContent())!.trim();
-    await page.getByLabel('Authenticator code').fill(await totp(secret, -1));
+    authenticator = new Authenticator((await page.getByTestId('totp-secret').textContent())!.trim());
+    await page.getByLabel('Authenticator code').fill(await authenticator.code());
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
     await page.getByRole('button', { name: 'I saved them' }).click();
@@ -176,7 +175,7 @@ describe('administrator enrolment in Chromium (ADMIN_REQUIRE_2FA)', () => {
   it('signs the administrator in with the password and then the code', async () => {
     await page.evaluate(() => localStorage.clear());
     await adminSignIn();
-    await page.getByLabel('Authenticator code').fill(await totp(secret, 0));
+    await page.getByLabel('Authenticator code').fill(await authenticator.code());
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/admin$/);
     await page.getByRole('navigation', { name: 'Admin' }).waitFor();

@@ -2,11 +2,11 @@
 // whether anything sticks out of its card at 1366 and 375 px in light and dark, what the chart's range label claims,
 // what a token without a deposit address says, and axe on the Approvals screen. Boxes are measured, not just found.
 // E2E_SCREENSHOTS=/some/dir saves a screenshot of each screen in each size and colour scheme there.
-import { generate } from 'otplib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PriceHistoryRepository } from '../../src/modules/market/price-history.repository';
 import { launchBrowser, newPage } from '../support/browser';
+import { Authenticator } from '../support/totp';
 import { axeViolations, overflowOf, pageOverflow } from '../support/visual-checks';
 import { bearer, signUp } from '../support/test-app';
 import { ADDRESSES, fund, startWalletApp, type WalletApp } from '../support/wallet';
@@ -20,8 +20,6 @@ const SIZES = [
 const SCHEMES = ['light', 'dark'] as const;
 /** A long (valid) sign-in email: 61 characters before the @, no place to break a line. */
 const LONG_EMAIL = 'katherine.coleman.goble.johnson.longname+savings-account-2026@mission-planning.langley-research-center.example';
-
-const totp = (secret: string, offset: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
 
 /** A checkbox's box, and where its label's text is drawn relative to it. */
 function checkboxGeometry(checkbox: Locator) {
@@ -172,7 +170,7 @@ describe('what a person sees (issue 26) in Chromium', () => {
     await page.goto('/profile-setting');
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
-    await page.getByLabel('Authenticator code').fill(await totp(secret, -1));
+    await page.getByLabel('Authenticator code').fill(await new Authenticator(secret).code());
     await page.getByRole('button', { name: 'Turn on' }).click();
     const card = page.getByRole('region', { name: 'Two-factor sign-in' });
     await expect.poll(() => page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
