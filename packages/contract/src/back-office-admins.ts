@@ -71,6 +71,7 @@ export class AdminChangedDto {
 
 // ---- Four-eyes approvals ----
 
+/** In the order of the database's CHECK (`admin_approvals_action_check`, built from this list by the server's schema). */
 export const APPROVAL_ACTIONS = [
   'update-balance',
   'deposit',
@@ -78,8 +79,8 @@ export const APPROVAL_ACTIONS = [
   'delete-trx',
   'create-admin',
   'reverse-chain-deposit',
-  'update-verification-limits',
   'change-fees',
+  'update-verification-limits',
   'freeze-account',
   'unfreeze-account',
 ] as const;

@@ -3023,7 +3023,7 @@ export interface components {
             /** Format: uuid */
             _id: string;
             /** @enum {string} */
-            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "update-verification-limits" | "change-fees" | "freeze-account" | "unfreeze-account";
+            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "change-fees" | "update-verification-limits" | "freeze-account" | "unfreeze-account";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @description What it does, for people. */

@@ -68,8 +68,8 @@ export type ApprovalDto = {
     | 'delete-trx'
     | 'create-admin'
     | 'reverse-chain-deposit'
-    | 'update-verification-limits'
     | 'change-fees'
+    | 'update-verification-limits'
     | 'freeze-account'
     | 'unfreeze-account';
   status: 'pending' | 'approved' | 'rejected';

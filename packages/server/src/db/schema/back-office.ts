@@ -1,3 +1,4 @@
+import { APPROVAL_ACTIONS } from '@coinpurse/contract';
 import { sql } from 'drizzle-orm';
 import { bigserial, check, index, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
@@ -10,20 +11,7 @@ export const adminApprovals = pgTable(
   'admin_approvals',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    action: text('action', {
-      enum: [
-        'update-balance',
-        'deposit',
-        'modify-transaction',
-        'delete-trx',
-        'create-admin',
-        'reverse-chain-deposit',
-        'change-fees',
-        'update-verification-limits',
-        'freeze-account',
-        'unfreeze-account',
-      ],
-    }).notNull(),
+    action: text('action', { enum: APPROVAL_ACTIONS }).notNull(),
     status: text('status', { enum: ['pending', 'approved', 'rejected'] })
       .notNull()
       .default('pending'),
@@ -56,10 +44,7 @@ export const adminApprovals = pgTable(
   (t) => [
     index('admin_approvals_status_created_idx').on(t.status, t.createdAt),
     check('admin_approvals_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
-    check(
-      'admin_approvals_action_check',
-      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees', 'update-verification-limits', 'freeze-account', 'unfreeze-account')`,
-    ),
+    check('admin_approvals_action_check', sql`${t.action} in (${sql.raw(APPROVAL_ACTIONS.map((action) => `'${action}'`).join(', '))})`),
     check('admin_approvals_decided_check', sql`(${t.status} = 'pending') = (${t.decidedBy} is null)`),
   ],
 );
