@@ -413,4 +413,46 @@ describe.skipIf(!litecoindInstalled)('destination tags, deposit reviews and the 
     }
     await context.close();
   });
+
+  it('Receive ETH and USDT on the anvil: one address, each naming every asset it takes and the network, at 1366 and 375 px, axe 0', async () => {
+    // Runs after the back office walk, which gave tether its contract on the anvil (USDT is an ERC-20 token there).
+    const { page } = e2e;
+    await openWallet(e2e, await signUp(e2e.t.http));
+    const receive = async (token: string) => {
+      await page.getByRole('button', { name: 'Receive', exact: true }).click();
+      await page.getByRole('region', { name: 'Choose a token to receive' }).getByRole('button', { name: token }).click();
+      return {
+        address: (await page.getByTestId('receive-address').textContent())!,
+        accepts: (await page.getByTestId('receive-accepts').textContent())!,
+        network: (await page.getByTestId('receive-network').textContent())!,
+      };
+    };
+    for (const viewport of [
+      { width: 1366, height: 850 },
+      { width: 375, height: 812 },
+    ]) {
+      await page.setViewportSize(viewport);
+      const eth = await receive('Ethereum (ETH)');
+      expect(eth.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(eth.network).toBe('Network: Ethereum');
+      // Both assets this address takes, on Ethereum only (never "other assets will be lost" on one and not the other).
+      expect(eth.accepts).toBe(
+        'This address accepts Ethereum (ETH) and Tether (USDT) only. Anything else sent to it will be lost. Use the Ethereum network only: other networks will lose them too.',
+      );
+      expect(await pageOverflow(page)).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Back' }).click();
+      const usdt = await receive('Tether (USDT)');
+      // The same address, and the same two assets (the chosen one first); the token's network named with its standard.
+      expect(usdt).toEqual({
+        address: eth.address,
+        accepts:
+          'This address accepts Tether (USDT) and Ethereum (ETH) only. Anything else sent to it will be lost. Use the Ethereum (ERC-20) network only: other networks will lose them too.',
+        network: 'Network: Ethereum (ERC-20)',
+      });
+      expect(await pageOverflow(page)).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Back' }).click();
+    }
+  });
 });

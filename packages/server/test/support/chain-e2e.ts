@@ -61,10 +61,16 @@ export async function startChainE2e(env: Record<string, string> = {}): Promise<C
   }
 }
 
-/** Signs the customer in on the page (their session in localStorage, as the app keeps it) and opens their wallet. */
+/**
+ * Signs the customer in on the page (their session in localStorage, as the app keeps it) and opens their wallet, as on
+ * a fresh device: nothing of an earlier walk's customer (open panels, chosen tokens) is left in the browser's storage.
+ */
 export async function openWallet({ page }: ChainE2e, customer: Awaited<ReturnType<typeof signUp>>): Promise<void> {
   const { password: _password, ...session } = customer;
   await page.goto('/');
-  await page.evaluate((user) => localStorage.setItem('user', JSON.stringify(user)), session);
+  await page.evaluate((user) => {
+    localStorage.clear();
+    localStorage.setItem('user', JSON.stringify(user));
+  }, session);
   await page.goto('/wallet');
 }

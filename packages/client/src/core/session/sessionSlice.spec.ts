@@ -9,7 +9,11 @@ describe('the session slice', () => {
   let slice: typeof import('./sessionSlice');
   beforeAll(async () => {
     Object.assign(globalThis, {
-      localStorage: { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => stored.set(key, value) },
+      localStorage: {
+        getItem: (key: string) => stored.get(key) ?? null,
+        setItem: (key: string, value: string) => stored.set(key, value),
+        removeItem: (key: string) => stored.delete(key),
+      },
     });
     slice = await import('./sessionSlice');
   });
@@ -22,5 +26,17 @@ describe('the session slice', () => {
       expect(reducer(signedIn, clear).user).toBeNull();
       expect(stored.get('user')).toBe('null');
     }
+  });
+
+  it('a session that ends takes the screens’ remembered panels and tokens with it, and nothing else', () => {
+    const reducer = slice.sessionSlice.reducer;
+    const signedIn = reducer(undefined, slice.signedIn(session));
+    // What usePersistentState leaves: the values and their index.
+    stored.set('openReceive', 'true');
+    stored.set('selectedReceiveToken', JSON.stringify({ id: 'litecoin', address: 'rltc1qprevious' }));
+    stored.set('persistentStateKeys', JSON.stringify(['openReceive', 'selectedReceiveToken']));
+    stored.set('theme', 'dark');
+    reducer(signedIn, slice.loggedOut());
+    expect([...stored.keys()].sort()).toEqual(['theme', 'user']);
   });
 });

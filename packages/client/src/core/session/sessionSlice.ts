@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { sessionRefused } from '../../api/baseApi';
 import type { SessionDto } from '../../api/schema';
+import { clearPersistentState } from '../../lib/usePersistentState';
 import { readStoredUser, writeStoredUser } from './sessionStorage';
 
 export interface SessionState {
@@ -10,9 +11,11 @@ export interface SessionState {
 
 const initialState: SessionState = { user: readStoredUser() };
 
+/** A session ended: the stored session and the screens' remembered state (panels, chosen tokens) go with it. */
 const cleared = (state: SessionState) => {
   state.user = null;
   writeStoredUser(null);
+  clearPersistentState();
 };
 
 export const sessionSlice = createSlice({
