@@ -1,6 +1,7 @@
 // Swaps per second over HTTP on PostgreSQL (32 concurrent clients) next to pgbench at 32 clients on the same
 // PostgreSQL server in the same run: `pgbench -N` (simple update: the one-update-per-transaction anchor, target ≥ 0.5)
-// and TPC-B (printed too). BENCH_ROUNDS (3) interleaved rounds of swaps, -N and TPC-B; medians shown. Figures only.
+// and TPC-B (printed too). BENCH_ROUNDS (3) interleaved rounds of swaps, swaps with a fee schedule (FEE_SCHEDULE: spread,
+// fee and its minimum, set on the Fees API between runs), -N and TPC-B; medians shown. Figures only.
 // Run after `pnpm build`. Env: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_SECONDS (8 per run), BENCH_CLIENTS (32), BENCH_PGBENCH_SCALE (32: at least the client count, as pgbench's manual advises).
 // BENCH_INSTANCES (1): a bench-only evaluation of several server processes on the same database, the clients split
@@ -22,6 +23,9 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS || 32);
 const SCALE = Number(process.env.BENCH_PGBENCH_SCALE || 32);
 const INSTANCES = Math.max(1, Number(process.env.BENCH_INSTANCES || 1));
 const ADMIN = { email: 'bench-admin@coinpurse.local', password: 'bench-admin-password-1' };
+/** The non-zero schedule measured next to the zero one (issue 34): 0.5 % spread, 0.1 % fee, at least 0.50 USD. */
+const FEE_SCHEDULE = { swapSpreadBps: 50, swapFeeBps: 10, swapFeeMinUsd: '0.5' };
+const ZERO_SCHEDULE = { swapSpreadBps: null, swapFeeBps: null, swapFeeMinUsd: null };
 
 const mainJs = join(serverDir, 'dist', 'main.js');
 if (!existsSync(mainJs)) {
@@ -236,6 +240,10 @@ async function benchSwaps() {
         p99: result.latency.p99,
       };
     },
+    /** The default row of the fee schedule (no four-eyes: APPROVAL_THRESHOLD_USD is 0 here). */
+    async setSchedule(body) {
+      await api(url, 'PUT', '/api/admin/fees/*', adminSession.token, body);
+    },
     async finish() {
       const check = await api(url, 'GET', '/api/admin/ledger/check', adminSession.token);
       await Promise.all(children.map(stop));
@@ -273,9 +281,13 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     // Interleaved, so load from elsewhere on the machine hits each alike.
     const swap = await withMachineCpu(() => swaps.round());
+    await swaps.setSchedule(FEE_SCHEDULE);
+    const withFees = await swaps.round();
+    await swaps.setSchedule(ZERO_SCHEDULE);
     const simple = await withMachineCpu(async () => pgbench(['-N']));
     rounds.push({
       swap: { ...swap.result, machineMsPerSwap: swap.busyMs / (swap.result.swapsPerSecond * SECONDS) },
+      withFees,
       simple: simple.result,
       simpleMachineMs: simple.busyMs / (simple.result * SECONDS),
       tpcb: pgbench([]),
@@ -285,7 +297,8 @@ try {
   const swapRate = median(rounds.map((r) => r.swap.swapsPerSecond));
   const simple = median(rounds.map((r) => r.simple));
   const tpcb = median(rounds.map((r) => r.tpcb));
-  const bad = rounds.reduce((sum, r) => sum + r.swap.non2xx + r.swap.errors, 0);
+  const bad = rounds.reduce((sum, r) => sum + r.swap.non2xx + r.swap.errors + r.withFees.non2xx + r.withFees.errors, 0);
+  const feeRate = median(rounds.map((r) => r.withFees.swapsPerSecond));
   figure({
     name: `swaps/s over HTTP, PostgreSQL, 32 clients${INSTANCES > 1 ? ` (bench-only: ${INSTANCES} server processes)` : ''}`,
     value: swapRate,
@@ -293,6 +306,14 @@ try {
     target: '≥ 0.5 of anchor',
     met: swapRate / simple >= 0.5,
     detail: `runs ${rounds.map((r) => r.swap.swapsPerSecond.toFixed(0)).join(' / ')}; p50 ${median(rounds.map((r) => r.swap.p50))} ms, p99 ${median(rounds.map((r) => r.swap.p99))} ms; server CPU ${median(rounds.map((r) => r.swap.cpuMsPerSwap)).toFixed(2)} ms/swap (${median(rounds.map((r) => r.swap.cpuCores)).toFixed(2)} cores), PostgreSQL backends ${median(rounds.map((r) => r.swap.dbCpuMsPerSwap)).toFixed(2)} ms/swap; ${bad} non-2xx/errors; ledger check ${ledgerOk ? 'clean' : 'NOT CLEAN'}`,
+  });
+  figure({
+    name: 'swaps/s with a fee schedule (spread 50 bp, fee 10 bp, min 0.50 USD)',
+    value: feeRate,
+    anchor: { label: 'swaps/s, zero schedule', value: swapRate, unit: '/s' },
+    target: '≥ 0.9 of anchor',
+    met: feeRate / swapRate >= 0.9,
+    detail: `runs ${rounds.map((r) => r.withFees.swapsPerSecond.toFixed(0)).join(' / ')}; p99 ${median(rounds.map((r) => r.withFees.p99))} ms; server CPU ${median(rounds.map((r) => r.withFees.cpuMsPerSwap)).toFixed(2)} ms/swap, PostgreSQL backends ${median(rounds.map((r) => r.withFees.dbCpuMsPerSwap)).toFixed(2)} ms/swap (each run right after a zero-schedule run)`,
   });
   figure({ name: 'swaps/s vs TPC-B', value: swapRate, anchor: { label: 'pgbench TPC-B', value: tpcb, unit: 'tps' }, target: 'none (printed for comparison)' });
   console.log(
