@@ -1,5 +1,7 @@
 // Pieces every benchmark script shares: ports, the PostgreSQL databases it creates, the server's health and its API.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -100,4 +102,39 @@ export function benchServerEnv({ port, databaseUrl, dataDir, adminUser }, extra 
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
     ...extra,
   };
+}
+
+/** The built server (`dist/main.js`), or exit with how to build it. */
+export function builtServer() {
+  const mainJs = join(serverDir, 'dist', 'main.js');
+  if (!existsSync(mainJs)) {
+    console.error(`No built server at ${mainJs}: run pnpm build first.`);
+    process.exit(1);
+  }
+  return mainJs;
+}
+
+/** A suffix for this run's database names and e-mail addresses (several runs may share a PostgreSQL server). */
+export const runSuffix = () => `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+
+/** Exits with how to install pgbench when it is missing. */
+export function requirePgbench() {
+  if (spawnSync('pgbench', ['--version']).status !== 0) {
+    console.error('pgbench is missing: apt-get install -y postgresql-contrib (Debian), then run again.');
+    process.exit(1);
+  }
+}
+
+/** pgbench's tables in `database` at `scale` (at least the client count, as pgbench's manual advises). */
+export function pgbenchInit(database, scale) {
+  const init = spawnSync('pgbench', ['-i', '-q', '-s', String(scale), dbUrl(database)], { encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
+}
+
+/** One pgbench run on `database` (`extra`: -N, -f script, …; none: TPC-B); its transactions per second. */
+export function pgbench(database, { clients, seconds }, extra = []) {
+  const run = spawnSync('pgbench', ['-c', String(clients), '-j', '2', '-T', String(seconds), '-n', ...extra, dbUrl(database)], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`pgbench ${extra.join(' ')} failed: ${run.stderr}`);
+  const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout) ?? /tps = ([\d.]+)/.exec(run.stdout);
+  return Number(match?.[1] ?? NaN);
 }

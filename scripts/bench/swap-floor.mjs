@@ -13,12 +13,25 @@
 // Run after `pnpm build`. Env: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_PGBENCH_SCALE (32).
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
-import { admin, api, benchServerEnv, dbUrl, freePort, requireFromServer, serverDir, waitForHealth } from './harness.mjs';
+import {
+  admin,
+  api,
+  benchServerEnv,
+  builtServer,
+  dbUrl,
+  freePort,
+  pgbench,
+  pgbenchInit,
+  requireFromServer,
+  requirePgbench,
+  runSuffix,
+  serverDir,
+  waitForHealth,
+} from './harness.mjs';
 
 const { Client } = requireFromServer('pg');
 
@@ -30,13 +43,8 @@ const ADMIN = { email: 'bench-admin@coinpurse.local', password: 'bench-admin-pas
 /** The swaps figure of swaps.mjs, by the name it prints. */
 const SWAPS_FIGURE = /^swaps\/s over HTTP, PostgreSQL, 32 clients/;
 
-const mainJs = join(serverDir, 'dist', 'main.js');
-if (!existsSync(mainJs)) {
-  console.error(`No built server at ${mainJs}: run pnpm build first.`);
-  process.exit(1);
-}
-
-const suffix = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const mainJs = builtServer();
+const suffix = runSuffix();
 const appDb = `coinpurse_floor_${suffix}`;
 const pgbenchDb = `coinpurse_floor_pgbench_${suffix}`;
 const work = mkdtempSync(join(tmpdir(), 'coinpurse-bench-floor-'));
@@ -178,12 +186,7 @@ SELECT (SELECT count(*) FROM balances) AS balances, (SELECT count(*) FROM entry)
 `;
 }
 
-function pgbench(database, extra) {
-  const run = spawnSync('pgbench', ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-n', ...extra, dbUrl(database)], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`pgbench ${extra.join(' ')} failed: ${run.stderr}`);
-  const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout) ?? /tps = ([\d.]+)/.exec(run.stdout);
-  return Number(match?.[1] ?? NaN);
-}
+const pgbenchRun = (database, extra) => pgbench(database, { clients: CLIENTS, seconds: SECONDS }, extra);
 
 /** The swaps figure swaps.mjs wrote earlier in this `pnpm bench` run: swaps/s and its ratio to that run's -N. */
 function swapsFromThisRun() {
@@ -202,10 +205,7 @@ function swapsFromThisRun() {
 }
 
 try {
-  if (spawnSync('pgbench', ['--version']).status !== 0) {
-    console.error('pgbench is missing: apt-get install -y postgresql-contrib (Debian), then run again.');
-    process.exit(1);
-  }
+  requirePgbench();
   console.log(
     `The floor for swaps: a swap's rows by one SQL statement per transaction (pgbench -f, ${CLIENTS} clients) vs pgbench -N (scale ${SCALE}), ${SECONDS} s per run, ${ROUNDS} interleaved round(s), median shown.`,
   );
@@ -221,13 +221,12 @@ try {
   if (check.status !== 0 || check.stdout.trim() !== '4|1|4|1|1')
     throw new Error(`the floor statement did not write a swap's rows: ${check.stdout}${check.stderr}`);
   await admin(`create database ${pgbenchDb}`);
-  const init = spawnSync('pgbench', ['-i', '-q', '-s', String(SCALE), dbUrl(pgbenchDb)], { encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
-  pgbench(appDb, ['-f', script, '-T', '2']); // warm-up
+  pgbenchInit(pgbenchDb, SCALE);
+  pgbench(appDb, { clients: CLIENTS, seconds: 2 }, ['-f', script]); // warm-up
   const rounds = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Interleaved, so load from elsewhere on the machine hits both alike.
-    rounds.push({ floor: pgbench(appDb, ['-f', script]), simple: pgbench(pgbenchDb, ['-N']) });
+    rounds.push({ floor: pgbenchRun(appDb, ['-f', script]), simple: pgbenchRun(pgbenchDb, ['-N']) });
   }
   const floor = median(rounds.map((r) => r.floor));
   const simple = median(rounds.map((r) => r.simple));

@@ -6,13 +6,26 @@
 // BENCH_SECONDS (8 per run), BENCH_CLIENTS (32), BENCH_PGBENCH_SCALE (32: at least the client count, as pgbench's manual advises).
 // BENCH_INSTANCES (1): a bench-only evaluation of several server processes on the same database, the clients split
 // evenly between them (the figure then says so; the product starts one process).
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figure, median, SHARED_CORES_NOTE } from './figures.mjs';
-import { admin, api, benchServerEnv, dbUrl, freePort, requireFromServer, serverDir, waitForHealth } from './harness.mjs';
+import {
+  admin,
+  api,
+  benchServerEnv,
+  builtServer,
+  dbUrl,
+  freePort,
+  pgbench,
+  pgbenchInit,
+  requireFromServer,
+  requirePgbench,
+  runSuffix,
+  serverDir,
+  waitForHealth,
+} from './harness.mjs';
 
 const { Client } = requireFromServer('pg');
 const autocannon = requireFromServer('autocannon');
@@ -27,13 +40,8 @@ const ADMIN = { email: 'bench-admin@coinpurse.local', password: 'bench-admin-pas
 const FEE_SCHEDULE = { swapSpreadBps: 50, swapFeeBps: 10, swapFeeMinUsd: '0.5' };
 const ZERO_SCHEDULE = { swapSpreadBps: null, swapFeeBps: null, swapFeeMinUsd: null };
 
-const mainJs = join(serverDir, 'dist', 'main.js');
-if (!existsSync(mainJs)) {
-  console.error(`No built server at ${mainJs}: run pnpm build first.`);
-  process.exit(1);
-}
-
-const suffix = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const mainJs = builtServer();
+const suffix = runSuffix();
 const appDb = `coinpurse_bench_${suffix}`;
 const pgbenchDb = `coinpurse_pgbench_${suffix}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'coinpurse-bench-'));
@@ -252,31 +260,18 @@ async function benchSwaps() {
   };
 }
 
-function pgbenchInit() {
-  const init = spawnSync('pgbench', ['-i', '-q', '-s', String(SCALE), dbUrl(pgbenchDb)], { encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
-}
-
-/** One pgbench run: TPC-B by default, `-N` skips the tellers/branches updates (one account update per transaction). */
-function pgbench(extra) {
-  const run = spawnSync('pgbench', ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-n', ...extra, dbUrl(pgbenchDb)], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
-  const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout) ?? /tps = ([\d.]+)/.exec(run.stdout);
-  return Number(match?.[1] ?? NaN);
-}
+/** One pgbench run on its own database: TPC-B by default, `-N` skips the tellers/branches updates (one account update per transaction). */
+const pgbenchRun = (extra = []) => pgbench(pgbenchDb, { clients: CLIENTS, seconds: SECONDS }, extra);
 
 try {
-  if (spawnSync('pgbench', ['--version']).status !== 0) {
-    console.error('pgbench is missing: apt-get install -y postgresql-contrib (Debian), then run again.');
-    process.exit(1);
-  }
+  requirePgbench();
   console.log(
     `Swaps over HTTP (PostgreSQL, ${CLIENTS} clients${INSTANCES > 1 ? `, BENCH-ONLY: ${INSTANCES} server processes` : ''}) vs pgbench at ${CLIENTS} clients (scale ${SCALE}), ${SECONDS} s per run, ${ROUNDS} interleaved round(s), median shown.`,
   );
   console.log(SHARED_CORES_NOTE);
   const swaps = await benchSwaps();
   await admin(`create database ${pgbenchDb}`);
-  pgbenchInit();
+  pgbenchInit(pgbenchDb, SCALE);
   const rounds = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Interleaved, so load from elsewhere on the machine hits each alike.
@@ -284,13 +279,13 @@ try {
     await swaps.setSchedule(FEE_SCHEDULE);
     const withFees = await swaps.round();
     await swaps.setSchedule(ZERO_SCHEDULE);
-    const simple = await withMachineCpu(async () => pgbench(['-N']));
+    const simple = await withMachineCpu(async () => pgbenchRun(['-N']));
     rounds.push({
       swap: { ...swap.result, machineMsPerSwap: swap.busyMs / (swap.result.swapsPerSecond * SECONDS) },
       withFees,
       simple: simple.result,
       simpleMachineMs: simple.busyMs / (simple.result * SECONDS),
-      tpcb: pgbench([]),
+      tpcb: pgbenchRun(),
     });
   }
   const ledgerOk = await swaps.finish();
