@@ -1,7 +1,9 @@
 // Browser walk (issue 31, item 4): the notification of a deposit credited on a real regtest litecoind, read on a phone
 // (375 px) and on a desktop (1366 px). The page never scrolls sideways (its 64-character hash wraps in the list), the
 // hash in the dialog stays inside it (shortened in the middle, with Copy), and the notification links to its
-// transaction: the link opens the wallet's History on that transaction's detail. axe stays at 0 on every screen.
+// transaction: the link opens the wallet's History on that transaction's detail. Then a deposit replaced before it
+// confirmed (item 15): the wallet counts only the real one, and History says in words that the other was not credited.
+// axe stays at 0 on every screen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainE2e, openWallet, startChainE2e } from '../support/chain-e2e';
 import { litecoindInstalled } from '../support/litecoind';
@@ -15,7 +17,8 @@ describe.skipIf(!litecoindInstalled)('a notification about a chain transaction i
   let e2e: ChainE2e;
 
   beforeAll(async () => {
-    e2e = await startChainE2e();
+    // -mempoolreplacement=1: Litecoin Core relays no replacement (RBF) by default.
+    e2e = await startChainE2e({}, { ltcArgs: ['-mempoolreplacement=1'] });
   });
 
   afterAll(async () => {
@@ -85,5 +88,65 @@ describe.skipIf(!litecoindInstalled)('a notification about a chain transaction i
       await detail.getByRole('button', { name: 'Close' }).click();
       await page.getByRole('button', { name: 'Back' }).first().click();
     }
+  });
+
+  it('a deposit replaced before it confirmed: the wallet counts the replacement only, History says the original was not credited', async () => {
+    const { ltc, page, t } = e2e;
+    const customer = await signUp(t.http);
+    const tokens = (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(customer.token)).expect(200)).body as Array<{ id: string; address: string }>;
+    const address = tokens.find((row) => row.id === 'litecoin')!.address;
+    await page.setViewportSize(PHONE);
+    await openWallet(e2e, customer);
+    // An opt-in RBF payment, seen in the mempool: incoming on the wallet at 0 of 3.
+    const original = await ltc.wallet.call<string>('sendtoaddress', [address, '0.3', '', '', false, true]);
+    const incoming = page.getByTestId('incoming-deposit');
+    await expect.poll(() => incoming.count(), { timeout: 20_000 }).toBe(1);
+    // Replaced (bumpfee: the same payment with a higher fee, a new transaction).
+    const bumped = (await ltc.wallet.call<{ txid: string }>('bumpfee', [original])).txid;
+    const rows = async () =>
+      (await t.http.get('/api/user/get-transaction').set(bearer(customer.token)).expect(200)).body as Array<{ _id: string; txHash: string; status: string }>;
+    await expect
+      .poll(async () => (await rows()).map((row) => [row.txHash, row.status]).sort(), { timeout: 20_000 })
+      .toEqual(
+        [
+          [original, 'rejected'],
+          [bumped, 'pending'],
+        ].sort(),
+      );
+    // Live, without a reload: one incoming deposit (the replacement), not two.
+    await expect.poll(() => incoming.count(), { timeout: 20_000 }).toBe(1);
+    expect(await incoming.getByTestId('incoming-amount').textContent()).toBe('+0.300 LTC');
+    expect(await pageOverflow(page)).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const dropped = (await rows()).find((row) => row.txHash === original)!;
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`/wallet?transaction=${dropped._id}`);
+      const detail = page.getByRole('dialog');
+      await detail.getByRole('heading', { name: 'Received Litecoin' }).waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId('transaction-detail').textContent()).toContain('Replaced before it confirmed; nothing was credited.');
+      expect(await detail.getByTestId('detail-hash').locator('.visually-hidden').textContent()).toBe(original);
+      expect(await overflowOf(detail.locator('.modal-card'))).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+      await detail.getByRole('button', { name: 'Close' }).click();
+      const row = page
+        .getByTestId('history-item')
+        .filter({ has: page.getByTestId('history-state').getByText('Replaced before it confirmed; nothing was credited') });
+      await row.waitFor();
+      expect(await row.getByTestId('history-coin').textContent()).toBe('+0.300 LTC');
+      expect(await pageOverflow(page), `page overflow in History at ${viewport.width}`).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/deposit-replaced-${viewport.width}.png` });
+    }
+    await ltc.mine(3);
+    await expect
+      .poll(async () => (await rows()).map((row) => [row.txHash, row.status]).sort(), { timeout: 20_000 })
+      .toEqual(
+        [
+          [original, 'rejected'],
+          [bumped, 'approved'],
+        ].sort(),
+      );
   });
 });

@@ -199,6 +199,43 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('litecoin deposits rep
     expect((await notifications(customer.token)).filter((n) => n.title === 'Deposit replaced')).toHaveLength(1);
   });
 
+  it('a reorganisation mines the replaced original after all instead of its replacement: the original is credited, once in all', async () => {
+    const customer = await signUp(t.http);
+    const address = await addressOf(customer.token);
+    const original = await sendReplaceable(address, '0.4');
+    const originalHex = await ltc.node.call<string>('getrawtransaction', [original]);
+    await poll();
+    const bumped = (await ltc.wallet.call<{ txid: string }>('bumpfee', [original])).txid;
+    const [block] = await ltc.mine(1);
+    await poll();
+    expect(await state(original)).toEqual({ state: 'dropped', dropReason: 'replaced' });
+    expect(await state(bumped)).toEqual({ state: 'confirming', dropReason: null });
+
+    // The replacement's block leaves the chain and the new branch mines the original (the replacement conflicts now).
+    await ltc.invalidate(block);
+    await ltc.node.call('generateblock', [await ltc.newAddress(), [originalHex]]);
+    expect(await ltc.node.call<string[]>('getrawmempool')).not.toContain(bumped);
+    await poll();
+    expect(await state(original)).toEqual({ state: 'confirming', dropReason: null });
+    expect(await state(bumped)).toEqual({ state: 'seen', dropReason: null });
+    expect((await history(customer.token)).find((row) => row.txHash === original)).toMatchObject({ status: 'pending', confirmations: 1, note: null });
+
+    await ltc.mine(CONFIRMATIONS + 6 * CONFIRMATIONS);
+    await poll();
+    await poll();
+    expect(await state(original)).toEqual({ state: 'credited', dropReason: null });
+    // The replacement, orphaned before credit and never mined again, is dropped (CHAIN_LITECOIN_DROP_AFTER_BLOCKS).
+    expect(await state(bumped)).toEqual({ state: 'dropped', dropReason: 'orphaned' });
+    expect([await credits(original), await credits(bumped)]).toEqual([1, 0]);
+    expect(await balance(customer._id)).toMatch(/^0\.4(0*)$/);
+    expect((await history(customer.token)).map((row) => [row.txHash, row.status])).toEqual(
+      expect.arrayContaining([
+        [original, 'approved'],
+        [bumped, 'rejected'],
+      ]),
+    );
+  });
+
   it('not mined within the window: dropped, nothing credited; mined after all: credited exactly once', async () => {
     const customer = await signUp(t.http);
     const address = await addressOf(customer.token);
