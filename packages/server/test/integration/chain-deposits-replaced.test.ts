@@ -137,6 +137,12 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('litecoin deposits rep
     // The notification's transaction is found by its id (the client opens it).
     const linked = (await t.http.get('/api/user/get-transaction').query({ id: originalRow._id }).set(bearer(customer.token)).expect(200)).body as Row[];
     expect(linked.map((row) => row._id)).toEqual([originalRow._id]);
+    // Only the customer's own; a bad id is a clear 400.
+    const other = await signUp(t.http);
+    expect((await t.http.get('/api/user/get-transaction').query({ id: originalRow._id }).set(bearer(other.token)).expect(200)).body).toEqual([]);
+    expect((await t.http.get('/api/user/get-transaction').query({ id: 'nope' }).set(bearer(customer.token)).expect(400)).body).toMatchObject({
+      error: expect.stringContaining('The transaction id is not valid.'),
+    });
     const hooked = await dbRows<{ eventType: string }>(db, sql`select event_type as "eventType" from webhook_deliveries where endpoint_id = ${hook.id}`);
     expect(hooked).toEqual([{ eventType: 'deposit.dropped' }]);
 
