@@ -44,6 +44,12 @@ export class NotificationDto {
 
   @ApiPropertyOptional({ enum: ['pending', 'approved', 'rejected'], description: 'Present when the notification is about a transaction.' })
   status?: 'pending' | 'approved' | 'rejected';
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The transaction (History row, `_id` of GET /user/get-transaction) the notification is about, when it is about one.',
+  })
+  transactionId?: string;
 }
 
 /** Text fields of the multipart ticket form; the optional file goes in the `image` field. */

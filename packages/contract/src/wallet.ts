@@ -5,7 +5,7 @@ import { IsAmount, UsdAmount } from './amount-validation';
 import { TravelRuleDto } from './compliance';
 import { COUNTRY_OUT, RequiredText } from './text';
 import { Transform, Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmptyObject, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmptyObject, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 
 /** Money routes: paths exactly as the product spec names them (under `/api`). */
 export const WalletRoutes = {
@@ -416,6 +416,11 @@ export class TransactionQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(TRANSACTION_STATUSES, { message: STATUS_INVALID })
   status?: TransactionStatus;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'One transaction by its `_id` (a notification’s `transactionId`): the list holds it, or nothing' })
+  @IsOptional()
+  @IsUUID('all', { message: 'The transaction id is not valid.' })
+  id?: string;
 }
 
 export class UsersQueryDto extends PageQueryDto {

@@ -24,6 +24,7 @@ export const CUSTOMER_WEBHOOK_EVENTS = [
   'deposit.pending',
   'deposit.confirmed',
   'deposit.credited',
+  'deposit.dropped',
   'withdrawal.created',
   'withdrawal.approved',
   'withdrawal.broadcast',

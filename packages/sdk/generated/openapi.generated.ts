@@ -2450,6 +2450,11 @@ export interface components {
              * @enum {string}
              */
             status?: "pending" | "approved" | "rejected";
+            /**
+             * Format: uuid
+             * @description The transaction (History row, `_id` of GET /user/get-transaction) the notification is about, when it is about one.
+             */
+            transactionId?: string;
         };
         ForgotPasswordDto: {
             /** @example ada@example.com */
@@ -4318,7 +4323,7 @@ export interface components {
             /** @example https://example.com/coinpurse/webhooks */
             url: string;
             description: string | null;
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
             /** @description Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
             enabled: boolean;
             /** @example Disabled after 10 failed tries of event evt_… */
@@ -4350,7 +4355,7 @@ export interface components {
              *       "withdrawal.completed"
              *     ]
              */
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
             /** @example Accounting system */
             description?: string;
         };
@@ -4360,7 +4365,7 @@ export interface components {
             /** @example https://example.com/coinpurse/webhooks */
             url: string;
             description: string | null;
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
             /** @description Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
             enabled: boolean;
             /** @example Disabled after 10 failed tries of event evt_… */
@@ -4388,7 +4393,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description The receiver: an https URL without user or password, reached from the server. Addresses of private, loopback and link-local networks are refused (unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, which also allows http). */
             url?: string;
-            events?: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events?: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
             description?: string | null;
             /** @description false pauses deliveries (they wait); true resumes them, also after the endpoint was disabled by failures */
             enabled?: boolean;
@@ -6487,6 +6492,8 @@ export interface operations {
                 token?: string;
                 type?: "deposit" | "withdrawal" | "swap" | "adjustment";
                 status?: "pending" | "approved" | "rejected";
+                /** @description One transaction by its `_id` (a notification’s `transactionId`): the list holds it, or nothing */
+                id?: string;
                 /** @description Only this customer */
                 userId?: string;
                 /** @description Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
@@ -7383,6 +7390,8 @@ export interface operations {
                 token?: string;
                 type?: "deposit" | "withdrawal" | "swap" | "adjustment";
                 status?: "pending" | "approved" | "rejected";
+                /** @description One transaction by its `_id` (a notification’s `transactionId`): the list holds it, or nothing */
+                id?: string;
                 /** @description Only this customer */
                 userId?: string;
                 /** @description Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */
@@ -7540,6 +7549,8 @@ export interface operations {
                 token?: string;
                 type?: "deposit" | "withdrawal" | "swap" | "adjustment";
                 status?: "pending" | "approved" | "rejected";
+                /** @description One transaction by its `_id` (a notification’s `transactionId`): the list holds it, or nothing */
+                id?: string;
             };
             header?: never;
             path?: never;

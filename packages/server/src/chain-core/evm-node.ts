@@ -117,6 +117,18 @@ export class EvmNode implements ChainNode {
     return outputs;
   }
 
+  /**
+   * Of transfers seen pending, the hashes the node no longer knows (`eth_getTransactionByHash` null): replaced by
+   * another transaction of the same nonce, or dropped. A mined or pending one answers its transaction.
+   */
+  async goneTransactions(outputs: Array<{ txid: string; index: number }>): Promise<Set<string>> {
+    const gone = new Set<string>();
+    for (const txid of new Set(outputs.map((output) => output.txid))) {
+      if ((await this.rpc.call<unknown>('eth_getTransactionByHash', [txid])) === null) gone.add(txid);
+    }
+    return gone;
+  }
+
   /** `decimals()` of an ERC-20 contract; refuses a contract that does not answer a uint8. */
   tokenDecimals(contract: string): Promise<number> {
     return contractDecimals(this.rpc, contract);

@@ -30,6 +30,11 @@ export interface ChainNode {
   block(hash: string, contracts?: string[]): Promise<ChainBlock>;
   /** Payments waiting to be mined that are not in `known` (added to it), where the node shows them. */
   mempoolOutputs?(known: Set<string>): Promise<ChainOutput[]>;
+  /**
+   * Of payments seen waiting to be mined, the txids the node no longer has at all — neither waiting nor mined: replaced
+   * (RBF), conflicted by a double spend, or evicted. Never names one mined or still waiting; an error throws.
+   */
+  goneTransactions?(outputs: Array<{ txid: string; index: number }>): Promise<Set<string>>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -93,6 +98,27 @@ export class UtxoNode implements ChainNode {
       }
     }
     return outputs;
+  }
+
+  /**
+   * Gone: not in `getrawmempool`, and its output not in the node's view of unspent outputs with the mempool
+   * (`gettxout <txid> <n> true`): a payment mined since is there (a deposit's output is not spent before its credit), one
+   * waiting is in the mempool. What a wallet would report as negative confirmations / `walletconflicts` /
+   * `replaced_by_txid`, read without a wallet (deposit addresses are not in the node's wallet).
+   */
+  async goneTransactions(outputs: Array<{ txid: string; index: number }>): Promise<Set<string>> {
+    const gone = new Set<string>();
+    if (!outputs.length) return gone;
+    const txids = await this.rpc.call<unknown>('getrawmempool');
+    if (!Array.isArray(txids)) throw new ChainRpcError('getrawmempool answered something else than a list');
+    const waiting = new Set(txids);
+    for (const output of outputs) {
+      if (waiting.has(output.txid) || gone.has(output.txid)) continue;
+      const out = await this.rpc.call<unknown>('gettxout', [output.txid, output.index, true]);
+      if (out === null) gone.add(output.txid);
+      else if (typeof out !== 'object') throw new ChainRpcError('gettxout answered something else than an output');
+    }
+    return gone;
   }
 
   /** The raw client, for tests and tools (regtest mining, sending). */

@@ -92,6 +92,24 @@ export const DEFAULT_MAX_FEE: Record<ChainNetwork, string> = {
  */
 export const DROP_AFTER_CONFIRMATIONS = 6;
 
+/**
+ * A deposit seen waiting in the mempool and not mined within this many blocks of the height where it was first seen is
+ * dropped (CHAIN_<NETWORK>_UNMINED_DROP_AFTER_BLOCKS overrides): about three days of each network's blocks (Bitcoin
+ * Core itself forgets an unmined transaction after two weeks). One replaced or conflicted is dropped at once; mined
+ * after all, it is credited.
+ */
+export const DEFAULT_UNMINED_DROP_AFTER_BLOCKS: Record<ChainNetwork, number> = {
+  bitcoin: 432,
+  litecoin: 1728,
+  dogecoin: 4320,
+  'bitcoin-cash': 432,
+  ethereum: 21_600,
+  bsc: 86_400,
+  polygon: 129_600,
+  arbitrum: 1_000_000,
+  avalanche: 129_600,
+};
+
 /** Address encodings of a UTXO chain: bech32 prefix (none: no SegWit), base58 version bytes, CashAddr prefix. */
 export interface UtxoAddressParams {
   bech32: string | null;

@@ -7,6 +7,7 @@ import {
   DEFAULT_POLL_SECONDS,
   DEFAULT_STUCK_MINUTES,
   DROP_AFTER_CONFIRMATIONS,
+  DEFAULT_UNMINED_DROP_AFTER_BLOCKS,
   isEvmNetwork,
 } from './chain-params';
 import { AccountKeyError, parseAccountKey } from './account-key';
@@ -37,6 +38,11 @@ export interface ChainConnection extends ChainNodeSettings {
   pollSeconds: number;
   /** Blocks after which a deposit orphaned before credit and not mined again is dropped (default 6 × confirmations). */
   dropAfterBlocks: number;
+  /**
+   * Blocks after which a deposit seen in the mempool and never mined is dropped (CHAIN_<NETWORK>_UNMINED_DROP_AFTER_BLOCKS,
+   * default about three days of blocks); one the node no longer has (replaced, conflicted) is dropped at once.
+   */
+  unminedDropAfterBlocks: number;
   /**
    * The signer process that pays this network's approved withdrawals (`CHAIN_<NETWORK>_SIGNER_URL`, see
    * docs/operate/signer.md): it alone holds the hot keys (the node wallet's RPC access, the EVM key file) and the fee
@@ -80,6 +86,7 @@ export const API_ONLY_SETTINGS = [
   'CONFIRMATIONS',
   'POLL_SECONDS',
   'DROP_AFTER_BLOCKS',
+  'UNMINED_DROP_AFTER_BLOCKS',
   'SIGNER_URL',
   'COLD_ADDRESSES',
   'SWEEP_MIN',
@@ -193,6 +200,7 @@ export function parseChains(
     const confirmations = int(`${prefix}CONFIRMATIONS`, DEFAULT_CONFIRMATIONS[network], 1, 10_000);
     const pollSeconds = int(`${prefix}POLL_SECONDS`, DEFAULT_POLL_SECONDS[network], 1, 3600);
     const dropAfterBlocks = int(`${prefix}DROP_AFTER_BLOCKS`, DROP_AFTER_CONFIRMATIONS * confirmations, 1, 1_000_000);
+    const unminedDropAfterBlocks = int(`${prefix}UNMINED_DROP_AFTER_BLOCKS`, DEFAULT_UNMINED_DROP_AFTER_BLOCKS[network], 1, 1_000_000);
     const stuckMinutes = parseStuckMinutes(env, prefix, network, problems);
     const signerUrl = parseSignerUrl(env, prefix, problems);
     const coldAddresses = parseColdAddresses(env, prefix, problems);
@@ -204,6 +212,7 @@ export function parseChains(
       confirmations,
       pollSeconds,
       dropAfterBlocks,
+      unminedDropAfterBlocks,
       ...(signerUrl ? { signerUrl } : {}),
       ...(coldAddresses.length ? { coldAddresses } : {}),
       ...(sweepMinUsd !== undefined ? { sweepMinUsd } : {}),

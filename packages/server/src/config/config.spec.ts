@@ -128,6 +128,7 @@ describe('chain connections (CHAIN_<NETWORK>_*)', () => {
         pollSeconds: 60,
         stuckMinutes: 60,
         dropAfterBlocks: 24,
+        unminedDropAfterBlocks: 432,
       },
     ]);
     const bch = loadConfig({

@@ -16,6 +16,9 @@ select cp_deposit($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::numeric,
 -- cp_drop_chain_deposit: declared in src/modules/chain/deposit-review-functions.ts, defined in src/db/functions/deposit-review.sql
 select cp_drop_chain_deposit($1::uuid, $2::int, $3::text, $4::jsonb) as result;
 
+-- cp_drop_unmined_chain_deposit: declared in src/modules/chain/deposit-review-functions.ts, defined in src/db/functions/deposit-review.sql
+select cp_drop_unmined_chain_deposit($1::uuid, $2::text, $3::int, $4::text, $5::jsonb) as result;
+
 -- cp_fail_payout: declared in src/modules/chain/chain-functions.ts, defined in src/db/functions/chain.sql
 select cp_fail_payout($1::uuid, $2::text, $3::jsonb, $4::int, $5::jsonb) as result;
 

@@ -25,10 +25,10 @@ export interface ChainE2e {
 }
 
 /**
- * Starts a regtest litecoind and the app connected to it (3 confirmations, polled every second; `env` adds to it, e.g.
+ * Starts a regtest litecoind (`ltcArgs`: more node options) and the app connected to it (3 confirmations, polled every second; `env` adds to it, e.g.
  * the hot wallet, which goes to a signer process of its own), with bitcoin, ethereum, tether and litecoin (LTC at $80) supported, and a Chromium page on the app.
  */
-export async function startChainE2e(env: Record<string, string> = {}): Promise<ChainE2e> {
+export async function startChainE2e(env: Record<string, string> = {}, options: { ltcArgs?: string[] } = {}): Promise<ChainE2e> {
   const started: { ltc?: RegtestLitecoind; t?: TestApp; browser?: Browser } = {};
   const close = async () => {
     await started.browser?.close();
@@ -36,7 +36,7 @@ export async function startChainE2e(env: Record<string, string> = {}): Promise<C
     await started.ltc?.close();
   };
   try {
-    const ltc = (started.ltc = await RegtestLitecoind.start());
+    const ltc = (started.ltc = await RegtestLitecoind.start({ args: options.ltcArgs }));
     const appEnv = {
       CHAIN_LITECOIN_RPC_URL: ltc.rpcUrl,
       CHAIN_LITECOIN_XPUB: TPUB,

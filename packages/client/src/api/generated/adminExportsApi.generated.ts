@@ -19,6 +19,7 @@ const injectedRtkApi = api
             token: queryArg.token,
             type: queryArg['type'],
             status: queryArg.status,
+            id: queryArg.id,
             userId: queryArg.userId,
             search: queryArg.search,
             waiting: queryArg.waiting,
@@ -57,6 +58,8 @@ export type ExportAdminTransactionsApiArg = {
   token?: string;
   type?: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
   status?: 'pending' | 'approved' | 'rejected';
+  /** One transaction by its `_id` (a notification’s `transactionId`): the list holds it, or nothing */
+  id?: string;
   /** Only this customer */
   userId?: string;
   /** Part of the customer email or name (case-insensitive, prefix or substring), or a withdrawal txHash / transaction id (exact) */

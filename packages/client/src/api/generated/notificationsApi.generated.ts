@@ -39,6 +39,8 @@ export type NotificationDto = {
   read: boolean;
   /** Present when the notification is about a transaction. */
   status?: 'pending' | 'approved' | 'rejected';
+  /** The transaction (History row, `_id` of GET /user/get-transaction) the notification is about, when it is about one. */
+  transactionId?: string;
 };
 export type ErrorResponseDto = {
   statusCode: number;

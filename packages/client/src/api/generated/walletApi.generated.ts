@@ -19,6 +19,7 @@ const injectedRtkApi = api
             token: queryArg.token,
             type: queryArg['type'],
             status: queryArg.status,
+            id: queryArg.id,
           },
         }),
         providesTags: ['wallet'],
@@ -79,6 +80,8 @@ export type GetTransactionApiArg = {
   token?: string;
   type?: 'deposit' | 'withdrawal' | 'swap' | 'adjustment';
   status?: 'pending' | 'approved' | 'rejected';
+  /** One transaction by its `_id` (a notification’s `transactionId`): the list holds it, or nothing */
+  id?: string;
 };
 export type ExportTransactionsApiResponse = /** status 200 Own history as CSV (oldest first) with the USD amount and price at the time. */ string;
 export type ExportTransactionsApiArg = void;

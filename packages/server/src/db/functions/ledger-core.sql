@@ -227,7 +227,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_write_records(jsonb)
 -- Created in drizzle/0012_ledger_core.sql.
--- Changed in drizzle/0026_api_keys.sql.
+-- Changed in drizzle/0026_api_keys.sql, drizzle/0061_dropped_deposits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- The rows that tell people about an operation, written with it (p_rows: {notifications: [...], audit: [...],
 -- mail: [...]}, each element the columns of its table in snake case, built by the caller): they commit with the
@@ -235,6 +235,9 @@ $function$;
 --
 -- Changed in drizzle/0026_api_keys.sql:
 -- cp_write_records (0012) writes the key of an audit row too; otherwise unchanged.
+--
+-- Changed in drizzle/0061_dropped_deposits.sql:
+-- cp_write_records (0012, 0026) writes the notification's transaction_id too; otherwise unchanged.
 CREATE OR REPLACE FUNCTION public.cp_write_records(p_rows jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -244,8 +247,9 @@ BEGIN
     RETURN;
   END IF;
   IF p_rows ? 'notifications' THEN
-    INSERT INTO notifications (id, user_id, title, message, status, read, created_by, created_at)
-    SELECT coalesce(n.id, gen_random_uuid()), n.user_id, n.title, n.message, n.status, false, n.created_by, coalesce(n.created_at, now())
+    INSERT INTO notifications (id, user_id, title, message, status, read, created_by, created_at, transaction_id)
+    SELECT coalesce(n.id, gen_random_uuid()), n.user_id, n.title, n.message, n.status, false, n.created_by, coalesce(n.created_at, now()),
+      n.transaction_id
     FROM jsonb_populate_recordset(NULL::notifications, p_rows->'notifications') AS n;
   END IF;
   IF p_rows ? 'audit' THEN

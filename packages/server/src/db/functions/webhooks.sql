@@ -74,6 +74,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_webhook_transaction_events()
 -- Created in drizzle/0027_webhooks.sql.
+-- Changed in drizzle/0061_dropped_deposits.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- The customer's money events, read from the History row's changes (the payout's state is mirrored into its
 -- details, the deposit's confirmations too):
@@ -84,6 +85,10 @@ $function$;
 --               withdrawal.broadcast / withdrawal.completed; awaiting_funds / awaiting_cold_signature → payout.* (admins)
 --   swap        inserted → swap.completed;   adjustment  inserted → balance.adjusted
 -- Voided rows announce nothing.
+--
+-- Changed in drizzle/0061_dropped_deposits.sql:
+-- cp_webhook_transaction_events (0027): a deposit's History row rejected by the watcher's drop (details.dropped) →
+-- deposit.dropped; otherwise unchanged.
 CREATE OR REPLACE FUNCTION public.cp_webhook_transaction_events()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -115,6 +120,8 @@ BEGIN
   ELSIF NEW.type = 'deposit' THEN
     IF NEW.status = 'approved' AND OLD.status <> 'approved' THEN
       v_types := ARRAY['deposit.credited'];
+    ELSIF NEW.status = 'rejected' AND OLD.status = 'pending' AND NEW.details ? 'dropped' THEN
+      v_types := ARRAY['deposit.dropped'];
     ELSIF NEW.status = 'pending' AND NEW.details ? 'requiredConfirmations'
       AND (NEW.details->'confirmations') IS DISTINCT FROM (OLD.details->'confirmations')
       AND coalesce((NEW.details->>'confirmations')::int, 0) > 0 THEN

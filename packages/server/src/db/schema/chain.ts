@@ -67,6 +67,8 @@ export const chainBlocks = pgTable(
 
 export const CHAIN_DEPOSIT_STATES = ['seen', 'confirming', 'credited', 'dropped', 'below_minimum'] as const;
 export type ChainDepositState = (typeof CHAIN_DEPOSIT_STATES)[number];
+export const CHAIN_DEPOSIT_DROP_REASONS = ['orphaned', 'replaced', 'not_mined'] as const;
+export type ChainDepositDropReason = (typeof CHAIN_DEPOSIT_DROP_REASONS)[number];
 
 /**
  * A payment to a deposit address seen on chain, one per (network, txid, output or log index). seen (not in a block of
@@ -98,6 +100,13 @@ export const chainDeposits = pgTable(
     creditedAt: timestamp('credited_at', { withTimezone: true }),
     /** The cursor height where its block was orphaned before credit (back to seen); dropped if not mined again. */
     orphanedAtHeight: bigint('orphaned_at_height', { mode: 'number' }),
+    /** The cursor height when it was first seen waiting in the mempool (the not-mined window counts from it). */
+    seenAtHeight: bigint('seen_at_height', { mode: 'number' }),
+    /**
+     * Why the watcher dropped it (state dropped): orphaned (its block left the chain, not mined again), replaced (the
+     * node no longer has it: replaced or conflicted before it confirmed), not_mined (not mined within the window).
+     */
+    dropReason: text('drop_reason', { enum: CHAIN_DEPOSIT_DROP_REASONS }),
     /** An admin's decision on a `review` (see drizzle/0017_deposit_review.sql). */
     reviewResolution: text('review_resolution', { enum: ['taken_back', 'kept'] }),
     reviewReason: text('review_reason'),
@@ -114,6 +123,7 @@ export const chainDeposits = pgTable(
     check('chain_deposits_state_check', sql`${t.state} in ('seen', 'confirming', 'credited', 'dropped', 'below_minimum')`),
     check('chain_deposits_review_check', sql`${t.review} is null or ${t.review} in ('orphaned_after_credit')`),
     check('chain_deposits_amount_check', sql`${t.amountBase} > 0`),
+    check('chain_deposits_drop_reason_check', sql`${t.dropReason} is null or ${t.dropReason} in ('orphaned', 'replaced', 'not_mined')`),
     index('chain_deposits_review_idx')
       .on(t.createdAt)
       .where(sql`${t.review} is not null`),

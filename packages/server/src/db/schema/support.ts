@@ -13,6 +13,8 @@ export const notifications = pgTable(
     /** Transaction status when the notification is about one. */
     status: text('status', { enum: ['pending', 'approved', 'rejected'] }),
     read: boolean('read').notNull().default(false),
+    /** The History row the notification is about (the client opens it); no foreign key: a History row may be deleted by hand. */
+    transactionId: uuid('transaction_id'),
     createdBy: uuid('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -47,7 +47,15 @@ export function adjustmentRecords(request: AdjustmentRequest): {
   const { id, userId, token, price, at } = request;
   const pending = '0';
   return {
-    notice: { id: randomUUID(), user_id: userId, title: 'Balance updated', status: 'approved', created_by: request.actorId, created_at: at.toISOString() },
+    notice: {
+      id: randomUUID(),
+      user_id: userId,
+      title: 'Balance updated',
+      status: 'approved',
+      created_by: request.actorId,
+      created_at: at.toISOString(),
+      transaction_id: null,
+    },
     audit: {
       action: 'balance.adjust',
       targetType: 'user',

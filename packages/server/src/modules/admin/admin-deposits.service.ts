@@ -199,6 +199,7 @@ export class AdminDepositsService {
       message: `A deposit of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) was recorded with status ${status}.`,
       status,
       createdBy: actor.id,
+      transactionId: id,
     });
     const audit = this.audit.row(actor, {
       action: 'transaction.deposit',

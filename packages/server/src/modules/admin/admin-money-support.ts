@@ -85,6 +85,7 @@ function notificationEvent(row: NotificationRow) {
     status: row.status as NotificationRecord['status'],
     read: false,
     createdAt: new Date(row.created_at),
+    transactionId: row.transaction_id,
   });
   return { userId: row.user_id, event: { type: 'notification' as const, data } };
 }

@@ -71,6 +71,8 @@ function depositOf(row: RawDeposit): ChainDepositRecord {
 /** A payment to record: its deposit id and its History row (used when it is new). */
 export interface DepositToRecord extends FoundDeposit {
   id: string;
+  /** Seen in the mempool: the watcher's cursor height then. */
+  seenAtHeight?: number;
   history: typeof transactions.$inferInsert & { id: string };
 }
 
@@ -89,6 +91,7 @@ function depositRow(found: DepositToRecord) {
     amount: found.amount,
     required_confirmations: found.requiredConfirmations,
     state: found.state,
+    seen_at_height: found.seenAtHeight ?? null,
   };
 }
 
@@ -237,13 +240,21 @@ export class ChainDepositsRepository {
           block_hash = excluded.block_hash,
           confirmations = case when d.state in ('seen', 'confirming') then 1 else d.confirmations end,
           state = case when d.state in ('seen', 'confirming', 'dropped') then 'confirming' else d.state end,
+          drop_reason = case when d.state = 'dropped' then null else d.drop_reason end,
           updated_at = now()`
       : sql`do nothing`;
-    // In a block, known deposits confirming again: their History rows count from 1.
+    // In a block, known deposits confirming again: their History rows count from 1. A row the watcher itself rejected
+    // when it dropped the deposit (details.dropped) opens again: the payment was mined after all, and is credited once
+    // its confirmations are reached (rejected → pending moves nothing; an admin's own decision is never re-opened).
+    const reopen = sql`(t.status = 'rejected' and t.voided_at is null and t.details ? 'dropped')`;
     const reconfirmed = block
       ? sql`,
         reconfirmed as (
-          update transactions t set details = coalesce(t.details, '{}'::jsonb) || '{"confirmations": 1}'::jsonb, updated_at = now()
+          update transactions t set
+            details = (coalesce(t.details, '{}'::jsonb) - 'dropped') || '{"confirmations": 1}'::jsonb,
+            status = case when ${reopen} then 'pending' else t.status end,
+            note = case when ${reopen} then null else t.note end,
+            updated_at = now()
           from recorded
           where not recorded.inserted and recorded.state = 'confirming' and t.id = recorded."transactionId"
         )`
@@ -252,9 +263,9 @@ export class ChainDepositsRepository {
       await tx.execute(sql`
         with recorded as (
           insert into chain_deposits as d (id, network, txid, output_index, user_id, token, address, amount_base, amount,
-            required_confirmations, state, transaction_id, block_height, block_hash, confirmations)
+            required_confirmations, state, transaction_id, block_height, block_hash, confirmations, seen_at_height)
           select f.id, f.network, f.txid, f.output_index, f.user_id, f.token, f.address, f.amount_base, f.amount,
-            f.required_confirmations, f.state, f.transaction_id, ${inBlock}
+            f.required_confirmations, f.state, f.transaction_id, ${inBlock}, f.seen_at_height
           from jsonb_populate_recordset(null::chain_deposits, ${found}::jsonb) as f
           on conflict (network, txid, output_index) ${onConflict}
           returning ${RETURNED_DEPOSIT}, (xmax = 0) as inserted

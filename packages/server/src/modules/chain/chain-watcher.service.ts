@@ -163,10 +163,11 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       result.blocksRead++;
     }
     result.height = cursor.height;
-    await this.scanMempool(chain);
+    await this.scanMempool(chain, cursor.height);
     await this.deposits.noteNode(network, { nodeHeight: tip, nodeBlockAt, error: null });
     await this.advanceConfirmations(chain, cursor);
     await this.drops.dropStale(chain, cursor.height);
+    await this.drops.dropUnmined(chain, cursor.height);
     return result;
   }
 
@@ -256,9 +257,10 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
 
   /**
    * Payments to customers waiting in the node's mempool (UTXO nodes; EVM nodes' pending block): recorded as seen, with
-   * their History row, before their first block. Each transaction is read once per process.
+   * their History row, before their first block, with the cursor `height` they were first seen at (the not-mined window
+   * counts from it). Each transaction is read once per process.
    */
-  private async scanMempool(chain: ConnectedChain): Promise<void> {
+  private async scanMempool(chain: ConnectedChain, height: number): Promise<void> {
     if (!chain.node.mempoolOutputs) return;
     let known = this.mempoolKnown.get(chain.network);
     if (!known || known.size > 100_000) this.mempoolKnown.set(chain.network, (known = new Set()));
@@ -271,9 +273,10 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     const quote = await this.prices.quote(native).catch(() => undefined);
     const quoted = quote ? { price: quote.price.toString(), symbol: quote.symbol } : undefined;
     await inTransaction(this.db, async (tx) => {
-      const found = paid.map((output) =>
-        this.foundDeposit(chain, owners.get(output.matchKey)!, output, { coinId: native, decimals: chain.nativeDecimals }, 'seen', quoted),
-      );
+      const found = paid.map((output) => ({
+        ...this.foundDeposit(chain, owners.get(output.matchKey)!, output, { coinId: native, decimals: chain.nativeDecimals }, 'seen', quoted),
+        seenAtHeight: height,
+      }));
       const inserted = await this.deposits.record(found, undefined, tx);
       await this.publishBalances([...new Set(inserted.map(({ record }) => record.userId))], native, tx);
     });
@@ -438,6 +441,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       message: `Your deposit of ${amountText} arrived on ${network?.shortName ?? chain.network} and was credited after ${confirmations} confirmations. Transaction hash: ${deposit.txid}`,
       status: 'approved',
       createdBy: null,
+      transactionId: deposit.transactionId,
     });
     const mail = deposit.email
       ? this.mail.outboxRecord({

@@ -11,6 +11,15 @@ export const DROP_CHAIN_DEPOSIT = new SqlFunction('cp_drop_chain_deposit', [
   'jsonb', // p_records
 ]);
 
+/** A deposit seen in the mempool and never mined, dropped (drizzle/0061_dropped_deposits.sql). */
+export const DROP_UNMINED_CHAIN_DEPOSIT = new SqlFunction('cp_drop_unmined_chain_deposit', [
+  'uuid', // p_deposit
+  'text', // p_reason
+  'int', // p_drop_after
+  'text', // p_note
+  'jsonb', // p_records
+]);
+
 export const PLAN_CHAIN_DEPOSIT_REVERSAL = new SqlFunction('cp_plan_chain_deposit_reversal', [
   'uuid', // p_deposit
 ]);

@@ -38,6 +38,12 @@ export interface DroppableDeposit {
   transactionId: string | null;
 }
 
+/** A deposit seen waiting to be mined (never in a block, not orphaned): what its drop needs. */
+export interface UnminedDeposit extends DroppableDeposit {
+  outputIndex: number;
+  seenAtHeight: number | null;
+}
+
 const reviewers = alias(users, 'reviewers');
 
 /** The SQL of the deposits an admin decides on (orphaned after credit) and of those dropped when never mined again. */
@@ -71,6 +77,25 @@ export class DepositReviewsRepository {
           isNotNull(chainDeposits.orphanedAtHeight),
           lte(chainDeposits.orphanedAtHeight, height - dropAfter),
         ),
+      );
+  }
+
+  /** A network's deposits seen in the mempool and in no block since (orphaned ones excepted: `droppable` has those). */
+  async unmined(network: string): Promise<UnminedDeposit[]> {
+    return this.db
+      .select({
+        id: chainDeposits.id,
+        userId: chainDeposits.userId,
+        token: chainDeposits.token,
+        amount: chainDeposits.amount,
+        txid: chainDeposits.txid,
+        outputIndex: chainDeposits.outputIndex,
+        transactionId: chainDeposits.transactionId,
+        seenAtHeight: chainDeposits.seenAtHeight,
+      })
+      .from(chainDeposits)
+      .where(
+        and(eq(chainDeposits.network, network), eq(chainDeposits.state, 'seen'), isNull(chainDeposits.blockHeight), isNull(chainDeposits.orphanedAtHeight)),
       );
   }
 

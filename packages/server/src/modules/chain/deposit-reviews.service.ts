@@ -131,6 +131,7 @@ export class DepositReviewsService implements ChainDepositReversals {
       message: `Your deposit of ${amountText} on ${network} was reversed after its block was dropped from the blockchain. Reason: ${reason} Transaction hash: ${review.txid}`,
       status: 'rejected',
       createdBy: actor.id,
+      transactionId: review.transactionId,
     });
     const mail = this.mail.outboxRecord({
       to: review.userEmail,

@@ -9,6 +9,8 @@ export interface NewNotification {
   message: string;
   status?: 'pending' | 'approved' | 'rejected' | null;
   createdBy?: string | null;
+  /** The History row it is about (the client links to it). */
+  transactionId?: string | null;
 }
 
 export interface NotificationRecord {
@@ -19,6 +21,7 @@ export interface NotificationRecord {
   status: 'pending' | 'approved' | 'rejected' | null;
   read: boolean;
   createdAt: Date;
+  transactionId?: string | null;
 }
 
 const columns = {
@@ -29,6 +32,7 @@ const columns = {
   status: notifications.status,
   read: notifications.read,
   createdAt: notifications.createdAt,
+  transactionId: notifications.transactionId,
 };
 
 /** The most a customer's list returns (newest first). */
@@ -41,7 +45,14 @@ export class NotificationsRepository {
   async insert(input: NewNotification, executor: Executor = this.db): Promise<NotificationRecord> {
     const [row] = await executor
       .insert(notifications)
-      .values({ userId: input.userId, title: input.title, message: input.message, status: input.status ?? null, createdBy: input.createdBy ?? null })
+      .values({
+        userId: input.userId,
+        title: input.title,
+        message: input.message,
+        status: input.status ?? null,
+        createdBy: input.createdBy ?? null,
+        transactionId: input.transactionId ?? null,
+      })
       .returning(columns);
     return row;
   }
@@ -63,6 +74,7 @@ export class NotificationsRepository {
             message: sql`${input.message}`.as('message'),
             status: sql`null`.as('status'),
             read: sql`false`.as('read'),
+            transactionId: sql`null::uuid`.as('transaction_id'),
             createdBy: sql`${input.createdBy}::uuid`.as('created_by'),
             createdAt: sql`${createdAt.toISOString()}::timestamptz`.as('created_at'),
           })

@@ -18,6 +18,7 @@ export interface NotificationRow {
   status: string | null;
   created_by: string | null;
   created_at: string;
+  transaction_id: string | null;
 }
 
 export function isUuid(value: string): boolean {
@@ -54,6 +55,7 @@ export class NotificationsService {
       status: input.status ?? null,
       read: false,
       createdAt: new Date(),
+      transactionId: input.transactionId ?? null,
     };
     const event = { type: 'notification' as const, data: toNotificationDto(record) };
     return {
@@ -65,6 +67,7 @@ export class NotificationsService {
         status: record.status,
         created_by: input.createdBy ?? null,
         created_at: record.createdAt.toISOString(),
+        transaction_id: record.transactionId ?? null,
       },
       announce: () => this.live.announce([{ userId: record.userId, event }]),
       publish: (tx) => this.live.publish(record.userId, event, tx),
@@ -104,5 +107,6 @@ export function toNotificationDto(row: NotificationRecord): NotificationDto {
     createdAt: row.createdAt.toISOString(),
     read: row.read,
     ...(row.status ? { status: row.status } : {}),
+    ...(row.transactionId ? { transactionId: row.transactionId } : {}),
   };
 }

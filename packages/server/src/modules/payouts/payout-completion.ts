@@ -40,7 +40,14 @@ export class PayoutCompletion {
     const message = `Your withdrawal of ${amountText} was paid on ${network?.shortName ?? chain.network} and has ${confirmations} confirmations. Transaction hash: ${txid}`;
     const notice =
       withdrawal &&
-      this.notifications.notificationRecord({ userId: withdrawal.userId, title: 'Withdrawal completed', message, status: 'approved', createdBy: null });
+      this.notifications.notificationRecord({
+        userId: withdrawal.userId,
+        title: 'Withdrawal completed',
+        message,
+        status: 'approved',
+        createdBy: null,
+        transactionId: payout.transactionId,
+      });
     const mail = withdrawal?.email
       ? this.mail.outboxRecord({
           to: withdrawal.email,

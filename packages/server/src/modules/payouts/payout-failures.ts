@@ -47,6 +47,7 @@ export class PayoutFailures {
         message: `Your withdrawal could not be paid on the chain, so the amount was returned to your balance. Reason: ${reason}`,
         status: 'rejected',
         createdBy: failure.actor?.id ?? null,
+        transactionId: payout.transactionId,
       });
     const mail = withdrawal?.email
       ? this.mail.outboxRecord({

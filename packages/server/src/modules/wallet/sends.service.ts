@@ -139,6 +139,7 @@ export class SendsService {
         `Your withdrawal of ${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))}) to ${address} on ${target.network.name} is pending.` +
         (fee.gt(0) ? ` A withdrawal fee of ${describe(plain(fee), token.id, symbol)} was taken from it.` : ''),
       status: 'pending',
+      transactionId: id,
     });
     const mail = this.securityMails.withdrawalRequestedRecord(principal, {
       amount: `${describe(plain(quantity), token.id, symbol)} (${usdText(plain(usdAt))})`,

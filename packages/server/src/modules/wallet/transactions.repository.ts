@@ -60,6 +60,8 @@ const columns = {
 
 export interface TransactionFilter {
   userId?: string;
+  /** One transaction by id (a notification links to it). */
+  id?: string;
   token?: string;
   type?: TransactionType;
   status?: TransactionStatus;
@@ -98,6 +100,7 @@ export class TransactionsRepository {
   async list(filter: TransactionFilter, executor: Executor = this.db): Promise<TransactionView[]> {
     const conditions: SQL[] = [isNull(transactions.voidedAt)];
     if (filter.userId) conditions.push(eq(transactions.userId, filter.userId));
+    if (filter.id) conditions.push(eq(transactions.id, filter.id));
     if (filter.token) conditions.push(eq(transactions.token, filter.token));
     if (filter.type) conditions.push(eq(transactions.type, filter.type));
     if (filter.status) conditions.push(eq(transactions.status, filter.status));

@@ -55,6 +55,7 @@ export class WalletService {
     if (query.userId !== undefined && !/^[0-9a-f-]{36}$/i.test(query.userId)) throw new NotFoundError('User not found.');
     const rows = await this.transactions.list({
       userId: userId ?? query.userId,
+      id: query.id,
       token: query.token,
       type: query.type,
       status: query.status,

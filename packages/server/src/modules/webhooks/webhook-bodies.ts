@@ -48,6 +48,7 @@ export class WebhookBodies {
           status: (source.status ?? null) as 'pending' | 'approved' | 'rejected' | null,
           read: Boolean(source.read),
           createdAt: date(source.created_at),
+          transactionId: source.transaction_id ? String(source.transaction_id) : null,
         });
       case 'approval':
         return this.approval(source);

@@ -17,6 +17,7 @@ const CUSTOMER_EVENTS: Array<{ event: WebhookEvent; label: string }> = [
   { event: 'deposit.pending', label: 'Deposit pending' },
   { event: 'deposit.confirmed', label: 'Deposit confirmation' },
   { event: 'deposit.credited', label: 'Deposit credited' },
+  { event: 'deposit.dropped', label: 'Deposit dropped (never credited)' },
   { event: 'withdrawal.created', label: 'Withdrawal requested' },
   { event: 'withdrawal.approved', label: 'Withdrawal approved' },
   { event: 'withdrawal.broadcast', label: 'Withdrawal broadcast' },

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useGetNotificationsQuery, useReadNotificationMutation, type NotificationDto } from '../../../api/generated/notificationsApi.generated';
 import { useLiveEvents } from '../../../core/liveEvents';
 import { useAppSelector } from '../../../core/hooks';
 import { SkeletonList } from '../../../components/Skeleton';
+import { LongValue } from '../../../components/LongValue';
 import { formatDate, previewWords } from '../../../lib/text';
 import './NotificationsPage.css';
 
@@ -52,12 +53,12 @@ export default function NotificationsPage() {
                   data-read={item.read ? 'true' : 'false'}
                 >
                   <span className="unread-slot">{!item.read && <span className="unread-dot" data-testid="unread-dot" role="img" aria-label="Unread" />}</span>
-                  <span>
+                  <span className="notification-text">
                     <span className="row-between">
                       <strong>{item.title}</strong>
                       <span className="muted">{formatDate(item.createdAt)}</span>
                     </span>
-                    <span className="muted">{previewWords(item.message)}</span>
+                    <span className="muted notification-preview">{previewWords(item.message)}</span>
                     {item.status && (
                       <>
                         <br />
@@ -76,7 +77,16 @@ export default function NotificationsPage() {
   );
 }
 
+/** "… Transaction hash: <hash>" at a message's end: the hash on a line of its own, shortened in the middle, with Copy. */
+const TRAILING_HASH = /\s*Transaction hash:\s*(\S+)\s*$/;
+
+function splitHash(message: string): { text: string; hash?: string } {
+  const match = TRAILING_HASH.exec(message);
+  return match ? { text: message.slice(0, match.index), hash: match[1] } : { text: message };
+}
+
 function NotificationDetail({ item, onClose }: { item: NotificationDto; onClose: () => void }) {
+  const { text, hash } = splitHash(item.message);
   const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     closeButton.current?.focus();
@@ -98,7 +108,19 @@ function NotificationDetail({ item, onClose }: { item: NotificationDto; onClose:
         </div>
         <p className="muted">{formatDate(item.createdAt)}</p>
         {item.status && <p className={`status-${item.status}`}>Status: {item.status}</p>}
-        <p style={{ whiteSpace: 'pre-wrap' }}>{item.message}</p>
+        <p className="notification-message">{text}</p>
+        {hash && (
+          <dl className="notification-values">
+            <LongValue label="Transaction hash" value={hash} testId="notification-hash" />
+          </dl>
+        )}
+        {item.transactionId && (
+          <p>
+            <Link to={`/wallet?transaction=${encodeURIComponent(item.transactionId)}`} className="button" data-testid="notification-transaction">
+              View the transaction
+            </Link>
+          </p>
+        )}
       </div>
     </div>
   );

@@ -29,7 +29,18 @@ const IN_PROGRESS_POLL_MS = 5000;
 /** History page size (the spec does not fix one). */
 export const HISTORY_PAGE_SIZE = 20;
 
-export default function HistoryPanel({ rows, initialToken, onClose }: { rows: WalletRow[]; initialToken?: string; onClose: () => void }) {
+export default function HistoryPanel({
+  rows,
+  initialToken,
+  initialTransactionId,
+  onClose,
+}: {
+  rows: WalletRow[];
+  initialToken?: string;
+  /** A transaction to open at once (a notification links to it), wherever it is in the list. */
+  initialTransactionId?: string;
+  onClose: () => void;
+}) {
   const [token, setToken] = useState(initialToken ?? '');
   const [type, setType] = useState('');
   const [status, setStatus] = useState('');
@@ -48,6 +59,18 @@ export default function HistoryPanel({ rows, initialToken, onClose }: { rows: Wa
   const names = new Map(rows.map((r) => [r.token.id, r.token.name]));
   const nameOf = (id: string) => names.get(id) ?? id;
   const [exporting, setExporting] = useState(false);
+  const linked = useGetTransactionPageQuery({ id: initialTransactionId, limit: 1 }, { skip: !sessionToken || !initialTransactionId });
+  const [linkedShown, setLinkedShown] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const found = linked.data?.items[0];
+    if (!found || linkedShown === found._id) return;
+    setLinkedShown(found._id);
+    setDetailId(found._id);
+    setOpened(found);
+  }, [linked.data, linkedShown]);
+  useEffect(() => {
+    if (linked.data && !linked.data.items.length) toast.error('That transaction is no longer in your history.');
+  }, [linked.data]);
 
   async function exportCsv() {
     if (!sessionToken || exporting) return;

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useGetNotificationsQuery } from '../../../api/endpoints';
 import { useLiveEvents } from '../../../core/liveEvents';
 import { useAppSelector } from '../../../core/hooks';
@@ -39,6 +39,18 @@ export default function WalletPage() {
   const { open, current } = panels;
   const incoming = useIncomingDeposits();
   const nameOf = (id: string) => rows?.find((row) => row.token.id === id)?.token.name ?? id;
+
+  // /wallet?transaction=<id> (a notification's link) opens History on that transaction.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [linkedTransaction, setLinkedTransaction] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const id = searchParams.get('transaction');
+    if (!id) return;
+    setLinkedTransaction(id);
+    open('openTransaction');
+    setSearchParams({}, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [searchParams]);
 
   // /wallet/send opens the send flow.
   useEffect(() => {
@@ -88,7 +100,17 @@ export default function WalletPage() {
       case 'openAddresses':
         return <AddressBookPanel tokens={rows.map((r) => r.token)} onClose={() => panels.close('openAddresses')} />;
       case 'openTransaction':
-        return <HistoryPanel rows={rows} initialToken={panels.historyToken} onClose={() => panels.close('openTransaction')} />;
+        return (
+          <HistoryPanel
+            rows={rows}
+            initialToken={panels.historyToken}
+            initialTransactionId={linkedTransaction}
+            onClose={() => {
+              setLinkedTransaction(undefined);
+              panels.close('openTransaction');
+            }}
+          />
+        );
       case 'openCoinpage': {
         const row = rowFor(panels.tokenData?.id);
         return row ? <CoinPage row={row} panels={panels} seeBalance={seeBalance} onClose={() => panels.close('openCoinpage')} /> : null;

@@ -31,6 +31,22 @@ describe('transaction words', () => {
     });
     expect(transactionState(tx({ type: 'deposit', direction: 'in', status: 'approved', confirmations: 3, requiredConfirmations: 3 })).text).toBe('Received');
     expect(transactionState(tx({ type: 'deposit', direction: 'in', status: 'rejected', requiredConfirmations: 3 })).text).toBe('Not credited');
+    expect(
+      transactionState(
+        tx({ type: 'deposit', direction: 'in', status: 'rejected', requiredConfirmations: 3, note: 'Replaced before it confirmed; nothing was credited.' }),
+      ).text,
+    ).toBe('Replaced before it confirmed; nothing was credited');
+    expect(
+      transactionState(
+        tx({
+          type: 'deposit',
+          direction: 'in',
+          status: 'rejected',
+          requiredConfirmations: 3,
+          note: 'Not mined within 1728 blocks of being sent; nothing was credited. If it is mined later after all, it will be credited.',
+        }),
+      ).text,
+    ).toBe('Not mined within 1728 blocks of being sent; nothing was credited');
   });
 
   it("a withdrawal's steps: review, signing, sent with its confirmations, completed; failed or rejected with the amount returned", () => {

@@ -26,7 +26,13 @@ export type StateTone = 'pending' | 'approved' | 'rejected';
 /** Where a transaction stands, in a few words, and the colour it is shown in. */
 export function transactionState(tx: TransactionDto): { text: string; tone: StateTone } {
   if (tx.status === 'rejected') {
-    if (tx.type === 'deposit') return { text: tx.requiredConfirmations !== undefined ? 'Not credited' : 'Rejected', tone: 'rejected' };
+    if (tx.type === 'deposit' && tx.requiredConfirmations !== undefined) {
+      // A deposit dropped before it confirmed says why in its note's first sentence ("Replaced before it confirmed;
+      // nothing was credited.").
+      const why = tx.note?.split('. ')[0].replace(/\.$/, '');
+      return { text: why && /nothing was credited$/.test(why) ? why : 'Not credited', tone: 'rejected' };
+    }
+    if (tx.type === 'deposit') return { text: 'Rejected', tone: 'rejected' };
     if (tx.type === 'withdrawal') return { text: 'Rejected · amount returned', tone: 'rejected' };
     return { text: 'Rejected', tone: 'rejected' };
   }

@@ -19,7 +19,7 @@ const historyApi = baseApi.enhanceEndpoints({ addTagTypes: ['wallet'] }).injectE
     getTransactionPage: build.query<TransactionPage, GetTransactionApiArg>({
       query: (arg) => ({
         url: '/api/user/get-transaction',
-        params: { limit: arg.limit, cursor: arg.cursor, token: arg.token, type: arg.type, status: arg.status },
+        params: { limit: arg.limit, cursor: arg.cursor, token: arg.token, type: arg.type, status: arg.status, id: arg.id },
       }),
       transformResponse: (items: TransactionDto[], meta) => ({
         items, // The base query passes fetchBaseQuery's meta through (its type does not say so).
