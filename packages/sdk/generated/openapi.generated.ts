@@ -1414,7 +1414,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Network fee of a send and what the recipient gets, shown before the customer confirms (networks paid out by the platform) */
+        /** Network fee and withdrawal fee of a send and what the recipient gets, shown before the customer confirms */
         get: operations["getNetworkFee"];
         put?: never;
         post?: never;
@@ -3990,17 +3990,22 @@ export interface components {
              */
             gasLimit?: number;
             /**
-             * @description What the recipient gets: the amount less the estimated network fee ("0" when the fee takes it all); null without an estimate
+             * @description What the recipient gets: the amount less the withdrawal fee and the estimated network fee ("0" when they take it all); null without an estimate
              * @example 0.12498590
              */
             recipientGets: string | null;
             /**
-             * @description Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas): `estimatedFee` "0"
+             * @description Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas) and tokens it settles by hand: `estimatedFee` "0"
              * @enum {string}
              */
             feePaidBy: "customer" | "platform";
             /**
-             * @description Present when Send would refuse this amount (400, the same text): the network fee takes all of it, the recipient would get nothing
+             * @description The fee schedule's withdrawal fee, in the token, taken out of the amount at Send ("0" without one); the network fee comes on top
+             * @example 0.001
+             */
+            withdrawalFee: string;
+            /**
+             * @description Present when Send would refuse this amount (400, the same text): the withdrawal fee or the network fee takes all of it, the recipient would get nothing
              * @example The amount does not cover the network fee of 0.000141 LTC.
              */
             refusal?: string;
@@ -9246,6 +9251,8 @@ export interface operations {
         parameters: {
             query: {
                 coinAmount: string;
+                /** @description The network of the send (default: the one the platform pays out on, else the first) */
+                network?: string;
             };
             header?: never;
             path: {
@@ -9263,7 +9270,7 @@ export interface operations {
                     "application/json": components["schemas"]["NetworkFeeDto"];
                 };
             };
-            /** @description The token is not paid out on the chain by the platform, or the amount is not valid. */
+            /** @description The token is not supported, is not sent on that network, or the amount is not valid. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -240,8 +240,11 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     const bad = await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '0.123456789' }).set(bearer(customer.token)).expect(400);
     expect(bad.body.error).toBe('coinAmount must be a positive amount with at most 8 decimals.');
     await app.http.get('/api/crypto/network-fee/litecoin').set(bearer(customer.token)).expect(400);
-    const other = await app.http.get('/api/crypto/network-fee/bitcoin').query({ coinAmount: '1' }).set(bearer(customer.token)).expect(400);
-    expect(other.body.error).toBe('"bitcoin" is not paid out on the chain by the platform: no network fee estimate.');
+    // A token settled by hand: the platform pays its network fee, the customer only the schedule's withdrawal fee.
+    const other = await app.http.get('/api/crypto/network-fee/bitcoin').query({ coinAmount: '1' }).set(bearer(customer.token)).expect(200);
+    expect(other.body).toMatchObject({ estimatedFee: '0', feePaidBy: 'platform', withdrawalFee: '0', recipientGets: '1' });
+    const unknown = await app.http.get('/api/crypto/network-fee/nocoin').query({ coinAmount: '1' }).set(bearer(customer.token)).expect(400);
+    expect(unknown.body.error).toBe('"nocoin" is not a supported token.');
     await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '1' }).expect(401);
   });
 

@@ -95,6 +95,12 @@ export class PayoutsRepository {
   }
 
   /** The token's symbol upper-cased for messages ("LTC"); its id when the coin is gone. */
+  /** The schedule's withdrawal fee of a send of `token` (cp_withdrawal_fee: the rule cp_send checks), as text. */
+  async withdrawalFee(token: string, executor: Executor): Promise<string> {
+    const [row] = rowsOf(await executor.execute(sql`select cp_withdrawal_fee(${token})::text as fee`)) as Array<{ fee: string }>;
+    return row?.fee ?? '0';
+  }
+
   async symbolOf(token: string, executor: Executor): Promise<string> {
     const [row] = await executor.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, token));
     return (row?.symbol ?? token).toUpperCase();

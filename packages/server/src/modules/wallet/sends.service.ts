@@ -20,7 +20,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { TransactionRecord } from './transactions.repository';
 import { describe, toTransactionDto, usdText } from './wallet-common';
-import { SendFeeCheck } from './send-fee-check';
+import { SendFeeCheck, withdrawalFeeRefusal } from './send-fee-check';
 import { HouseExposureAlerts } from './house-exposure-alerts';
 import { SEND } from './wallet-functions';
 import { atCurrentPrice, feeRefusalOf, refusalOf } from './wallet-money';
@@ -96,7 +96,7 @@ export class SendsService {
     // The schedule's withdrawal fee comes out of the amount (cp_send checks it is still the schedule's); the rest is
     // held and paid out.
     const fee = toMoney((await this.tokens.charges(token.id)).withdrawalFee);
-    if (fee.gte(quantity)) throw new InvalidInputError(`The amount does not cover the withdrawal fee of ${plain(fee)} ${symbol}.`);
+    if (fee.gte(quantity)) throw new InvalidInputError(withdrawalFeeRefusal(plain(fee), symbol));
     const held = quantity.sub(fee);
     // The customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused here,
     // before anything is held (the money function knows no fee quote; the signer checks again when it signs).
