@@ -21,7 +21,6 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { TransactionRecord } from './transactions.repository';
 import { describe, toTransactionDto, usdText } from './wallet-common';
 import { SendFeeCheck, withdrawalFeeRefusal } from './send-fee-check';
-import { HouseExposureAlerts } from './house-exposure-alerts';
 import { SEND } from './wallet-functions';
 import { atCurrentPrice, feeRefusalOf, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
@@ -45,7 +44,6 @@ export class SendsService {
     private readonly sanctions: SanctionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly feeCheck?: SendFeeCheck,
-    @Optional() private readonly exposure?: HouseExposureAlerts,
   ) {}
 
   async send(
@@ -202,7 +200,6 @@ export class SendsService {
   }
 
   private feeRefusal(code: string, detail: string, token: { id: string; symbol: string; name: string }): Error | undefined {
-    if (code === 'CPH01') this.exposure?.refused(token.id, 'send');
     if (code === 'CPF01') this.tokens.forgetFees();
     return feeRefusalOf(code, detail, [token], 'send');
   }
