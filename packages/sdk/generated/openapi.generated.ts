@@ -4670,6 +4670,28 @@ export interface components {
             swapDay: string | null;
             swapMonth: string | null;
         };
+        WithdrawalNetworkFeeDto: {
+            /**
+             * @description The network id.
+             * @example litecoin
+             */
+            network: string;
+            /**
+             * @description The network name.
+             * @example Litecoin
+             */
+            name: string;
+            /**
+             * @description `network`: the network fee passed through plus `fee`; `fixed`: `fee` only. Null: not set (the token's `withdrawalFee`, network fee passed through).
+             * @enum {string|null}
+             */
+            mode: "network" | "fixed" | null;
+            /**
+             * @description Coins of the token; null: not set.
+             * @example 0.001
+             */
+            fee: string | null;
+        };
         FeeRowDto: {
             /**
              * @description `*` for the default row, else a token id.
@@ -4701,6 +4723,8 @@ export interface components {
              * @example 0.001
              */
             withdrawalFee: string | null;
+            /** @description Per network of the token, its withdrawal fee and mode, overriding `withdrawalFee` there (empty on the default row). */
+            withdrawalNetworks: components["schemas"]["WithdrawalNetworkFeeDto"][];
             /**
              * @description The house position may not go below this USD value (holdings minus what customers are owed).
              * @example 0
@@ -4729,6 +4753,14 @@ export interface components {
              */
             quoteSeconds: number;
         };
+        WithdrawalNetworkFeeUpdateDto: {
+            /** @example litecoin */
+            network: string;
+            /** @enum {string} */
+            mode: "network" | "fixed";
+            /** @example 0.001 */
+            fee: string;
+        };
         FeeRowUpdateDto: {
             swapSpreadBps?: number | null;
             swapFeeBps?: number | null;
@@ -4736,6 +4768,8 @@ export interface components {
             swapFeeMinUsd?: string | null;
             /** @example 0.001 */
             withdrawalFee?: string | null;
+            /** @description The per-network withdrawal fees of the token, replaced whole (a network left out falls back to `withdrawalFee`); null clears them. */
+            withdrawalNetworks?: components["schemas"]["WithdrawalNetworkFeeUpdateDto"][] | null;
             /** @example 0 */
             houseMinPositionUsd?: string | null;
             /** @example 12.5 */

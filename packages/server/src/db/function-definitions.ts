@@ -31,6 +31,7 @@ export const FAMILIES: Readonly<Record<string, string>> = {
   '0019_payout_fees': 'payouts',
   '0021_sweeps': 'sweeps',
   '0056_verification_limits': 'verification',
+  '0059_withdrawal_fee_modes': 'fees',
 };
 
 export const REGENERATE_COMMAND = 'pnpm --filter @coinpurse/server db:functions';

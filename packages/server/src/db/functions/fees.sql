@@ -4,6 +4,7 @@
 --
 -- The "fees" family: the current definition of each function (and composite type) first created by
 --   drizzle/0050_fees.sql
+--   drizzle/0059_withdrawal_fee_modes.sql
 -- (a function stays in the family of the migration that created it; the families are named in FAMILIES,
 -- src/db/function-definitions.ts). Read from a database migrated with every file of drizzle/: pg_get_functiondef,
 -- then the triggers that execute the function; in the order the migrations created them. Above each, the comment
@@ -30,6 +31,19 @@
 --   CPF01  the fee schedule changed since the terms were read (the caller reads them again)
 --   CPF02  the amount does not cover the fees               MESSAGE: the token
 --   CPH01  the house position of a token would go below its minimum   MESSAGE: the token
+
+-- From the header of drizzle/0059_withdrawal_fee_modes.sql:
+--
+-- Withdrawal fees per token and network, with a mode (issue 34). fee_schedule.withdrawal_networks overrides a token's
+-- withdrawal_fee on one of its networks: {"<network>": {"mode": "network" | "fixed", "fee": "<coins>"}}.
+--   network  the network fee is passed through to the customer (out of the amount, by the payout), plus `fee` (the
+--            house's margin) — what withdrawal_fee has always meant, and the mode of every network without an entry;
+--   fixed    the customer pays `fee` only; the platform pays the network fee: the withdrawal records
+--            details.withdrawalFeeMode = 'fixed', and its payout pays the recipient the whole amount held (the signer
+--            reads the mode from the withdrawal; charged_fee_base 0, so cp_complete_payout books the whole network fee
+--            as the platform's cost).
+-- The rule is written once, cp_withdrawal_terms, read by cp_send in its transaction: the fee and mode the caller read
+-- must still be the schedule's (CPF01 otherwise). A schedule without entries sends exactly as before.
 
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_fee_schedule(text)
@@ -308,3 +322,19 @@ END
 $function$;
 
 CREATE TRIGGER withdrawal_fee_follows_status AFTER UPDATE OF status, voided_at ON public.transactions FOR EACH ROW WHEN (((new.type = 'withdrawal'::text) AND (new.details ? 'withdrawalFee'::text))) EXECUTE FUNCTION cp_withdrawal_fee_follows_status();
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_withdrawal_terms(text,text)
+-- Created in drizzle/0059_withdrawal_fee_modes.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- The withdrawal fee of a send of p_token on p_network and its mode: the network's entry, else the token's
+-- withdrawal_fee with the network fee passed through (mode 'network'), else 0.
+CREATE OR REPLACE FUNCTION public.cp_withdrawal_terms(p_token text, p_network text, OUT mode text, OUT fee numeric)
+ RETURNS record
+ LANGUAGE sql
+ STABLE
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+  SELECT coalesce(n.entry->>'mode', 'network'), coalesce((n.entry->>'fee')::numeric, cp_withdrawal_fee(p_token))
+  FROM (SELECT (SELECT withdrawal_networks->p_network FROM fee_schedule WHERE token = p_token) AS entry) AS n
+$function$;

@@ -53,8 +53,10 @@ export class NetworkFeeService implements SendFeeCheck {
     const amountBase = parseCoinAmount(coinAmount, decimals);
     const signer = this.signers.get(chain.network);
     const symbol = await this.payoutRows.symbolOf(tokenId, this.db);
-    // The schedule's withdrawal fee comes out of the amount first (as at Send); the payout pays the rest, less its fee.
-    const withdrawal = await this.withdrawalFee(tokenId, decimals);
+    // The schedule's withdrawal fee comes out of the amount first (as at Send); the payout pays the rest, less its fee
+    // — unless the fee is fixed on this network: then the platform pays the network fee.
+    const withdrawal = await this.withdrawalFee(tokenId, chain.network, decimals);
+    if (withdrawal.mode === 'fixed') return this.platformFee(tokenId, coinAmount, chain.network, { network: chain.network, decimals });
     const heldBase = recipientGetsBase(amountBase, withdrawal.base);
     const estimate = await this.quote(chain, heldBase > 0n ? heldBase : amountBase);
     const { feeBase, feeRateBase } = estimate;
@@ -80,9 +82,10 @@ export class NetworkFeeService implements SendFeeCheck {
   }
 
   /** The schedule's withdrawal fee of `token`: as text, and in base units rounded up (the held amount is truncated). */
-  private async withdrawalFee(token: string, decimals: number): Promise<{ text: string; base: bigint }> {
-    const fee = toMoney(await this.payoutRows.withdrawalFee(token, this.db));
-    return { text: plain(fee), base: BigInt(fee.mul(toMoney(10).pow(decimals)).toDecimalPlaces(0, Decimal.ROUND_UP).toFixed(0)) };
+  private async withdrawalFee(token: string, network: string, decimals: number): Promise<{ text: string; base: bigint; mode: 'network' | 'fixed' }> {
+    const terms = await this.payoutRows.withdrawalTerms(token, network, this.db);
+    const fee = toMoney(terms.fee);
+    return { text: plain(fee), base: BigInt(fee.mul(toMoney(10).pow(decimals)).toDecimalPlaces(0, Decimal.ROUND_UP).toFixed(0)), mode: terms.mode };
   }
 
   /**
@@ -114,10 +117,33 @@ export class NetworkFeeService implements SendFeeCheck {
 
   /**
    * A token whose network fee the platform pays: an ERC-20 token the EVM signer pays out (a contract on a network with
-   * a signer: its gas), or a token settled by hand on `network` (by default its first). The customer pays only the
-   * schedule's withdrawal fee: `estimatedFee` "0", the recipient gets the amount less the withdrawal fee.
+   * a signer: its gas), a token settled by hand on `network` (by default its first), or a coin whose withdrawal fee is
+   * fixed on its chain (`native`). The customer pays only the schedule's withdrawal fee: `estimatedFee` "0", the
+   * recipient gets the amount less the withdrawal fee.
    */
-  private async platformFee(tokenId: string, coinAmount: string | undefined, network: string | undefined): Promise<NetworkFeeDto> {
+  private async platformFee(
+    tokenId: string,
+    coinAmount: string | undefined,
+    network: string | undefined,
+    native?: { network: string; decimals: number },
+  ): Promise<NetworkFeeDto> {
+    if (native) {
+      const amountBase = parseCoinAmount(coinAmount, native.decimals);
+      const withdrawal = await this.withdrawalFee(tokenId, native.network, native.decimals);
+      const refusal = withdrawal.base >= amountBase ? withdrawalFeeRefusal(withdrawal.text, await this.payoutRows.symbolOf(tokenId, this.db)) : undefined;
+      return {
+        token: tokenId,
+        network: native.network,
+        coinAmount: baseToFixed(amountBase, native.decimals),
+        estimatedFee: '0',
+        feeRate: null,
+        targetBlocks: FEE_TARGET_BLOCKS,
+        recipientGets: baseToFixed(recipientGetsBase(amountBase, withdrawal.base), native.decimals),
+        feePaidBy: 'platform',
+        withdrawalFee: withdrawal.text,
+        ...(refusal ? { refusal } : {}),
+      };
+    }
     const rows = await this.tokenNetworks.listForCoin(String(tokenId));
     if (!rows.length) throw new InvalidInputError(`"${String(tokenId).slice(0, 40)}" is not a supported token.`);
     if (network !== undefined && !rows.some((r) => r.network === network))
@@ -129,7 +155,7 @@ export class NetworkFeeService implements SendFeeCheck {
     const row = erc20 ?? rows.find((r) => r.network === network) ?? rows[0];
     const decimals = erc20 ? (erc20.contractDecimals ?? 18) : MANUAL_DECIMALS;
     const amount = toMoney(baseToDecimal(parseCoinAmount(coinAmount, decimals), decimals));
-    const fee = toMoney(await this.payoutRows.withdrawalFee(tokenId, this.db));
+    const fee = toMoney((await this.payoutRows.withdrawalTerms(tokenId, row.network, this.db)).fee);
     const refusal = fee.gte(amount) ? withdrawalFeeRefusal(plain(fee), await this.payoutRows.symbolOf(tokenId, this.db)) : undefined;
     return {
       token: tokenId,

@@ -91,14 +91,15 @@ export class SendsService {
     const exact = input.transferData.coinAmountExact;
     const quantity = exact !== undefined ? parseAmount(exact) : usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
-    // The schedule's withdrawal fee comes out of the amount (cp_send checks it is still the schedule's); the rest is
-    // held and paid out.
-    const fee = toMoney((await this.tokens.charges(token.id)).withdrawalFee);
+    // The schedule's withdrawal fee on this network comes out of the amount (cp_send checks it and its mode are still
+    // the schedule's); the rest is held and paid out. In the fixed mode the platform pays the network fee.
+    const terms = await this.tokens.withdrawalTerms(token.id, network);
+    const fee = toMoney(terms.fee);
     if (fee.gte(quantity)) throw new InvalidInputError(withdrawalFeeRefusal(plain(fee), symbol));
     const held = quantity.sub(fee);
-    // The customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused here,
-    // before anything is held (the money function knows no fee quote; the signer checks again when it signs).
-    const feeRefusal = await this.feeCheck?.sendRefusal(token.id, network, plain(held));
+    // Otherwise the customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused
+    // here, before anything is held (the money function knows no fee quote; the signer checks again when it signs).
+    const feeRefusal = terms.mode === 'fixed' ? undefined : await this.feeCheck?.sendRefusal(token.id, network, plain(held));
     if (feeRefusal) throw new InvalidInputError(feeRefusal);
     const usdAt = usdValue(quantity, quote.price);
     const id = randomUUID();
@@ -107,6 +108,7 @@ export class SendsService {
       priceSource: quote.source,
       ...(memo ? { memo } : {}),
       ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+      ...(terms.mode === 'fixed' ? { withdrawalFeeMode: 'fixed' } : {}),
       ...(travelRule ? { travelRule } : {}),
     };
     const row: Omit<TransactionRecord, 'seq'> = {
@@ -156,6 +158,7 @@ export class SendsService {
         memo,
         price: plain(quote.price),
         ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+        ...(terms.mode === 'fixed' ? { withdrawalFeeMode: 'fixed' } : {}),
         ...(travelRule ? { travelRule } : {}),
       },
     });

@@ -109,6 +109,16 @@ export class WalletTokensRepository {
     return { swapCharged, withdrawalFee: own?.withdrawalFee ?? '0' };
   }
 
+  /**
+   * A send's withdrawal fee of `token` on `network` and its mode, as cp_withdrawal_terms reads them (the network's
+   * entry, else the token's fee with the network fee passed through): from the reference data, checked again by cp_send.
+   */
+  async withdrawalTerms(token: string, network: string): Promise<{ fee: string; mode: 'network' | 'fixed' }> {
+    const own = (await this.referenceData.get()).fees.get(token);
+    const entry = own?.withdrawalNetworks?.[network];
+    return entry ? { fee: entry.fee, mode: entry.mode } : { fee: own?.withdrawalFee ?? '0', mode: 'network' };
+  }
+
   /** Drops the reference data copy (the schedule changed under it). */
   forgetFees(): void {
     this.referenceData.invalidate();
