@@ -4323,7 +4323,7 @@ export interface components {
             /** @example https://example.com/coinpurse/webhooks */
             url: string;
             description: string | null;
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             /** @description Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
             enabled: boolean;
             /** @example Disabled after 10 failed tries of event evt_… */
@@ -4355,7 +4355,7 @@ export interface components {
              *       "withdrawal.completed"
              *     ]
              */
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             /** @example Accounting system */
             description?: string;
         };
@@ -4365,7 +4365,7 @@ export interface components {
             /** @example https://example.com/coinpurse/webhooks */
             url: string;
             description: string | null;
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             /** @description Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
             enabled: boolean;
             /** @example Disabled after 10 failed tries of event evt_… */
@@ -4393,7 +4393,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description The receiver: an https URL without user or password, reached from the server. Addresses of private, loopback and link-local networks are refused (unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, which also allows http). */
             url?: string;
-            events?: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events?: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             description?: string | null;
             /** @description false pauses deliveries (they wait); true resumes them, also after the endpoint was disabled by failures */
             enabled?: boolean;

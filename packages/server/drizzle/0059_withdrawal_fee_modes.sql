@@ -8,6 +8,8 @@
 --            as the platform's cost).
 -- The rule is written once, cp_withdrawal_terms, read by cp_send in its transaction: the fee and mode the caller read
 -- must still be the schedule's (CPF01 otherwise). A schedule without entries sends exactly as before.
+-- Also: the house exposure alert's opening and closing as the administrators' webhook events house.exposure and
+-- house.recovered (cp_webhook_house_events, a trigger on house_exposure_alerts).
 ALTER TABLE "fee_schedule" ADD COLUMN "withdrawal_networks" jsonb;--> statement-breakpoint
 ALTER TABLE "fee_schedule" ADD CONSTRAINT "fee_schedule_withdrawal_networks_object" CHECK ("fee_schedule"."withdrawal_networks" is null or jsonb_typeof("fee_schedule"."withdrawal_networks") = 'object');
 --> statement-breakpoint
@@ -70,3 +72,27 @@ BEGIN
   PERFORM cp_write_records(p_records);
 END
 $function$;
+--> statement-breakpoint
+-- The house exposure alert as webhook events (administrators' endpoints only): house.exposure when the alert of a
+-- token opens (a house_exposure_alerts row written by HouseExposureService, with its audit entry house.exposure),
+-- house.recovered when it closes (the row deleted once the position is back at its minimum: audit house.recovered).
+-- The delivery keeps the token, the position then (coins; null when its holdings are unknown) and the minimum (USD).
+CREATE OR REPLACE FUNCTION cp_webhook_house_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_token text := CASE WHEN TG_OP = 'INSERT' THEN NEW.token ELSE OLD.token END;
+BEGIN
+  PERFORM cp_webhook_enqueue(ARRAY[CASE WHEN TG_OP = 'INSERT' THEN 'house.exposure' ELSE 'house.recovered' END], NULL, 'house',
+    jsonb_build_object('token', v_token,
+      'alerted_at', CASE WHEN TG_OP = 'INSERT' THEN NEW.alerted_at ELSE OLD.alerted_at END,
+      'recovered_at', CASE WHEN TG_OP = 'DELETE' THEN now() END,
+      'position', cp_house_position(v_token)::text,
+      'min_position_usd', (cp_fee_schedule(v_token)).min_position_usd::text));
+  RETURN NULL;
+END
+$function$;
+--> statement-breakpoint
+CREATE TRIGGER house_exposure_alerts_webhook AFTER INSERT OR DELETE ON house_exposure_alerts
+  FOR EACH ROW EXECUTE FUNCTION cp_webhook_house_events();

@@ -190,6 +190,8 @@ export type WebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   /** Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
   enabled: boolean;
@@ -222,6 +224,8 @@ export type CreatedWebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   /** Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
   enabled: boolean;
@@ -255,6 +259,8 @@ export type CreateWebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   description?: string;
 };
@@ -278,6 +284,8 @@ export type UpdateWebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   description?: string | null;
   /** false pauses deliveries (they wait); true resumes them, also after the endpoint was disabled by failures */
