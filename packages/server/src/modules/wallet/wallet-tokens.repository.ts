@@ -96,17 +96,17 @@ export class WalletTokensRepository {
   }
 
   /**
-   * What the fee schedule charges, from the reference data (no query): whether a swap into `to` pays a spread or fee,
-   * and a send's withdrawal fee of `token`. The money functions check the schedule again under their locks (CPF01 when
+   * What the fee schedule charges, from the reference data (no query): whether a swap into `token` pays a spread or
+   * fee (a send's withdrawal fee: `withdrawalTerms`). The money functions check the schedule again under their locks (CPF01 when
    * this copy was stale: `forgetFees` and read again).
    */
-  async charges(token: string): Promise<{ swapCharged: boolean; withdrawalFee: string }> {
+  async charges(token: string): Promise<{ swapCharged: boolean }> {
     const { fees } = await this.referenceData.get();
     const own = fees.get(token);
     const base = fees.get('*');
     const spread = own?.swapSpreadBps ?? base?.swapSpreadBps ?? 0;
     const swapCharged = spread > 0 || (base?.swapFeeBps ?? 0) > 0 || Number(base?.swapFeeMinUsd ?? 0) > 0;
-    return { swapCharged, withdrawalFee: own?.withdrawalFee ?? '0' };
+    return { swapCharged };
   }
 
   /**
