@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 
 /** The operator's business (issue 34): the fee schedule and the revenue it earns, in the back office. */
 export const FeesRoutes = {
@@ -14,6 +15,50 @@ export const FEE_DEFAULT_TOKEN = '*';
 
 const DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
 const USD = /^\d{1,15}(\.\d{1,8})?$/;
+
+/**
+ * How a withdrawal on a network is charged (migration 0062): `network` — the network fee passed through to the customer
+ * (out of the amount) plus the withdrawal fee as a margin; `fixed` — the customer pays the withdrawal fee only, the
+ * platform pays the network fee (the recipient gets the amount less the fee).
+ */
+export const WITHDRAWAL_FEE_MODES = ['network', 'fixed'] as const;
+export type WithdrawalFeeMode = (typeof WITHDRAWAL_FEE_MODES)[number];
+
+/** A token's withdrawal fee on one of its networks. */
+export class WithdrawalNetworkFeeDto {
+  @ApiProperty({ example: 'litecoin', description: 'The network id.' })
+  network: string;
+
+  @ApiProperty({ example: 'Litecoin', description: 'The network name.' })
+  name: string;
+
+  @ApiProperty({
+    enum: WITHDRAWAL_FEE_MODES,
+    nullable: true,
+    description:
+      "`network`: the network fee passed through plus `fee`; `fixed`: `fee` only. Null: not set (the token's `withdrawalFee`, network fee passed through).",
+  })
+  mode: WithdrawalFeeMode | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '0.001', description: 'Coins of the token; null: not set.' })
+  fee: string | null;
+}
+
+/** A token's withdrawal fee on one network, as set. */
+export class WithdrawalNetworkFeeUpdateDto {
+  @ApiProperty({ example: 'litecoin' })
+  @IsString({ message: 'network must be the id of one of the token’s networks.' })
+  @MaxLength(60, { message: 'network must be the id of one of the token’s networks.' })
+  network: string;
+
+  @ApiProperty({ enum: WITHDRAWAL_FEE_MODES })
+  @IsIn(WITHDRAWAL_FEE_MODES, { message: 'The withdrawal fee mode must be network (the network fee passed through plus the fee) or fixed.' })
+  mode: WithdrawalFeeMode;
+
+  @ApiProperty({ example: '0.001' })
+  @Matches(DECIMAL, { message: 'The withdrawal fee must be an amount of coins such as 0.001.' })
+  fee: string;
+}
 
 /** One row of the schedule: the default (`*`) or one token's; null: not set (the default's, else 0). */
 export class FeeRowDto {
@@ -39,6 +84,12 @@ export class FeeRowDto {
     description: "A withdrawal's fee in coins of the token, on top of the network fee (token rows).",
   })
   withdrawalFee: string | null;
+
+  @ApiProperty({
+    type: [WithdrawalNetworkFeeDto],
+    description: 'Per network of the token, its withdrawal fee and mode, overriding `withdrawalFee` there (empty on the default row).',
+  })
+  withdrawalNetworks: WithdrawalNetworkFeeDto[];
 
   @ApiProperty({
     type: String,
@@ -110,6 +161,19 @@ export class FeeRowUpdateDto {
   @ValidateIf((_, value) => value !== null)
   @Matches(DECIMAL, { message: 'The withdrawal fee must be an amount of coins such as 0.001.' })
   withdrawalFee?: string | null;
+
+  @ApiPropertyOptional({
+    type: [WithdrawalNetworkFeeUpdateDto],
+    nullable: true,
+    description: 'The per-network withdrawal fees of the token, replaced whole (a network left out falls back to `withdrawalFee`); null clears them.',
+  })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsArray({ message: 'withdrawalNetworks must be a list of {network, mode, fee}.' })
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => WithdrawalNetworkFeeUpdateDto)
+  withdrawalNetworks?: WithdrawalNetworkFeeUpdateDto[] | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: '0' })
   @IsOptional()

@@ -51,20 +51,28 @@ export class NetworkFeeDto {
     type: String,
     nullable: true,
     example: '0.12498590',
-    description: 'What the recipient gets: the amount less the estimated network fee ("0" when the fee takes it all); null without an estimate',
+    description:
+      'What the recipient gets: the amount less the withdrawal fee and the estimated network fee ("0" when they take it all); null without an estimate',
   })
   recipientGets: string | null;
 
   @ApiProperty({
     enum: ['customer', 'platform'],
     description:
-      'Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas): `estimatedFee` "0"',
+      'Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas) and tokens it settles by hand: `estimatedFee` "0"',
   })
   feePaidBy: 'customer' | 'platform';
 
+  @ApiProperty({
+    example: '0.001',
+    description: 'The fee schedule\'s withdrawal fee, in the token, taken out of the amount at Send ("0" without one); the network fee comes on top',
+  })
+  withdrawalFee: string;
+
   @ApiPropertyOptional({
     example: 'The amount does not cover the network fee of 0.000141 LTC.',
-    description: 'Present when Send would refuse this amount (400, the same text): the network fee takes all of it, the recipient would get nothing',
+    description:
+      'Present when Send would refuse this amount (400, the same text): the withdrawal fee or the network fee takes all of it, the recipient would get nothing',
   })
   refusal?: string;
 }

@@ -41,6 +41,8 @@ export const ADMIN_ONLY_WEBHOOK_EVENTS = [
   'deposit.review_required',
   'payout.awaiting_funds',
   'payout.awaiting_cold_signature',
+  'house.exposure',
+  'house.recovered',
 ] as const;
 export const WEBHOOK_EVENTS = [...CUSTOMER_WEBHOOK_EVENTS, ...ADMIN_ONLY_WEBHOOK_EVENTS] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];

@@ -1414,7 +1414,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Network fee of a send and what the recipient gets, shown before the customer confirms (networks paid out by the platform) */
+        /** Network fee and withdrawal fee of a send and what the recipient gets, shown before the customer confirms */
         get: operations["getNetworkFee"];
         put?: never;
         post?: never;
@@ -3995,17 +3995,22 @@ export interface components {
              */
             gasLimit?: number;
             /**
-             * @description What the recipient gets: the amount less the estimated network fee ("0" when the fee takes it all); null without an estimate
+             * @description What the recipient gets: the amount less the withdrawal fee and the estimated network fee ("0" when they take it all); null without an estimate
              * @example 0.12498590
              */
             recipientGets: string | null;
             /**
-             * @description Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas): `estimatedFee` "0"
+             * @description Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas) and tokens it settles by hand: `estimatedFee` "0"
              * @enum {string}
              */
             feePaidBy: "customer" | "platform";
             /**
-             * @description Present when Send would refuse this amount (400, the same text): the network fee takes all of it, the recipient would get nothing
+             * @description The fee schedule's withdrawal fee, in the token, taken out of the amount at Send ("0" without one); the network fee comes on top
+             * @example 0.001
+             */
+            withdrawalFee: string;
+            /**
+             * @description Present when Send would refuse this amount (400, the same text): the withdrawal fee or the network fee takes all of it, the recipient would get nothing
              * @example The amount does not cover the network fee of 0.000141 LTC.
              */
             refusal?: string;
@@ -4323,7 +4328,7 @@ export interface components {
             /** @example https://example.com/coinpurse/webhooks */
             url: string;
             description: string | null;
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             /** @description Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
             enabled: boolean;
             /** @example Disabled after 10 failed tries of event evt_… */
@@ -4355,7 +4360,7 @@ export interface components {
              *       "withdrawal.completed"
              *     ]
              */
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             /** @example Accounting system */
             description?: string;
         };
@@ -4365,7 +4370,7 @@ export interface components {
             /** @example https://example.com/coinpurse/webhooks */
             url: string;
             description: string | null;
-            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             /** @description Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
             enabled: boolean;
             /** @example Disabled after 10 failed tries of event evt_… */
@@ -4393,7 +4398,7 @@ export interface components {
         UpdateWebhookDto: {
             /** @description The receiver: an https URL without user or password, reached from the server. Addresses of private, loopback and link-local networks are refused (unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, which also allows http). */
             url?: string;
-            events?: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature")[];
+            events?: ("deposit.pending" | "deposit.confirmed" | "deposit.credited" | "deposit.dropped" | "withdrawal.created" | "withdrawal.approved" | "withdrawal.broadcast" | "withdrawal.completed" | "withdrawal.failed" | "swap.completed" | "balance.adjusted" | "notification.created" | "approval.requested" | "approval.decided" | "deposit.review_required" | "payout.awaiting_funds" | "payout.awaiting_cold_signature" | "house.exposure" | "house.recovered")[];
             description?: string | null;
             /** @description false pauses deliveries (they wait); true resumes them, also after the endpoint was disabled by failures */
             enabled?: boolean;
@@ -4670,6 +4675,28 @@ export interface components {
             swapDay: string | null;
             swapMonth: string | null;
         };
+        WithdrawalNetworkFeeDto: {
+            /**
+             * @description The network id.
+             * @example litecoin
+             */
+            network: string;
+            /**
+             * @description The network name.
+             * @example Litecoin
+             */
+            name: string;
+            /**
+             * @description `network`: the network fee passed through plus `fee`; `fixed`: `fee` only. Null: not set (the token's `withdrawalFee`, network fee passed through).
+             * @enum {string|null}
+             */
+            mode: "network" | "fixed" | null;
+            /**
+             * @description Coins of the token; null: not set.
+             * @example 0.001
+             */
+            fee: string | null;
+        };
         FeeRowDto: {
             /**
              * @description `*` for the default row, else a token id.
@@ -4701,6 +4728,8 @@ export interface components {
              * @example 0.001
              */
             withdrawalFee: string | null;
+            /** @description Per network of the token, its withdrawal fee and mode, overriding `withdrawalFee` there (empty on the default row). */
+            withdrawalNetworks: components["schemas"]["WithdrawalNetworkFeeDto"][];
             /**
              * @description The house position may not go below this USD value (holdings minus what customers are owed).
              * @example 0
@@ -4729,6 +4758,14 @@ export interface components {
              */
             quoteSeconds: number;
         };
+        WithdrawalNetworkFeeUpdateDto: {
+            /** @example litecoin */
+            network: string;
+            /** @enum {string} */
+            mode: "network" | "fixed";
+            /** @example 0.001 */
+            fee: string;
+        };
         FeeRowUpdateDto: {
             swapSpreadBps?: number | null;
             swapFeeBps?: number | null;
@@ -4736,6 +4773,8 @@ export interface components {
             swapFeeMinUsd?: string | null;
             /** @example 0.001 */
             withdrawalFee?: string | null;
+            /** @description The per-network withdrawal fees of the token, replaced whole (a network left out falls back to `withdrawalFee`); null clears them. */
+            withdrawalNetworks?: components["schemas"]["WithdrawalNetworkFeeUpdateDto"][] | null;
             /** @example 0 */
             houseMinPositionUsd?: string | null;
             /** @example 12.5 */
@@ -9257,6 +9296,8 @@ export interface operations {
         parameters: {
             query: {
                 coinAmount: string;
+                /** @description The network of the send (default: the one the platform pays out on, else the first) */
+                network?: string;
             };
             header?: never;
             path: {
@@ -9274,7 +9315,7 @@ export interface operations {
                     "application/json": components["schemas"]["NetworkFeeDto"];
                 };
             };
-            /** @description The token is not paid out on the chain by the platform, or the amount is not valid. */
+            /** @description The token is not supported, is not sent on that network, or the amount is not valid. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -20,6 +20,12 @@ export interface ApprovedPayment {
   address: string;
   /** In the chain's base unit (satoshis, wei). */
   amountBase: bigint;
+  /**
+   * The platform pays the network fee: the withdrawal's fee is fixed on its network (details.withdrawalFeeMode
+   * 'fixed', written by cp_send, migration 0062), so the recipient gets the whole amount. Otherwise the customer pays
+   * it out of the amount.
+   */
+  platformPaysFee: boolean;
 }
 
 /**
@@ -52,6 +58,7 @@ export async function readApprovedPayment(
       address: transactions.address,
       coinAmount: transactions.coinAmount,
       voidedAt: transactions.voidedAt,
+      details: transactions.details,
     })
     .from(transactions)
     .where(and(eq(transactions.id, request.transactionId)));
@@ -74,7 +81,8 @@ export async function readApprovedPayment(
   if (!row.address || !sameAddress(request.address, row.address)) throw new SignerRefusal('the address asked for is not the approved address');
   if (request.amountBase !== amountBase) throw new SignerRefusal(`the amount asked for (${request.amountBase}) is not the approved amount (${amountBase})`);
   if (amountBase <= 0n) throw new SignerRefusal('nothing to pay');
-  return { address: row.address, amountBase };
+  const platformPaysFee = (row.details as { withdrawalFeeMode?: unknown } | null)?.withdrawalFeeMode === 'fixed';
+  return { address: row.address, amountBase, platformPaysFee };
 }
 
 /** The withdrawal's token and its ERC-20 contract on `network` (null: the token has no contract there). */

@@ -8,6 +8,8 @@ export interface ApprovedEvmPayment {
   address: string;
   amountBase: bigint;
   contract: string | null;
+  /** A withdrawal whose fee is fixed: the platform pays the gas (see ApprovedPayment). Absent: a sweep's payment. */
+  platformPaysFee?: boolean;
 }
 
 /** EVM addresses compare without their checksum case. */

@@ -32,6 +32,7 @@ export const FAMILIES: Readonly<Record<string, string>> = {
   '0021_sweeps': 'sweeps',
   '0056_verification_limits': 'verification',
   '0061_dropped_deposits': 'deposit-review',
+  '0062_withdrawal_fee_modes': 'fees',
 };
 
 export const REGENERATE_COMMAND = 'pnpm --filter @coinpurse/server db:functions';

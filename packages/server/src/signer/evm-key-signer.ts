@@ -82,8 +82,8 @@ export class EvmKeySigner implements HotSigner {
     );
     const { maxFeePerGas, maxPriorityFeePerGas } = evmPaymentFees(quote, gas, maxFeeBase(this.chain));
     // A native payment: the customer pays the network fee at the quote, the recipient gets the amount less it. A token
-    // payment: the recipient gets the whole amount, the gas (in the native coin) is the platform's.
-    const chargedFeeBase = approved.contract ? 0n : evmQuotedFee(quote, gas);
+    // payment, or a withdrawal whose fee is fixed: the recipient gets the whole amount, the gas is the platform's.
+    const chargedFeeBase = approved.contract || approved.platformPaysFee ? 0n : evmQuotedFee(quote, gas);
     const value = approved.contract ? 0n : approved.amountBase - chargedFeeBase;
     if (!approved.contract && value <= 0n)
       throw new SignerRefusal(`the amount ${approved.amountBase} wei does not cover the network fee (${chargedFeeBase} wei)`);

@@ -61,12 +61,13 @@ export class NodeWalletSigner implements HotSigner {
     try {
       // The one approved output; the wallet adds its inputs (locked, so a payout signed next never spends them too) and
       // its change, and signals replaceability (RBF).
-      // The customer pays the network fee: it is subtracted from the payment output.
+      // The customer pays the network fee: it is subtracted from the payment output — unless the withdrawal's fee is
+      // fixed (the platform pays it: the wallet adds it on top, out of its own coins).
       funded = await this.wallet.call('walletcreatefundedpsbt', [
         [],
         [{ [approved.address]: amount }],
         0,
-        { replaceable: true, lockUnspents: true, subtractFeeFromOutputs: [0] },
+        { replaceable: true, lockUnspents: true, ...(approved.platformPaysFee ? {} : { subtractFeeFromOutputs: [0] }) },
       ]);
     } catch (error) {
       if (error instanceof ChainRpcError && error.rpcCode === RPC_WALLET_ERROR && /too small/i.test(error.message)) {
@@ -89,8 +90,13 @@ export class NodeWalletSigner implements HotSigner {
         );
       }
       const { hex, decoded } = await this.signPsbt(funded.psbt);
-      await this.checkOutputs(decoded, { address: approved.address, amountBase: approved.amountBase - feeBase });
-      return { rawTx: hex, txid: decoded.txid, feeBase, chargedFeeBase: feeBase };
+      const chargedFeeBase = approved.platformPaysFee ? 0n : feeBase;
+      await this.checkOutputs(decoded, {
+        address: approved.address,
+        amountBase: approved.amountBase - chargedFeeBase,
+        platformPaysFee: approved.platformPaysFee,
+      });
+      return { rawTx: hex, txid: decoded.txid, feeBase, chargedFeeBase };
     } catch (error) {
       // Nothing leaves the signer: the coins the funding locked are the wallet's to spend again (the node would keep
       // them locked until it restarts, and the next payouts could not use them).
@@ -169,7 +175,7 @@ export class NodeWalletSigner implements HotSigner {
     if (JSON.stringify(spends(decoded)) !== JSON.stringify(spends(original))) {
       throw new SignerRefusal('the replacement does not spend exactly the inputs of the payment it replaces');
     }
-    await this.checkOutputs(decoded, { address: approved.address, amountBase: paid });
+    await this.checkOutputs(decoded, { ...approved, amountBase: paid });
     return { rawTx: hex, txid: decoded.txid, feeBase };
   }
 

@@ -87,4 +87,61 @@ describe('Fees, the swap quote and Revenue in Chromium', () => {
     const revenue = (await t.http.get('/api/admin/revenue').set(bearer(admin.token)).expect(200)).body;
     expect(revenue.rows).toEqual([expect.objectContaining({ token: 'ethereum', kind: 'swap_spread', coinAmount: '0.0002', usd: '0.5' })]);
   });
+
+  it('the Send confirm step shows the withdrawal fee and what the recipient gets', async () => {
+    await t.http.put('/api/admin/fees/bitcoin').set(bearer(t.admin)).send({ withdrawalFee: '0.0001' }).expect(200);
+    const customer = await signUp(t.http);
+    await fund(t, customer._id, 'bitcoin', 200);
+    // The one answer the screen reads: the schedule's fee, and the amount less it (Coinpurse settles BTC by hand here).
+    const fee = (await t.http.get('/api/crypto/network-fee/bitcoin').query({ coinAmount: '0.002' }).set(bearer(customer.token)).expect(200)).body;
+    expect(fee).toMatchObject({ withdrawalFee: '0.0001', estimatedFee: '0', feePaidBy: 'platform', recipientGets: '0.0019' });
+    const tooSmall = (await t.http.get('/api/crypto/network-fee/bitcoin').query({ coinAmount: '0.0001' }).set(bearer(customer.token)).expect(200)).body;
+    expect(tooSmall).toMatchObject({ recipientGets: '0', refusal: 'The amount does not cover the withdrawal fee of 0.0001 BTC.' });
+
+    const page = await signedInPage(customer);
+    await page.goto('/wallet');
+    await page.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('region', { name: 'Choose a token to send' }).getByRole('button', { name: 'Bitcoin (BTC)' }).click();
+    await page.getByLabel('Address').fill('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2');
+    await page.getByLabel('Amount in USD').fill('100');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Transfer' }).waitFor();
+    expect(await page.getByTestId('confirm-coin-amount').textContent()).toBe('-0.00200000 BTC');
+    await expect.poll(() => page.getByTestId('confirm-withdrawal-fee').textContent()).toBe('0.0001 BTC');
+    expect(await page.getByTestId('confirm-network-fee').textContent()).toBe('Paid by Coinpurse');
+    expect(await page.getByTestId('confirm-recipient-gets').textContent()).toBe('0.0019 BTC');
+    await walk(page, page.getByRole('region', { name: 'Transfer' }));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    // The whole amount leaves the balance: the fee to the house's revenue, the rest held for the payout.
+    await expect.poll(async () => (await holdings(t, customer.token)).bitcoin).toBe('0.00200000');
+  });
+
+  it('the Fees screen sets a fixed withdrawal fee on a network; the Send confirm step charges it alone', async () => {
+    const admin = (await t.http.post('/api/admin/login-admin').send({ email: 'admin@test.local', password: 'admin-password-123' }).expect(200)).body;
+    const adminPage = await signedInPage({ ...admin, role: 'admin' });
+    await adminPage.goto('/admin/fees');
+    await adminPage.getByRole('heading', { name: 'Fees', level: 1 }).waitFor();
+    await adminPage.getByRole('button', { name: 'Edit the fees of Bitcoin' }).click();
+    const form = adminPage.getByRole('form', { name: 'Fees of Bitcoin' });
+    await form.getByLabel('Bitcoin: how the withdrawal fee is charged').selectOption('fixed');
+    await form.getByLabel('Bitcoin: withdrawal fee (coins)').fill('0.0002');
+    await walk(adminPage, adminPage.locator('main'));
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await adminPage.getByTestId('fees-bitcoin-bitcoin').textContent()) ?? '').toBe('Bitcoin: 0.0002 fixed');
+    await walk(adminPage, adminPage.locator('main'));
+
+    const customer = await signUp(t.http);
+    await fund(t, customer._id, 'bitcoin', 200);
+    const page = await signedInPage(customer);
+    await page.goto('/wallet');
+    await page.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('region', { name: 'Choose a token to send' }).getByRole('button', { name: 'Bitcoin (BTC)' }).click();
+    await page.getByLabel('Address').fill('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2');
+    await page.getByLabel('Amount in USD').fill('100');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByTestId('confirm-withdrawal-fee').textContent()).toBe('0.0002 BTC');
+    expect(await page.getByTestId('confirm-network-fee').textContent()).toBe('Paid by Coinpurse');
+    expect(await page.getByTestId('confirm-recipient-gets').textContent()).toBe('0.0018 BTC');
+    await walk(page, page.getByRole('region', { name: 'Transfer' }));
+  });
 });

@@ -90,6 +90,32 @@ describe.each(SIGNER_DATABASE_KINDS)('ETH withdrawals paid on an anvil chain on 
     expect(hotBefore - (await balanceOf(HOT_ADDRESS))).toBe(paid + feeWei);
   });
 
+  it('a withdrawal fee fixed on the network: the recipient gets the whole amount held, the platform pays the gas', async () => {
+    const setFees = (body: object) => t.http.put('/api/admin/fees/ethereum').set(bearer(admin)).send(body).expect(200);
+    await setFees({ withdrawalNetworks: [{ network: 'ethereum', mode: 'fixed', fee: '0.001' }] });
+    try {
+      const to = randomAddress();
+      // 100 USD = 0.04 ETH: 0.001 to the house, 0.039 held and paid whole.
+      const { id } = await withdrawal(to, 100);
+      await approve(id);
+      expect(await payouts.runOnce('ethereum')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+      const [row] = (
+        (await db.execute(sql`select txid, charged_fee_base::text as charged from payouts where transaction_id = ${id}`)) as unknown as {
+          rows: Array<{ txid: string; charged: string }>;
+        }
+      ).rows;
+      expect(row.charged).toBe('0');
+      const paid = 39n * 10n ** 15n;
+      const onChain = await anvil.rpc.call<{ to: string; value: string }>('eth_getTransactionByHash', [row.txid]);
+      expect(onChain).toMatchObject({ to, value: `0x${paid.toString(16)}` });
+      await anvil.rpc.call('anvil_mine', ['0x2']);
+      expect(await payouts.runOnce('ethereum')).toMatchObject({ completed: 1 });
+      expect(await balanceOf(to)).toBe(paid);
+    } finally {
+      await setFees({ withdrawalNetworks: null });
+    }
+  });
+
   it('two withdrawals approved together get consecutive nonces reserved in the database; a forged request is refused', async () => {
     const nonceBefore = BigInt(await anvil.rpc.call<string>('eth_getTransactionCount', [HOT_ADDRESS, 'pending']));
     const targets = [randomAddress(), randomAddress()];

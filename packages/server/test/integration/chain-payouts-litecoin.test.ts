@@ -240,9 +240,56 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('withdrawals pa
     const bad = await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '0.123456789' }).set(bearer(customer.token)).expect(400);
     expect(bad.body.error).toBe('coinAmount must be a positive amount with at most 8 decimals.');
     await app.http.get('/api/crypto/network-fee/litecoin').set(bearer(customer.token)).expect(400);
-    const other = await app.http.get('/api/crypto/network-fee/bitcoin').query({ coinAmount: '1' }).set(bearer(customer.token)).expect(400);
-    expect(other.body.error).toBe('"bitcoin" is not paid out on the chain by the platform: no network fee estimate.');
+    // A token settled by hand: the platform pays its network fee, the customer only the schedule's withdrawal fee.
+    const other = await app.http.get('/api/crypto/network-fee/bitcoin').query({ coinAmount: '1' }).set(bearer(customer.token)).expect(200);
+    expect(other.body).toMatchObject({ estimatedFee: '0', feePaidBy: 'platform', withdrawalFee: '0', recipientGets: '1' });
+    const unknown = await app.http.get('/api/crypto/network-fee/nocoin').query({ coinAmount: '1' }).set(bearer(customer.token)).expect(400);
+    expect(unknown.body.error).toBe('"nocoin" is not a supported token.');
     await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '1' }).expect(401);
+  });
+
+  it('a withdrawal fee fixed on the network: the recipient gets the whole amount less that fee only, the platform books the network fee as its cost', async () => {
+    const app = current();
+    const payouts = app.app.get(PayoutsService);
+    const setFees = (body: object) => app.http.put('/api/admin/fees/litecoin').set(bearer(admin)).send(body).expect(200);
+    await setFees({ withdrawalNetworks: [{ network: 'litecoin', mode: 'fixed', fee: '0.001' }] });
+    try {
+      const address = await recipient.call<string>('getnewaddress', ['', 'bech32']);
+      const customer = await signUp(app.http);
+      const fee = (await app.http.get('/api/crypto/network-fee/litecoin').query({ coinAmount: '0.125' }).set(bearer(customer.token)).expect(200)).body;
+      expect(fee).toMatchObject({ feePaidBy: 'platform', estimatedFee: '0', withdrawalFee: '0.001', recipientGets: '0.12400000' });
+      const margin = async () =>
+        Number(
+          (
+            await rows<{ sum: string }>(
+              app,
+              sql`select coalesce(sum(balance), 0)::text as sum from ledger_accounts where kind = 'platform' and split_part(platform_code, '#', 1) = 'network_fee_margin' and token = 'litecoin'`,
+            )
+          )[0].sum,
+        );
+      const marginBefore = await margin();
+      const { id, customer: sender } = await withdrawal(app, address, 40, 10);
+      await approve(app, id);
+      expect(await payouts.runOnce('litecoin')).toMatchObject({ created: 1, signed: 1, broadcast: 1 });
+      await ltc.mine(CONFIRMATIONS);
+      expect(await payouts.runOnce('litecoin')).toMatchObject({ completed: 1 });
+      const [row] = await rows<{ charged: string; fee: string; txid: string }>(
+        app,
+        sql`select charged_fee_base::text as charged, fee_base::text as fee, txid from payouts where transaction_id = ${id}`,
+      );
+      expect(row.charged).toBe('0');
+      expect(BigInt(row.fee)).toBeGreaterThan(0n);
+      // 0.125 LTC asked: 0.001 to the house, 0.124 held and paid whole; the network fee came out of the hot wallet.
+      expect(await received(address)).toEqual([{ txid: row.txid, amount: '0.12400000' }]);
+      const [tx] = await history(app, sender.token);
+      // Nothing was taken out of the payment: History names no recipientGets (as for an ERC-20 token's).
+      expect(tx).toMatchObject({ _id: id, coinAmount: '0.124', payoutState: 'completed' });
+      expect(tx.recipientGets).toBeUndefined();
+      // The whole network fee is the platform's cost (network_fee_margin pays it to network_fees).
+      expect((await margin()) - marginBefore).toBeCloseTo(-Number(row.fee) / 1e8, 12);
+    } finally {
+      await setFees({ withdrawalNetworks: null });
+    }
   });
 
   it('the signer refuses a forged request (an unapproved withdrawal, another address or amount) and logs why', async () => {

@@ -14,6 +14,7 @@ const TPUB = 'tpubDC8msFGeGuwnKG9Upg7DM2b4DaRqg3CUZa5g8v2SRQ6K4NSkxUgd7HsL2XVWbV
 
 interface Fee {
   estimatedFee: string | null;
+  withdrawalFee: string;
   recipientGets: string | null;
   feePaidBy: string;
   refusal?: string;
@@ -105,6 +106,33 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('a send its net
     await hot.call('settxfee', [0]);
   });
 
+  it("with the schedule's withdrawal fee: the confirm step's answer takes it off first, then the network fee; an amount it takes entirely is refused with its text", async () => {
+    const customer = await funded('litecoin', 40);
+    await t.http.put('/api/admin/fees/litecoin').set(bearer(admin)).send({ withdrawalFee: '0.001' }).expect(200);
+    await t.http.put('/api/admin/fees/tether').set(bearer(admin)).send({ withdrawalFee: '0.5' }).expect(200);
+    try {
+      const fee = await feeOf(customer.token, 'litecoin', '0.125');
+      expect(fee).toMatchObject({ feePaidBy: 'customer', withdrawalFee: '0.001' });
+      expect(fee.refusal).toBeUndefined();
+      const net = BigInt(Math.round(Number(fee.estimatedFee) * 1e8));
+      expect(BigInt(Math.round(Number(fee.recipientGets) * 1e8))).toBe(12_400_000n - net);
+      const small = await feeOf(customer.token, 'litecoin', '0.001');
+      expect(small).toMatchObject({ recipientGets: '0.00000000', refusal: 'The amount does not cover the withdrawal fee of 0.001 LTC.' });
+      await t.http
+        .post('/api/crypto/send-crypto/litecoin')
+        .set(bearer(customer.token))
+        .send({ transferData: { address: await ltc.newAddress(), amount: 0.08, symbol: 'ltc' } })
+        .expect(400)
+        .expect((res) => expect(res.body.error).toBe(small.refusal));
+      // ERC-20: the gas is the platform's, the customer pays the withdrawal fee only.
+      const tether = await feeOf(customer.token, 'tether', '10');
+      expect(tether).toMatchObject({ feePaidBy: 'platform', estimatedFee: '0', withdrawalFee: '0.5', recipientGets: '9.500000' });
+    } finally {
+      await t.http.put('/api/admin/fees/litecoin').set(bearer(admin)).send({ withdrawalFee: null }).expect(200);
+      await t.http.put('/api/admin/fees/tether').set(bearer(admin)).send({ withdrawalFee: null }).expect(200);
+    }
+  });
+
   it('ETH: an amount below 21,000 gas at the quoted fee is refused at Send; tether (ERC-20): the platform pays the gas, a fee of 0 to the customer', async () => {
     const customer = await funded('ethereum', 50);
     const before = await journal();
@@ -129,6 +157,7 @@ describe.skipIf(!litecoindInstalled).each(SIGNER_DATABASE_KINDS)('a send its net
       targetBlocks: 1,
       recipientGets: '0.010000',
       feePaidBy: 'platform',
+      withdrawalFee: '0',
     });
     // However small, a tether send is not refused for its fee.
     const holder = await funded('tether', 5);

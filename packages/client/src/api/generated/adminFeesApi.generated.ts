@@ -62,6 +62,16 @@ export type ExportRevenueApiArg = {
   /** Last day (UTC), inclusive; default today. */
   to?: string;
 };
+export type WithdrawalNetworkFeeDto = {
+  /** The network id. */
+  network: string;
+  /** The network name. */
+  name: string;
+  /** `network`: the network fee passed through plus `fee`; `fixed`: `fee` only. Null: not set (the token's `withdrawalFee`, network fee passed through). */
+  mode: ('network' | 'fixed') | null;
+  /** Coins of the token; null: not set. */
+  fee: string | null;
+};
 export type FeeRowDto = {
   /** `*` for the default row, else a token id. */
   token: string;
@@ -75,6 +85,8 @@ export type FeeRowDto = {
   swapFeeMinUsd: string | null;
   /** A withdrawal's fee in coins of the token, on top of the network fee (token rows). */
   withdrawalFee: string | null;
+  /** Per network of the token, its withdrawal fee and mode, overriding `withdrawalFee` there (empty on the default row). */
+  withdrawalNetworks: WithdrawalNetworkFeeDto[];
   /** The house position may not go below this USD value (holdings minus what customers are owed). */
   houseMinPositionUsd: string | null;
   /** Coins held off chain of a token without a chain connection: its holdings (token rows). */
@@ -111,11 +123,18 @@ export type PendingApprovalDto = {
   approvalId: string;
   message: string;
 };
+export type WithdrawalNetworkFeeUpdateDto = {
+  network: string;
+  mode: 'network' | 'fixed';
+  fee: string;
+};
 export type FeeRowUpdateDto = {
   swapSpreadBps?: number | null;
   swapFeeBps?: number | null;
   swapFeeMinUsd?: string | null;
   withdrawalFee?: string | null;
+  /** The per-network withdrawal fees of the token, replaced whole (a network left out falls back to `withdrawalFee`); null clears them. */
+  withdrawalNetworks?: WithdrawalNetworkFeeUpdateDto[] | null;
   houseMinPositionUsd?: string | null;
   inventory?: string | null;
 };

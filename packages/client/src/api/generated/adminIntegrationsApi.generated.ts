@@ -191,6 +191,8 @@ export type WebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   /** Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
   enabled: boolean;
@@ -224,6 +226,8 @@ export type CreatedWebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   /** Deliveries go out while enabled; after the last retry of a delivery the endpoint is disabled */
   enabled: boolean;
@@ -258,6 +262,8 @@ export type CreateWebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   description?: string;
 };
@@ -282,6 +288,8 @@ export type UpdateWebhookDto = {
     | 'deposit.review_required'
     | 'payout.awaiting_funds'
     | 'payout.awaiting_cold_signature'
+    | 'house.exposure'
+    | 'house.recovered'
   )[];
   description?: string | null;
   /** false pauses deliveries (they wait); true resumes them, also after the endpoint was disabled by failures */

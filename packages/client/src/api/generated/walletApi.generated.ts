@@ -59,6 +59,7 @@ const injectedRtkApi = api
           url: `/api/crypto/network-fee/${queryArg.tokenId}`,
           params: {
             coinAmount: queryArg.coinAmount,
+            network: queryArg.network,
           },
         }),
         providesTags: ['wallet'],
@@ -109,6 +110,8 @@ export type GetNetworkFeeApiResponse = /** status 200  */ NetworkFeeDto;
 export type GetNetworkFeeApiArg = {
   tokenId: string;
   coinAmount: string;
+  /** The network of the send (default: the one the platform pays out on, else the first) */
+  network?: string;
 };
 export type TokenBalanceDto = {
   /** Token id (CoinGecko id) */
@@ -311,11 +314,13 @@ export type NetworkFeeDto = {
   targetBlocks: number;
   /** EVM: the gas the estimate assumes (a plain transfer of the coin) */
   gasLimit?: number;
-  /** What the recipient gets: the amount less the estimated network fee ("0" when the fee takes it all); null without an estimate */
+  /** What the recipient gets: the amount less the withdrawal fee and the estimated network fee ("0" when they take it all); null without an estimate */
   recipientGets: string | null;
-  /** Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas): `estimatedFee` "0" */
+  /** Who pays the network fee: the customer, out of the amount (the coin of the network); the platform for ERC-20 tokens (its gas) and tokens it settles by hand: `estimatedFee` "0" */
   feePaidBy: 'customer' | 'platform';
-  /** Present when Send would refuse this amount (400, the same text): the network fee takes all of it, the recipient would get nothing */
+  /** The fee schedule's withdrawal fee, in the token, taken out of the amount at Send ("0" without one); the network fee comes on top */
+  withdrawalFee: string;
+  /** Present when Send would refuse this amount (400, the same text): the withdrawal fee or the network fee takes all of it, the recipient would get nothing */
   refusal?: string;
 };
 export const {

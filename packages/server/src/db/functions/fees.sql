@@ -4,6 +4,7 @@
 --
 -- The "fees" family: the current definition of each function (and composite type) first created by
 --   drizzle/0050_fees.sql
+--   drizzle/0062_withdrawal_fee_modes.sql
 -- (a function stays in the family of the migration that created it; the families are named in FAMILIES,
 -- src/db/function-definitions.ts). Read from a database migrated with every file of drizzle/: pg_get_functiondef,
 -- then the triggers that execute the function; in the order the migrations created them. Above each, the comment
@@ -30,6 +31,21 @@
 --   CPF01  the fee schedule changed since the terms were read (the caller reads them again)
 --   CPF02  the amount does not cover the fees               MESSAGE: the token
 --   CPH01  the house position of a token would go below its minimum   MESSAGE: the token
+
+-- From the header of drizzle/0062_withdrawal_fee_modes.sql:
+--
+-- Withdrawal fees per token and network, with a mode (issue 34). fee_schedule.withdrawal_networks overrides a token's
+-- withdrawal_fee on one of its networks: {"<network>": {"mode": "network" | "fixed", "fee": "<coins>"}}.
+--   network  the network fee is passed through to the customer (out of the amount, by the payout), plus `fee` (the
+--            house's margin) — what withdrawal_fee has always meant, and the mode of every network without an entry;
+--   fixed    the customer pays `fee` only; the platform pays the network fee: the withdrawal records
+--            details.withdrawalFeeMode = 'fixed', and its payout pays the recipient the whole amount held (the signer
+--            reads the mode from the withdrawal; charged_fee_base 0, so cp_complete_payout books the whole network fee
+--            as the platform's cost).
+-- The rule is written once, cp_withdrawal_terms, read by cp_send in its transaction: the fee and mode the caller read
+-- must still be the schedule's (CPF01 otherwise). A schedule without entries sends exactly as before.
+-- Also: the house exposure alert's opening and closing as the administrators' webhook events house.exposure and
+-- house.recovered (cp_webhook_house_events, a trigger on house_exposure_alerts).
 
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_fee_schedule(text)
@@ -308,3 +324,46 @@ END
 $function$;
 
 CREATE TRIGGER withdrawal_fee_follows_status AFTER UPDATE OF status, voided_at ON public.transactions FOR EACH ROW WHEN (((new.type = 'withdrawal'::text) AND (new.details ? 'withdrawalFee'::text))) EXECUTE FUNCTION cp_withdrawal_fee_follows_status();
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_withdrawal_terms(text,text)
+-- Created in drizzle/0062_withdrawal_fee_modes.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- The withdrawal fee of a send of p_token on p_network and its mode: the network's entry, else the token's
+-- withdrawal_fee with the network fee passed through (mode 'network'), else 0.
+CREATE OR REPLACE FUNCTION public.cp_withdrawal_terms(p_token text, p_network text, OUT mode text, OUT fee numeric)
+ RETURNS record
+ LANGUAGE sql
+ STABLE
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+  SELECT coalesce(n.entry->>'mode', 'network'), coalesce((n.entry->>'fee')::numeric, cp_withdrawal_fee(p_token))
+  FROM (SELECT (SELECT withdrawal_networks->p_network FROM fee_schedule WHERE token = p_token) AS entry) AS n
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_webhook_house_events()
+-- Created in drizzle/0062_withdrawal_fee_modes.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- The house exposure alert as webhook events (administrators' endpoints only): house.exposure when the alert of a
+-- token opens (a house_exposure_alerts row written by HouseExposureService, with its audit entry house.exposure),
+-- house.recovered when it closes (the row deleted once the position is back at its minimum: audit house.recovered).
+-- The delivery keeps the token, the position then (coins; null when its holdings are unknown) and the minimum (USD).
+CREATE OR REPLACE FUNCTION public.cp_webhook_house_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_token text := CASE WHEN TG_OP = 'INSERT' THEN NEW.token ELSE OLD.token END;
+BEGIN
+  PERFORM cp_webhook_enqueue(ARRAY[CASE WHEN TG_OP = 'INSERT' THEN 'house.exposure' ELSE 'house.recovered' END], NULL, 'house',
+    jsonb_build_object('token', v_token,
+      'alerted_at', CASE WHEN TG_OP = 'INSERT' THEN NEW.alerted_at ELSE OLD.alerted_at END,
+      'recovered_at', CASE WHEN TG_OP = 'DELETE' THEN now() END,
+      'position', cp_house_position(v_token)::text,
+      'min_position_usd', (cp_fee_schedule(v_token)).min_position_usd::text));
+  RETURN NULL;
+END
+$function$;
+
+CREATE TRIGGER house_exposure_alerts_webhook AFTER INSERT OR DELETE ON public.house_exposure_alerts FOR EACH ROW EXECUTE FUNCTION cp_webhook_house_events();

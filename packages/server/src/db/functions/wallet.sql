@@ -66,7 +66,7 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_send(uuid,uuid,text,text,text,text,numeric,numeric,numeric,jsonb,timestamp with time zone,boolean,integer,integer,jsonb,jsonb,numeric)
 -- Created in drizzle/0013_wallet_functions.sql.
--- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql, drizzle/0058_compliance.sql.
+-- Changed in drizzle/0050_fees.sql, drizzle/0056_verification_limits.sql, drizzle/0058_compliance.sql, drizzle/0062_withdrawal_fee_modes.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A send: the customer's quantity moves to the pending withdrawals (until an admin or the payout job settles or
 -- rejects it), with the pending withdrawal row, the notification, the audit entry and the security mail.
@@ -85,11 +85,19 @@ $function$;
 -- cp_send and cp_swap as in 0056 (fees and limits), refused while the account is frozen (after the limit rule).
 -- cp_send no longer checks the house position: a withdrawal pays out of holdings what it takes off what is owed, so it
 -- cannot lower the position, and a reading older than the customer's last deposit must not keep their coins in.
+--
+-- Changed in drizzle/0062_withdrawal_fee_modes.sql:
+-- cp_send as in 0058, its withdrawal fee per network and mode (cp_withdrawal_terms): p_fee and the mode the caller put
+-- in p_details (withdrawalFeeMode, absent: 'network') must be the schedule's (CPF01). A fixed fee is written on the
+-- withdrawal (details.withdrawalFeeMode 'fixed'): its payout's network fee is the platform's.
 CREATE OR REPLACE FUNCTION public.cp_send(p_transaction uuid, p_user uuid, p_token text, p_network text, p_address text, p_memo text, p_quantity numeric, p_usd numeric, p_price numeric, p_details jsonb, p_at timestamp with time zone, p_code_checked boolean, p_price_grace_ms integer, p_shard integer, p_key jsonb, p_records jsonb, p_fee numeric)
  RETURNS void
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
+DECLARE
+  v_terms record;
+  v_details jsonb := p_details;
 BEGIN
   IF p_key IS NOT NULL THEN
     PERFORM cp_claim_key(p_key);
@@ -101,12 +109,19 @@ BEGIN
   PERFORM cp_require_within_limits(p_user, 'withdrawal', p_usd);
   PERFORM cp_require_unfrozen(p_user);
 
-  -- The withdrawal fee (0050).
-  IF p_fee IS DISTINCT FROM cp_withdrawal_fee(p_token) THEN
+  -- The withdrawal fee and its mode (0050, 0062).
+  SELECT * INTO v_terms FROM cp_withdrawal_terms(p_token, p_network);
+  IF p_fee IS DISTINCT FROM v_terms.fee OR coalesce(p_details->>'withdrawalFeeMode', 'network') IS DISTINCT FROM v_terms.mode THEN
     RAISE EXCEPTION USING ERRCODE = 'CPF01', MESSAGE = p_token;
   END IF;
   IF p_fee >= p_quantity THEN
     RAISE EXCEPTION USING ERRCODE = 'CPF02', MESSAGE = p_token;
+  END IF;
+  IF p_fee > 0 THEN
+    v_details := coalesce(v_details, '{}'::jsonb) || jsonb_build_object('withdrawalFee', p_fee::text);
+  END IF;
+  IF v_terms.mode = 'fixed' THEN
+    v_details := coalesce(v_details, '{}'::jsonb) || jsonb_build_object('withdrawalFeeMode', 'fixed');
   END IF;
 
   PERFORM cp_post('withdrawal_hold', p_transaction, 'withdrawal requested', p_user,
@@ -115,8 +130,7 @@ BEGIN
 
   INSERT INTO transactions (id, user_id, type, token, network, address, coin_amount, usd_amount, price, status, direction, note, details, created_by, created_at, updated_at)
   VALUES (p_transaction, p_user, 'withdrawal', p_token, p_network, p_address, p_quantity - p_fee, p_usd, p_price, 'pending', 'out', NULL,
-    CASE WHEN p_fee > 0 THEN coalesce(p_details, '{}'::jsonb) || jsonb_build_object('withdrawalFee', p_fee::text) ELSE p_details END,
-    p_user, p_at, p_at);
+    v_details, p_user, p_at, p_at);
   PERFORM cp_write_records(p_records);
 END
 $function$;

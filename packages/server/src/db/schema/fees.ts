@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The operator's fee schedule (issue 34), read by the money functions (drizzle/0050_fees.sql) under their locks. One
@@ -20,6 +20,12 @@ export const feeSchedule = pgTable(
     swapFeeMinUsd: numeric('swap_fee_min_usd', { precision: 38, scale: 18 }),
     /** A withdrawal's fee in coins of this token, on top of the network fee (the platform's). */
     withdrawalFee: numeric('withdrawal_fee', { precision: 38, scale: 18 }),
+    /**
+     * Per network of this token (migration 0062), the withdrawal fee and its mode, overriding `withdrawal_fee` there:
+     * `{"<network>": {"mode": "network" | "fixed", "fee": "<coins>"}}`. `network`: the network fee passed through to the
+     * customer plus `fee` (as `withdrawal_fee`); `fixed`: the customer pays `fee` only, the platform the network fee.
+     */
+    withdrawalNetworks: jsonb('withdrawal_networks').$type<Record<string, { mode: 'network' | 'fixed'; fee: string }>>(),
     /** The house position (holdings minus what customers are owed) may not go below this USD value. */
     houseMinPositionUsd: numeric('house_min_position_usd', { precision: 38, scale: 18 }),
     /** Coins the operator holds of a token without a chain connection (off chain): its holdings for the position. */
@@ -31,6 +37,7 @@ export const feeSchedule = pgTable(
   (t) => [
     check('fee_schedule_spread_range', sql`${t.swapSpreadBps} is null or (${t.swapSpreadBps} >= 0 and ${t.swapSpreadBps} < 5000)`),
     check('fee_schedule_fee_range', sql`${t.swapFeeBps} is null or (${t.swapFeeBps} >= 0 and ${t.swapFeeBps} < 5000)`),
+    check('fee_schedule_withdrawal_networks_object', sql`${t.withdrawalNetworks} is null or jsonb_typeof(${t.withdrawalNetworks}) = 'object'`),
     check('fee_schedule_nonnegative', sql`coalesce(${t.swapFeeMinUsd}, 0) >= 0 and coalesce(${t.withdrawalFee}, 0) >= 0 and coalesce(${t.inventory}, 0) >= 0`),
   ],
 );

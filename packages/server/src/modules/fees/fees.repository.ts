@@ -4,7 +4,10 @@ import { DATABASE, type Database, type Executor } from '../../db/database';
 import { feeSchedule } from '../../db/schema';
 
 export type FeeScheduleRecord = typeof feeSchedule.$inferSelect;
-export type FeeValues = Pick<FeeScheduleRecord, 'swapSpreadBps' | 'swapFeeBps' | 'swapFeeMinUsd' | 'withdrawalFee' | 'houseMinPositionUsd' | 'inventory'>;
+export type FeeValues = Pick<
+  FeeScheduleRecord,
+  'swapSpreadBps' | 'swapFeeBps' | 'swapFeeMinUsd' | 'withdrawalFee' | 'withdrawalNetworks' | 'houseMinPositionUsd' | 'inventory'
+>;
 
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;

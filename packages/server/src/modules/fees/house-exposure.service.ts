@@ -56,19 +56,18 @@ export class HouseExposureService extends HouseExposureAlerts implements OnAppli
     await this.recovery.close();
   }
 
-  refused(token: string, kind: 'swap' | 'send'): void {
+  refused(token: string, kind: 'swap'): void {
     this.refusals.inc({ token, kind });
     void this.alert(token, kind).catch((error: Error) => this.logger.warn(`The house exposure alert of ${token} could not be raised: ${error.message}`));
   }
 
   /** Raises the alert of a token unless it is open; resolves true when it was raised now. */
-  async alert(token: string, kind: 'swap' | 'send'): Promise<boolean> {
+  async alert(token: string, kind: 'swap'): Promise<boolean> {
     const raised = await inTransaction(this.db, async (tx) => {
       if (!(await this.repository.openAlert(token, tx))) return false;
-      const what = kind === 'swap' ? 'A swap into' : 'A withdrawal of';
       const text =
-        `${what} ${token} was refused: the house position of ${token} (what the platform holds minus what it owes customers) ` +
-        `would go below its minimum. Swaps into it and withdrawals of it are refused until it recovers: add holdings (a deposit to ` +
+        `A swap into ${token} was refused: the house position of ${token} (what the platform holds minus what it owes customers) ` +
+        `would go below its minimum. Swaps into it are refused until it recovers: add holdings (a deposit to ` +
         `the hot or cold wallet, or the inventory on the Fees screen for a token without a chain connection) or lower its minimum. ` +
         `See Back office → Fees and Reserves. This alert is sent once until the position recovers.`;
       await this.audit.record(null, { action: 'house.exposure', targetType: 'token', targetId: token, after: { kind, refused: true } }, tx);

@@ -95,6 +95,15 @@ export class PayoutsRepository {
   }
 
   /** The token's symbol upper-cased for messages ("LTC"); its id when the coin is gone. */
+  /** The schedule's withdrawal fee of a send of `token` on `network` and its mode (cp_withdrawal_terms: the rule cp_send checks). */
+  async withdrawalTerms(token: string, network: string, executor: Executor): Promise<{ fee: string; mode: 'network' | 'fixed' }> {
+    const [row] = rowsOf(await executor.execute(sql`select mode, fee::text as fee from cp_withdrawal_terms(${token}, ${network})`)) as Array<{
+      fee: string;
+      mode: 'network' | 'fixed';
+    }>;
+    return row ?? { fee: '0', mode: 'network' };
+  }
+
   async symbolOf(token: string, executor: Executor): Promise<string> {
     const [row] = await executor.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, token));
     return (row?.symbol ?? token).toUpperCase();

@@ -72,6 +72,7 @@ export class ReferenceDataRepository {
         swapFeeBps: feeSchedule.swapFeeBps,
         swapFeeMinUsd: feeSchedule.swapFeeMinUsd,
         withdrawalFee: feeSchedule.withdrawalFee,
+        withdrawalNetworks: feeSchedule.withdrawalNetworks,
       })
       .from(feeSchedule);
   }

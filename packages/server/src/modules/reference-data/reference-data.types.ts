@@ -53,4 +53,6 @@ export interface FeeScheduleEntry {
   swapFeeBps: number | null;
   swapFeeMinUsd: string | null;
   withdrawalFee: string | null;
+  /** Per network: the withdrawal fee and its mode, overriding `withdrawalFee` there (migration 0062). */
+  withdrawalNetworks: Record<string, { mode: 'network' | 'fixed'; fee: string }> | null;
 }

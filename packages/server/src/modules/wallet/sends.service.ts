@@ -20,8 +20,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { TransactionRecord } from './transactions.repository';
 import { describe, toTransactionDto, usdText } from './wallet-common';
-import { SendFeeCheck } from './send-fee-check';
-import { HouseExposureAlerts } from './house-exposure-alerts';
+import { SendFeeCheck, withdrawalFeeRefusal } from './send-fee-check';
 import { SEND } from './wallet-functions';
 import { atCurrentPrice, feeRefusalOf, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, WalletTokensRepository } from './wallet-tokens.repository';
@@ -45,7 +44,6 @@ export class SendsService {
     private readonly sanctions: SanctionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly feeCheck?: SendFeeCheck,
-    @Optional() private readonly exposure?: HouseExposureAlerts,
   ) {}
 
   async send(
@@ -93,14 +91,15 @@ export class SendsService {
     const exact = input.transferData.coinAmountExact;
     const quantity = exact !== undefined ? parseAmount(exact) : usdToQuantity(usd, quote.price, token.id);
     if (quantity.isZero()) throw new InvalidInputError(`The amount is below the smallest ${symbol} unit that can be sent.`);
-    // The schedule's withdrawal fee comes out of the amount (cp_send checks it is still the schedule's); the rest is
-    // held and paid out.
-    const fee = toMoney((await this.tokens.charges(token.id)).withdrawalFee);
-    if (fee.gte(quantity)) throw new InvalidInputError(`The amount does not cover the withdrawal fee of ${plain(fee)} ${symbol}.`);
+    // The schedule's withdrawal fee on this network comes out of the amount (cp_send checks it and its mode are still
+    // the schedule's); the rest is held and paid out. In the fixed mode the platform pays the network fee.
+    const terms = await this.tokens.withdrawalTerms(token.id, network);
+    const fee = toMoney(terms.fee);
+    if (fee.gte(quantity)) throw new InvalidInputError(withdrawalFeeRefusal(plain(fee), symbol));
     const held = quantity.sub(fee);
-    // The customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused here,
-    // before anything is held (the money function knows no fee quote; the signer checks again when it signs).
-    const feeRefusal = await this.feeCheck?.sendRefusal(token.id, network, plain(held));
+    // Otherwise the customer pays a payout's network fee out of the amount: one the quoted fee takes entirely is refused
+    // here, before anything is held (the money function knows no fee quote; the signer checks again when it signs).
+    const feeRefusal = terms.mode === 'fixed' ? undefined : await this.feeCheck?.sendRefusal(token.id, network, plain(held));
     if (feeRefusal) throw new InvalidInputError(feeRefusal);
     const usdAt = usdValue(quantity, quote.price);
     const id = randomUUID();
@@ -109,6 +108,7 @@ export class SendsService {
       priceSource: quote.source,
       ...(memo ? { memo } : {}),
       ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+      ...(terms.mode === 'fixed' ? { withdrawalFeeMode: 'fixed' } : {}),
       ...(travelRule ? { travelRule } : {}),
     };
     const row: Omit<TransactionRecord, 'seq'> = {
@@ -159,6 +159,7 @@ export class SendsService {
         memo,
         price: plain(quote.price),
         ...(fee.gt(0) ? { withdrawalFee: plain(fee) } : {}),
+        ...(terms.mode === 'fixed' ? { withdrawalFeeMode: 'fixed' } : {}),
         ...(travelRule ? { travelRule } : {}),
       },
     });
@@ -203,7 +204,6 @@ export class SendsService {
   }
 
   private feeRefusal(code: string, detail: string, token: { id: string; symbol: string; name: string }): Error | undefined {
-    if (code === 'CPH01') this.exposure?.refused(token.id, 'send');
     if (code === 'CPF01') this.tokens.forgetFees();
     return feeRefusalOf(code, detail, [token], 'send');
   }

@@ -25,11 +25,9 @@ export class FeesChangedError extends PriceMovedError {}
 export const QUOTE_EXPIRED = 'quote expired';
 
 /** The 409 of the house position: what a person reads, naming the token by its name. */
-export function housePositionMessage(kind: 'swap' | 'send', token: { name?: string; symbol: string }): string {
+export function housePositionMessage(token: { name?: string; symbol: string }): string {
   const name = token.name || token.symbol.toUpperCase();
-  return kind === 'swap'
-    ? `Swaps into ${name} are paused: not enough ${name} is available. Please try again later or choose another token.`
-    : `Withdrawals of ${name} are paused: not enough ${name} is available. Please try again later.`;
+  return `Swaps into ${name} are paused: not enough ${name} is available. Please try again later or choose another token.`;
 }
 
 /** The domain error of a fee, quote or house-position refusal (drizzle/0050_fees.sql), or undefined. */
@@ -56,7 +54,7 @@ export function feeRefusalOf(
           : `The amount does not cover the withdrawal fee of ${token.symbol.toUpperCase()}.`,
       );
     case MONEY_CODES.housePosition:
-      return new ConflictError(housePositionMessage(kind, token));
+      return new ConflictError(housePositionMessage(token));
     default:
       return undefined;
   }

@@ -96,17 +96,27 @@ export class WalletTokensRepository {
   }
 
   /**
-   * What the fee schedule charges, from the reference data (no query): whether a swap into `to` pays a spread or fee,
-   * and a send's withdrawal fee of `token`. The money functions check the schedule again under their locks (CPF01 when
+   * What the fee schedule charges, from the reference data (no query): whether a swap into `token` pays a spread or
+   * fee (a send's withdrawal fee: `withdrawalTerms`). The money functions check the schedule again under their locks (CPF01 when
    * this copy was stale: `forgetFees` and read again).
    */
-  async charges(token: string): Promise<{ swapCharged: boolean; withdrawalFee: string }> {
+  async charges(token: string): Promise<{ swapCharged: boolean }> {
     const { fees } = await this.referenceData.get();
     const own = fees.get(token);
     const base = fees.get('*');
     const spread = own?.swapSpreadBps ?? base?.swapSpreadBps ?? 0;
     const swapCharged = spread > 0 || (base?.swapFeeBps ?? 0) > 0 || Number(base?.swapFeeMinUsd ?? 0) > 0;
-    return { swapCharged, withdrawalFee: own?.withdrawalFee ?? '0' };
+    return { swapCharged };
+  }
+
+  /**
+   * A send's withdrawal fee of `token` on `network` and its mode, as cp_withdrawal_terms reads them (the network's
+   * entry, else the token's fee with the network fee passed through): from the reference data, checked again by cp_send.
+   */
+  async withdrawalTerms(token: string, network: string): Promise<{ fee: string; mode: 'network' | 'fixed' }> {
+    const own = (await this.referenceData.get()).fees.get(token);
+    const entry = own?.withdrawalNetworks?.[network];
+    return entry ? { fee: entry.fee, mode: entry.mode } : { fee: own?.withdrawalFee ?? '0', mode: 'network' };
   }
 
   /** Drops the reference data copy (the schedule changed under it). */

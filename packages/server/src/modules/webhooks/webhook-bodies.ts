@@ -3,6 +3,7 @@ import { postingTokens, toApprovalDto } from '../approvals/approval-view';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { toChainDepositDto } from '../chain/chain-status.service';
 import { toNotificationDto } from '../notifications/notifications.service';
+import { plain } from '../ledger/money';
 import { toTransactionDto } from '../wallet/wallet-common';
 import { type ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
 
@@ -74,6 +75,19 @@ export class WebhookBodies {
           transactionId: text(source.transaction_id),
           createdAt: date(source.created_at),
         });
+      }
+      case 'house': {
+        // The house exposure alert of a token opened (house.exposure) or closed (house.recovered).
+        const coin = await this.webhooks.coinNames(String(source.token));
+        return {
+          token: String(source.token),
+          symbol: coin?.symbol ?? null,
+          name: coin?.name ?? null,
+          position: source.position === null || source.position === undefined ? null : plain(String(source.position)),
+          minPositionUsd: plain(String(source.min_position_usd ?? '0')),
+          alertedAt: date(source.alerted_at).toISOString(),
+          recoveredAt: source.recovered_at ? date(source.recovered_at).toISOString() : null,
+        };
       }
       default:
         return source;

@@ -1,5 +1,11 @@
 import { useState } from 'react';
-import { type FeeRowDto, type FeeRowUpdateDto, useGetFeesQuery, useUpdateFeesMutation } from '../../../api/generated/adminFeesApi.generated';
+import {
+  type FeeRowDto,
+  type FeeRowUpdateDto,
+  useGetFeesQuery,
+  useUpdateFeesMutation,
+  type WithdrawalNetworkFeeUpdateDto,
+} from '../../../api/generated/adminFeesApi.generated';
 import { formatQuantity } from '../../../lib/format';
 import { DocsLink } from '../../../components/DocsLink';
 import { Table } from '../components/DataTable';
@@ -17,11 +23,20 @@ function fieldsOf(row: FeeRowDto): Array<{ key: keyof FeeRowUpdateDto; label: st
     fields.push({ key: 'swapFeeBps', label: 'Swap fee (basis points)', hint: '10 = 0.1 % of the USD value' });
     fields.push({ key: 'swapFeeMinUsd', label: 'Least swap fee (USD)', hint: 'when a swap fee is charged' });
   } else {
-    fields.push({ key: 'withdrawalFee', label: `Withdrawal fee (${row.name})`, hint: 'coins, on top of the network fee' });
+    fields.push({ key: 'withdrawalFee', label: `Withdrawal fee (${row.name})`, hint: 'coins, on top of the network fee, on networks without their own' });
   }
   fields.push({ key: 'houseMinPositionUsd', label: 'Least house position (USD)', hint: 'swaps into it are refused below' });
   if (row.token !== '*' && !row.connected) fields.push({ key: 'inventory', label: 'Inventory (coins held off chain)', hint: 'no chain connection' });
   return fields;
+}
+
+type NetworkValues = Record<string, { mode: '' | 'network' | 'fixed'; fee: string }>;
+
+/** The per-network withdrawal fees to send: the networks given a mode (no fee typed: 0). */
+function networkEntries(values: NetworkValues): WithdrawalNetworkFeeUpdateDto[] {
+  return Object.entries(values)
+    .filter(([, v]) => v.mode !== '')
+    .map(([network, v]) => ({ network, mode: v.mode as 'network' | 'fixed', fee: v.fee.trim() || '0' }));
 }
 
 /** One row's form: empty clears a value (the default applies), a value sets it. */
@@ -30,6 +45,8 @@ function RowForm({ row, onDone }: { row: FeeRowDto; onDone: () => void }) {
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(fields.map((f) => [f.key, row[f.key as keyof FeeRowDto] === null ? '' : String(row[f.key as keyof FeeRowDto])])),
   );
+  const initialNetworks: NetworkValues = Object.fromEntries(row.withdrawalNetworks.map((n) => [n.network, { mode: n.mode ?? '', fee: n.fee ?? '' }]));
+  const [networks, setNetworks] = useState<NetworkValues>(initialNetworks);
   const [update, { isLoading }] = useUpdateFeesMutation();
   const save = async () => {
     const body: FeeRowUpdateDto = {};
@@ -37,6 +54,9 @@ function RowForm({ row, onDone }: { row: FeeRowDto; onDone: () => void }) {
       const raw = values[f.key].trim();
       (body as Record<string, unknown>)[f.key] = raw === '' ? null : f.key.endsWith('Bps') ? Number(raw) : raw;
     }
+    // Sent only when changed, so a change of another value names only that value.
+    const entries = networkEntries(networks);
+    if (JSON.stringify(entries) !== JSON.stringify(networkEntries(initialNetworks))) body.withdrawalNetworks = entries.length ? entries : null;
     try {
       const answer = await update({ token: row.token, feeRowUpdateDto: body }).unwrap();
       adminToast.success('pendingApproval' in answer ? 'Sent to a second administrator for approval.' : 'Fee schedule updated');
@@ -70,6 +90,33 @@ function RowForm({ row, onDone }: { row: FeeRowDto; onDone: () => void }) {
           </small>
         </div>
       ))}
+      {row.withdrawalNetworks.length ? (
+        <fieldset className="field">
+          <legend>Withdrawal fee per network</legend>
+          {row.withdrawalNetworks.map((n) => (
+            <div className="field" key={n.network}>
+              <label htmlFor={`fee-mode-${n.network}`}>{`${n.name}: how the withdrawal fee is charged`}</label>
+              <select
+                id={`fee-mode-${n.network}`}
+                value={networks[n.network].mode}
+                onChange={(e) => setNetworks({ ...networks, [n.network]: { ...networks[n.network], mode: e.target.value as NetworkValues[string]['mode'] } })}
+              >
+                <option value="">The token's fee, plus the network fee</option>
+                <option value="network">This network's fee, plus the network fee</option>
+                <option value="fixed">A fixed fee: Coinpurse pays the network fee</option>
+              </select>
+              <label htmlFor={`fee-amount-${n.network}`}>{`${n.name}: withdrawal fee (coins)`}</label>
+              <input
+                id={`fee-amount-${n.network}`}
+                inputMode="decimal"
+                value={networks[n.network].fee}
+                disabled={networks[n.network].mode === ''}
+                onChange={(e) => setNetworks({ ...networks, [n.network]: { ...networks[n.network], fee: e.target.value } })}
+              />
+            </div>
+          ))}
+        </fieldset>
+      ) : null}
       <div className="row-between">
         <button type="button" className="button secondary" onClick={onDone}>
           Cancel
@@ -116,7 +163,16 @@ export default function FeesPage() {
               <td className="figure">{text(row.swapSpreadBps)}</td>
               <td className="figure">{row.token === '*' ? text(row.swapFeeBps) : '—'}</td>
               <td className="figure">{row.token === '*' ? text(row.swapFeeMinUsd) : '—'}</td>
-              <td className="figure">{row.token === '*' ? '—' : text(row.withdrawalFee)}</td>
+              <td className="figure">
+                {row.token === '*' ? '—' : text(row.withdrawalFee)}
+                {row.withdrawalNetworks
+                  .filter((n) => n.mode !== null)
+                  .map((n) => (
+                    <div key={n.network} className="muted" data-testid={`fees-${row.token}-${n.network}`}>
+                      {`${n.name}: ${n.fee}${n.mode === 'fixed' ? ' fixed' : ' + network fee'}`}
+                    </div>
+                  ))}
+              </td>
               <td className="figure">{text(row.houseMinPositionUsd)}</td>
               <td className="figure">
                 {row.token === '*' ? (

@@ -34,6 +34,8 @@ const ADMIN_EVENTS: Array<{ event: WebhookEvent; label: string }> = [
   { event: 'deposit.review_required', label: 'Deposit to review' },
   { event: 'payout.awaiting_funds', label: 'Payout awaiting funds' },
   { event: 'payout.awaiting_cold_signature', label: 'Payout awaiting cold signature' },
+  { event: 'house.exposure', label: 'House position too low' },
+  { event: 'house.recovered', label: 'House position recovered' },
 ];
 
 /** The events an owner's endpoint may take: an administrator's get every customer's too. */

@@ -47,16 +47,19 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
   const travelRule = travelNeeded ? travelRuleOf(travel) : undefined;
   const canContinue = usd > 0 && address.trim().length > 0 && !needsNetwork && (!travelNeeded || travelRule !== undefined);
   const saved = (book?.addresses ?? []).filter((entry) => entry.token === token.id);
-  // On a network the platform pays out on by itself the confirm step shows the network fee, which the customer pays
-  // out of the amount, and what the recipient gets (the server answers 400 for the others: then nothing is shown); for
-  // an ERC-20 token the platform pays the gas. An amount the fee takes entirely cannot be confirmed (Send refuses it).
+  // The confirm step shows the schedule's withdrawal fee (taken out of the amount), the network fee — the customer's,
+  // out of the amount, on a network the platform pays out on by itself; Coinpurse's for an ERC-20 token (its gas) and
+  // a token settled by hand — and what the recipient gets. An amount the fees take entirely cannot be confirmed (Send
+  // refuses it, with the same text).
   const feeAmount = max ? row.exact : row.price > 0 ? sendCoinAmount(usd, row.price, token.id) : '';
   const coinText = max ? formatQuantity(row.exact, 18) : confirmCoinAmount(usd, row.price, token.id).slice(1);
-  const { data: fee, isError: noFeeQuote } = useGetNetworkFeeQuery(
-    { tokenId: token.id, coinAmount: feeAmount },
+  const { data: fee } = useGetNetworkFeeQuery(
+    { tokenId: token.id, coinAmount: feeAmount, ...(tokenNetworks.length > 1 && network ? { network } : {}) },
     { skip: !confirming || !feeAmount || usd <= 0 },
   );
-  const feeRefusal = fee?.feePaidBy === 'customer' ? fee.refusal : undefined;
+  const feeRefusal = fee?.refusal;
+  const withdrawalFee = fee && Number(fee.withdrawalFee) > 0 ? fee.withdrawalFee : undefined;
+  const symbol = token.symbol.toUpperCase();
   const alreadySaved = saved.some((entry) => entry.address === address.trim() && entry.network === network && (entry.memo ?? '') === memo.trim());
 
   function next(event: FormEvent) {
@@ -159,13 +162,21 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
               </dd>
             </>
           )}
+          {withdrawalFee && (
+            <>
+              <dt>Withdrawal fee</dt>
+              <dd data-testid="confirm-withdrawal-fee">
+                {withdrawalFee} {symbol}
+              </dd>
+            </>
+          )}
           {fee?.estimatedFee && fee.feePaidBy === 'platform' && (
             <>
               <dt>Network fee</dt>
               <dd data-testid="confirm-network-fee">Paid by Coinpurse</dd>
               <dt>Recipient gets</dt>
               <dd data-testid="confirm-recipient-gets">
-                {coinText} {token.symbol.toUpperCase()}
+                {withdrawalFee && fee.recipientGets !== null ? fee.recipientGets : coinText} {symbol}
               </dd>
             </>
           )}
@@ -173,22 +184,11 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
             <>
               <dt>Network fee</dt>
               <dd data-testid="confirm-network-fee">
-                ≈ {fee.estimatedFee} {token.symbol.toUpperCase()} (included in the amount)
+                ≈ {fee.estimatedFee} {symbol} (included in the amount)
               </dd>
               <dt>Recipient gets</dt>
               <dd data-testid="confirm-recipient-gets">
-                {fee.recipientGets !== null ? `≈ ${fee.recipientGets}` : coinText} {token.symbol.toUpperCase()}
-              </dd>
-            </>
-          )}
-          {/* No quote (a network Coinpurse pays out by hand): the customer pays no fee, the recipient gets it all. */}
-          {noFeeQuote && (
-            <>
-              <dt>Network fee</dt>
-              <dd data-testid="confirm-network-fee">Paid by Coinpurse</dd>
-              <dt>Recipient gets</dt>
-              <dd data-testid="confirm-recipient-gets">
-                {coinText} {token.symbol.toUpperCase()}
+                {fee.recipientGets !== null ? `≈ ${fee.recipientGets}` : coinText} {symbol}
               </dd>
             </>
           )}
@@ -202,7 +202,7 @@ export default function SendFlow({ row, onClose, onDone }: { row: WalletRow; onC
         <p className="muted center" data-testid="confirm-next">
           The amount leaves your balance now. The withdrawal is checked, signed and sent on the network: follow each step in History.
         </p>
-        {/* The server refuses this amount at Send (the same text): the network fee would leave the recipient nothing. */}
+        {/* The server refuses this amount at Send (the same text): the fees would leave the recipient nothing. */}
         {feeRefusal && (
           <p className="error-text center" role="alert" data-testid="confirm-fee-refusal">
             {feeRefusal}
