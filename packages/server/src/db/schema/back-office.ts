@@ -22,6 +22,7 @@ export const adminApprovals = pgTable(
         'update-verification-limits',
         'freeze-account',
         'unfreeze-account',
+        'release-deposit-hold',
       ],
     }).notNull(),
     status: text('status', { enum: ['pending', 'approved', 'rejected'] })
@@ -58,7 +59,7 @@ export const adminApprovals = pgTable(
     check('admin_approvals_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
     check(
       'admin_approvals_action_check',
-      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees', 'update-verification-limits', 'freeze-account', 'unfreeze-account')`,
+      sql`${t.action} in ('update-balance', 'deposit', 'modify-transaction', 'delete-trx', 'create-admin', 'reverse-chain-deposit', 'change-fees', 'update-verification-limits', 'freeze-account', 'unfreeze-account', 'release-deposit-hold')`,
     ),
     check('admin_approvals_decided_check', sql`(${t.status} = 'pending') = (${t.decidedBy} is null)`),
   ],

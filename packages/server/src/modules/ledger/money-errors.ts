@@ -39,6 +39,8 @@ export const MONEY_CODES = {
   overLimit: 'CPL01',
   /** The flagged chain deposit's History row was rejected or deleted by hand (nothing left to take back). Detail: its status. */
   depositHistorySettled: 'CPD02',
+  /** The chain deposit is not held (any more) (drizzle/0060_deposit_holds.sql). Detail: 'not found', 'not in the chain', or its state. */
+  depositNotHeld: 'CPD03',
   /** The swap quote expired (drizzle/0050_fees.sql). */
   quoteExpired: 'CPQ01',
   /** No such swap quote for this customer. */
