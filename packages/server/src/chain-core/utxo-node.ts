@@ -11,6 +11,14 @@ export interface ChainOutput {
   amountBase: bigint;
   /** EVM ERC-20: the token contract (lowercase); absent for the native coin. */
   contract?: string;
+  /** EVM: the addresses that sent it (the transaction's sender, a Transfer's `from`; lowercase), for sanctions screening. */
+  senders?: string[];
+}
+
+/** The addresses a transaction spent from, as far as the node can tell (`complete`: every input was read). */
+export interface TransactionSenders {
+  addresses: string[];
+  complete: boolean;
 }
 
 /** A block as the watcher reads it: enough to check its parent and match its outputs. */
@@ -30,6 +38,8 @@ export interface ChainNode {
   block(hash: string, contracts?: string[]): Promise<ChainBlock>;
   /** Payments waiting to be mined that are not in `known` (added to it), where the node shows them. */
   mempoolOutputs?(known: Set<string>): Promise<ChainOutput[]>;
+  /** UTXO: the addresses a mined transaction spent from (its inputs' previous outputs), for sanctions screening. */
+  sendersOf?(txid: string, blockHash: string): Promise<TransactionSenders>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -93,6 +103,38 @@ export class UtxoNode implements ChainNode {
       }
     }
     return outputs;
+  }
+
+  /**
+   * The addresses `txid` (mined in `blockHash`) spent from: the transaction read with its block hash (no `-txindex`
+   * needed), then each input's previous transaction (`getrawtransaction`, which finds a mined one only with `-txindex=1`
+   * or in the mempool). An input the node cannot tell about (no index, a script without an address) is left out and
+   * the answer is not `complete`.
+   */
+  async sendersOf(txid: string, blockHash: string): Promise<TransactionSenders> {
+    const tx = await this.rpc.call<RawInputs | null>('getrawtransaction', [txid, true, blockHash]);
+    if (!tx || !Array.isArray(tx.vin)) throw new ChainRpcError('getrawtransaction answered a transaction without inputs');
+    const addresses = new Set<string>();
+    let complete = true;
+    const previous = new Map<string, Promise<RawBlock['tx'][number] | undefined>>();
+    for (const input of tx.vin) {
+      if (input.coinbase !== undefined) continue;
+      if (typeof input.txid !== 'string' || !HEX64.test(input.txid) || typeof input.vout !== 'number') {
+        complete = false;
+        continue;
+      }
+      if (!previous.has(input.txid))
+        previous.set(
+          input.txid,
+          this.rpc.call<RawBlock['tx'][number]>('getrawtransaction', [input.txid, true]).catch(() => undefined),
+        );
+      const spent = (await previous.get(input.txid))?.vout?.find((out) => out?.n === input.vout);
+      const found = spent?.scriptPubKey?.address ?? spent?.scriptPubKey?.addresses;
+      const list = typeof found === 'string' ? [found] : Array.isArray(found) ? found.filter((a): a is string => typeof a === 'string') : [];
+      if (!list.length) complete = false;
+      for (const address of list) addresses.add(address);
+    }
+    return { addresses: [...addresses], complete };
   }
 
   /** The raw client, for tests and tools (regtest mining, sending). */
@@ -230,5 +272,10 @@ interface RawBlock {
   height: number;
   time?: number;
   previousblockhash?: string;
-  tx: Array<{ txid: string; vout: Array<{ value: number; n: number; scriptPubKey?: { hex?: string } }> }>;
+  tx: Array<{ txid: string; vout: Array<{ value: number; n: number; scriptPubKey?: { hex?: string; address?: string; addresses?: string[] } }> }>;
+}
+
+/** A decoded transaction's inputs (a coinbase input has `coinbase` instead of an outpoint). */
+interface RawInputs {
+  vin: Array<{ txid?: string; vout?: number; coinbase?: string }>;
 }

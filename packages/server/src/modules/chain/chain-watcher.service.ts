@@ -16,6 +16,7 @@ import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositDropsService } from './deposit-drops.service';
 import { DepositCreditsService } from './deposit-credits.service';
 import { DepositHoldsRepository } from './deposit-holds.repository';
+import { DepositScreeningService } from './deposit-screening.service';
 import type { ChainBlock } from '../../chain-core/utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
@@ -71,6 +72,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     private readonly drops: DepositDropsService,
     private readonly credits: DepositCreditsService,
     private readonly holds: DepositHoldsRepository,
+    private readonly screening: DepositScreeningService,
   ) {
     this.job = new PerNetworkJob({
       name: 'watcher',
@@ -183,6 +185,8 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       const quote = await this.prices.quote(coinId).catch(() => undefined);
       if (quote) quotes.set(coinId, { price: quote.price.toString(), symbol: quote.symbol });
     }
+    // Sanctions screening of the payments' senders (the node is asked before the block's transaction).
+    const sanctioned = await this.screening.screen(chain, block.hash, paid);
     const touchedUsers = new Set<string>();
     const applied = await this.job.locked(chain.network, async (tx) => {
       const cursor = await this.deposits.cursorForUpdate(chain.network, tx);
@@ -194,6 +198,12 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       });
       const results = await this.deposits.record(found, block, tx);
       for (const { record } of results) touchedUsers.add(record.userId);
+      await this.screening.flag(
+        chain,
+        results.map(({ record }) => record),
+        sanctioned,
+        tx,
+      );
       await this.deposits.insertBlock(chain.network, block, tx);
       await this.deposits.pruneBlocks(chain.network, block.height - KEPT_BLOCKS, tx);
       await this.deposits.moveCursor(chain.network, block.height, block.hash, tx);

@@ -9,6 +9,7 @@ import { DepositCreditsService } from './deposit-credits.service';
 import { DepositHoldsController } from './deposit-holds.controller';
 import { DepositHoldsRepository } from './deposit-holds.repository';
 import { DepositHoldsService } from './deposit-holds.service';
+import { DepositScreeningService } from './deposit-screening.service';
 import { ChainController } from './chain.controller';
 import { ChainStatusService } from './chain-status.service';
 import { ChainConnections } from './chain-connections';
@@ -47,6 +48,7 @@ import { DepositTagsService } from './deposit-tags.service';
     DepositCreditsService,
     DepositHoldsRepository,
     DepositHoldsService,
+    DepositScreeningService,
     { provide: DepositHoldReleases, useExisting: DepositHoldsService },
   ],
   // CustomerDepositAddresses: the token list's port (market), bound here; ChainDepositReversals: the approvals' (applied by admin).

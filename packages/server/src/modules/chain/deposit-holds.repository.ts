@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { chainDeposits, coins, transactions, users } from '../../db/schema';
 import type { DepositHold } from '../wallet/hold-words';
@@ -61,6 +61,15 @@ export class DepositHoldsRepository {
       .orderBy(asc(chainDeposits.heldAt), asc(chainDeposits.createdAt))
       .limit(filter.limit ?? 500);
     return rows as HeldDepositRecord[];
+  }
+
+  /** The active administrators (told of a deposit from a sanctioned address). */
+  async activeAdmins(executor: Executor = this.db): Promise<Array<{ id: string; name: string; email: string }>> {
+    return executor
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), isNull(users.deactivatedAt)))
+      .orderBy(asc(users.createdAt));
   }
 
   /** Whether the deposit is still held (the back office's view after a release). */

@@ -52,6 +52,11 @@ export class SanctionsRepository {
     return rowsOf(result) as unknown as SanctionedAddress[];
   }
 
+  /** Whether the list has any address of the network. */
+  async hasAny(network: string, executor: Executor = this.db): Promise<boolean> {
+    return rowsOf(await executor.execute(sql`select 1 from sanctioned_addresses where network = ${network} limit 1`)).length > 0;
+  }
+
   /** Replaces the whole list and its state row in the caller's transaction. `fileSha256` undefined: kept as it was. */
   async replace(
     entries: SanctionedAddress[],

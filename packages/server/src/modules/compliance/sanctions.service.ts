@@ -25,7 +25,7 @@ export class SanctionedAddressError extends ForbiddenError {
  * Sanctions screening: the list of sanctioned addresses per network lives in the database (so every instance screens
  * with the same list), loaded from SANCTIONS_LIST_FILE at start and whenever the file changes, or uploaded by an admin.
  * Sends and address-book entries to a listed address are refused and flagged; deposits from one are flagged by the
- * chain watcher (credited, the account frozen).
+ * chain watcher (DepositScreeningService: the account frozen, the deposit held once confirmed).
  */
 @Injectable()
 export class SanctionsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -155,6 +155,11 @@ export class SanctionsService implements OnApplicationBootstrap, OnApplicationSh
     await this.sanctions.recordHit({ ...hit, address: listed.address });
     this.logger.warn(`ALERT sanctions: ${hit.kind} by customer ${hit.userId} to a listed ${hit.network} address refused and flagged`);
     throw new SanctionedAddressError();
+  }
+
+  /** Whether any address of the network is listed (a deposit's senders are looked up only then). */
+  hasListFor(network: string): Promise<boolean> {
+    return this.sanctions.hasAny(network);
   }
 
   /** A deposit's hit, in the watcher's transaction (false: recorded before, e.g. a replayed block). */

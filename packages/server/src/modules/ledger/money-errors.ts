@@ -17,7 +17,7 @@ export const MONEY_CODES = {
   notInAddressBook: 'CPA01',
   /** The address book entry is still on hold. Detail: {"label", "usableAtMs"}. */
   addressOnHold: 'CPA02',
-  /** The customer's account is frozen (drizzle/0060_account_freezes.sql). */
+  /** The customer's account is frozen (drizzle/0058_compliance.sql). */
   accountFrozen: 'CPZ01',
   /** The transaction is not found, voided, or not the kind the operation acts on. Detail: why. */
   transactionGone: 'CPX01',
