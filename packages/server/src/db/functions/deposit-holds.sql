@@ -23,6 +23,8 @@
 -- The limit rule stays written once: cp_limit_refusal(user, kind, usd) answers what cp_require_within_limits raised
 -- (NULL within the limits), and cp_require_within_limits raises it; the crediting and the release ask it under the
 -- same lock of the customer's row.
+-- The sanctions list is held in each instance's memory, dropped on a NOTIFY from sanctioned_addresses' trigger
+-- (coinpurse_sanctions_changed): screening a send costs no database read.
 -- Code of its own:
 --   CPD03  the deposit is not held (any more)   MESSAGE: 'not found', 'not in the chain', or its state
 
@@ -133,3 +135,23 @@ BEGIN
   RETURN true;
 END
 $function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function coinpurse_sanctions_changed()
+-- Created in drizzle/0060_deposit_holds.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- The sanctions list is held in each instance's memory (SanctionsListCache: a send is screened without a database
+-- read); any change to it announces itself on the coinpurse_sanctions channel when the changing transaction commits
+-- (an upload or a load of SANCTIONS_LIST_FILE replaces it in one transaction: one notification), and every instance
+-- drops its copy.
+CREATE OR REPLACE FUNCTION public.coinpurse_sanctions_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM pg_notify('coinpurse_sanctions', '');
+  RETURN NULL;
+END
+$function$;
+
+CREATE TRIGGER sanctioned_addresses_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.sanctioned_addresses FOR EACH STATEMENT EXECUTE FUNCTION coinpurse_sanctions_changed();
