@@ -83,6 +83,7 @@ export const APPROVAL_ACTIONS = [
   'update-verification-limits',
   'freeze-account',
   'unfreeze-account',
+  'release-deposit-hold',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -99,8 +99,19 @@ export class ChainDepositDto {
   @ApiProperty({ example: '1.23456789', description: 'Exact amount, without trailing zeros' })
   amount: string;
 
-  @ApiProperty({ enum: ['seen', 'confirming', 'credited', 'dropped', 'below_minimum'] })
-  state: 'seen' | 'confirming' | 'credited' | 'dropped' | 'below_minimum';
+  @ApiProperty({
+    enum: ['seen', 'confirming', 'held', 'credited', 'dropped', 'below_minimum'],
+    description: 'held: confirmed, kept off the balance (see hold)',
+  })
+  state: 'seen' | 'confirming' | 'held' | 'credited' | 'dropped' | 'below_minimum';
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    enum: ['limit', 'sanctions'],
+    description: "Why it is (or was) held: above the customer's deposit limit, or sent from a sanctioned address",
+  })
+  hold?: 'limit' | 'sanctions' | null;
 
   @ApiProperty({ example: 3 })
   confirmations: number;

@@ -20,6 +20,7 @@ export * from './payouts';
 export * from './reserves';
 export * from './cold-payouts';
 export * from './deposit-reviews';
+export * from './deposit-holds';
 export * from './api-keys';
 export * from './webhooks';
 export * from './verification';

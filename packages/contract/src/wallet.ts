@@ -173,6 +173,13 @@ export class TransactionDto {
   requiredConfirmations?: number;
 
   @ApiPropertyOptional({
+    enum: ['limit', 'review', 'sanctions'],
+    description:
+      "Deposits from the chain, confirmed but held off the balance (status pending; note says why in words): limit — above the verification level's deposit limit, released when the limit allows it (verify to raise it) or by an admin; review — held for a review (the customer's word; admins see sanctions: sent from a sanctioned address)",
+  })
+  hold?: 'limit' | 'review' | 'sanctions';
+
+  @ApiPropertyOptional({
     enum: PAYOUT_STATES,
     description:
       'Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline)',

@@ -1407,6 +1407,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/chain/deposit-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chain deposits held off the balance (above the deposit limit, or from a sanctioned address) */
+        get: operations["getDepositHolds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chain/deposit-holds/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Release a held chain deposit to the customer */
+        post: operations["releaseDepositHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crypto/network-fee/{tokenId}": {
         parameters: {
             query?: never;
@@ -2655,6 +2689,11 @@ export interface components {
              */
             requiredConfirmations?: number;
             /**
+             * @description Deposits from the chain, confirmed but held off the balance (status pending; note says why in words): limit — above the verification level's deposit limit, released when the limit allows it (verify to raise it) or by an admin; review — held for a review (the customer's word; admins see sanctions: sent from a sanctioned address)
+             * @enum {string}
+             */
+            hold?: "limit" | "review" | "sanctions";
+            /**
              * @description Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline)
              * @enum {string}
              */
@@ -3028,7 +3067,7 @@ export interface components {
             /** Format: uuid */
             _id: string;
             /** @enum {string} */
-            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "change-fees" | "update-verification-limits" | "freeze-account" | "unfreeze-account";
+            action: "update-balance" | "deposit" | "modify-transaction" | "delete-trx" | "create-admin" | "reverse-chain-deposit" | "change-fees" | "update-verification-limits" | "freeze-account" | "unfreeze-account" | "release-deposit-hold";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             /** @description What it does, for people. */
@@ -3848,8 +3887,16 @@ export interface components {
              * @example 1.23456789
              */
             amount: string;
-            /** @enum {string} */
-            state: "seen" | "confirming" | "credited" | "dropped" | "below_minimum";
+            /**
+             * @description held: confirmed, kept off the balance (see hold)
+             * @enum {string}
+             */
+            state: "seen" | "confirming" | "held" | "credited" | "dropped" | "below_minimum";
+            /**
+             * @description Why it is (or was) held: above the customer's deposit limit, or sent from a sanctioned address
+             * @enum {string|null}
+             */
+            hold?: "limit" | "sanctions" | null;
             /** @example 3 */
             confirmations: number;
             /** @example 12 */
@@ -3963,6 +4010,56 @@ export interface components {
             email: string;
             /** @description false: the account is deactivated (a deposit cannot be recorded for it) */
             active: boolean;
+        };
+        HeldDepositDto: {
+            /** Format: uuid */
+            _id: string;
+            /** @example litecoin */
+            network: string;
+            /** @description Chain transaction id */
+            txHash: string;
+            /** @example 0 */
+            outputIndex: number;
+            /** Format: uuid */
+            userId: string;
+            /** @example customer@example.com */
+            userEmail: string;
+            /** @example litecoin */
+            token: string;
+            /** @example LTC */
+            symbol: string;
+            /**
+             * @description Exact amount, without trailing zeros
+             * @example 12.5
+             */
+            amount: string;
+            /**
+             * @description Its USD value when it was found (the value the limit counts)
+             * @example 1250.5
+             */
+            usdAmount: number;
+            /**
+             * @description limit: above the customer's verification level's deposit limit (released by the watcher once the limit allows it, or by an admin); sanctions: sent from a sanctioned address (the account frozen; released only by an admin)
+             * @enum {string}
+             */
+            hold: "limit" | "sanctions";
+            /** @example Held: above the customer's verification level's deposit limit */
+            holdText: string;
+            /** Format: date-time */
+            heldAt: string | null;
+            /**
+             * Format: uuid
+             * @description The History row (type deposit, pending while held)
+             */
+            transactionId: string | null;
+        };
+        ReleaseDepositHoldDto: {
+            /** @example Verified by phone; source of funds documented. */
+            reason: string;
+        };
+        DepositHoldReleasedDto: {
+            /** @example 12.50000000 LTC was released to customer@example.com. */
+            message: string;
         };
         NetworkFeeDto: {
             /** @example litecoin */
@@ -9283,6 +9380,124 @@ export interface operations {
             };
             /** @description No customer has this tag on the network. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    getDepositHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmed deposits held, oldest first (at most 200). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldDepositDto"][];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `read` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    releaseDepositHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReleaseDepositHoldDto"];
+            };
+        };
+        responses: {
+            /** @description Credits the held amount to the customer (deposits platform account → customer), approves its History row, notifies and mails the customer and writes an audit row with the reason, in one call — whatever the customer's limit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositHoldReleasedDto"];
+                };
+            };
+            /** @description Four-eyes: it adds to what is owed to a customer, so at or above APPROVAL_THRESHOLD_USD a second admin must approve it; nothing is applied yet. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingApprovalDto"];
+                };
+            };
+            /** @description The input is not valid; `error` says what to fix (and `details` per field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No session or API key, or it is expired, revoked or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed in, but not an administrator; or an API key without the `operate` scope or used from an address it does not allow. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No held deposit has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not held any more, its block was orphaned, or its History row was settled by hand. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -78,12 +78,21 @@ export class EvmNode implements ChainNode {
           matchKey: `0x${log.topics[2].slice(-40).toLowerCase()}`,
           amountBase,
           contract,
+          ...(/^0x[0-9a-f]{64}$/i.test(log.topics[1]) ? { senders: [`0x${log.topics[1].slice(-40).toLowerCase()}`] } : {}),
         });
       }
     }
     const txids = block.transactions.map((tx) => tx.hash.toLowerCase());
     const height = Number(quantity(block.number, 'number'));
     for (const output of await this.tracer.internalTransfers(hash.toLowerCase(), height, txids)) if (succeeded.has(output.txid)) outputs.push(output);
+    // Who sent each payment, for sanctions screening: the transaction's sender, and a token Transfer's own `from`.
+    const senderOf = new Map(
+      block.transactions.filter((tx) => typeof tx.from === 'string' && ADDRESS.test(tx.from)).map((tx) => [tx.hash.toLowerCase(), tx.from!.toLowerCase()]),
+    );
+    for (const output of outputs) {
+      const sender = senderOf.get(output.txid);
+      output.senders = [...new Set([...(output.senders ?? []), ...(sender ? [sender] : [])])];
+    }
     const parentHash = String(block.parentHash ?? '').toLowerCase();
     if (!HEX32.test(parentHash)) throw new ChainRpcError('eth_getBlockByHash answered a block without a valid parent hash');
     return {
@@ -198,5 +207,5 @@ interface RawBlock {
   number: string;
   parentHash: string;
   timestamp: string;
-  transactions: Array<{ hash: string; to: string | null; value: string }>;
+  transactions: Array<{ hash: string; from?: string; to: string | null; value: string }>;
 }

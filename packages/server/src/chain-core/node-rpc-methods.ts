@@ -7,7 +7,8 @@
 
 /** The API's read-only user: the watchers, the payout job's broadcasts and confirmations, the reserves, the cold side. */
 export const WATCHER_RPC_METHODS = [
-  // Watching blocks and the mempool for deposits.
+  // Watching blocks and the mempool for deposits; screening a deposit's senders (the deposit with its block hash, its
+  // inputs' previous transactions: -txindex=1).
   'getblockcount',
   'getblockhash',
   'getblock',

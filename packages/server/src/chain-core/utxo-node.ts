@@ -11,6 +11,14 @@ export interface ChainOutput {
   amountBase: bigint;
   /** EVM ERC-20: the token contract (lowercase); absent for the native coin. */
   contract?: string;
+  /** EVM: the addresses that sent it (the transaction's sender, a Transfer's `from`; lowercase), for sanctions screening. */
+  senders?: string[];
+}
+
+/** The addresses a transaction spent from, as far as the node can tell (`complete`: every input was read). */
+export interface TransactionSenders {
+  addresses: string[];
+  complete: boolean;
 }
 
 /** A block as the watcher reads it: enough to check its parent and match its outputs. */
@@ -35,6 +43,8 @@ export interface ChainNode {
    * (RBF), conflicted by a double spend, or evicted. Never names one mined or still waiting; an error throws.
    */
   goneTransactions?(outputs: Array<{ txid: string; index: number }>): Promise<Set<string>>;
+  /** UTXO: the addresses a mined transaction spent from (its inputs' previous outputs), for sanctions screening. */
+  sendersOf?(txid: string, blockHash: string): Promise<TransactionSenders>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -119,6 +129,38 @@ export class UtxoNode implements ChainNode {
       else if (typeof out !== 'object') throw new ChainRpcError('gettxout answered something else than an output');
     }
     return gone;
+  }
+
+  /**
+   * The addresses `txid` (mined in `blockHash`) spent from: the transaction read with its block hash (no `-txindex`
+   * needed), then each input's previous transaction (`getrawtransaction`, which finds a mined one only with `-txindex=1`
+   * or in the mempool). An input the node cannot tell about (no index, a script without an address) is left out and
+   * the answer is not `complete`.
+   */
+  async sendersOf(txid: string, blockHash: string): Promise<TransactionSenders> {
+    const tx = await this.rpc.call<RawInputs | null>('getrawtransaction', [txid, true, blockHash]);
+    if (!tx || !Array.isArray(tx.vin)) throw new ChainRpcError('getrawtransaction answered a transaction without inputs');
+    const addresses = new Set<string>();
+    let complete = true;
+    const previous = new Map<string, Promise<RawBlock['tx'][number] | undefined>>();
+    for (const input of tx.vin) {
+      if (input.coinbase !== undefined) continue;
+      if (typeof input.txid !== 'string' || !HEX64.test(input.txid) || typeof input.vout !== 'number') {
+        complete = false;
+        continue;
+      }
+      if (!previous.has(input.txid))
+        previous.set(
+          input.txid,
+          this.rpc.call<RawBlock['tx'][number]>('getrawtransaction', [input.txid, true]).catch(() => undefined),
+        );
+      const spent = (await previous.get(input.txid))?.vout?.find((out) => out?.n === input.vout);
+      const found = spent?.scriptPubKey?.address ?? spent?.scriptPubKey?.addresses;
+      const list = typeof found === 'string' ? [found] : Array.isArray(found) ? found.filter((a): a is string => typeof a === 'string') : [];
+      if (!list.length) complete = false;
+      for (const address of list) addresses.add(address);
+    }
+    return { addresses: [...addresses], complete };
   }
 
   /** The raw client, for tests and tools (regtest mining, sending). */
@@ -256,5 +298,10 @@ interface RawBlock {
   height: number;
   time?: number;
   previousblockhash?: string;
-  tx: Array<{ txid: string; vout: Array<{ value: number; n: number; scriptPubKey?: { hex?: string } }> }>;
+  tx: Array<{ txid: string; vout: Array<{ value: number; n: number; scriptPubKey?: { hex?: string; address?: string; addresses?: string[] } }> }>;
+}
+
+/** A decoded transaction's inputs (a coinbase input has `coinbase` instead of an outpoint). */
+interface RawInputs {
+  vin: Array<{ txid?: string; vout?: number; coinbase?: string }>;
 }

@@ -8,7 +8,7 @@ select cp_adjust_balance($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6
 select cp_complete_payout($1::uuid, $2::text, $3::int, $4::numeric, $5::text, $6::int, $7::jsonb, $8::int, $9::jsonb) as result;
 
 -- cp_credit_chain_deposit: declared in src/modules/chain/chain-functions.ts, defined in src/db/functions/chain.sql
-select cp_credit_chain_deposit($1::uuid, $2::int, $3::int, $4::int, $5::jsonb) as result;
+select cp_credit_chain_deposit($1::uuid, $2::int, $3::int, $4::int, $5::jsonb, $6::jsonb) as result;
 
 -- cp_deposit: declared in src/modules/admin/admin-transaction-functions.ts, defined in src/db/functions/admin-transactions.sql
 select cp_deposit($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::numeric, $7::numeric, $8::numeric, $9::text, $10::timestamptz, $11::uuid, $12::int, $13::jsonb, $14::jsonb) as result;
@@ -42,6 +42,9 @@ select cp_quote_swap($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::nu
 
 -- cp_record_sweep: declared in src/modules/sweeps/sweep-functions.ts, defined in src/db/functions/sweeps.sql
 select cp_record_sweep($1::uuid, $2::int, $3::boolean, $4::numeric, $5::numeric, $6::int, $7::jsonb) as result;
+
+-- cp_release_deposit_hold: declared in src/modules/chain/chain-functions.ts, defined in src/db/functions/deposit-holds.sql
+select cp_release_deposit_hold($1::uuid, $2::uuid, $3::int, $4::jsonb) as result;
 
 -- cp_reverse_chain_deposit: declared in src/modules/chain/deposit-review-functions.ts, defined in src/db/functions/deposit-review.sql
 select cp_reverse_chain_deposit($1::uuid, $2::text, $3::text, $4::uuid, $5::int, $6::jsonb) as result;

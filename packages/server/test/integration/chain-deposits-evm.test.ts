@@ -180,6 +180,36 @@ describe.each(DATABASE_KINDS)('ETH deposits from an anvil chain on %s', (kind) =
     expect(row).toMatchObject({ type: 'deposit', token: 'tether', status: 'approved', network: 'ethereum', txHash: transfer.hash });
     expect((await t.http.get('/api/admin/ledger/check').set(bearer(admin.token)).expect(200)).body.ok).toBe(true);
   });
+
+  it('a transfer from a sanctioned sender (its `from`): flagged and the account frozen when mined, held once confirmed', async () => {
+    const customer = await signUp(t.http);
+    const address = (
+      (await t.http.get('/api/crypto/get-wallet-tokens').set(bearer(customer.token)).expect(200)).body as Array<{ id: string; address: string }>
+    ).find((x) => x.id === 'ethereum')!.address;
+    const admin = await loginAdmin(t.http);
+    const sender = anvil.accounts[1];
+    // Listed in capitals: matched as the network writes it (lowercase).
+    await t.http
+      .put('/api/admin/sanctions')
+      .set(bearer(admin.token))
+      .send({ list: `ethereum,0x${sender.slice(2).toUpperCase()}` })
+      .expect(200);
+    await poll();
+    const txid = await anvil.sendEth(address, ETH / 4n, sender);
+    await poll();
+    const hits = (await db.execute(sql`select address, user_id as "userId" from sanctions_hits where txid = ${txid}`)) as unknown as { rows: unknown[] };
+    expect(hits.rows).toEqual([{ address: sender.toLowerCase(), userId: customer._id }]);
+    const frozen = (await db.execute(sql`select frozen_by as "frozenBy" from account_freezes where user_id = ${customer._id}`)) as unknown as {
+      rows: unknown[];
+    };
+    expect(frozen.rows).toEqual([{ frozenBy: null }]);
+    await anvil.mine(CONFIRMATIONS - 1);
+    await poll();
+    const held = (await db.execute(sql`select state, hold from chain_deposits where txid = ${txid}`)) as unknown as { rows: unknown[] };
+    expect(held.rows).toEqual([{ state: 'held', hold: 'sanctions' }]);
+    // Other senders still credit: the list is emptied for the tests after this one.
+    await t.http.put('/api/admin/sanctions').set(bearer(admin.token)).send({ list: '# none' }).expect(200);
+  });
 });
 
 /** The compiled test token (source beside it). */

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_REFUSED_MESSAGE } from '@coinpurse/contract';
 import { DATABASE, type Database } from '../../src/db/database';
+import { SanctionsListCache } from '../../src/modules/compliance/sanctions-list.cache';
 import { SanctionsService } from '../../src/modules/compliance/sanctions.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer, startTestApp } from '../support/test-app';
@@ -130,18 +131,26 @@ describe.each(DATABASE_KINDS)('sanctions screening on %s', (kind) => {
 });
 
 describe.runIf(DATABASE_KINDS.includes('postgres'))('sanctions list shared by two instances on PostgreSQL', () => {
-  it('an upload on one instance is screened by the other at once', async () => {
+  it('an upload on one instance is screened by the other at once (its copy of the list dropped by NOTIFY)', async () => {
     const first = await startWalletApp('postgres');
     try {
       const second = Object.assign(await startTestApp('postgres', {}, { shareDatabaseWith: first }), { admin: first.admin });
       try {
         const user = await newCustomer(first);
         await fund(first, user._id, 'tether', 50);
+        // The second instance holds the (empty) list in memory, for longer than the test: only the NOTIFY can drop it.
+        const cache = second.app.get(SanctionsListCache);
+        cache.ttlMs = 3_600_000;
+        await cache.get();
+        const dropped = cache.invalidations;
         await first.http
           .put('/api/admin/sanctions')
           .set(bearer(first.admin))
           .send({ list: `ethereum,${ADDRESSES.ethereum.toUpperCase().replace('0X', '0x')}` })
           .expect(200);
+        for (const deadline = Date.now() + 10_000; cache.invalidations === dropped && Date.now() < deadline;)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(cache.invalidations).toBeGreaterThan(dropped);
         const refused = await second.http
           .post('/api/crypto/send-crypto/tether')
           .set(bearer(user.token))

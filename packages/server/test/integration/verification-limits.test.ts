@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { DATABASE_KINDS } from '../support/databases';
-import { bearer } from '../support/test-app';
+import { addAdministrator } from '../../src/modules/admin/add-administrator';
+import { bearer, uniqueEmail } from '../support/test-app';
 import { ADDRESSES, call, expectLedgerClean, fund, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.alloc(64, 1)]);
@@ -198,5 +199,54 @@ describe.each(DATABASE_KINDS)('verification limits in the money functions on %s 
       sql`select sum(usd_amount)::text as usd from transactions where user_id = ${user._id} and type = 'withdrawal'`,
     )) as unknown as { rows: Array<{ usd: string }> };
     expect(Number(total.rows[0].usd)).toBe(9900);
+  });
+});
+
+describe.each(DATABASE_KINDS)('verification limits changed with four-eyes on, on %s', (kind) => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp(kind, { KYC_LIMITS: 'on', APPROVAL_THRESHOLD_USD: '10000' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a limit edit is a request a second admin approves: nothing changes before, the requester cannot approve it, the approval applies it (audited)', async () => {
+    const db = t.app.get<Database>(DATABASE);
+    const limitsOf = async (level: number) =>
+      (await t.http.get('/api/admin/verification-limits').set(bearer(t.admin)).expect(200)).body.levels.find((l: { level: number }) => l.level === level)
+        .limits;
+    // The second admin exists before the request (an admin created later cannot approve what was asked before).
+    const email = uniqueEmail('admin');
+    await addAdministrator(db, { name: 'Second', email, password: 'an-admin-password' });
+    const second = (await t.http.post('/api/admin/login-admin').send({ email, password: 'an-admin-password' }).expect(200)).body.token;
+    const level0 = await limitsOf(0);
+    const requested = await t.http
+      .put('/api/admin/verification-limits/0')
+      .set(bearer(t.admin))
+      .send({ ...level0, depositDay: '2000' })
+      .expect(202);
+    expect(requested.body).toMatchObject({ pendingApproval: true });
+    // Nothing changed yet, for the customers either.
+    expect((await limitsOf(0)).depositDay).toBe(level0.depositDay);
+    const user = await newCustomer(t);
+    expect((await t.http.get('/api/user/verification').set(bearer(user.token)).expect(200)).body.left.depositToday).toBe('1000.00');
+
+    const listed = (await t.http.get('/api/admin/approvals').set(bearer(second)).expect(200)).body.find(
+      (a: { _id: string }) => a._id === requested.body.approvalId,
+    );
+    expect(listed).toMatchObject({ action: 'update-verification-limits', status: 'pending' });
+    expect(listed.summary).toContain('Set the level-0 limits: deposits');
+    await t.http.post(`/api/admin/approvals/${requested.body.approvalId}/approve`).set(bearer(t.admin)).expect(403);
+    expect((await limitsOf(0)).depositDay).toBe(level0.depositDay);
+
+    await t.http.post(`/api/admin/approvals/${requested.body.approvalId}/approve`).set(bearer(second)).expect(200);
+    expect((await limitsOf(0)).depositDay).toBe('2000');
+    expect((await t.http.get('/api/user/verification').set(bearer(user.token)).expect(200)).body.left.depositToday).toBe('2000.00');
+    const audit = (await db.execute(sql`select after from audit_log where action = 'verification.limits' and target_id = '0'`)) as unknown as {
+      rows: Array<{ after: Record<string, unknown> }>;
+    };
+    expect(audit.rows).toHaveLength(1);
+    expect(audit.rows[0].after).toMatchObject({ depositDay: '2000' });
   });
 });

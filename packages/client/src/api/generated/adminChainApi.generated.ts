@@ -35,6 +35,14 @@ const injectedRtkApi = api
         query: (queryArg) => ({ url: `/api/admin/deposit-tags/${queryArg.network}/${queryArg.tag}` }),
         providesTags: ['admin-chain'],
       }),
+      getDepositHolds: build.query<GetDepositHoldsApiResponse, GetDepositHoldsApiArg>({
+        query: () => ({ url: `/api/admin/chain/deposit-holds` }),
+        providesTags: ['admin-chain'],
+      }),
+      releaseDepositHold: build.mutation<ReleaseDepositHoldApiResponse, ReleaseDepositHoldApiArg>({
+        query: (queryArg) => ({ url: `/api/admin/chain/deposit-holds/${queryArg.id}/release`, method: 'POST', body: queryArg.releaseDepositHoldDto }),
+        invalidatesTags: ['admin-chain'],
+      }),
     }),
     overrideExisting: false,
   });
@@ -68,6 +76,15 @@ export type GetDepositTagOwnerApiArg = {
   network: string;
   /** The destination tag or memo sent with the deposit */
   tag: string;
+};
+export type GetDepositHoldsApiResponse = /** status 200 Confirmed deposits held, oldest first (at most 200). */ HeldDepositDto[];
+export type GetDepositHoldsApiArg = void;
+export type ReleaseDepositHoldApiResponse =
+  | /** status 200 Credits the held amount to the customer (deposits platform account → customer), approves its History row, notifies and mails the customer and writes an audit row with the reason, in one call — whatever the customer's limit. */ DepositHoldReleasedDto
+  | /** status 202 Four-eyes: it adds to what is owed to a customer, so at or above APPROVAL_THRESHOLD_USD a second admin must approve it; nothing is applied yet. */ PendingApprovalDto;
+export type ReleaseDepositHoldApiArg = {
+  id: string;
+  releaseDepositHoldDto: ReleaseDepositHoldDto;
 };
 export type ChainStatusDto = {
   network: string;
@@ -123,7 +140,10 @@ export type ChainDepositDto = {
   address: string;
   /** Exact amount, without trailing zeros */
   amount: string;
-  state: 'seen' | 'confirming' | 'credited' | 'dropped' | 'below_minimum';
+  /** held: confirmed, kept off the balance (see hold) */
+  state: 'seen' | 'confirming' | 'held' | 'credited' | 'dropped' | 'below_minimum';
+  /** Why it is (or was) held: above the customer's deposit limit, or sent from a sanctioned address */
+  hold?: ('limit' | 'sanctions') | null;
   confirmations: number;
   requiredConfirmations: number;
   blockHeight: number | null;
@@ -190,6 +210,33 @@ export type DepositTagOwnerDto = {
   /** false: the account is deactivated (a deposit cannot be recorded for it) */
   active: boolean;
 };
+export type HeldDepositDto = {
+  _id: string;
+  network: string;
+  /** Chain transaction id */
+  txHash: string;
+  outputIndex: number;
+  userId: string;
+  userEmail: string;
+  token: string;
+  symbol: string;
+  /** Exact amount, without trailing zeros */
+  amount: string;
+  /** Its USD value when it was found (the value the limit counts) */
+  usdAmount: number;
+  /** limit: above the customer's verification level's deposit limit (released by the watcher once the limit allows it, or by an admin); sanctions: sent from a sanctioned address (the account frozen; released only by an admin) */
+  hold: 'limit' | 'sanctions';
+  holdText: string;
+  heldAt: string | null;
+  /** The History row (type deposit, pending while held) */
+  transactionId: string | null;
+};
+export type DepositHoldReleasedDto = {
+  message: string;
+};
+export type ReleaseDepositHoldDto = {
+  reason: string;
+};
 export const {
   useGetChainStatusQuery,
   useLazyGetChainStatusQuery,
@@ -201,4 +248,7 @@ export const {
   useKeepDepositMutation,
   useGetDepositTagOwnerQuery,
   useLazyGetDepositTagOwnerQuery,
+  useGetDepositHoldsQuery,
+  useLazyGetDepositHoldsQuery,
+  useReleaseDepositHoldMutation,
 } = injectedRtkApi;

@@ -154,7 +154,8 @@ export type ApprovalDto = {
     | 'change-fees'
     | 'update-verification-limits'
     | 'freeze-account'
-    | 'unfreeze-account';
+    | 'unfreeze-account'
+    | 'release-deposit-hold';
   status: 'pending' | 'approved' | 'rejected';
   /** What it does, for people. */
   summary: string;

@@ -196,6 +196,8 @@ export type TransactionDto = {
   confirmations?: number;
   /** Deposits from the chain: confirmations needed before it is credited (status approved) */
   requiredConfirmations?: number;
+  /** Deposits from the chain, confirmed but held off the balance (status pending; note says why in words): limit — above the verification level's deposit limit, released when the limit allows it (verify to raise it) or by an admin; review — held for a review (the customer's word; admins see sanctions: sent from a sanctioned address) */
+  hold?: 'limit' | 'review' | 'sanctions';
   /** Withdrawals paid by the platform on a node-connected network: where the on-chain payment is (txHash once signed; confirmations n of requiredConfirmations while confirming; awaiting_cold_signature: above the hot limits, an admin signs it offline) */
   payoutState?: 'approved' | 'awaiting_funds' | 'awaiting_cold_signature' | 'signed' | 'broadcast' | 'confirming' | 'completed' | 'failed';
   /** Admin views only: why the on-chain payment waits while payoutState is awaiting_funds (what the hot wallet lacks; the payout job tries again each run, or routes it to the cold side) or approved with a last error (the hot wallet is locked, the signer or the node did not answer, the fee is above the signer's ceiling; tried again each run). Never shown to the customer. */

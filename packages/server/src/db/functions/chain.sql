@@ -18,9 +18,9 @@
 -- money and returns false, so a replayed block, a restart or a second instance never moves money twice.
 
 -- ---------------------------------------------------------------------------------------------------------------------
--- function cp_credit_chain_deposit(uuid,integer,integer,integer,jsonb)
+-- function cp_credit_chain_deposit(uuid,integer,integer,integer,jsonb,jsonb)
 -- Created in drizzle/0016_chain_functions.sql.
--- Changed in drizzle/0024_money_generic_plans.sql.
+-- Changed in drizzle/0063_deposit_holds.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A deposit from the chain, credited once. Under its row lock the deposit must still be confirming (not credited,
 -- dropped, or sent back to seen by a reorganisation), in a block the watcher still keeps as part of the best chain,
@@ -31,8 +31,16 @@
 --   approved by an admin     → the deposit is credited and nothing moves again (the admin's entry moved it once);
 --   rejected or voided       → the deposit is dropped, never credited.
 -- A deposit without its History row (written with it when it is found) is left confirming.
-CREATE OR REPLACE FUNCTION public.cp_credit_chain_deposit(p_deposit uuid, p_confirmations integer, p_required integer, p_shard integer, p_records jsonb)
- RETURNS boolean
+--
+-- Changed in drizzle/0063_deposit_holds.sql:
+-- cp_credit_chain_deposit as in 0016/0024, and held instead of credited when its History row is still pending and
+-- either screening found a sanctioned sending address (sanctions_hits kind 'deposit' of this deposit: hold
+-- 'sanctions') or its USD value (the History row's) would pass the customer's deposit limit (cp_limit_refusal: hold
+-- 'limit'). Held: the deposit 'held' with its confirmations, the History row's details get {"hold"}, nothing moves,
+-- and p_hold_records->'<hold>' is written (the customer's notification, for sanctions the admins' too). Returns what
+-- it did: 'credited', 'held', or NULL (nothing to do, an admin's hand settlement, or dropped).
+CREATE OR REPLACE FUNCTION public.cp_credit_chain_deposit(p_deposit uuid, p_confirmations integer, p_required integer, p_shard integer, p_records jsonb, p_hold_records jsonb)
+ RETURNS text
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
@@ -40,42 +48,60 @@ DECLARE
   v_deposit chain_deposits%ROWTYPE;
   v_row transactions%ROWTYPE;
   v_cursor_height bigint;
+  v_hold text;
 BEGIN
   SELECT * INTO v_deposit FROM chain_deposits WHERE id = p_deposit FOR UPDATE;
   IF v_deposit.id IS NULL OR v_deposit.state <> 'confirming' OR v_deposit.block_height IS NULL THEN
-    RETURN false;
+    RETURN NULL;
   END IF;
   IF NOT EXISTS (
     SELECT 1 FROM chain_blocks WHERE network = v_deposit.network AND height = v_deposit.block_height AND block_hash = v_deposit.block_hash
   ) THEN
-    RETURN false;
+    RETURN NULL;
   END IF;
   SELECT height INTO v_cursor_height FROM chain_cursors WHERE network = v_deposit.network;
   IF p_confirmations < p_required OR v_cursor_height IS NULL OR v_cursor_height - v_deposit.block_height + 1 < p_confirmations THEN
-    RETURN false;
+    RETURN NULL;
   END IF;
   SELECT * INTO v_row FROM transactions WHERE id = v_deposit.transaction_id FOR UPDATE;
   IF v_row.id IS NULL THEN
-    RETURN false;
+    RETURN NULL;
   END IF;
 
   IF v_row.status = 'rejected' OR v_row.voided_at IS NOT NULL THEN
     UPDATE chain_deposits SET state = 'dropped', confirmations = p_confirmations, updated_at = now() WHERE id = p_deposit;
     UPDATE transactions SET details = coalesce(details, '{}'::jsonb) || jsonb_build_object('confirmations', p_confirmations), updated_at = now()
     WHERE id = v_row.id;
-    RETURN false;
+    RETURN NULL;
   END IF;
+
+  -- The holds: sanctions first (never released by a limit), then the deposit limit.
+  IF v_row.status = 'pending' THEN
+    IF EXISTS (SELECT 1 FROM sanctions_hits WHERE chain_deposit_id = p_deposit AND kind = 'deposit') THEN
+      v_hold := 'sanctions';
+    ELSIF cp_limit_refusal(v_deposit.user_id, 'deposit', v_row.usd_amount) IS NOT NULL THEN
+      v_hold := 'limit';
+    END IF;
+    IF v_hold IS NOT NULL THEN
+      UPDATE chain_deposits SET state = 'held', hold = v_hold, held_at = now(), confirmations = p_confirmations, updated_at = now() WHERE id = p_deposit;
+      UPDATE transactions SET details = coalesce(details, '{}'::jsonb) || jsonb_build_object('confirmations', p_confirmations, 'hold', v_hold), updated_at = now()
+      WHERE id = v_row.id;
+      PERFORM cp_write_records(p_hold_records->v_hold);
+      RETURN 'held';
+    END IF;
+  END IF;
+
   UPDATE chain_deposits SET state = 'credited', confirmations = p_confirmations, credited_at = now(), updated_at = now() WHERE id = p_deposit;
   UPDATE transactions SET status = 'approved', details = coalesce(details, '{}'::jsonb) || jsonb_build_object('confirmations', p_confirmations), updated_at = now()
   WHERE id = v_row.id;
   IF v_row.status = 'approved' THEN
-    RETURN false;
+    RETURN NULL;
   END IF;
 
   PERFORM cp_post('chain_deposit_credit', v_row.id, 'chain deposit ' || v_deposit.txid || ':' || v_deposit.output_index, NULL,
     cp_transfer(cp_platform_account('deposits', v_deposit.token, p_shard), cp_customer_account(v_deposit.user_id, v_deposit.token), v_deposit.amount));
   PERFORM cp_write_records(p_records);
-  RETURN true;
+  RETURN 'credited';
 END
 $function$;
 

@@ -57,46 +57,21 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_require_within_limits(uuid,text,numeric)
 -- Created in drizzle/0056_verification_limits.sql.
+-- Changed in drizzle/0063_deposit_holds.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
+--
+-- Changed in drizzle/0063_deposit_holds.sql:
+-- As in 0056, the rule now read from cp_limit_refusal: CPL01 with the refusal.
 CREATE OR REPLACE FUNCTION public.cp_require_within_limits(p_user uuid, p_kind text, p_usd numeric)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  v_level smallint;
-  v_limits verification_limits%ROWTYPE;
-  v_day numeric;
-  v_month numeric;
-  v_day_used numeric := 0;
-  v_month_used numeric := 0;
+  v_refusal json;
 BEGIN
-  IF NOT coalesce((SELECT limits_enabled FROM verification_settings WHERE id = 1), false) THEN
-    RETURN;
-  END IF;
-  SELECT verification_level INTO v_level FROM users WHERE id = p_user FOR NO KEY UPDATE;
-  SELECT * INTO v_limits FROM verification_limits WHERE level = coalesce(v_level, 0);
-  IF NOT FOUND THEN
-    RETURN;
-  END IF;
-  IF p_kind = 'withdrawal' AND v_limits.withdrawal_single IS NOT NULL AND p_usd > v_limits.withdrawal_single THEN
-    RAISE EXCEPTION USING ERRCODE = 'CPL01', MESSAGE = json_build_object('kind', p_kind, 'period', 'single', 'level', v_level,
-      'limitUsd', v_limits.withdrawal_single::text, 'leftUsd', v_limits.withdrawal_single::text)::text;
-  END IF;
-  v_day := CASE p_kind WHEN 'deposit' THEN v_limits.deposit_day WHEN 'withdrawal' THEN v_limits.withdrawal_day WHEN 'swap' THEN v_limits.swap_day END;
-  v_month := CASE p_kind WHEN 'deposit' THEN v_limits.deposit_month WHEN 'withdrawal' THEN v_limits.withdrawal_month WHEN 'swap' THEN v_limits.swap_month END;
-  IF v_day IS NULL AND v_month IS NULL THEN
-    RETURN;
-  END IF;
-  SELECT u.day_usd, u.month_usd INTO v_day_used, v_month_used FROM cp_verification_usage(p_user) u WHERE u.kind = p_kind;
-  v_day_used := coalesce(v_day_used, 0);
-  v_month_used := coalesce(v_month_used, 0);
-  IF v_day IS NOT NULL AND v_day_used + p_usd > v_day THEN
-    RAISE EXCEPTION USING ERRCODE = 'CPL01', MESSAGE = json_build_object('kind', p_kind, 'period', 'day', 'level', v_level,
-      'limitUsd', v_day::text, 'leftUsd', greatest(v_day - v_day_used, 0)::text)::text;
-  END IF;
-  IF v_month IS NOT NULL AND v_month_used + p_usd > v_month THEN
-    RAISE EXCEPTION USING ERRCODE = 'CPL01', MESSAGE = json_build_object('kind', p_kind, 'period', 'month', 'level', v_level,
-      'limitUsd', v_month::text, 'leftUsd', greatest(v_month - v_month_used, 0)::text)::text;
+  v_refusal := cp_limit_refusal(p_user, p_kind, p_usd);
+  IF v_refusal IS NOT NULL THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPL01', MESSAGE = v_refusal::text;
   END IF;
 END
 $function$;

@@ -65,7 +65,7 @@ export const chainBlocks = pgTable(
   (t) => [primaryKey({ name: 'chain_blocks_pkey', columns: [t.network, t.height] })],
 );
 
-export const CHAIN_DEPOSIT_STATES = ['seen', 'confirming', 'credited', 'dropped', 'below_minimum'] as const;
+export const CHAIN_DEPOSIT_STATES = ['seen', 'confirming', 'held', 'credited', 'dropped', 'below_minimum'] as const;
 export type ChainDepositState = (typeof CHAIN_DEPOSIT_STATES)[number];
 export const CHAIN_DEPOSIT_DROP_REASONS = ['orphaned', 'replaced', 'not_mined'] as const;
 export type ChainDepositDropReason = (typeof CHAIN_DEPOSIT_DROP_REASONS)[number];
@@ -74,6 +74,9 @@ export type ChainDepositDropReason = (typeof CHAIN_DEPOSIT_DROP_REASONS)[number]
  * A payment to a deposit address seen on chain, one per (network, txid, output or log index). seen (not in a block of
  * the best chain) → confirming (n of N) → credited (the ledger entry posted in the same transaction), or dropped;
  * below the token's minimum: recorded, never credited. `review`: a credited deposit whose block was orphaned.
+ * held (migration 0063): confirmed but kept off the balance — `hold` says why (`limit`: above the customer's
+ * verification level's deposit limit, released when the limit allows it or by an admin; `sanctions`: sent from a
+ * sanctioned address, released only by an admin) — then credited when released.
  */
 export const chainDeposits = pgTable(
   'chain_deposits',
@@ -112,6 +115,12 @@ export const chainDeposits = pgTable(
     reviewReason: text('review_reason'),
     reviewedBy: uuid('reviewed_by'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** Why a confirmed deposit is held off the balance (state `held`, and kept once released). */
+    hold: text('hold', { enum: ['limit', 'sanctions'] }),
+    heldAt: timestamp('held_at', { withTimezone: true }),
+    /** When the hold was released (credited); `releasedBy`: the admin, null when the limit allowed it. */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    releasedBy: uuid('released_by'),
   },
   (t) => [
     uniqueIndex('chain_deposits_output_key').on(t.network, t.txid, t.outputIndex),
@@ -120,7 +129,13 @@ export const chainDeposits = pgTable(
       .where(sql`${t.state} in ('seen', 'confirming')`),
     index('chain_deposits_block_idx').on(t.network, t.blockHeight),
     index('chain_deposits_user_idx').on(t.userId, t.createdAt),
-    check('chain_deposits_state_check', sql`${t.state} in ('seen', 'confirming', 'credited', 'dropped', 'below_minimum')`),
+    check('chain_deposits_state_check', sql`${t.state} in ('seen', 'confirming', 'held', 'credited', 'dropped', 'below_minimum')`),
+    check('chain_deposits_hold_check', sql`${t.hold} is null or ${t.hold} in ('limit', 'sanctions')`),
+    check('chain_deposits_held_check', sql`${t.state} <> 'held' or ${t.hold} is not null`),
+    // The held deposits: the watcher's release pass and the back office's list walk only these.
+    index('chain_deposits_held_idx')
+      .on(t.network, t.heldAt)
+      .where(sql`${t.state} = 'held'`),
     check('chain_deposits_review_check', sql`${t.review} is null or ${t.review} in ('orphaned_after_credit')`),
     check('chain_deposits_amount_check', sql`${t.amountBase} > 0`),
     check('chain_deposits_drop_reason_check', sql`${t.dropReason} is null or ${t.dropReason} in ('orphaned', 'replaced', 'not_mined')`),
@@ -130,5 +145,6 @@ export const chainDeposits = pgTable(
     foreignKey({ name: 'chain_deposits_user_id_fkey', columns: [t.userId], foreignColumns: [users.id] }),
     foreignKey({ name: 'chain_deposits_transaction_id_fkey', columns: [t.transactionId], foreignColumns: [transactions.id] }),
     foreignKey({ name: 'chain_deposits_reviewed_by_fkey', columns: [t.reviewedBy], foreignColumns: [users.id] }),
+    foreignKey({ name: 'chain_deposits_released_by_fkey', columns: [t.releasedBy], foreignColumns: [users.id] }),
   ],
 );

@@ -3,7 +3,7 @@ import { check, foreignKey, index, integer, numeric, pgTable, primaryKey, text, 
 import { users } from './users';
 
 /**
- * Frozen customers (migration 0060): one row while the account is frozen. Sign-in, reading and deposits go on; nothing
+ * Frozen customers (migration 0058): one row while the account is frozen. Sign-in, reading and deposits go on; nothing
  * leaves it (`cp_require_unfrozen` in `cp_send` / `cp_swap`, and API keys with `trade` / `withdraw`). Unfreezing
  * deletes the row; the audit log keeps every freeze and unfreeze with its reason.
  */
@@ -23,7 +23,7 @@ export const accountFreezes = pgTable(
 );
 
 /**
- * The sanctions list in force (migration 0061): one row per address, as normalised for its network (EVM and bech32
+ * The sanctions list in force (migration 0058): one row per address, as normalised for its network (EVM and bech32
  * lowercase, base58 and the rest as written). Replaced whole by a load of SANCTIONS_LIST_FILE or an admin's upload.
  */
 export const sanctionedAddresses = pgTable('sanctioned_addresses', { network: text('network').notNull(), address: text('address').notNull() }, (t) => [
@@ -52,7 +52,7 @@ export const sanctionsListState = pgTable(
 
 /**
  * What screening caught, for the operator: a send or an address-book entry refused, or a deposit from a sanctioned
- * address (credited, the account frozen). Kept; never deleted.
+ * address (held, the account frozen: see drizzle/0063_deposit_holds.sql). Kept; never deleted.
  */
 export const sanctionsHits = pgTable(
   'sanctions_hits',

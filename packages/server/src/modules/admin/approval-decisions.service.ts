@@ -15,6 +15,7 @@ import { type BoundEffect, StaleApprovalError } from '../ledger/four-eyes-policy
 import type { Actor } from '../../common/principal';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
+import { DepositHoldReleases } from '../approvals/deposit-hold-releases';
 import { FeeScheduleChanges } from '../approvals/fee-schedule-changes';
 import { AuditService } from '../audit/audit.service';
 import { AccountFreezesService } from '../compliance/account-freezes.service';
@@ -57,6 +58,7 @@ export class ApprovalDecisionsService {
     private readonly verificationLimits: VerificationLimitsService,
     private readonly feeChanges: FeeScheduleChanges,
     private readonly freezes: AccountFreezesService,
+    private readonly holdReleases: DepositHoldReleases,
   ) {}
 
   async list(query: ApprovalsQueryDto): Promise<ApprovalDto[]> {
@@ -165,6 +167,9 @@ export class ApprovalDecisionsService {
           return;
         case 'reverse-chain-deposit':
           await this.chainDeposits.takeBack(actor, String(payload.depositId), { reason: String(payload.reason) }, applying);
+          return;
+        case 'release-deposit-hold':
+          await this.holdReleases.release(actor, String(payload.depositId), { reason: String(payload.reason) }, applying);
           return;
         case 'update-verification-limits': {
           const { level, ...limits } = payload as unknown as UpdateLevelLimitsDto & { level: string };

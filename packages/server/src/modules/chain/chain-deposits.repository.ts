@@ -365,11 +365,18 @@ export class ChainDepositsRepository {
   }
 
   /** Newest first, with the token's symbol and name (null for a coin no longer listed). */
-  async list(
-    filter: { network?: string; userId?: string; limit?: number } = {},
-  ): Promise<Array<ChainDepositRecord & { symbol: string | null; tokenName: string | null; reviewResolution: 'taken_back' | 'kept' | null }>> {
+  async list(filter: { network?: string; userId?: string; limit?: number } = {}): Promise<
+    Array<
+      ChainDepositRecord & {
+        symbol: string | null;
+        tokenName: string | null;
+        reviewResolution: 'taken_back' | 'kept' | null;
+        hold: 'limit' | 'sanctions' | null;
+      }
+    >
+  > {
     return this.db
-      .select({ ...depositColumns, symbol: coins.symbol, tokenName: coins.name, reviewResolution: chainDeposits.reviewResolution })
+      .select({ ...depositColumns, symbol: coins.symbol, tokenName: coins.name, reviewResolution: chainDeposits.reviewResolution, hold: chainDeposits.hold })
       .from(chainDeposits)
       .leftJoin(coins, eq(coins.id, chainDeposits.token))
       .where(and(filter.network ? eq(chainDeposits.network, filter.network) : undefined, filter.userId ? eq(chainDeposits.userId, filter.userId) : undefined))

@@ -122,6 +122,7 @@ export function toChainDepositDto(row: {
   blockHeight: number | null;
   review: ChainDepositDto['review'];
   reviewResolution: ChainDepositDto['reviewResolution'];
+  hold?: 'limit' | 'sanctions' | null;
   transactionId: string | null;
   createdAt: Date;
 }): ChainDepositDto {
@@ -142,6 +143,7 @@ export function toChainDepositDto(row: {
     blockHeight: row.blockHeight,
     review: row.review,
     reviewResolution: row.reviewResolution,
+    hold: row.hold ?? null,
     transactionId: row.transactionId,
     createdAt: row.createdAt.toISOString(),
   };

@@ -2,26 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DATABASE, type Database, type Tx } from '../../db/database';
 import { JobLocks } from '../../db/advisory-locks';
-import { findNetwork } from '../../common/networks';
-import { NetworksService } from '../networks/networks.service';
-import { AuditService } from '../audit/audit.service';
 import { inTransaction } from '../../db/in-transaction';
-import { LedgerService } from '../ledger/ledger.service';
 import { plain, tokenDecimals, toMoney, usdValue } from '../ledger/money';
-import { MailService } from '../mail/mail.service';
 import { PriceService } from '../market/price.service';
 import { LiveEventsService } from '../notifications/live-events.service';
-import { NotificationsService } from '../notifications/notifications.service';
-import { describe as describeAmount } from '../wallet/wallet-common';
 import { baseToDecimal } from '../../chain-core/amounts';
 import { belowLedgerMinimum } from './ledger-minimum';
 import { ChainConnections, type ConnectedChain } from './chain-connections';
-import { CREDIT_CHAIN_DEPOSIT } from './chain-functions';
 import { PerNetworkJob } from '../../jobs/per-network-job';
 
 import { type ChainDepositRecord, ChainDepositsRepository, type CursorRecord, type DepositToRecord, type FoundDeposit } from './chain-deposits.repository';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositDropsService } from './deposit-drops.service';
+import { DepositCreditsService } from './deposit-credits.service';
+import { DepositHoldsRepository } from './deposit-holds.repository';
+import { DepositScreeningService } from './deposit-screening.service';
 import type { ChainBlock } from '../../chain-core/utxo-node';
 import { TokenNetworksRepository } from '../networks/token-networks.repository';
 
@@ -70,16 +65,14 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     private readonly chains: ChainConnections,
     private readonly deposits: ChainDepositsRepository,
     private readonly addresses: DepositAddressesRepository,
-    private readonly ledger: LedgerService,
-    private readonly notifications: NotificationsService,
-    private readonly mail: MailService,
     private readonly live: LiveEventsService,
     private readonly prices: PriceService,
-    private readonly audit: AuditService,
     private readonly networks: TokenNetworksRepository,
     @Inject(DATABASE) private readonly db: Database,
     private readonly drops: DepositDropsService,
-    private readonly explorers: NetworksService,
+    private readonly credits: DepositCreditsService,
+    private readonly holds: DepositHoldsRepository,
+    private readonly screening: DepositScreeningService,
   ) {
     this.job = new PerNetworkJob({
       name: 'watcher',
@@ -168,6 +161,8 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     await this.advanceConfirmations(chain, cursor);
     await this.drops.dropStale(chain, cursor.height);
     await this.drops.dropUnmined(chain, cursor.height);
+    // Deposits held above the limit, released once it allows them (a raised level, or the day rolled on).
+    await this.credits.releaseDue(network);
     return result;
   }
 
@@ -191,6 +186,8 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       const quote = await this.prices.quote(coinId).catch(() => undefined);
       if (quote) quotes.set(coinId, { price: quote.price.toString(), symbol: quote.symbol });
     }
+    // Sanctions screening of the payments' senders (the node is asked before the block's transaction).
+    const sanctioned = await this.screening.screen(chain, block.hash, paid);
     const touchedUsers = new Set<string>();
     const applied = await this.job.locked(chain.network, async (tx) => {
       const cursor = await this.deposits.cursorForUpdate(chain.network, tx);
@@ -202,6 +199,12 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
       });
       const results = await this.deposits.record(found, block, tx);
       for (const { record } of results) touchedUsers.add(record.userId);
+      await this.screening.flag(
+        chain,
+        results.map(({ record }) => record),
+        sanctioned,
+        tx,
+      );
       await this.deposits.insertBlock(chain.network, block, tx);
       await this.deposits.pruneBlocks(chain.network, block.height - KEPT_BLOCKS, tx);
       await this.deposits.moveCursor(chain.network, block.height, block.hash, tx);
@@ -378,9 +381,11 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
         if (deposit.state === 'credited') {
           await this.deposits.update(deposit.id, { review: 'orphaned_after_credit', blockHeight: null, blockHash: null }, tx);
           alerts.push(deposit);
-        } else if (deposit.state === 'confirming') {
+        } else if (deposit.state === 'confirming' || deposit.state === 'held') {
+          // A held deposit was not credited either: seen again, its hold decided anew once confirmed.
           await this.deposits.update(deposit.id, { state: 'seen', confirmations: 0, blockHeight: null, blockHash: null }, tx);
           if (deposit.transactionId) await this.deposits.setTransactionConfirmations([deposit.transactionId], 0, tx);
+          if (deposit.transactionId && deposit.state === 'held') await this.holds.unhold([deposit.transactionId], tx);
           backToSeen.push(deposit.id);
         } else {
           await this.deposits.update(deposit.id, { blockHeight: null, blockHash: null }, tx);
@@ -421,56 +426,8 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
     for (const deposit of due) await this.credit(chain, deposit.id);
   }
 
-  /**
-   * Credits one deposit exactly once (`cp_credit_chain_deposit` decides under the deposit's row lock: still confirming,
-   * its block still in the chain, the confirmations reached; an admin's hand settlement of its History row wins). Here:
-   * the texts — the notification, the mail and the audit entry commit with the movement. True when this call credited it.
-   */
-  async credit(chain: ConnectedChain, depositId: string): Promise<boolean> {
-    const deposit = await this.deposits.creditView(depositId);
-    // Not in a block (seen, or orphaned): there are no confirmations to count yet.
-    if (!deposit || deposit.blockHeight === null || deposit.cursorHeight === null) return false;
-    const confirmations = deposit.cursorHeight - deposit.blockHeight + 1;
-    const symbol = (await this.prices.quote(deposit.token).catch(() => undefined))?.symbol ?? deposit.token;
-    const amountText = describeAmount(deposit.amount, deposit.token, symbol);
-    const network = findNetwork(chain.network);
-    const link = this.explorers.txUrl(chain.network, deposit.txid) ?? '';
-    const notice = this.notifications.notificationRecord({
-      userId: deposit.userId,
-      title: 'Deposit approved',
-      message: `Your deposit of ${amountText} arrived on ${network?.shortName ?? chain.network} and was credited after ${confirmations} confirmations. Transaction hash: ${deposit.txid}`,
-      status: 'approved',
-      createdBy: null,
-      transactionId: deposit.transactionId,
-    });
-    const mail = deposit.email
-      ? this.mail.outboxRecord({
-          to: deposit.email,
-          subject: `Deposit credited: ${amountText}`,
-          text: `Hello ${deposit.name},\n\nyour deposit of ${amountText} was credited to your Coinpurse wallet after ${confirmations} confirmations.\n\nTransaction: ${deposit.txid}\n${link}\n`,
-        })
-      : undefined;
-    const audit = this.audit.row(null, {
-      action: 'chain.deposit_credit',
-      targetType: 'transaction',
-      targetId: deposit.transactionId,
-      after: { network: chain.network, txid: deposit.txid, outputIndex: deposit.outputIndex, amount: deposit.amount, token: deposit.token, confirmations },
-    });
-    const credited = await this.ledger.run(
-      CREDIT_CHAIN_DEPOSIT,
-      (shard) => [
-        deposit.id,
-        confirmations,
-        chain.confirmations,
-        shard,
-        { notifications: [notice.row], audit: [audit], ...(mail ? { mail: [mail.row] } : {}) },
-      ],
-      // The customer's wallet refetches whatever the deposit became (credited, or dropped after an admin's rejection).
-      { changes: [{ userId: deposit.userId, token: deposit.token }] },
-    );
-    if (credited !== true) return false;
-    notice.announce();
-    mail?.announce();
-    return true;
+  /** Credits (or holds) one deposit exactly once: see DepositCreditsService. True when this call credited it. */
+  credit(chain: ConnectedChain, depositId: string): Promise<boolean> {
+    return this.credits.credit(chain, depositId);
   }
 }

@@ -4,6 +4,12 @@ import { ChainCustomerAddresses } from './chain-customer-addresses';
 import { ObservabilityModule } from '../observability/observability.module';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { ChainDepositReversals } from '../approvals/chain-deposit-reversals';
+import { DepositHoldReleases } from '../approvals/deposit-hold-releases';
+import { DepositCreditsService } from './deposit-credits.service';
+import { DepositHoldsController } from './deposit-holds.controller';
+import { DepositHoldsRepository } from './deposit-holds.repository';
+import { DepositHoldsService } from './deposit-holds.service';
+import { DepositScreeningService } from './deposit-screening.service';
 import { ChainController } from './chain.controller';
 import { ChainStatusService } from './chain-status.service';
 import { ChainConnections } from './chain-connections';
@@ -24,7 +30,7 @@ import { DepositTagsService } from './deposit-tags.service';
 @Module({
   // ApprovalsModule: the four-eyes gate (taking a deposit back is an admin money action).
   imports: [ObservabilityModule, ApprovalsModule],
-  controllers: [ChainController, DepositReviewsController, DepositTagsController],
+  controllers: [ChainController, DepositReviewsController, DepositTagsController, DepositHoldsController],
   providers: [
     { provide: CustomerDepositAddresses, useClass: ChainCustomerAddresses },
     ChainStatusService,
@@ -39,8 +45,21 @@ import { DepositTagsService } from './deposit-tags.service';
     DepositReviewsService,
     DepositDropsService,
     { provide: ChainDepositReversals, useExisting: DepositReviewsService },
+    DepositCreditsService,
+    DepositHoldsRepository,
+    DepositHoldsService,
+    DepositScreeningService,
+    { provide: DepositHoldReleases, useExisting: DepositHoldsService },
   ],
   // CustomerDepositAddresses: the token list's port (market), bound here; ChainDepositReversals: the approvals' (applied by admin).
-  exports: [CustomerDepositAddresses, ChainConnections, DepositAddressesService, ChainDepositsRepository, ChainWatcherService, ChainDepositReversals],
+  exports: [
+    CustomerDepositAddresses,
+    ChainConnections,
+    DepositAddressesService,
+    ChainDepositsRepository,
+    ChainWatcherService,
+    ChainDepositReversals,
+    DepositHoldReleases,
+  ],
 })
 export class ChainModule {}

@@ -12,7 +12,7 @@ export interface AccountFreezeRecord {
 
 const freezeColumns = { userId: accountFreezes.userId, reason: accountFreezes.reason, frozenBy: accountFreezes.frozenBy, frozenAt: accountFreezes.frozenAt };
 
-/** Frozen customers (drizzle/0060_account_freezes.sql). */
+/** Frozen customers (drizzle/0058_compliance.sql). */
 @Injectable()
 export class AccountFreezesRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}

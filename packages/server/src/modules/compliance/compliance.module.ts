@@ -3,6 +3,7 @@ import { ApprovalsModule } from '../approvals/approvals.module';
 import { AccountFreezesRepository } from './account-freezes.repository';
 import { AccountFreezesService } from './account-freezes.service';
 import { AccountFreezesController, SanctionsController } from './compliance.controller';
+import { SanctionsListCache } from './sanctions-list.cache';
 import { SanctionsRepository } from './sanctions.repository';
 import { SanctionsService } from './sanctions.service';
 
@@ -14,7 +15,7 @@ import { SanctionsService } from './sanctions.service';
 @Module({
   imports: [ApprovalsModule],
   controllers: [AccountFreezesController, SanctionsController],
-  providers: [AccountFreezesRepository, AccountFreezesService, SanctionsRepository, SanctionsService],
+  providers: [AccountFreezesRepository, AccountFreezesService, SanctionsRepository, SanctionsListCache, SanctionsService],
   exports: [AccountFreezesService, SanctionsService],
 })
 export class ComplianceModule {}

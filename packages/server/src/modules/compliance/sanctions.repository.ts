@@ -40,16 +40,9 @@ const CHUNK = 5_000;
 export class SanctionsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** The addresses of `candidates` that are on the list (already normalised). One indexed read. */
-  async listed(candidates: SanctionedAddress[], executor: Executor = this.db): Promise<SanctionedAddress[]> {
-    if (!candidates.length) return [];
-    const networks = candidates.map((c) => c.network);
-    const addresses = candidates.map((c) => c.address);
-    const result = await executor.execute(sql`
-      select s.network, s.address from sanctioned_addresses s
-      join unnest(${sql.param(networks)}::text[], ${sql.param(addresses)}::text[]) as c(network, address)
-        on s.network = c.network and s.address = c.address`);
-    return rowsOf(result) as unknown as SanctionedAddress[];
+  /** The whole list (SanctionsListCache holds it in memory). */
+  async all(executor: Executor = this.db): Promise<SanctionedAddress[]> {
+    return rowsOf(await executor.execute(sql`select network, address from sanctioned_addresses`)) as unknown as SanctionedAddress[];
   }
 
   /** Replaces the whole list and its state row in the caller's transaction. `fileSha256` undefined: kept as it was. */

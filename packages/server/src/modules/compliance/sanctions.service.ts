@@ -12,6 +12,7 @@ import { inTransaction } from '../../db/in-transaction';
 import { ScheduledJob } from '../../jobs/scheduled-job';
 import { AuditService } from '../audit/audit.service';
 import { normaliseAddress, parseSanctionsList, type SanctionedAddress } from './sanctions-list';
+import { SanctionsListCache } from './sanctions-list.cache';
 import { type NewSanctionsHit, SanctionsRepository } from './sanctions.repository';
 
 /** Refused: the address is on the sanctions list (neutral for the customer; the hit is flagged for the operator). */
@@ -25,7 +26,7 @@ export class SanctionedAddressError extends ForbiddenError {
  * Sanctions screening: the list of sanctioned addresses per network lives in the database (so every instance screens
  * with the same list), loaded from SANCTIONS_LIST_FILE at start and whenever the file changes, or uploaded by an admin.
  * Sends and address-book entries to a listed address are refused and flagged; deposits from one are flagged by the
- * chain watcher (credited, the account frozen).
+ * chain watcher (DepositScreeningService: the account frozen, the deposit held once confirmed).
  */
 @Injectable()
 export class SanctionsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,6 +39,7 @@ export class SanctionsService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(DATABASE) private readonly db: Database,
     private readonly sanctions: SanctionsRepository,
     private readonly audit: AuditService,
+    private readonly cache: SanctionsListCache,
   ) {
     const file = config.compliance.sanctionsListFile;
     if (file) {
@@ -95,12 +97,14 @@ export class SanctionsService implements OnApplicationBootstrap, OnApplicationSh
     this.fileError = message;
   }
 
-  private replace(entries: SanctionedAddress[], state: Parameters<SanctionsRepository['replace']>[1], audit?: (tx: Tx) => Promise<void>): Promise<void> {
-    return inTransaction(this.db, async (tx) => {
+  private async replace(entries: SanctionedAddress[], state: Parameters<SanctionsRepository['replace']>[1], audit?: (tx: Tx) => Promise<void>): Promise<void> {
+    await inTransaction(this.db, async (tx) => {
       await xactLock(tx, JobLocks.sanctionsList);
       await this.sanctions.replace(entries, state, tx);
       await audit?.(tx);
     });
+    // Every instance drops its copy on the trigger's NOTIFY; this one now, so its next screening reads the new list.
+    this.cache.invalidate();
   }
 
   /** An admin's upload: replaces the list in force (until the file changes again), audited; a bad line refuses it all. */
@@ -137,12 +141,11 @@ export class SanctionsService implements OnApplicationBootstrap, OnApplicationSh
     };
   }
 
-  /** The listed addresses among these (network, address) pairs, normalised first. */
-  listed(candidates: SanctionedAddress[], executor?: Tx): Promise<SanctionedAddress[]> {
-    return this.sanctions.listed(
-      candidates.map((c) => ({ network: c.network, address: normaliseAddress(c.network, c.address) })),
-      executor,
-    );
+  /** The listed addresses among these (network, address) pairs, normalised first: from the list held in memory. */
+  async listed(candidates: SanctionedAddress[]): Promise<SanctionedAddress[]> {
+    if (!candidates.length) return [];
+    const list = await this.cache.get();
+    return candidates.map((c) => ({ network: c.network, address: normaliseAddress(c.network, c.address) })).filter((c) => list.get(c.network)?.has(c.address));
   }
 
   /**
@@ -155,6 +158,11 @@ export class SanctionsService implements OnApplicationBootstrap, OnApplicationSh
     await this.sanctions.recordHit({ ...hit, address: listed.address });
     this.logger.warn(`ALERT sanctions: ${hit.kind} by customer ${hit.userId} to a listed ${hit.network} address refused and flagged`);
     throw new SanctionedAddressError();
+  }
+
+  /** Whether any address of the network is listed (a deposit's senders are looked up only then). */
+  async hasListFor(network: string): Promise<boolean> {
+    return Boolean((await this.cache.get()).get(network)?.size);
   }
 
   /** A deposit's hit, in the watcher's transaction (false: recorded before, e.g. a replayed block). */

@@ -17,7 +17,7 @@ export const MONEY_CODES = {
   notInAddressBook: 'CPA01',
   /** The address book entry is still on hold. Detail: {"label", "usableAtMs"}. */
   addressOnHold: 'CPA02',
-  /** The customer's account is frozen (drizzle/0060_account_freezes.sql). */
+  /** The customer's account is frozen (drizzle/0058_compliance.sql). */
   accountFrozen: 'CPZ01',
   /** The transaction is not found, voided, or not the kind the operation acts on. Detail: why. */
   transactionGone: 'CPX01',
@@ -39,6 +39,8 @@ export const MONEY_CODES = {
   overLimit: 'CPL01',
   /** The flagged chain deposit's History row was rejected or deleted by hand (nothing left to take back). Detail: its status. */
   depositHistorySettled: 'CPD02',
+  /** The chain deposit is not held (any more) (drizzle/0063_deposit_holds.sql). Detail: 'not found', 'not in the chain', or its state. */
+  depositNotHeld: 'CPD03',
   /** The swap quote expired (drizzle/0050_fees.sql). */
   quoteExpired: 'CPQ01',
   /** No such swap quote for this customer. */

@@ -5,7 +5,7 @@ import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { LevelLimits } from '../../config/kyc-config';
-import { DATABASE, type Database, type Tx } from '../../db/database';
+import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { ApprovalGate } from '../approvals/approval-gate.service';
 import { AuditService } from '../audit/audit.service';
 import { usdWords } from './verification-texts';
@@ -34,8 +34,9 @@ export class VerificationLimitsService implements OnApplicationBootstrap {
     await this.repository.seed(this.config.kyc.defaults, this.config.kyc.limitsEnabled);
   }
 
-  async get(): Promise<VerificationLimitsDto> {
-    return { limitsEnabled: this.config.kyc.limitsEnabled, levels: await this.verification.levels() };
+  /** `executor`: inside a caller's transaction (a second admin's approval), read there (the outer handle would wait on it). */
+  async get(executor?: Executor): Promise<VerificationLimitsDto> {
+    return { limitsEnabled: this.config.kyc.limitsEnabled, levels: await this.verification.levels(executor) };
   }
 
   /** Four-eyes on: a request another admin approves (202 body); off: changed now. Audited either way. */
@@ -72,7 +73,7 @@ export class VerificationLimitsService implements OnApplicationBootstrap {
       return undefined;
     };
     const pending = applying ? await run(applying.tx) : await this.db.transaction(run);
-    return pending ?? this.get();
+    return pending ?? this.get(applying?.tx);
   }
 }
 

@@ -9,7 +9,7 @@ import { actorOf, type Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { isUniqueViolation } from '../../common/database-errors';
-import { DATABASE, type Database } from '../../db/database';
+import { DATABASE, type Database, type Executor } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { SecretBox } from '../security/secret-box';
 import { LEVEL_REQUIREMENTS, MISSING_DETAILS, MISSING_TEXTS } from './verification-texts';
@@ -87,8 +87,8 @@ export class VerificationService {
     };
   }
 
-  async levels(): Promise<VerificationLevelDto[]> {
-    const rows = await this.repository.limits();
+  async levels(executor?: Executor): Promise<VerificationLevelDto[]> {
+    const rows = await this.repository.limits(executor);
     return rows.map(({ level, ...limits }) => ({ level, requires: LEVEL_REQUIREMENTS[level], limits }));
   }
 

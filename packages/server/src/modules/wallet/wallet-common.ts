@@ -3,6 +3,7 @@ import { InvalidInputError } from '../../common/errors';
 import type { CsvValue } from '../../common/csv';
 import { formatQuantity, plain, toMoney, usdNumber, usdValue } from '../ledger/money';
 import type { TransactionView } from './transactions.repository';
+import { holdWords, holdWordsForAdmins } from './hold-words';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
@@ -60,6 +61,13 @@ export function toTransactionDto(view: Omit<TransactionView, 'seq'>, audience: '
   if (typeof view.details?.requiredConfirmations === 'number') {
     dto.confirmations = typeof view.details.confirmations === 'number' ? view.details.confirmations : 0;
     dto.requiredConfirmations = view.details.requiredConfirmations;
+  }
+  // A confirmed deposit held off the balance (drizzle/0063_deposit_holds.sql): why, in words. A sanctions hold is a
+  // review to the customer (never named to them).
+  const hold = view.details?.hold;
+  if (view.status === 'pending' && (hold === 'limit' || hold === 'sanctions')) {
+    dto.hold = hold === 'sanctions' && audience === 'customer' ? 'review' : hold;
+    dto.note = audience === 'customer' ? holdWords(hold) : holdWordsForAdmins(hold);
   }
   // A withdrawal paid on chain by the platform (see PayoutsService).
   if (typeof view.details?.payoutState === 'string') dto.payoutState = view.details.payoutState as TransactionDto['payoutState'];

@@ -4,6 +4,7 @@ import { formatDateTime, formatQuantity } from '../../../lib/format';
 import { type ChainDepositDto, useGetChainDepositsQuery, useGetChainStatusQuery } from '../../../api/generated/adminChainApi.generated';
 import { DocsLink } from '../../../components/DocsLink';
 import { Table } from '../components/DataTable';
+import { DepositHolds } from '../components/DepositHolds';
 import { DepositReviews } from '../components/DepositReviews';
 import { PageToolbar } from '../components/PageToolbar';
 import { useNetworkNames } from '../hooks/useNetworkNames';
@@ -20,6 +21,7 @@ function duration(seconds: number): string {
 const DEPOSIT_STATE_TEXT: Record<ChainDepositDto['state'], string> = {
   seen: 'Seen, not in a block yet',
   confirming: 'Confirming',
+  held: 'Held: see Held deposits',
   credited: 'Credited',
   dropped: 'Dropped: not in the blockchain',
   below_minimum: 'Below the minimum: not credited',
@@ -106,6 +108,7 @@ export default function ChainStatusPage() {
         </p>
       </section>
       <DepositReviews />
+      <DepositHolds />
       <section className="admin-section" aria-labelledby="chain-deposits-title">
         <h2 id="chain-deposits-title">Deposits seen on chain</h2>
         <Table

@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import type { TransactionDto } from '../../../api/generated/walletApi.generated';
 import { formatCoinAmount, formatUsd } from '../../../lib/format';
 import { confirmationsText } from '../hooks/useIncomingDeposits';
@@ -16,9 +17,15 @@ export function IncomingDeposits({ deposits, nameOf, onOpen }: { deposits: Trans
               <span>
                 <strong>Receiving {nameOf(tx.token)}</strong>
                 <br />
-                <span className="status-pending" data-testid="incoming-confirmations">
-                  {confirmationsText(tx)}
-                </span>
+                {tx.hold ? (
+                  <span className="status-pending incoming-held" data-testid="incoming-held">
+                    {tx.note}
+                  </span>
+                ) : (
+                  <span className="status-pending" data-testid="incoming-confirmations">
+                    {confirmationsText(tx)}
+                  </span>
+                )}
               </span>
               <span className="end">
                 <strong data-testid="incoming-amount">
@@ -31,6 +38,13 @@ export function IncomingDeposits({ deposits, nameOf, onOpen }: { deposits: Trans
           </li>
         ))}
       </ul>
+      {deposits.some((tx) => tx.hold === 'limit') && (
+        <p className="incoming-hint">
+          <Link to="/profile/verification" data-testid="incoming-verify">
+            Verify to release held deposits
+          </Link>
+        </p>
+      )}
     </section>
   );
 }

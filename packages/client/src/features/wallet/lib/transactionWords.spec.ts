@@ -49,6 +49,13 @@ describe('transaction words', () => {
     ).toBe('Not mined within 1728 blocks of being sent; nothing was credited');
   });
 
+  it('a confirmed deposit held off the balance says why, and no longer counts as moving on its own', () => {
+    const held = tx({ type: 'deposit', direction: 'in', confirmations: 3, requiredConfirmations: 3, hold: 'limit' });
+    expect(transactionState(held)).toEqual({ text: 'Held · verify to release', tone: 'pending' });
+    expect(transactionState({ ...held, hold: 'review' }).text).toBe('Held · under review');
+    expect(inProgress(held)).toBe(false);
+  });
+
   it("a withdrawal's steps: review, signing, sent with its confirmations, completed; failed or rejected with the amount returned", () => {
     expect(currentWithdrawalStep(tx({})).index).toBe(0);
     expect(transactionState(tx({})).text).toBe('Waiting for review');

@@ -36,6 +36,9 @@ export function transactionState(tx: TransactionDto): { text: string; tone: Stat
     if (tx.type === 'withdrawal') return { text: 'Rejected · amount returned', tone: 'rejected' };
     return { text: 'Rejected', tone: 'rejected' };
   }
+  if (tx.type === 'deposit' && tx.status === 'pending' && tx.hold) {
+    return { text: tx.hold === 'limit' ? 'Held · verify to release' : 'Held · under review', tone: 'pending' };
+  }
   if (tx.type === 'deposit' && tx.status === 'pending' && tx.requiredConfirmations !== undefined) {
     return { text: `Confirming · ${tx.confirmations ?? 0} of ${tx.requiredConfirmations}`, tone: 'pending' };
   }
@@ -93,7 +96,8 @@ export function currentWithdrawalStep(tx: TransactionDto): StepAt {
 /** Whether the transaction still moves on its own (History then refreshes itself). */
 export function inProgress(tx: TransactionDto): boolean {
   if (tx.status !== 'pending' && tx.type !== 'withdrawal') return false;
-  if (tx.type === 'deposit') return tx.requiredConfirmations !== undefined;
+  // A held deposit waits for a raised limit or an admin: the wallet's live events refetch it when it is released.
+  if (tx.type === 'deposit') return tx.requiredConfirmations !== undefined && !tx.hold;
   if (tx.type === 'withdrawal') {
     const step = currentWithdrawalStep(tx);
     return !step.failed && step.index > 0 && step.index < WITHDRAWAL_STEPS.length - 1;
