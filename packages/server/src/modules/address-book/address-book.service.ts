@@ -23,8 +23,7 @@ import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { NotificationsService } from '../notifications/notifications.service';
 import { MONEY_CODES } from '../ledger/money-errors';
 import { type AddressBookRecord, AddressBookRepository } from './address-book.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_TEXT } from '../../common/page-cursor';
 
 /**
  * The withdrawal address book and allowlist mode. Saving an address validates it like a send; while the allowlist is
@@ -110,7 +109,7 @@ export class AddressBookService {
   }
 
   async remove(principal: Principal, requestId: string | undefined, id: string): Promise<AddressMutationResponseDto> {
-    if (!UUID.test(id)) throw new NotFoundError('Address not found.');
+    if (!UUID_TEXT.test(id)) throw new NotFoundError('Address not found.');
     await this.db.transaction(async (tx) => {
       const row = await this.repository.delete(principal.id, id, tx);
       if (!row) throw new NotFoundError('Address not found.');

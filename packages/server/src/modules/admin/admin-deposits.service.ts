@@ -17,10 +17,11 @@ import { TokenNetworksRepository } from '../networks/token-networks.repository';
 import { NotificationsService } from '../notifications/notifications.service';
 import { describe, toTransactionDto, usdText } from '../wallet/wallet-common';
 import { type WalletToken, WalletTokensRepository } from '../wallet/wallet-tokens.repository';
-import { AdminMoneySupport, UUID } from './admin-money-support';
+import { AdminMoneySupport } from './admin-money-support';
 import { type Applying, requireBoundLines } from '../approvals/applying';
 import { DEPOSIT, type DepositOutcome } from './admin-transaction-functions';
 import { ApprovalGate } from '../approvals/approval-gate.service';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 /** Where a deposit arrives: the token, its network and the platform's deposit address there. */
 interface DepositTarget {
@@ -93,7 +94,7 @@ export class AdminDepositsService {
    * applied credits exactly the quantity it bound, at the request's price.
    */
   async deposit(actor: Actor, userId: string, input: DepositDto, idem?: IdempotencyContext, applying?: Applying): Promise<TransactionDto | PendingApprovalDto> {
-    if (!UUID.test(userId)) throw new NotFoundError('User not found.');
+    if (!UUID_TEXT.test(userId)) throw new NotFoundError('User not found.');
     const usd = parseAmount(input.amount);
     const target = await this.resolveDepositTarget(input.network, applying?.tx).catch(async (error: unknown) => {
       // The customer's 404 comes before an unknown network's 400.

@@ -12,8 +12,7 @@ import { type WalletToken, WalletTokensRepository } from '../wallet/wallet-token
 import { type CustomerRecord, WalletUsersRepository } from '../wallet/wallet-users.repository';
 import type { Applied } from './admin-transaction-functions';
 import { ApprovalGate } from '../approvals/approval-gate.service';
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_TEXT } from '../../common/page-cursor';
 
 /** What the admin money commands share: their transaction, the customer they act on, the token named, a value now. */
 @Injectable()
@@ -59,7 +58,7 @@ export class AdminMoneySupport {
   }
 
   async customerOr404(userId: string, executor?: Tx): Promise<CustomerRecord> {
-    const user = UUID.test(userId) ? await this.customers.findActiveCustomer(userId, executor) : undefined;
+    const user = UUID_TEXT.test(userId) ? await this.customers.findActiveCustomer(userId, executor) : undefined;
     if (!user) throw new NotFoundError('User not found.');
     return user;
   }

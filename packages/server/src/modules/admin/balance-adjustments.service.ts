@@ -19,8 +19,9 @@ import type { CustomerRecord } from '../wallet/wallet-users.repository';
 import { ADJUST_BALANCE, LOCK_CUSTOMER_BALANCE } from './adjustment-functions';
 import { adjustmentLegs, adjustmentNoticeEvent, adjustmentRecords } from './adjustment-rows';
 import { type Applying, requireBoundLines } from '../approvals/applying';
-import { AdminMoneySupport, UUID } from './admin-money-support';
+import { AdminMoneySupport } from './admin-money-support';
 import { ApprovalGate, type GateRequest } from '../approvals/approval-gate.service';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 export const DEFAULT_ADJUSTMENT_REASON = 'Balance adjusted by an administrator.';
 
@@ -92,7 +93,7 @@ export class BalanceAdjustmentsService {
     // Every adjustment moves money across what is owed to customers: while four-eyes is on, the gate decides it.
     if (this.gate.decides(actor)) return this.adjustGated(actor, userId, input, usd, reason, idem);
     // One round trip: the function finds the customer (or refuses) and decides under the lock.
-    if (!UUID.test(userId)) throw new NotFoundError('User not found.');
+    if (!UUID_TEXT.test(userId)) throw new NotFoundError('User not found.');
     const decided = await this.decide(input, usd).catch(async (error: unknown) => {
       // The customer's 404 comes before the request's own 400s.
       await this.support.customerOr404(userId);

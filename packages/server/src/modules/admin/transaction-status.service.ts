@@ -12,7 +12,8 @@ import { TransactionsRepository, type TransactionView } from '../wallet/transact
 import { validateTxHash } from '../wallet/tx-hash';
 import { NetworksService } from '../networks/networks.service';
 import { describe, symbolOf, toTransactionDto } from '../wallet/wallet-common';
-import { AdminMoneySupport, UUID } from './admin-money-support';
+import { UUID_TEXT } from '../../common/page-cursor';
+import { AdminMoneySupport } from './admin-money-support';
 import { type Applied, legsOf, type Plan, PLAN_TRANSACTION_STATUS, SET_TRANSACTION_STATUS, viewOf, CUSTOMER_CHANGES } from './admin-transaction-functions';
 import { removedToken, TYPE_LABEL } from './admin-transaction-rows';
 import { type Applying, requireBoundLines } from '../approvals/applying';
@@ -43,7 +44,7 @@ export class TransactionStatusService {
    * checks it moves exactly the lines it bound. Concurrent changes serialize on the row lock.
    */
   async modify(actor: Actor, input: ModifyTransactionDto, applying?: Applying): Promise<TransactionChangeDto | PendingApprovalDto> {
-    if (!UUID.test(input.tId)) throw new NotFoundError('Transaction not found.');
+    if (!UUID_TEXT.test(input.tId)) throw new NotFoundError('Transaction not found.');
     const txHash = await this.checkedTxHash(input, applying?.tx);
     if (applying) return this.decided(applying.tx, actor, input, txHash, applying);
     if (this.gate.decides(actor)) return inTransaction(this.db, (tx) => this.decided(tx, actor, input, txHash));

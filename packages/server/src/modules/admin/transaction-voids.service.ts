@@ -11,11 +11,12 @@ import { MONEY_CODES, moneyRefusalOf } from '../ledger/money-errors';
 import { TransactionsRepository } from '../wallet/transactions.repository';
 import { describe } from '../wallet/wallet-common';
 import { WalletTokensRepository } from '../wallet/wallet-tokens.repository';
-import { AdminMoneySupport, UUID } from './admin-money-support';
+import { AdminMoneySupport } from './admin-money-support';
 import { type Applied, legsOf, type Plan, PLAN_VOID_TRANSACTION, viewOf, VOID_TRANSACTION, CUSTOMER_CHANGES } from './admin-transaction-functions';
 import { removedToken, TYPE_LABEL } from './admin-transaction-rows';
 import { type Applying, requireBoundLines } from '../approvals/applying';
 import { ApprovalGate } from '../approvals/approval-gate.service';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 const DELETED = { message: 'Transaction deleted successfully' };
 
@@ -41,7 +42,7 @@ export class TransactionVoidsService {
    * be held instead; an approval being applied voids only from the status it bound, moving exactly the lines it bound.
    */
   async void(actor: Actor, id: string, applying?: Applying): Promise<DeleteTransactionResponseDto | PendingApprovalDto> {
-    if (!UUID.test(id)) throw new NotFoundError('Transaction not found.');
+    if (!UUID_TEXT.test(id)) throw new NotFoundError('Transaction not found.');
     if (applying) return this.decided(applying.tx, actor, id, applying);
     if (this.gate.decides(actor)) return inTransaction(this.db, (tx) => this.decided(tx, actor, id));
     let applied: Applied;

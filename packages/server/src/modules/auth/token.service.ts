@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 export interface TokenClaims {
   sub: string;
@@ -14,7 +15,6 @@ export interface TokenClaims {
   exp: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Tokens remembered as verified (about 1 KB each at most). */
 const VERIFIED_TOKENS = 10_000;
 
@@ -51,7 +51,12 @@ export class TokenService {
     if (known) return Math.floor(Date.now() / 1000) < known.exp ? known : undefined;
     try {
       const claims = this.jwt.verify<TokenClaims>(token, { algorithms: ['HS256'], secret: this.verifyKey as unknown as Buffer });
-      if (typeof claims.sub !== 'string' || (claims.role !== 'user' && claims.role !== 'admin') || typeof claims.sid !== 'string' || !UUID.test(claims.sid))
+      if (
+        typeof claims.sub !== 'string' ||
+        (claims.role !== 'user' && claims.role !== 'admin') ||
+        typeof claims.sid !== 'string' ||
+        !UUID_TEXT.test(claims.sid)
+      )
         return undefined;
       if (typeof claims.exp === 'number') this.verified.set(token, claims);
       return claims;

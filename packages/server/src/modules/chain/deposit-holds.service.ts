@@ -15,8 +15,8 @@ import { describe as describeAmount } from '../wallet/wallet-common';
 import { RELEASE_DEPOSIT_HOLD } from './chain-functions';
 import { DepositCreditsService } from './deposit-credits.service';
 import { DepositHoldsRepository, type HeldDepositRecord } from './deposit-holds.repository';
+import { UUID_TEXT } from '../../common/page-cursor';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'No held deposit has this id.';
 
 function toHeldDto(row: HeldDepositRecord): HeldDepositDto {
@@ -66,7 +66,7 @@ export class DepositHoldsService implements DepositHoldReleases {
   }
 
   async release(actor: Actor, depositId: string, input: { reason: string }, applying?: Applying): Promise<DepositHoldReleasedDto | PendingApprovalDto> {
-    const [deposit] = UUID.test(depositId) ? await this.holds.list({ id: depositId.toLowerCase(), limit: 1 }, applying?.tx) : [];
+    const [deposit] = UUID_TEXT.test(depositId) ? await this.holds.list({ id: depositId.toLowerCase(), limit: 1 }, applying?.tx) : [];
     if (!deposit) throw new NotFoundError(NOT_FOUND);
     const reason = input.reason.trim();
     const amountText = describeAmount(deposit.amount, deposit.token, deposit.symbol ?? deposit.token);

@@ -19,8 +19,8 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
 import { KEEP_CHAIN_DEPOSIT, PLAN_CHAIN_DEPOSIT_REVERSAL, REVERSE_CHAIN_DEPOSIT } from './deposit-review-functions';
 import { type DepositReviewRecord, DepositReviewsRepository } from './deposit-reviews.repository';
+import { UUID_TEXT } from '../../common/page-cursor';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'No deposit flagged for review has this id.';
 
 /** What taking a deposit back moves (cp_plan_chain_deposit_reversal). */
@@ -78,7 +78,7 @@ export class DepositReviewsService implements ChainDepositReversals {
   }
 
   private async found(id: string, executor?: Executor): Promise<DepositReviewRecord> {
-    const [row] = UUID.test(id) ? await this.repository.list({ id, limit: 1 }, executor) : [];
+    const [row] = UUID_TEXT.test(id) ? await this.repository.list({ id, limit: 1 }, executor) : [];
     if (!row) throw new NotFoundError(NOT_FOUND);
     return row;
   }

@@ -3,6 +3,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { NATIVE_NETWORK } from '../../common/networks';
 import { coins, supportedTokens, tokenNetworks } from '../../db/schema';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 /** The network a new token's first row gets when none is given: the coin's native one, else ethereum (ERC-20). */
 export function defaultNetwork(coinId: string): string {
@@ -48,8 +49,7 @@ const tokenColumns = {
   updatedAt: supportedTokens.updatedAt,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);
+export const isUuid = (value: string): boolean => UUID_TEXT.test(value);
 
 @Injectable()
 export class SupportedTokensRepository {

@@ -5,8 +5,8 @@ import { NotFoundError } from '../../common/errors';
 import type { Executor } from '../../db/database';
 import { LiveEventsService } from './live-events.service';
 import { type NewNotification, type NotificationRecord, NotificationsRepository } from './notifications.repository';
+import { UUID_TEXT } from '../../common/page-cursor';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NOTIFICATION_NOT_FOUND = 'Notification not found.';
 
 /** A notification as `cp_write_records` takes it (the columns of `notifications`). */
@@ -22,7 +22,7 @@ export interface NotificationRow {
 }
 
 export function isUuid(value: string): boolean {
-  return UUID.test(value);
+  return UUID_TEXT.test(value);
 }
 
 /**

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { userMatches } from '../../common/search';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { coins, transactions, users } from '../../db/schema';
+import { UUID_TEXT } from '../../common/page-cursor';
 
 /** What a caller states about a transaction; the stored record and a new one both carry it. */
 interface TransactionFields {
@@ -81,7 +82,6 @@ export interface TransactionFilter {
 const FEW_MATCHING_CUSTOMERS = 1000;
 /** Customers sampled to tell a term that matches most of them (a tenth or more of the sample). */
 const SAMPLE_CUSTOMERS = 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class TransactionsRepository {
@@ -155,7 +155,7 @@ export class TransactionsRepository {
       sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.details} ? 'txHash'
           and lower(${transactions.details} ->> 'txHash') = ${term.toLowerCase()}`,
     ];
-    if (UUID.test(term)) branches.push(sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.id} = ${term.toLowerCase()}`);
+    if (UUID_TEXT.test(term)) branches.push(sql`select ${transactions.seq} from ${transactions} where ${where} and ${transactions.id} = ${term.toLowerCase()}`);
     return sql`with ${ctes} ${sql.join(branches, sql` union all `)}`;
   }
 
