@@ -272,6 +272,14 @@ export class UserDetailProfileDto {
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   deactivatedAt: string | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description: 'When an admin erased the closed account’s personal data (POST /api/admin/users/{id}/erase); null otherwise.',
+  })
+  erasedAt: string | null;
+
   @ApiProperty({ type: AccountFreezeDto, nullable: true, description: 'The freeze while the account is frozen (nothing leaves it); null otherwise.' })
   freeze: AccountFreezeDto | null;
 }

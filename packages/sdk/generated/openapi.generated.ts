@@ -3138,6 +3138,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             deactivatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When an admin erased the closed account’s personal data (POST /api/admin/users/{id}/erase); null otherwise.
+             */
+            erasedAt: string | null;
             /** @description The freeze while the account is frozen (nothing leaves it); null otherwise. */
             freeze: components["schemas"]["AccountFreezeDto"] | null;
         };

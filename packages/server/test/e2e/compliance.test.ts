@@ -151,4 +151,27 @@ describe('Compliance, freezes, travel-rule details and held deposits in Chromium
     }>;
     expect(Number(balances.find((b) => b.token === 'bitcoin')!.coinAmountExact)).toBeCloseTo(0.5, 8);
   });
+
+  it('an administrator erases a closed account’s personal data from its page (asked first), and the page says so', async () => {
+    const closed = await signUp(t.http, { name: 'Ada Lovelace' });
+    await t.http.delete(`/api/admin/delete-user/${closed._id}`).set(bearer(t.admin)).expect(200);
+    const admin = (await t.http.post('/api/admin/login-admin').send({ email: 'admin@test.local', password: 'admin-password-123' }).expect(200)).body;
+    const page = await signedInPage({ ...admin, role: 'admin' });
+    await page.goto(`/admin/users/${closed._id}`);
+    const erase = page.getByRole('button', { name: 'Erase personal data' });
+    await erase.waitFor();
+    // A closed account has no other action.
+    expect(await page.getByRole('button', { name: 'Edit Balance' }).count()).toBe(0);
+    await walk(page, page.locator('main'), 'admin-user-closed');
+    await erase.click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Accept' }).click();
+    await toast(page, 'Personal data erased');
+    await page.getByText('Personal data erased', { exact: true }).last().waitFor();
+    await page.getByRole('heading', { name: 'Erased customer' }).waitFor();
+    expect(await erase.count()).toBe(0);
+    await walk(page, page.locator('main'), 'admin-user-erased');
+    const detail = (await t.http.get(`/api/admin/users/${closed._id}`).set(bearer(t.admin)).expect(200)).body;
+    expect(detail.profile).toMatchObject({ name: 'Erased customer', email: `erased-${closed._id}@erased.invalid` });
+    expect(detail.profile.erasedAt).toEqual(expect.any(String));
+  });
 });

@@ -94,6 +94,8 @@ export type UserDetailProfileDto = {
   role: 'user' | 'admin';
   createdAt: string;
   deactivatedAt: string | null;
+  /** When an admin erased the closed account’s personal data (POST /api/admin/users/{id}/erase); null otherwise. */
+  erasedAt: string | null;
   /** The freeze while the account is frozen (nothing leaves it); null otherwise. */
   freeze: AccountFreezeDto | null;
 };

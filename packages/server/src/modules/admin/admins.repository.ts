@@ -42,6 +42,7 @@ export class AdminsRepository {
         role: users.role,
         createdAt: users.createdAt,
         deactivatedAt: users.deactivatedAt,
+        erasedAt: users.erasedAt,
       })
       .from(users)
       .where(eq(users.id, id));

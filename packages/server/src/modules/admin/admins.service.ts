@@ -151,6 +151,7 @@ export class AdminsService {
         role: profile.role,
         createdAt: profile.createdAt.toISOString(),
         deactivatedAt: profile.deactivatedAt?.toISOString() ?? null,
+        erasedAt: profile.erasedAt?.toISOString() ?? null,
         freeze,
       },
       balances: list.map((b) => ({ tokenId: b.token, symbol: b.symbol, name: b.name, coinAmount: b.coinAmount, balance: b.balance })),

@@ -15,7 +15,14 @@ import { TransactionsTable } from '../components/TransactionRows';
 import { useAdminAction } from '../hooks/useAdminAction';
 import { useDeleteAction } from '../components/useDeleteAction';
 import { useModalTarget } from '../hooks/useModalTarget';
-import { type AdminUser, type UserDetail, useDeleteUserMutation, useSendNotificationMutation, useUserDetailQuery } from '../store/adminApi';
+import {
+  type AdminUser,
+  type UserDetail,
+  useDeleteUserMutation,
+  useEraseUserMutation,
+  useSendNotificationMutation,
+  useUserDetailQuery,
+} from '../store/adminApi';
 
 function NotifyModal({ user, onClose, onDone }: { user: UserDetail['profile']; onClose: () => void; onDone: () => void }) {
   const [send, { isLoading }] = useSendNotificationMutation();
@@ -54,6 +61,9 @@ export default function UserDetailPage() {
   const dialog = useModalTarget<Dialog>(refresh);
   const [deleteUser] = useDeleteUserMutation();
   const { remove, error, dialog: confirm } = useDeleteAction(() => navigate('/admin/users'));
+  // A closed account's personal data (documents, sealed details, address book, sign-in secrets): the page reloads after.
+  const [eraseUser] = useEraseUserMutation();
+  const { remove: erase, error: eraseError, dialog: confirmErase } = useDeleteAction(refresh);
 
   if (detail.isLoading) return <Spinner label="Loading the customer" />;
   if (detail.isError || !detail.data) return <FormError message={serverMessage(detail.error, 'The customer could not be loaded.')} />;
@@ -74,7 +84,7 @@ export default function UserDetailPage() {
         <Link to="/admin/users">← Users</Link>
       </p>
       <PageToolbar title={profile.name} />
-      <FormError message={error} />
+      <FormError message={error ?? eraseError} />
       <section className="admin-section" aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
         <p>
@@ -87,7 +97,27 @@ export default function UserDetailPage() {
             {profile.freeze.frozenBy ? '' : ' by sanctions screening'}: {profile.freeze.reason}
           </p>
         ) : null}
-        {profile.deactivatedAt ? null : (
+        {profile.erasedAt ? (
+          <p>
+            <span className="status rejected">Personal data erased</span> {formatDate(profile.erasedAt)}: the ledger keeps its entries under this id.
+          </p>
+        ) : profile.deactivatedAt ? (
+          <div className="row-actions">
+            <button
+              type="button"
+              className="button small danger"
+              onClick={() =>
+                erase(() => eraseUser({ id: profile._id }).unwrap(), {
+                  success: 'Personal data erased',
+                  failure: 'The personal data was not erased.',
+                  reloadOnFailure: true,
+                })
+              }
+            >
+              Erase personal data
+            </button>
+          </div>
+        ) : (
           <div className="row-actions">
             <button type="button" className="button small" onClick={() => dialog.open('balance')}>
               Edit Balance
@@ -210,6 +240,7 @@ export default function UserDetailPage() {
       {dialog.target === 'freeze' ? <FreezeAccountModal user={profile} frozen={profile.freeze !== null} onClose={dialog.close} onDone={dialog.done} /> : null}
       {dialog.target === 'deposit' ? <CreateDepositModal user={profile} onClose={dialog.close} onDone={dialog.done} /> : null}
       {confirm}
+      {confirmErase}
     </>
   );
 }

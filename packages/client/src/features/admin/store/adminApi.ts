@@ -44,6 +44,7 @@ export {
 } from '../../../api/generated/adminTransactionsApi.generated';
 export { useDeleteUserMutation, useGetUserDetailQuery as useUserDetailQuery } from '../../../api/generated/adminUsersApi.generated';
 export { useFreezeAccountMutation, useUnfreezeAccountMutation } from '../../../api/generated/adminComplianceApi.generated';
+export { useEraseUserMutation } from '../../../api/generated/adminVerificationApi.generated';
 export { useCreateAdminMutation, useDeleteAdminMutation, useGetAdminsQuery as useAdminsQuery } from '../../../api/generated/adminAdminsApi.generated';
 export {
   useApproveRequestMutation,
