@@ -121,6 +121,8 @@ describe.each(SIGNER_DATABASE_KINDS)('stuck ETH payouts bumped on an anvil chain
       gasLimit: 21000,
       recipientGets: eth(4n * 10n ** 16n - 21_000n * perGas),
       feePaidBy: 'customer',
+      // The schedule's withdrawal fee (none set here), taken before the network fee.
+      withdrawalFee: '0',
     });
   });
 
