@@ -73,10 +73,11 @@ export class MailRepository {
   /** Milliseconds until the next pending mail is due (0 when one is due now), or undefined when none is pending. */
   async nextDueInMs(executor: Executor = this.db): Promise<number | undefined> {
     const result = await executor.execute(
-      sql`select greatest(0, ceil(extract(epoch from (min(next_attempt_at) - now())) * 1000))::bigint as due_ms from mail_outbox where sent_at is null`,
+      // No greatest(0, …) here: greatest ignores a NULL, and an empty outbox would read as "due now" (a poll every 50 ms).
+      sql`select ceil(extract(epoch from (min(next_attempt_at) - now())) * 1000)::bigint as due_ms from mail_outbox where sent_at is null`,
     );
     const value = (rowsOf(result)[0] as { due_ms: string | number | null } | undefined)?.due_ms;
-    return value === null || value === undefined ? undefined : Number(value);
+    return value === null || value === undefined ? undefined : Math.max(0, Number(value));
   }
 
   /** Sent mails are kept a while for support, then deleted (their bodies may hold reset links). */

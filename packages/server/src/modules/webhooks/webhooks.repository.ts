@@ -197,12 +197,13 @@ export class WebhooksRepository {
 
   /** Milliseconds until a pending delivery of an enabled endpoint is due (0: now), or undefined when none is. */
   async nextDueInMs(executor: Executor = this.db): Promise<number | undefined> {
+    // No greatest(0, …) around the min: greatest ignores a NULL, and no pending delivery would read as "due now".
     const result = await executor.execute(sql`
-      select greatest(0, ceil(extract(epoch from (min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now())) * 1000))::bigint as due_ms
+      select ceil(extract(epoch from (min(greatest(d.next_attempt_at, coalesce(d.leased_until, d.next_attempt_at))) - now())) * 1000)::bigint as due_ms
       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
       where d.state = 'pending' and e.enabled`);
     const value = (rowsOf(result)[0] as { due_ms: string | number | null } | undefined)?.due_ms;
-    return value === null || value === undefined ? undefined : Number(value);
+    return value === null || value === undefined ? undefined : Math.max(0, Number(value));
   }
 
   /** Deletes deliveries (and their attempts) finished more than `olderThanMs` ago. */
