@@ -33,6 +33,8 @@ export const FAMILIES: Readonly<Record<string, string>> = {
   '0056_verification_limits': 'verification',
   '0061_dropped_deposits': 'deposit-review',
   '0062_withdrawal_fee_modes': 'fees',
+  '0064_lighter_money_checks': 'ledger-core',
+  '0065_swap_group_commit': 'wallet',
 };
 
 export const REGENERATE_COMMAND = 'pnpm --filter @coinpurse/server db:functions';

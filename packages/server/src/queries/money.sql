@@ -58,6 +58,9 @@ select cp_set_transaction_status($1::uuid, $2::text, $3::text, $4::text, $5::tex
 -- cp_swap: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/wallet.sql
 select cp_swap($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::numeric, $7::numeric, $8::numeric, $9::numeric, $10::text, $11::jsonb, $12::timestamptz, $13::int, $14::int, $15::jsonb, $16::jsonb, $17::uuid, $18::numeric, $19::numeric) as result;
 
+-- cp_swap_batch: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/wallet.sql
+select cp_swap_batch($1::jsonb) as result;
+
 -- cp_swap_terms: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/fees.sql
 select cp_swap_terms($1::text, $2::text, $3::numeric, $4::numeric, $5::numeric) as result;
 

@@ -57,18 +57,18 @@ describe.each(DATABASE_KINDS)('database round trips per money operation on %s', 
 
   const keyed = (key: string): IdempotencyContext => ({ scope: `round-trips ${key}`, key, status: 201, requestHash: 'h' });
 
-  it('a swap is ONE statement: the cp_swap function (claim, token locks, price check, movement, rows), then its events', async () => {
+  it('a swap is ONE statement: cp_swap (claim, token locks, price check, movement, rows) in a batch of the group commit, then its events', async () => {
     const user = await customerPrincipal();
 
     // The first swap into a token creates the customer's account inside the function: still one trip.
     const plain = await measure(() => t.app.get(SwapsService).swap(user, undefined, { amount: '10', from: 'bitcoin', to: 'ethereum' }));
-    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap\(/)]);
+    expect(plain.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap_batch\(/)]);
     // Tokens and prices come from the reference data cache.
     expect(plain.cachedReads).toEqual([]);
 
     const key = keyed(`swap-${user.id}`);
     const withKey = await measure(() => t.app.get(SwapsService).swap(user, undefined, { amount: '10', from: 'ethereum', to: 'bitcoin' }, key));
-    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap\(/)]);
+    expect(withKey.trips.map(head)).toEqual([expect.stringMatching(/^select cp_swap_batch\(/)]);
     expect(withKey.cachedReads).toEqual([]);
     expect(withKey.result.message).toBe('Swap successful');
     expect(Number((await holdings(t, user.token)).ethereum)).toBe(0);

@@ -28,14 +28,19 @@
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_require_unfrozen(uuid)
 -- Created in drizzle/0058_compliance.sql.
+-- Changed in drizzle/0064_lighter_money_checks.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- CPZ01 when the customer's account is frozen. Holds a share lock on the customer's row until the caller commits.
+--
+-- Changed in drizzle/0064_lighter_money_checks.sql:
+-- CPZ01 when the customer's account is frozen. Key-share locks the customer's row until the caller commits (the
+-- freeze locks it FOR UPDATE), then reads account_freezes in a new statement.
 CREATE OR REPLACE FUNCTION public.cp_require_unfrozen(p_user uuid)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  PERFORM 1 FROM users WHERE id = p_user FOR SHARE;
+  PERFORM 1 FROM users WHERE id = p_user FOR KEY SHARE;
   IF EXISTS (SELECT 1 FROM account_freezes WHERE user_id = p_user) THEN
     RAISE EXCEPTION USING ERRCODE = 'CPZ01', MESSAGE = '';
   END IF;

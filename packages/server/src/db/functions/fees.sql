@@ -50,18 +50,38 @@
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_fee_schedule(text)
 -- Created in drizzle/0050_fees.sql.
+-- Changed in drizzle/0064_lighter_money_checks.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- The schedule's values for a token: its own row, else the default row `*`, else 0.
+--
+-- Changed in drizzle/0064_lighter_money_checks.sql:
+-- Lighter checks inside the money functions (issue 36): the same rules, cheaper to ask under concurrency.
+-- * cp_fee_schedule is PL/pgSQL: a LANGUAGE sql function returning a record is planned again on every call from
+--   PL/pgSQL (its plan is not kept between calls), about a tenth of a swap's time in PostgreSQL; PL/pgSQL keeps its plan.
+-- * cp_require_live_tokens no longer share-locks the supported_tokens rows. Every swap locking the same two or three rows
+--   made PostgreSQL create a multixact (written to the WAL) per lock once two swaps overlapped. The money operations
+--   now hold a shared advisory lock per token (lock manager only) and read the rows. A change of a token takes that
+--   lock exclusively (cp_lock_token_change): the admin's removal right after it locks the row FOR UPDATE, before it
+--   checks that no customer holds the token, and every UPDATE or DELETE of a supported_tokens row by trigger
+--   (supported_tokens_live_lock). So a removal still waits for the operations in flight on the token, and an operation
+--   after it sees it removed: the guarantee the row share lock gave.
+-- * cp_require_unfrozen locks the customer's users row FOR KEY SHARE instead of FOR SHARE: the freeze's FOR UPDATE
+--   still conflicts with it (a send or swap either commits before the freeze or sees it), the transaction row's
+--   foreign key check takes the same lock anyway, and other changes of the customer's row no longer wait for their
+--   money operations.
 CREATE OR REPLACE FUNCTION public.cp_fee_schedule(p_token text, OUT spread_bps integer, OUT fee_bps integer, OUT fee_min_usd numeric, OUT withdrawal_fee numeric, OUT min_position_usd numeric, OUT inventory numeric)
  RETURNS record
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
+BEGIN
   SELECT coalesce(t.swap_spread_bps, d.swap_spread_bps, 0), coalesce(d.swap_fee_bps, 0), coalesce(d.swap_fee_min_usd, 0),
     coalesce(t.withdrawal_fee, 0), coalesce(t.house_min_position_usd, d.house_min_position_usd, 0), t.inventory
+  INTO spread_bps, fee_bps, fee_min_usd, withdrawal_fee, min_position_usd, inventory
   FROM (SELECT 1) AS one
   LEFT JOIN fee_schedule AS d ON d.token = '*'
-  LEFT JOIN fee_schedule AS t ON t.token = p_token
+  LEFT JOIN fee_schedule AS t ON t.token = p_token;
+END
 $function$;
 
 -- ---------------------------------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 --
 -- The "ledger-core" family: the current definition of each function (and composite type) first created by
 --   drizzle/0012_ledger_core.sql
+--   drizzle/0064_lighter_money_checks.sql
 -- (a function stays in the family of the migration that created it; the families are named in FAMILIES,
 -- src/db/function-definitions.ts). Read from a database migrated with every file of drizzle/: pg_get_functiondef,
 -- then the triggers that execute the function; in the order the migrations created them. Above each, the comment
@@ -25,6 +26,23 @@
 -- Locks, the same order everywhere so two movements never deadlock: the operation's own rows first (idempotency key,
 -- transaction row, share locks on tokens), then the customer accounts in id order, then the platform accounts in id
 -- order — the hottest rows are held for the shortest time.
+
+-- From the header of drizzle/0064_lighter_money_checks.sql:
+--
+-- Lighter checks inside the money functions (issue 36): the same rules, cheaper to ask under concurrency.
+-- * cp_fee_schedule is PL/pgSQL: a LANGUAGE sql function returning a record is planned again on every call from
+--   PL/pgSQL (its plan is not kept between calls), about a tenth of a swap's time in PostgreSQL; PL/pgSQL keeps its plan.
+-- * cp_require_live_tokens no longer share-locks the supported_tokens rows. Every swap locking the same two or three rows
+--   made PostgreSQL create a multixact (written to the WAL) per lock once two swaps overlapped. The money operations
+--   now hold a shared advisory lock per token (lock manager only) and read the rows. A change of a token takes that
+--   lock exclusively (cp_lock_token_change): the admin's removal right after it locks the row FOR UPDATE, before it
+--   checks that no customer holds the token, and every UPDATE or DELETE of a supported_tokens row by trigger
+--   (supported_tokens_live_lock). So a removal still waits for the operations in flight on the token, and an operation
+--   after it sees it removed: the guarantee the row share lock gave.
+-- * cp_require_unfrozen locks the customer's users row FOR KEY SHARE instead of FOR SHARE: the freeze's FOR UPDATE
+--   still conflicts with it (a send or swap either commits before the freeze or sees it), the transaction row's
+--   foreign key check takes the same lock anyway, and other changes of the customer's row no longer wait for their
+--   money operations.
 
 -- ---------------------------------------------------------------------------------------------------------------------
 -- type cp_move
@@ -182,24 +200,28 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_require_live_tokens(text[])
 -- Created in drizzle/0012_ledger_core.sql.
+-- Changed in drizzle/0064_lighter_money_checks.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- Share-locks the supported rows of these tokens (a concurrent removal waits for the operation to commit); CPT01
 -- (MESSAGE: the first token not supported) when one is not supported.
+--
+-- Changed in drizzle/0064_lighter_money_checks.sql:
+-- CPT01 (MESSAGE: the token) unless every token is supported and not removed. Holds a shared advisory lock per token
+-- until the caller commits: a change of the token waits for it (cp_lock_token_change).
 CREATE OR REPLACE FUNCTION public.cp_require_live_tokens(p_tokens text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  v_live text[];
   v_gone text;
 BEGIN
-  SELECT array_agg(coin_id) INTO v_live
-  FROM (SELECT coin_id FROM supported_tokens WHERE coin_id = ANY (p_tokens) AND deleted_at IS NULL ORDER BY coin_id FOR SHARE) AS live;
-  IF coalesce(cardinality(v_live), 0) < cardinality(p_tokens) THEN
-    SELECT t INTO v_gone FROM unnest(p_tokens) AS t WHERE NOT (t = ANY (coalesce(v_live, '{}'))) LIMIT 1;
-    IF v_gone IS NOT NULL THEN
-      RAISE EXCEPTION USING ERRCODE = 'CPT01', MESSAGE = v_gone;
-    END IF;
+  PERFORM pg_advisory_xact_lock_shared(hashtext('cp_live_token'), hashtext(token)) FROM unnest(p_tokens) AS token ORDER BY token;
+  -- A new statement, so a new snapshot: a removal that committed while this waited is seen.
+  SELECT token INTO v_gone FROM unnest(p_tokens) AS token
+  WHERE NOT EXISTS (SELECT 1 FROM supported_tokens WHERE coin_id = token AND deleted_at IS NULL)
+  LIMIT 1;
+  IF v_gone IS NOT NULL THEN
+    RAISE EXCEPTION USING ERRCODE = 'CPT01', MESSAGE = v_gone;
   END IF;
 END
 $function$;
@@ -263,3 +285,33 @@ BEGIN
   END IF;
 END
 $function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_lock_token_change(text)
+-- Created in drizzle/0064_lighter_money_checks.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- A change of the token (removed, re-pointed, edited): its advisory lock, exclusively, until the change commits. It
+-- waits for the money operations in flight on the token (cp_require_live_tokens), and new ones wait for it.
+CREATE OR REPLACE FUNCTION public.cp_lock_token_change(p_coin text)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  SELECT pg_advisory_xact_lock(hashtext('cp_live_token'), hashtext(p_coin));
+$function$;
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_lock_changing_token()
+-- Created in drizzle/0064_lighter_money_checks.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+-- Before a supported_tokens row changes: cp_lock_token_change of its token.
+CREATE OR REPLACE FUNCTION public.cp_lock_changing_token()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM cp_lock_token_change(OLD.coin_id);
+  RETURN CASE TG_OP WHEN 'DELETE' THEN OLD ELSE NEW END;
+END
+$function$;
+
+CREATE TRIGGER supported_tokens_live_lock BEFORE DELETE OR UPDATE ON public.supported_tokens FOR EACH ROW EXECUTE FUNCTION cp_lock_changing_token();

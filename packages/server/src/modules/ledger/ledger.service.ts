@@ -3,6 +3,7 @@ import type { LedgerCheckDto } from '@coinpurse/contract';
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import type { SqlFunction } from '../../db/sql-function';
 import { sqlState } from '../../db/in-transaction';
+import { GroupCommit } from './group-commit';
 import { type BalanceChange, LedgerEvents } from './ledger-events';
 import { type AccountKey, LedgerRepository, type PlatformCode } from './ledger.repository';
 import { type Money, plain, toMoney } from './money';
@@ -109,22 +110,28 @@ export class LedgerService {
       refuse?: (refusal: MoneyRefusal) => Error | undefined;
       /** Test hook (see IdempotencyService.pauseAfterClaim): the call runs in a transaction that awaits this before its commit. */
       beforeCommit?: () => Promise<void>;
+      /** Sent in a batch of its operation's group commit (see group-commit.ts), kept apart from the owner's other calls. */
+      groupCommit?: { batches: GroupCommit; owner: string };
     } = {},
     attempts = 4,
   ): Promise<unknown> {
-    const lease = this.shards.lease();
+    const beforeCommit = options.beforeCommit;
+    const group = beforeCommit ? undefined : options.groupCommit;
+    // A call of a batch runs under the batch's shard; any other leases one.
+    const lease = group ? undefined : this.shards.lease();
+    const shard = lease?.shard ?? 0;
     let result: unknown;
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const beforeCommit = options.beforeCommit;
-          result = beforeCommit
-            ? await this.db.transaction(async (tx) => {
-                const value = await operation.call(this.db, args(lease.shard), tx);
-                await beforeCommit();
-                return value;
-              })
-            : await operation.call(this.db, args(lease.shard));
+          if (group) await group.batches.submit(group.owner, args);
+          else if (beforeCommit)
+            result = await this.db.transaction(async (tx) => {
+              const value = await operation.call(this.db, args(shard), tx);
+              await beforeCommit();
+              return value;
+            });
+          else result = await operation.call(this.db, args(shard));
           break;
         } catch (error) {
           const refusal = moneyRefusalOf(error);
@@ -134,12 +141,20 @@ export class LedgerService {
         }
       }
     } finally {
-      lease.release();
+      lease?.release();
     }
     const changes = changesOf(options.changes, result);
     if (changes.length) this.events.announceBalanceChanges(changes);
     for (const announce of options.announce ?? []) announce();
     return result;
+  }
+
+  /**
+   * A group commit of `operation` (returning nothing) through `batchFunction` (see group-commit.ts): pass it to `run` as
+   * `groupCommit` with the call's owner.
+   */
+  groupCommit(batchFunction: SqlFunction, operation: SqlFunction): GroupCommit {
+    return new GroupCommit(this.db, batchFunction, operation, this.shards);
   }
 
   /**

@@ -89,8 +89,8 @@ export class SupportedTokensRepository {
       .select(tokenColumns)
       .from(supportedTokens)
       .where(and(eq(supportedTokens.id, id), isNull(supportedTokens.deletedAt)));
-    const [row] = forUpdate ? await query.for('update') : await query;
-    return row;
+    if (!forUpdate) return (await query)[0];
+    return this.lockedForChange((await query.for('update'))[0], executor);
   }
 
   async findLiveByCoin(coinId: string, executor: Executor = this.db, forUpdate = false): Promise<SupportedTokenRecord | undefined> {
@@ -98,7 +98,17 @@ export class SupportedTokensRepository {
       .select(tokenColumns)
       .from(supportedTokens)
       .where(and(eq(supportedTokens.coinId, coinId), isNull(supportedTokens.deletedAt)));
-    const [row] = forUpdate ? await query.for('update') : await query;
+    if (!forUpdate) return (await query)[0];
+    return this.lockedForChange((await query.for('update'))[0], executor);
+  }
+
+  /**
+   * A token row read FOR UPDATE to be changed: also its token's change lock (cp_lock_token_change, drizzle/0064), which
+   * waits for the money operations in flight on the token and holds new ones until the caller commits — so what the
+   * caller checks next (no customer holds the token) stays true until its change is in.
+   */
+  private async lockedForChange(row: SupportedTokenRecord | undefined, executor: Executor): Promise<SupportedTokenRecord | undefined> {
+    if (row) await executor.execute(sql`select cp_lock_token_change(${row.coinId})`);
     return row;
   }
 

@@ -8,6 +8,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
 import { AuditService } from '../audit/audit.service';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
+import type { GroupCommit } from '../ledger/group-commit';
 import { LedgerService } from '../ledger/ledger.service';
 import { formatQuantity, type Money, parseAmount, plain, toMoney, usdNumber, usdToQuantity, usdValue } from '../ledger/money';
 import { MONEY_CODES, moneyRefusalOf } from '../ledger/money-errors';
@@ -17,7 +18,7 @@ import { SwapQuotesRepository } from './swap-quotes.repository';
 import { marketTerms, readSwapTerms, requireSomethingReceived, type SwapTerms, termsAnswer, termsOf } from './swap-terms';
 import type { TransactionRecord } from './transactions.repository';
 import { toTransactionDto } from './wallet-common';
-import { QUOTE_SWAP, SWAP } from './wallet-functions';
+import { QUOTE_SWAP, SWAP, SWAP_BATCH } from './wallet-functions';
 import { atCurrentPrice, feeRefusalOf, QUOTE_EXPIRED, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 
@@ -39,6 +40,8 @@ interface Priced {
 @Injectable()
 export class SwapsService {
   private readonly quoteMs: number;
+  /** Concurrent swaps go to PostgreSQL in batches (group commit): one round trip and one commit for many. */
+  private readonly batches: GroupCommit;
 
   constructor(
     private readonly ledger: LedgerService,
@@ -52,6 +55,7 @@ export class SwapsService {
     @Optional() private readonly exposure?: HouseExposureAlerts,
   ) {
     this.quoteMs = config.fees.swapQuoteSeconds * 1000;
+    this.batches = ledger.groupCommit(SWAP_BATCH, SWAP);
   }
 
   async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
@@ -261,6 +265,7 @@ export class SwapsService {
           ],
           refuse: ({ code, detail }) => this.refusal(code, detail, [from, to]),
           beforeCommit: this.idempotency.pauseAfterClaim(idem),
+          groupCommit: { batches: this.batches, owner: principal.id },
         },
       ),
     );

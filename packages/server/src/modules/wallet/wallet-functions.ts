@@ -43,6 +43,12 @@ export const SWAP = new SqlFunction('cp_swap', [
   'numeric', // p_fee_quantity
 ]);
 
+/**
+ * Swaps in one call, one transaction (group commit, drizzle/0065_swap_group_commit.sql): each element cp_swap's values
+ * in SWAP's order; answers one result per swap ({} written, or its SQLSTATE and message).
+ */
+export const SWAP_BATCH = new SqlFunction('cp_swap_batch', ['jsonb']);
+
 /** The terms of a swap under the fee schedule now (drizzle/0050_fees.sql): read before a swap priced now. */
 export const SWAP_TERMS = new SqlFunction('cp_swap_terms', ['text', 'text', 'numeric', 'numeric', 'numeric']);
 

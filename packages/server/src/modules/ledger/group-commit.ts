@@ -1,0 +1,112 @@
+import type { Database } from '../../db/database';
+import type { SqlFunction } from '../../db/sql-function';
+
+/** At most this many batches of one operation in flight per instance, each of at most `size` calls (see 0065). */
+export const GROUP_COMMIT_LIMITS = { inFlight: 2, size: 32 } as const;
+
+/** One call's failure inside a batch: its SQLSTATE and message, as PostgreSQL raised them (a refusal's CP code included). */
+export class BatchedCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BatchedCallError';
+  }
+}
+
+interface Pending {
+  owner: string;
+  args: (shard: number) => readonly unknown[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit of one money operation (issue 36): calls that arrive while this instance's earlier batches are being
+ * written wait and go together, as one call of the batch function (`cp_swap_batch`: each call still the operation's
+ * own function, in a subtransaction of its own) — one round trip and one commit for many. Nothing waits for a timer: when
+ * fewer than `inFlight` batches are out, a call goes at once (alone when the instance is quiet). One owner's (customer's)
+ * calls are never in two batches at once, so this instance's batches never wait for each other's row locks; a batch
+ * leases one platform shard for all its calls. A call the batch answers with an error rejects with it (a refusal's code
+ * included); a failure of the whole batch rejects every call in it (nothing of it was written).
+ */
+export class GroupCommit {
+  private readonly queue: Pending[] = [];
+  /** Owners with a call in a batch in flight, and how many. */
+  private readonly busy = new Map<string, number>();
+  private inFlight = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly batchFunction: SqlFunction,
+    private readonly operation: SqlFunction,
+    private readonly shards: { lease(): { shard: number; release: () => void } },
+    private readonly limits: { inFlight: number; size: number } = GROUP_COMMIT_LIMITS,
+  ) {}
+
+  /** Runs the operation with `args(shard)` in the next batch that may take `owner`'s call; settles once it committed. */
+  submit(owner: string, args: (shard: number) => readonly unknown[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ owner, args, resolve, reject });
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.inFlight < this.limits.inFlight && this.queue.length) {
+      const batch = this.take();
+      // Every queued owner has a call in flight: the end of that batch flushes again.
+      if (!batch.length) return;
+      void this.send(batch);
+    }
+  }
+
+  /** The oldest calls whose owners have none in flight (one owner's calls keep their order within a batch). */
+  private take(): Pending[] {
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const pending of this.queue) {
+      if (batch.length < this.limits.size && !this.busy.has(pending.owner)) batch.push(pending);
+      else rest.push(pending);
+    }
+    this.queue.splice(0, this.queue.length, ...rest);
+    return batch;
+  }
+
+  private async send(batch: Pending[]): Promise<void> {
+    this.inFlight += 1;
+    for (const { owner } of batch) this.busy.set(owner, (this.busy.get(owner) ?? 0) + 1);
+    const lease = this.shards.lease();
+    try {
+      const calls = batch.map(({ args }) => args(lease.shard).map((value, i) => jsonValue(this.operation.parameterTypes[i], value)));
+      const results = (await this.batchFunction.call(this.db, [calls])) as Array<{ state?: string; message?: string }> | null;
+      if (!Array.isArray(results) || results.length !== batch.length)
+        throw new Error(`${this.batchFunction.name} answered ${results?.length ?? 0} results for ${batch.length} calls`);
+      batch.forEach((pending, i) => {
+        const { state, message } = results[i];
+        if (state) pending.reject(new BatchedCallError(state, message ?? ''));
+        else pending.resolve();
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    } finally {
+      lease.release();
+      for (const { owner } of batch) {
+        const left = (this.busy.get(owner) ?? 1) - 1;
+        if (left > 0) this.busy.set(owner, left);
+        else this.busy.delete(owner);
+      }
+      this.inFlight -= 1;
+      this.flush();
+    }
+  }
+}
+
+/** A value as the batch function reads it from JSON: jsonb as JSON itself, a time as ISO text, absent as null. */
+function jsonValue(type: string, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (type === 'jsonb') return typeof value === 'string' ? JSON.parse(value) : value;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}

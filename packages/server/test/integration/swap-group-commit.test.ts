@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/common/principal';
+import { DATABASE_HANDLE } from '../../src/db/database.module';
+import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/database';
+import { SwapsService } from '../../src/modules/wallet/swaps.service';
+import { DATABASE_KINDS } from '../support/databases';
+import { expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
+
+/**
+ * Group commit of swaps (issue 36, drizzle/0065_swap_group_commit.sql, modules/ledger/group-commit.ts): concurrent
+ * swaps go to PostgreSQL as batches of cp_swap_batch, each swap still cp_swap in a subtransaction of its own. A swap
+ * refused in a batch changes nothing and leaves the others written; one customer's concurrent swaps are never in two
+ * batches at once and come out exact.
+ */
+describe.each(DATABASE_KINDS)('swaps in batches (group commit) on %s', (kind) => {
+  let t: WalletApp;
+  beforeAll(async () => {
+    t = await startWalletApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    if (t) await expectLedgerClean(t);
+  });
+
+  async function customer(usdOfTether: number): Promise<Principal & { token: string }> {
+    const user = await newCustomer(t);
+    if (usdOfTether > 0) await fund(t, user._id, 'tether', usdOfTether);
+    return { id: user._id, role: 'user', name: 'Group Commit', email: 'group-commit@test.local', sessionId: 'unused', token: user.token };
+  }
+
+  const swap = (user: Principal, amount: string) => t.app.get(SwapsService).swap(user, undefined, { amount, from: 'tether', to: 'bitcoin' });
+
+  it('many customers swapping at once: every swap written exactly once, in fewer statements than swaps on PostgreSQL', async () => {
+    const users = await Promise.all(Array.from({ length: 24 }, () => customer(100)));
+    const { queries } = t.app.get<DatabaseHandle>(DATABASE_HANDLE);
+    const { result, statements } = await queries.measure(() => Promise.allSettled(users.flatMap((user) => [swap(user, '10'), swap(user, '15')])));
+    expect(result.filter((r) => r.status === 'rejected')).toEqual([]);
+    const batches = statements.filter((s) => /^select cp_swap_batch\(/.test(s)).length;
+    expect(batches).toBeGreaterThan(0);
+    if (kind === 'postgres') expect(batches).toBeLessThan(users.length * 2);
+    for (const user of users) {
+      const held = await holdings(t, user.token);
+      expect(held.tether).toBe('75.00');
+      // 25 USD at 50,000 USD per bitcoin, in two swaps (10 and 15 USD), each rounded down to 8 decimals.
+      expect(held.bitcoin).toBe('0.00050000');
+    }
+    const db = t.app.get<Database>(DATABASE);
+    const rows = (await db.execute(
+      sql`select count(*)::int as n from transactions where type = 'swap' and user_id in (${sql.join(
+        users.map((u) => sql`${u.id}::uuid`),
+        sql`, `,
+      )})`,
+    )) as unknown as { rows: Array<{ n: number }> };
+    expect(rows.rows[0].n).toBe(users.length * 2);
+  });
+
+  it('a swap refused inside a batch changes nothing and the others in it are written', async () => {
+    const rich = await Promise.all(Array.from({ length: 8 }, () => customer(50)));
+    const poor = await Promise.all(Array.from({ length: 8 }, () => customer(0)));
+    const outcomes = await Promise.allSettled([...rich, ...poor].map((user) => swap(user, '20')));
+    outcomes.slice(0, rich.length).forEach((outcome) => expect(outcome.status).toBe('fulfilled'));
+    for (const outcome of outcomes.slice(rich.length)) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason.message).toBe('Insufficient USDT balance');
+    }
+    for (const user of rich) expect((await holdings(t, user.token)).tether).toBe('30.00');
+    for (const user of poor) expect((await holdings(t, user.token)).bitcoin ?? '0').toMatch(/^0(\.0+)?$/);
+  });
+
+  it("one customer's concurrent swaps: exactly as many pass as the balance pays for, the rest refused, nothing lost", async () => {
+    const user = await customer(100);
+    const outcomes = await Promise.allSettled(Array.from({ length: 15 }, () => swap(user, '10')));
+    const passed = outcomes.filter((o) => o.status === 'fulfilled').length;
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(passed).toBe(10);
+    expect(refused).toHaveLength(5);
+    for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason.message).toBe('Insufficient USDT balance');
+    const held = await holdings(t, user.token);
+    expect(held.tether).toBe('0.00');
+    expect(held.bitcoin).toBe('0.00200000');
+  });
+});
