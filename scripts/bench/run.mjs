@@ -11,7 +11,7 @@ import { SHARED_CORES_NOTE } from './figures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const scripts = ['get-crypto.mjs', 'coldstart.mjs', 'swaps.mjs', 'swap-floor.mjs', 'burst.mjs', 'lists.mjs', 'lighthouse.mjs', 'chain.mjs'].filter(
+const scripts = ['get-crypto.mjs', 'coldstart.mjs', 'swaps.mjs', 'burst.mjs', 'lists.mjs', 'lighthouse.mjs', 'chain.mjs'].filter(
   (name) => existsSync(join(here, name)) && (!only.length || only.some((o) => name.startsWith(o))),
 );
 
