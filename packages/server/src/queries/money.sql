@@ -61,8 +61,8 @@ select cp_swap($1::uuid, $2::uuid, $3::text, $4::text, $5::numeric, $6::numeric,
 -- cp_swap_batch: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/wallet.sql
 select cp_swap_batch($1::jsonb) as result;
 
--- cp_swap_terms: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/fees.sql
-select cp_swap_terms($1::text, $2::text, $3::numeric, $4::numeric, $5::numeric) as result;
+-- cp_swap_terms_batch: declared in src/modules/wallet/wallet-functions.ts, defined in src/db/functions/fees.sql
+select cp_swap_terms_batch($1::jsonb) as result;
 
 -- cp_void_transaction: declared in src/modules/admin/admin-transaction-functions.ts, defined in src/db/functions/admin-transactions.sql
 select cp_void_transaction($1::uuid, $2::text, $3::uuid, $4::int, $5::jsonb) as result;

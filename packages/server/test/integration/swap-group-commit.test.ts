@@ -5,6 +5,7 @@ import { DATABASE_HANDLE } from '../../src/db/database.module';
 import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/database';
 import { SwapsService } from '../../src/modules/wallet/swaps.service';
 import { DATABASE_KINDS } from '../support/databases';
+import { bearer } from '../support/test-app';
 import { expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
 
 /**
@@ -81,5 +82,28 @@ describe.each(DATABASE_KINDS)('swaps in batches (group commit) on %s', (kind) =>
     const held = await holdings(t, user.token);
     expect(held.tether).toBe('0.00');
     expect(held.bitcoin).toBe('0.00200000');
+  });
+
+  it('under a charging fee schedule, concurrent swaps read their terms together and each is charged exactly the schedule', async () => {
+    const setFees = (body: object) => t.http.put('/api/admin/fees/*').set(bearer(t.admin)).send(body).expect(200);
+    await setFees({ swapSpreadBps: 50, swapFeeBps: 10, swapFeeMinUsd: '0.5' });
+    try {
+      const users = await Promise.all(Array.from({ length: 12 }, () => customer(100)));
+      const { queries } = t.app.get<DatabaseHandle>(DATABASE_HANDLE);
+      const { result, statements } = await queries.measure(() => Promise.allSettled(users.map((user) => swap(user, '100'))));
+      expect(result.filter((r) => r.status === 'rejected')).toEqual([]);
+      const reads = statements.filter((s) => /^select cp_swap_terms_batch\(/.test(s)).length;
+      expect(reads).toBeGreaterThan(0);
+      if (kind === 'postgres') expect(reads).toBeLessThan(users.length);
+      for (const outcome of result) {
+        const body = (outcome as PromiseFulfilledResult<Awaited<ReturnType<typeof swap>>>).value;
+        // 100 USD: 0.5 % spread (0.50 USD) and a 0.1 % fee at its 0.50 USD minimum, off 0.002 BTC.
+        expect(body.to.coinAmount).toBe('0.00198000');
+        expect(body.fee).toEqual({ usd: '0.5', token: 'bitcoin', coinAmount: '0.00001000' });
+      }
+      for (const user of users) expect((await holdings(t, user.token)).bitcoin).toBe('0.00198000');
+    } finally {
+      await setFees({ swapSpreadBps: null, swapFeeBps: null, swapFeeMinUsd: null });
+    }
   });
 });

@@ -5,6 +5,7 @@
 -- The "fees" family: the current definition of each function (and composite type) first created by
 --   drizzle/0050_fees.sql
 --   drizzle/0062_withdrawal_fee_modes.sql
+--   drizzle/0066_swap_terms_batch.sql
 -- (a function stays in the family of the migration that created it; the families are named in FAMILIES,
 -- src/db/function-definitions.ts). Read from a database migrated with every file of drizzle/: pg_get_functiondef,
 -- then the triggers that execute the function; in the order the migrations created them. Above each, the comment
@@ -46,6 +47,13 @@
 -- must still be the schedule's (CPF01 otherwise). A schedule without entries sends exactly as before.
 -- Also: the house exposure alert's opening and closing as the administrators' webhook events house.exposure and
 -- house.recovered (cp_webhook_house_events, a trigger on house_exposure_alerts).
+
+-- From the header of drizzle/0066_swap_terms_batch.sql:
+--
+-- The terms of many swaps priced now in one statement (issue 36): a swap under a charging fee schedule reads its terms
+-- (cp_swap_terms) before it is sent, and concurrent swaps read theirs together, as they are then written together
+-- (0065). Each element: cp_swap_terms' five values in order (from, to, from quantity, from price, to price); the
+-- answer: their terms in the same order. Only a read: cp_swap checks the terms again under its locks (CPF01).
 
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_fee_schedule(text)
@@ -387,3 +395,21 @@ END
 $function$;
 
 CREATE TRIGGER house_exposure_alerts_webhook AFTER INSERT OR DELETE ON public.house_exposure_alerts FOR EACH ROW EXECUTE FUNCTION cp_webhook_house_events();
+
+-- ---------------------------------------------------------------------------------------------------------------------
+-- function cp_swap_terms_batch(jsonb)
+-- Created in drizzle/0066_swap_terms_batch.sql.
+-- ---------------------------------------------------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION public.cp_swap_terms_batch(p_swaps jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+BEGIN
+  RETURN (
+    SELECT coalesce(jsonb_agg(cp_swap_terms(s->>0, s->>1, (s->>2)::numeric, (s->>3)::numeric, (s->>4)::numeric) ORDER BY n), '[]')
+    FROM jsonb_array_elements(p_swaps) WITH ORDINALITY AS e(s, n)
+  );
+END
+$function$;

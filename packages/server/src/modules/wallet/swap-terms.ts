@@ -1,8 +1,7 @@
 import { InvalidInputError } from '../../common/errors';
-import type { Database } from '../../db/database';
+import type { GroupedReads } from '../../db/grouped-reads';
 import Decimal from 'decimal.js';
 import { formatQuantity, plain, tokenDecimals, toMoney, type Money } from '../ledger/money';
-import { SWAP_TERMS } from './wallet-functions';
 
 /** What a swap pays the customer and the house, as the fee schedule decides it (cp_swap_terms, drizzle/0050_fees.sql). */
 export interface SwapTerms {
@@ -48,9 +47,12 @@ export function termsOf(value: unknown, fromQuantity: Money, fromPrice: Money, t
   };
 }
 
-/** Reads the terms of a swap priced now (one statement; cp_swap checks them again under its locks). */
-export async function readSwapTerms(db: Database, from: string, to: string, fromQuantity: Money, fromPrice: Money, toPrice: Money) {
-  const value = await SWAP_TERMS.call(db, [from, to, plain(fromQuantity), plain(fromPrice), plain(toPrice)]);
+/**
+ * Reads the terms of a swap priced now (cp_swap_terms, read with the concurrent swaps' in one statement; cp_swap checks
+ * them again under its locks).
+ */
+export async function readSwapTerms(reads: GroupedReads, from: string, to: string, fromQuantity: Money, fromPrice: Money, toPrice: Money) {
+  const value = await reads.read([from, to, plain(fromQuantity), plain(fromPrice), plain(toPrice)]);
   return termsOf(value, fromQuantity, fromPrice, toPrice);
 }
 

@@ -6,6 +6,7 @@ import { actorOf, type Principal } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DATABASE, type Database } from '../../db/database';
+import { GroupedReads } from '../../db/grouped-reads';
 import { AuditService } from '../audit/audit.service';
 import { type IdempotencyContext, IdempotencyService } from '../ledger/idempotency';
 import type { GroupCommit } from '../ledger/group-commit';
@@ -18,7 +19,7 @@ import { SwapQuotesRepository } from './swap-quotes.repository';
 import { marketTerms, readSwapTerms, requireSomethingReceived, type SwapTerms, termsAnswer, termsOf } from './swap-terms';
 import type { TransactionRecord } from './transactions.repository';
 import { toTransactionDto } from './wallet-common';
-import { QUOTE_SWAP, SWAP, SWAP_BATCH } from './wallet-functions';
+import { QUOTE_SWAP, SWAP, SWAP_BATCH, SWAP_TERMS_BATCH } from './wallet-functions';
 import { atCurrentPrice, feeRefusalOf, QUOTE_EXPIRED, refusalOf } from './wallet-money';
 import { PRICE_CHANGE_GRACE_MS, type WalletToken, WalletTokensRepository } from './wallet-tokens.repository';
 
@@ -42,6 +43,8 @@ export class SwapsService {
   private readonly quoteMs: number;
   /** Concurrent swaps go to PostgreSQL in batches (group commit): one round trip and one commit for many. */
   private readonly batches: GroupCommit;
+  /** The terms of concurrent swaps priced now under a charging schedule, read together. */
+  private readonly termsReads: GroupedReads;
 
   constructor(
     private readonly ledger: LedgerService,
@@ -56,6 +59,7 @@ export class SwapsService {
   ) {
     this.quoteMs = config.fees.swapQuoteSeconds * 1000;
     this.batches = ledger.groupCommit(SWAP_BATCH, SWAP);
+    this.termsReads = new GroupedReads(db, SWAP_TERMS_BATCH);
   }
 
   async swap(principal: Principal, requestId: string | undefined, input: SwapDto, idem?: IdempotencyContext): Promise<SwapResponseDto> {
@@ -66,7 +70,7 @@ export class SwapsService {
       const { from, to } = priced;
       // Nothing charged (the schedule's copy in memory): the market conversion, no extra statement; else the schedule's terms.
       const terms = (await this.tokens.charges(to.id)).swapCharged
-        ? await readSwapTerms(this.db, from.id, to.id, priced.fromQuantity, priced.fromPrice.price, priced.toPrice.price)
+        ? await readSwapTerms(this.termsReads, from.id, to.id, priced.fromQuantity, priced.fromPrice.price, priced.toPrice.price)
         : marketTerms(to.id, priced.fromQuantity, priced.fromPrice.price, priced.toPrice.price);
       requireSomethingReceived(terms, priced.to.symbol.toUpperCase());
       return this.execute(principal, requestId, { from, to, priceSource: priced.fromPrice.source }, terms, undefined, idem);

@@ -49,8 +49,11 @@ export const SWAP = new SqlFunction('cp_swap', [
  */
 export const SWAP_BATCH = new SqlFunction('cp_swap_batch', ['jsonb']);
 
-/** The terms of a swap under the fee schedule now (drizzle/0050_fees.sql): read before a swap priced now. */
-export const SWAP_TERMS = new SqlFunction('cp_swap_terms', ['text', 'text', 'numeric', 'numeric', 'numeric']);
+/**
+ * The terms of swaps under the fee schedule now (cp_swap_terms, drizzle/0050_fees.sql), read before swaps priced now:
+ * each element its from, to, from quantity, from price and to price (drizzle/0066_swap_terms_batch.sql).
+ */
+export const SWAP_TERMS_BATCH = new SqlFunction('cp_swap_terms_batch', ['jsonb']);
 
 /** A swap quote, stored for its customer until it expires. */
 export const QUOTE_SWAP = new SqlFunction('cp_quote_swap', ['uuid', 'uuid', 'text', 'text', 'numeric', 'numeric', 'numeric', 'int', 'timestamptz']);
