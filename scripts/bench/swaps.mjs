@@ -228,8 +228,14 @@ async function benchSwaps() {
       latency: { p50: Math.max(...results.map((r) => r.latency.p50)), p99: Math.max(...results.map((r) => r.latency.p99)) },
     };
   };
-  await run(2); // warm-up
+  await run(3); // warm-up
   pgbench(appDb, { clients: CLIENTS, seconds: 2 }, ['-f', floorFile]); // the floor's warm-up
+  // Rounds start from a vacuumed, analysed database: autovacuum catching up on the set-up's rows would otherwise land
+  // in the first round (swaps or floor, whichever it meets).
+  const vacuum = new Client({ connectionString: dbUrl(appDb) });
+  await vacuum.connect();
+  await vacuum.query('vacuum analyze');
+  await vacuum.end();
   return {
     async round() {
       const cpuBefore = serverCpuMs();
