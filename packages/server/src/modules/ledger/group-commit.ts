@@ -17,6 +17,8 @@ export class BatchedCallError extends Error {
 
 interface Pending {
   owner: string;
+  /** Calls of a batch run in this order (see submit). */
+  order: string;
   args: (shard: number) => readonly unknown[];
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -45,10 +47,15 @@ export class GroupCommit {
     private readonly limits: { inFlight: number; size: number } = GROUP_COMMIT_LIMITS,
   ) {}
 
-  /** Runs the operation with `args(shard)` in the next batch that may take `owner`'s call; settles once it committed. */
-  submit(owner: string, args: (shard: number) => readonly unknown[]): Promise<void> {
+  /**
+   * Runs the operation with `args(shard)` in the next batch that may take `owner`'s call; settles once it committed.
+   * A batch runs its calls sorted by `order` (then as they came): calls that take an exclusive lock keyed by it (a
+   * swap's house position of the token it pays out) take them in the same order in every batch, so two batches in
+   * flight never wait for each other in a circle.
+   */
+  submit(owner: string, args: (shard: number) => readonly unknown[], order = ''): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ owner, args, resolve, reject });
+      this.queue.push({ owner, order, args, resolve, reject });
       this.flush();
     });
   }
@@ -71,7 +78,8 @@ export class GroupCommit {
       else rest.push(pending);
     }
     this.queue.splice(0, this.queue.length, ...rest);
-    return batch;
+    // Array.prototype.sort is stable: one owner's calls keep their order among equal keys.
+    return batch.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
   }
 
   private async send(batch: Pending[]): Promise<void> {

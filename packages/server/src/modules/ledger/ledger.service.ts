@@ -111,7 +111,7 @@ export class LedgerService {
       /** Test hook (see IdempotencyService.pauseAfterClaim): the call runs in a transaction that awaits this before its commit. */
       beforeCommit?: () => Promise<void>;
       /** Sent in a batch of its operation's group commit (see group-commit.ts), kept apart from the owner's other calls. */
-      groupCommit?: { batches: GroupCommit; owner: string };
+      groupCommit?: { batches: GroupCommit; owner: string; order?: string };
     } = {},
     attempts = 4,
   ): Promise<unknown> {
@@ -124,7 +124,7 @@ export class LedgerService {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          if (group) await group.batches.submit(group.owner, args);
+          if (group) await group.batches.submit(group.owner, args, group.order);
           else if (beforeCommit)
             result = await this.db.transaction(async (tx) => {
               const value = await operation.call(this.db, args(shard), tx);

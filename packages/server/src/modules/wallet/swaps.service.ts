@@ -269,7 +269,8 @@ export class SwapsService {
           ],
           refuse: ({ code, detail }) => this.refusal(code, detail, [from, to]),
           beforeCommit: this.idempotency.pauseAfterClaim(idem),
-          groupCommit: { batches: this.batches, owner: principal.id },
+          // Sorted by the token paid out: the house position's lock of each (cp_require_house_position) in one order.
+          groupCommit: { batches: this.batches, owner: principal.id, order: to.id },
         },
       ),
     );
