@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { headersInAnswer } from './headers-in-answer';
 import type { AuthedRequest } from './principal';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * The request's id (the caller's X-Request-Id when it is sane), set once and echoed back; safe to call again. The header
- * goes on the raw response, so answers written there directly (event streams) carry it too.
+ * goes on the raw response, so answers written there directly (event streams) carry it too — except on a route that
+ * writes it in its own header list (headers-in-answer.ts).
  */
 export function assignRequestId(request: AuthedRequest, reply: FastifyReply): string {
   if (request.requestId) return request.requestId;
   request.requestId = requestIdOf(request);
-  reply.raw.setHeader('X-Request-Id', request.requestId);
+  if (!headersInAnswer(request)) reply.raw.setHeader('X-Request-Id', request.requestId);
   return request.requestId;
 }
 

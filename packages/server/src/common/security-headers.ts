@@ -1,6 +1,8 @@
 import { API_PREFIX } from '@coinpurse/contract';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { headersInAnswer } from './headers-in-answer';
 
 type Middleware = (req: never, res: never, next: (error?: unknown) => void) => void;
 
@@ -78,21 +80,28 @@ export function isJsonApiPath(path: string): boolean {
  */
 export function registerSecurityHeaders(fastify: FastifyInstance): void {
   const documents = documentHeaders();
-  const api = API_SECURITY_HEADERS;
   fastify.addHook('onRequest', (request, reply, done) => {
+    // A route writing them in its own header list (the market list) sets them itself when it does not.
+    if (headersInAnswer(request)) return done();
     const url = request.url;
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     const response = reply.raw;
     if (UNDER_API.test(path)) {
-      response.setHeader('Cache-Control', 'no-store');
       if (!UNDER_DOCS.test(path)) {
-        for (const [name, value] of api) response.setHeader(name, value);
+        setApiSecurityHeaders(response);
         return done();
       }
+      response.setHeader('Cache-Control', 'no-store');
     }
     documents(request.raw, response, (error?: unknown) => done(error as Error | undefined));
   });
+}
+
+/** `Cache-Control: no-store` and API_SECURITY_HEADERS on a JSON API answer's raw response. */
+export function setApiSecurityHeaders(response: ServerResponse): void {
+  response.setHeader('Cache-Control', 'no-store');
+  for (const [name, value] of API_SECURITY_HEADERS) response.setHeader(name, value);
 }
 
 /** The headers a (static) helmet middleware sets, captured once by running it against a recording response. */

@@ -16,7 +16,18 @@ export interface MarketListHeaders {
  */
 export function marketListHeaders(entry: CachedBody): MarketListHeaders {
   const cache = ['ETag', entry.etag, 'Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
-  const json = [...cache, 'Content-Type', 'application/json; charset=utf-8'];
+  // Every 200 carries the API security headers (registerSecurityHeaders) in its own list.
+  const json = [
+    'Cache-Control',
+    'no-cache',
+    ...API_SECURITY_HEADERS.flat(),
+    'ETag',
+    entry.etag,
+    'Vary',
+    'Accept-Encoding',
+    'Content-Type',
+    'application/json; charset=utf-8',
+  ];
   return {
     notModified: cache,
     identity: [...json, 'Content-Length', String(entry.body.length)],
@@ -26,25 +37,28 @@ export function marketListHeaders(entry: CachedBody): MarketListHeaders {
 
 /**
  * Writes a cached get-crypto body (or a 304 when the client holds it) with plain node:http calls, so the market list's
- * route hook (market-list.route.ts) and MarketController answer byte for byte alike, after the app's hooks have set
- * the request id and the security headers on the response. One writeHead call with the prebuilt list. Returns the
- * status sent.
+ * route hook (market-list.route.ts) and MarketController answer byte for byte alike. One writeHead call with the
+ * prebuilt list: from the route hook, given the request id, the whole header list (nothing set before it: node:http's
+ * fast path); from the controller, after the app's hooks set the request id and security headers, merged with them.
+ * Returns the status sent.
  */
 export function writeMarketList(
   request: IncomingMessage,
   response: ServerResponse,
   entry: CachedBody,
   headers: MarketListHeaders = marketListHeaders(entry),
+  requestId?: string,
 ): 200 | 304 {
   if (etagMatches(request.headers['if-none-match'], entry.etag)) {
-    // Every API answer has the security headers by now (registerSecurityHeaders): not this one.
-    for (const [name] of API_SECURITY_HEADERS) response.removeHeader(name);
-    response.writeHead(304, headers.notModified as string[]);
+    // A 304 carries no security headers: remove those the app's hooks set (the controller's way here).
+    if (!requestId) for (const [name] of API_SECURITY_HEADERS) response.removeHeader(name);
+    response.writeHead(304, (requestId ? ['X-Request-Id', requestId, ...headers.notModified] : headers.notModified) as string[]);
     response.end();
     return 304;
   }
   const gzip = acceptsGzip(request.headers['accept-encoding']);
-  response.writeHead(200, (gzip ? headers.gzip : headers.identity) as string[]);
+  const list = gzip ? headers.gzip : headers.identity;
+  response.writeHead(200, (requestId ? ['X-Request-Id', requestId, ...list] : list) as string[]);
   response.end(request.method === 'HEAD' ? undefined : gzip ? entry.gzip : entry.body);
   return 200;
 }
