@@ -1,10 +1,14 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { DATABASE, type Database } from '../../src/db/database';
+import { moneyRefusalOf } from '../../src/modules/ledger/money-errors';
+import { SEND } from '../../src/modules/wallet/wallet-functions';
+import { PRICE_CHANGE_GRACE_MS } from '../../src/modules/wallet/wallet-tokens.repository';
 import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer, uniqueEmail } from '../support/test-app';
-import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
+import { ADDRESSES, expectLedgerClean, fund, holdings, newCustomer, PRICES, startWalletApp, type WalletApp } from '../support/wallet';
 
 async function rows<T>(t: WalletApp, query: SQL): Promise<T[]> {
   return ((await t.app.get<Database>(DATABASE).execute(query)) as unknown as { rows: T[] }).rows;
@@ -129,6 +133,50 @@ describe.each(DATABASE_KINDS)('withdrawal fees per network and mode on %s', (kin
     const sent = await send(user.token, '50');
     expect(await detailsOf(sent.body.transaction._id)).not.toHaveProperty('withdrawalFeeMode');
     expect(sent.body.transaction).toMatchObject({ coinAmount: '0.00100000' });
+  });
+
+  it("cp_send itself refuses a fee or a mode that is not the schedule's (CPF01) and writes nothing", async () => {
+    await setFees({ withdrawalFee: null, withdrawalNetworks: [{ network: 'bitcoin', mode: 'fixed', fee: '0.0001' }] }).expect(200);
+    const user = await newCustomer(t);
+    await fund(t, user._id, 'bitcoin', 100);
+    const db = t.app.get<Database>(DATABASE);
+    // cp_send's values as SendsService gives them (wallet-functions.ts), with the fee and the details' mode chosen here.
+    const sendWith = (fee: string, details: Record<string, unknown>) =>
+      SEND.call(db, [
+        randomUUID(),
+        user._id,
+        'bitcoin',
+        'bitcoin',
+        ADDRESSES.bitcoin,
+        null,
+        '0.001',
+        '50',
+        PRICES.bitcoin,
+        details,
+        new Date(),
+        true,
+        PRICE_CHANGE_GRACE_MS,
+        1,
+        null,
+        null,
+        fee,
+      ]).then(
+        () => 'sent',
+        (error: unknown) => moneyRefusalOf(error)?.code ?? String(error),
+      );
+    const withdrawals = async () =>
+      (await rows<{ n: number }>(t, sql`select count(*)::int as n from transactions where user_id = ${user._id} and type = 'withdrawal'`))[0].n;
+
+    expect(await sendWith('0', { withdrawalFeeMode: 'fixed' })).toBe('CPF01'); // the fee is not the schedule's
+    expect(await sendWith('0.0001', {})).toBe('CPF01'); // the mode is not ('network' when the details name none)
+    expect(await sendWith('0.0001', { withdrawalFeeMode: 'network' })).toBe('CPF01');
+    expect(await withdrawals()).toBe(0);
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00200000');
+
+    expect(await sendWith('0.0001', { withdrawalFeeMode: 'fixed' })).toBe('sent');
+    expect(await withdrawals()).toBe(1);
+    expect((await holdings(t, user.token)).bitcoin).toBe('0.00100000');
+    await t.app.get<Database>(DATABASE).execute(sql`update fee_schedule set withdrawal_networks = null where token = 'bitcoin'`);
   });
 });
 
