@@ -33,6 +33,17 @@ export class SqlFunction {
     return result.rows[0]?.result;
   }
 
+  /**
+   * `args` as a batch function reads one call from a JSON array (cp_swap_batch): `jsonb` values as JSON themselves,
+   * the rest as `call` sends them.
+   */
+  jsonValues(args: readonly unknown[]): unknown[] {
+    return args.map((value, i) => {
+      if (this.parameterTypes[i] !== 'jsonb' || value === undefined || value === null) return valueFor(this.parameterTypes[i], value);
+      return typeof value === 'string' ? JSON.parse(value) : value;
+    });
+  }
+
   private statement(values: unknown[]): SQL {
     const parts = values.map((value, i) => sql`${value}::${sql.raw(this.parameterTypes[i])}`);
     return sql`select ${sql.raw(this.name)}(${sql.join(parts, sql`, `)}) as result`;

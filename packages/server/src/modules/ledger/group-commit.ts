@@ -87,7 +87,7 @@ export class GroupCommit {
     for (const { owner } of batch) this.busy.set(owner, (this.busy.get(owner) ?? 0) + 1);
     const lease = this.shards.lease();
     try {
-      const calls = batch.map(({ args }) => args(lease.shard).map((value, i) => jsonValue(this.operation.parameterTypes[i], value)));
+      const calls = batch.map(({ args }) => this.operation.jsonValues(args(lease.shard)));
       const results = (await this.batchFunction.call(this.db, [calls])) as Array<{ state?: string; message?: string }> | null;
       if (!Array.isArray(results) || results.length !== batch.length)
         throw new Error(`${this.batchFunction.name} answered ${results?.length ?? 0} results for ${batch.length} calls`);
@@ -109,12 +109,4 @@ export class GroupCommit {
       this.flush();
     }
   }
-}
-
-/** A value as the batch function reads it from JSON: jsonb as JSON itself, a time as ISO text, absent as null. */
-function jsonValue(type: string, value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  if (type === 'jsonb') return typeof value === 'string' ? JSON.parse(value) : value;
-  if (value instanceof Date) return value.toISOString();
-  return value;
 }
