@@ -85,9 +85,22 @@ describe('foundation flow in Chromium', () => {
       await german.locator('#profile-country option[value="Atlantis"]').waitFor({ state: 'attached' });
       expect(await profileCountry.inputValue()).toBe('Atlantis');
       await german.getByLabel('Name').fill('Lise Meitner-Frisch');
+      // The save's refetch of the profile is held until a country is picked: landing then, it must not undo the pick.
+      let releaseRefetch!: () => void;
+      const refetchHeld = new Promise<void>((resolve) => (releaseRefetch = resolve));
+      await german.route('**/api/user/me', async (route) => {
+        await refetchHeld;
+        await route.continue();
+      });
       await german.getByRole('button', { name: 'Save changes' }).click();
       await german.getByText('Profile updated successfully').waitFor();
       await profileCountry.selectOption('Schweiz');
+      const refetched = german.waitForResponse('**/api/user/me');
+      releaseRefetch();
+      await refetched;
+      await german.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      expect(await profileCountry.inputValue()).toBe('CH');
+      await german.unroute('**/api/user/me');
       await german.getByRole('button', { name: 'Save changes' }).click();
       await expect.poll(async () => JSON.parse((await german.evaluate(() => localStorage.getItem('user'))) ?? 'null')?.country).toBe('Switzerland');
       expect(JSON.parse((await german.evaluate(() => localStorage.getItem('user')))!).name).toBe('Lise Meitner-Frisch');

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import toast from 'react-hot-toast';
 import { errorMessage, isTwoFactorRequired } from '../../../api/baseApi';
@@ -11,6 +11,7 @@ import { SecondFactorField, useSecondFactor } from '../../../components/SecondFa
 import { SiteLayout } from '../../../components/SiteLayout';
 import { Spinner } from '../../../components/Spinner';
 import { countryCodeOf } from '../../../lib/countryNames';
+import { useServerField } from '../../../lib/useServerField';
 
 /** `security`: the Security section (two-factor sign-in, sessions), composed in by the router. */
 export default function ProfileSettingsPage({ security }: { security?: ReactNode }) {
@@ -39,15 +40,11 @@ export default function ProfileSettingsPage({ security }: { security?: ReactNode
 function DetailsForm(props: { name: string; country: string }) {
   // The select holds codes; a kept value that is no country stays as it is (and is not sent back unless changed).
   const storedCountry = countryCodeOf(props.country) ?? props.country;
-  const [name, setName] = useState(props.name);
-  const [country, setCountry] = useState(storedCountry);
+  const [name, setName] = useServerField(props.name);
+  const [country, setCountry] = useServerField(storedCountry);
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
   const session = useAppSelector((state) => state.session.user);
   const dispatch = useAppDispatch();
-  useEffect(() => {
-    setName(props.name);
-    setCountry(storedCountry);
-  }, [props.name, storedCountry]);
   const countryChanged = country !== storedCountry;
   const changed = name.trim() !== props.name || countryChanged;
 
