@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../src/common/principal';
 import { DATABASE_HANDLE } from '../../src/db/database.module';
 import { DATABASE, type Database, type DatabaseHandle } from '../../src/db/database';
+import { GroupedReads } from '../../src/db/grouped-reads';
 import { SwapsService } from '../../src/modules/wallet/swaps.service';
+import { SWAP_BATCH, SWAP_TERMS_BATCH } from '../../src/modules/wallet/wallet-functions';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer } from '../support/test-app';
 import { expectLedgerClean, fund, holdings, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -32,7 +34,7 @@ describe.each(DATABASE_KINDS)('swaps in batches (group commit) on %s', (kind) =>
     return { id: user._id, role: 'user', name: 'Group Commit', email: 'group-commit@test.local', sessionId: 'unused', token: user.token };
   }
 
-  const swap = (user: Principal, amount: string) => t.app.get(SwapsService).swap(user, undefined, { amount, from: 'tether', to: 'bitcoin' });
+  const swap = (user: Principal, amount: string, to = 'bitcoin') => t.app.get(SwapsService).swap(user, undefined, { amount, from: 'tether', to });
 
   it('many customers swapping at once: every swap written exactly once, in fewer statements than swaps on PostgreSQL', async () => {
     const users = await Promise.all(Array.from({ length: 24 }, () => customer(100)));
@@ -82,6 +84,45 @@ describe.each(DATABASE_KINDS)('swaps in batches (group commit) on %s', (kind) =>
     const held = await holdings(t, user.token);
     expect(held.tether).toBe('0.00');
     expect(held.bitcoin).toBe('0.00200000');
+  });
+
+  it('a batch runs its swaps sorted by the token paid out (the house positions locked in one order by every batch)', async () => {
+    const users = await Promise.all(Array.from({ length: 16 }, () => customer(100)));
+    const batchCall = vi.spyOn(SWAP_BATCH, 'call');
+    try {
+      // Submitted ethereum first, then bitcoin, customer after customer: a batch in arrival order would be unsorted.
+      const outcomes = await Promise.allSettled(users.flatMap((user) => [swap(user, '10', 'ethereum'), swap(user, '10', 'bitcoin')]));
+      expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+      // Each batch: its calls' p_to (cp_swap's fourth value), in the order the batch runs them.
+      const paidOut = batchCall.mock.calls.map(([, args]) => (args[0] as unknown[][]).map((call) => call[3] as string));
+      expect(paidOut.flat()).toHaveLength(users.length * 2);
+      expect(paidOut.filter((tokens) => new Set(tokens).size > 1).length).toBeGreaterThan(0);
+      for (const tokens of paidOut) expect(tokens).toEqual([...tokens].sort());
+    } finally {
+      batchCall.mockRestore();
+    }
+    for (const user of users) expect(await holdings(t, user.token)).toMatchObject({ tether: '80.00', bitcoin: '0.00020000', ethereum: '0.004000' });
+  });
+
+  it('grouped reads: a read that fails in a batch fails alone, the others in it are read again and answered', async () => {
+    const reads = new GroupedReads(t.app.get<Database>(DATABASE), SWAP_TERMS_BATCH, { inFlight: 1, size: 64 });
+    const manyCall = vi.spyOn(SWAP_TERMS_BATCH, 'call');
+    try {
+      const good = (usd: string) => reads.read(['tether', 'bitcoin', usd, '1', '50000']);
+      // The first goes at once; the next three wait for it and go together, the one priced at 0 failing that batch.
+      const outcomes = await Promise.allSettled([good('100'), good('50'), reads.read(['tether', 'bitcoin', '10', '1', '0']), good('25')]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      // PostgreSQL's own error (drizzle wraps it on PGlite).
+      const failure = (outcomes[2] as PromiseRejectedResult).reason as Error;
+      expect((failure.cause as Error | undefined)?.message ?? failure.message).toMatch(/division by zero/);
+      expect(outcomes.map((o) => (o.status === 'fulfilled' ? (o.value as { toQuantity: unknown }).toQuantity : null))).toEqual([0.002, 0.001, null, 0.0005]);
+      // One alone, one batch of three that failed, then each of the three alone.
+      expect(manyCall.mock.calls.map(([, args]) => (args[0] as unknown[]).length)).toEqual([1, 3, 1, 1, 1]);
+      // Nothing is left waiting: the next read goes and is answered.
+      expect(((await good('5')) as { toQuantity: unknown }).toQuantity).toBe(0.0001);
+    } finally {
+      manyCall.mockRestore();
+    }
   });
 
   it('under a charging fee schedule, concurrent swaps read their terms together and each is charged exactly the schedule', async () => {

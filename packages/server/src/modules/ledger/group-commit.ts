@@ -1,3 +1,4 @@
+import { BatchQueue, type QueuedCall } from '../../db/batch-queue';
 import type { Database } from '../../db/database';
 import type { SqlFunction } from '../../db/sql-function';
 
@@ -15,37 +16,35 @@ export class BatchedCallError extends Error {
   }
 }
 
-interface Pending {
+interface Pending extends QueuedCall {
   owner: string;
   /** Calls of a batch run in this order (see submit). */
   order: string;
   args: (shard: number) => readonly unknown[];
   resolve: () => void;
-  reject: (error: unknown) => void;
 }
 
 /**
  * Group commit of one money operation (issue 36): calls that arrive while this instance's earlier batches are being
- * written wait and go together, as one call of the batch function (`cp_swap_batch`: each call still the operation's
- * own function, in a subtransaction of its own) — one round trip and one commit for many. Nothing waits for a timer: when
- * fewer than `inFlight` batches are out, a call goes at once (alone when the instance is quiet). One owner's (customer's)
- * calls are never in two batches at once, so this instance's batches never wait for each other's row locks; a batch
- * leases one platform shard for all its calls. A call the batch answers with an error rejects with it (a refusal's code
- * included); a failure of the whole batch rejects every call in it (nothing of it was written).
+ * written wait and go together (db/batch-queue.ts), as one call of the batch function (`cp_swap_batch`: each call
+ * still the operation's own function, in a subtransaction of its own) — one round trip and one commit for many. One
+ * owner's (customer's) calls are never in two batches at once, so this instance's batches never wait for each other's
+ * row locks; a batch leases one platform shard for all its calls. A call the batch answers with an error rejects with it
+ * (a refusal's code included); a failure of the whole batch rejects every call in it (nothing of it was written).
  */
-export class GroupCommit {
-  private readonly queue: Pending[] = [];
+export class GroupCommit extends BatchQueue<Pending> {
   /** Owners with a call in a batch in flight, and how many. */
   private readonly busy = new Map<string, number>();
-  private inFlight = 0;
 
   constructor(
     private readonly db: Database,
     private readonly batchFunction: SqlFunction,
     private readonly operation: SqlFunction,
     private readonly shards: { lease(): { shard: number; release: () => void } },
-    private readonly limits: { inFlight: number; size: number } = GROUP_COMMIT_LIMITS,
-  ) {}
+    limits: { inFlight: number; size: number } = GROUP_COMMIT_LIMITS,
+  ) {
+    super(limits);
+  }
 
   /**
    * Runs the operation with `args(shard)` in the next batch that may take `owner`'s call; settles once it committed.
@@ -54,23 +53,11 @@ export class GroupCommit {
    * flight never wait for each other in a circle.
    */
   submit(owner: string, args: (shard: number) => readonly unknown[], order = ''): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ owner, order, args, resolve, reject });
-      this.flush();
-    });
+    return new Promise<void>((resolve, reject) => this.enqueue({ owner, order, args, resolve, reject }));
   }
 
-  private flush(): void {
-    while (this.inFlight < this.limits.inFlight && this.queue.length) {
-      const batch = this.take();
-      // Every queued owner has a call in flight: the end of that batch flushes again.
-      if (!batch.length) return;
-      void this.send(batch);
-    }
-  }
-
-  /** The oldest calls whose owners have none in flight (one owner's calls keep their order within a batch). */
-  private take(): Pending[] {
+  /** The oldest calls whose owners have none in flight (one owner's calls keep their order among equal keys). */
+  protected override take(): Pending[] {
     const batch: Pending[] = [];
     const rest: Pending[] = [];
     for (const pending of this.queue) {
@@ -78,13 +65,12 @@ export class GroupCommit {
       else rest.push(pending);
     }
     this.queue.splice(0, this.queue.length, ...rest);
+    for (const { owner } of batch) this.busy.set(owner, (this.busy.get(owner) ?? 0) + 1);
     // Array.prototype.sort is stable: one owner's calls keep their order among equal keys.
     return batch.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
   }
 
-  private async send(batch: Pending[]): Promise<void> {
-    this.inFlight += 1;
-    for (const { owner } of batch) this.busy.set(owner, (this.busy.get(owner) ?? 0) + 1);
+  protected async run(batch: Pending[]): Promise<void> {
     const lease = this.shards.lease();
     try {
       const calls = batch.map(({ args }) => this.operation.jsonValues(args(lease.shard)));
@@ -96,17 +82,16 @@ export class GroupCommit {
         if (state) pending.reject(new BatchedCallError(state, message ?? ''));
         else pending.resolve();
       });
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
     } finally {
       lease.release();
-      for (const { owner } of batch) {
-        const left = (this.busy.get(owner) ?? 1) - 1;
-        if (left > 0) this.busy.set(owner, left);
-        else this.busy.delete(owner);
-      }
-      this.inFlight -= 1;
-      this.flush();
+    }
+  }
+
+  protected override settled(batch: Pending[]): void {
+    for (const { owner } of batch) {
+      const left = (this.busy.get(owner) ?? 1) - 1;
+      if (left > 0) this.busy.set(owner, left);
+      else this.busy.delete(owner);
     }
   }
 }
