@@ -12,7 +12,7 @@
 // - Trivial Nest: a separate Nest app (Fastify platform, like the server) with one route answering the same body.
 // - Bare Fastify (the server's HTTP platform, no Nest, no hooks) answering the same 304: the platform's own share.
 // Each target runs in its own process; autocannon (in this process) uses 50 connections for 5 s per run after a 1 s
-// warm-up, in BENCH_ROUNDS (default 3) interleaved rounds; Coinpurse and its anchor run back to back in each round and
+// warm-up, in BENCH_ROUNDS (default 5) interleaved rounds; Coinpurse and its anchor run back to back in each round and
 // the ratio shown is the median of the rounds' ratios. Each run also reads the target process's CPU time (Linux /proc):
 // server CPU per answer depends much less on what else loads the machine, so it shows the cause beside the ratio; and
 // the same less what the process spends idle (measured 1.5 s before each run: Coinpurse's scheduled jobs poll its
@@ -34,7 +34,9 @@ const autocannon = requireFromServer('autocannon');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+// Five rounds: one round's pair swings from 0.6 to 1.1 on two shared cores (where the scheduler puts the server and the load
+// generator), so the median of three still moved by ±0.1 between runs of the same code.
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const PATH = '/api/crypto/get-crypto';
 
 const mainJs = join(serverDir, 'dist', 'main.js');

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { matchedRoute } from './matched-route';
 
 /**
  * A route's config flag: its answers are written with one prebuilt header list holding the request id and the API
@@ -11,5 +12,5 @@ export interface HeadersInAnswerConfig {
 }
 
 export function headersInAnswer(request: FastifyRequest): boolean {
-  return (request.routeOptions?.config as HeadersInAnswerConfig | undefined)?.headersInAnswer === true;
+  return (matchedRoute(request)?.config as HeadersInAnswerConfig | undefined)?.headersInAnswer === true;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger as PinoInstance } from 'pino';
 import { createRootLogger as createProcessLogger, loggerOptions, PinoNestLogger } from '../../common/logger';
+import { matchedRoute } from '../../common/matched-route';
 import { assignRequestId } from '../../common/request-id.middleware';
 import type { AuthedRequest } from '../../common/principal';
 import type { AppConfig } from '../../config/config';
@@ -94,7 +95,7 @@ export function createAccessLogger(config: AppConfig, root: PinoInstance): PinoI
  * Undefined when no route matched (the not-found handler, the client's catch-all).
  */
 export function routePattern(request: FastifyRequest): string | undefined {
-  const url = request.routeOptions?.url;
+  const url = matchedRoute(request)?.url;
   return typeof url === 'string' && !url.includes('*') ? url : undefined;
 }
 
@@ -201,7 +202,7 @@ export function logRequestLine(
 function writeRequestLine(request: LoggedRequest, reply: FastifyReply, access: PinoInstance): void {
   logRequestLine(
     access,
-    (request.routeOptions.config as RequestLogConfig | undefined)?.logSample,
+    (matchedRoute(request)?.config as RequestLogConfig | undefined)?.logSample,
     request.requestId,
     request.method,
     routePattern(request) ?? null,
