@@ -36,6 +36,7 @@ export const FAMILIES: Readonly<Record<string, string>> = {
   '0064_lighter_money_checks': 'ledger-core',
   '0065_swap_group_commit': 'wallet',
   '0066_swap_terms_batch': 'fees',
+  '0067_withdrawal_terms_plpgsql': 'fees',
 };
 
 export const REGENERATE_COMMAND = 'pnpm --filter @coinpurse/server db:functions';

@@ -9,7 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import type { ConnectedChain } from '../../src/modules/chain/chain-connections';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import { DepositCreditsService } from '../../src/modules/chain/deposit-credits.service';
 import { launchBrowser, newPage } from '../support/browser';
 import { bearer, signUp } from '../support/test-app';
 import { axeViolations, overflowOf, pageOverflow, tableProblems } from '../support/visual-checks';
@@ -48,7 +48,7 @@ describe('Compliance, freezes, travel-rule details and held deposits in Chromium
       insert into chain_deposits (network, txid, output_index, user_id, token, address, amount_base, amount, block_height, block_hash, confirmations, required_confirmations, state, transaction_id)
       values ('bitcoin', ${heldTxid}, 0, ${customer._id}, 'bitcoin', ${ADDRESSES.bitcoin}, 40000000, 0.4, 98, 'b98', 1, 3, 'confirming', ${transactionId})
       returning id`)) as unknown as { rows: Array<{ id: string }> };
-    expect(await t.app.get(ChainWatcherService).credit({ network: 'bitcoin', confirmations: 3 } as ConnectedChain, inserted.rows[0].id)).toBe(false);
+    expect(await t.app.get(DepositCreditsService).credit({ network: 'bitcoin', confirmations: 3 } as ConnectedChain, inserted.rows[0].id)).toBe(false);
     // A list in force, and a send it refused (what Compliance shows).
     await t.http
       .put('/api/admin/sanctions')

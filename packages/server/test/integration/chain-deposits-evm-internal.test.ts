@@ -168,6 +168,49 @@ describe.each(DATABASE_KINDS)('ETH sent on by a contract (internal transfers) an
       await anvil.rpc.call('evm_setAutomine', [true]);
     }
   });
+
+  it('an ETH transfer seen waiting and then replaced by its sender (same nonce, higher fee) is dropped as replaced, once, and the customer is told', async () => {
+    const customer = await customerAddress(t);
+    await poll();
+    await anvil.rpc.call('evm_setAutomine', [false]);
+    try {
+      const from = anvil.accounts[2];
+      const nonce = await anvil.rpc.call<string>('eth_getTransactionCount', [from, 'pending']);
+      const gwei = (n: number) => `0x${(BigInt(n) * 10n ** 9n).toString(16)}`;
+      const send = (to: string, value: bigint, fee: number) =>
+        anvil.rpc.call<string>('eth_sendTransaction', [
+          { from, to, value: `0x${value.toString(16)}`, nonce, maxFeePerGas: gwei(fee), maxPriorityFeePerGas: gwei(fee) },
+        ]);
+      const txid = (await send(customer.address, ETH, 2)).toLowerCase();
+      await poll();
+      expect(await depositsOf(db, txid)).toEqual([expect.objectContaining({ state: 'seen', confirmations: 0 })]);
+      // The sender pays itself instead, with the same nonce: the node forgets the first transaction.
+      await send(from, 0n, 20);
+      expect(await anvil.rpc.call('eth_getTransactionByHash', [txid])).toBeNull();
+      await poll();
+      await poll();
+      const dropped = (await db.execute(sql`select state, drop_reason as "dropReason" from chain_deposits where txid = ${txid}`)) as unknown as {
+        rows: Array<{ state: string; dropReason: string }>;
+      };
+      expect(dropped.rows).toEqual([{ state: 'dropped', dropReason: 'replaced' }]);
+      const notices = (await t.http.get('/api/user/get-notifications').set(bearer(customer.token)).expect(200)).body as Array<{
+        title: string;
+        message: string;
+      }>;
+      expect(notices.filter((n) => n.title === 'Deposit replaced')).toEqual([
+        expect.objectContaining({ message: expect.stringContaining(`was replaced before it confirmed, so nothing was credited for it.`) }),
+      ]);
+      const [row] = (await t.http.get('/api/user/get-transaction').set(bearer(customer.token)).expect(200)).body;
+      expect(row).toMatchObject({ txHash: txid, status: 'rejected' });
+      // The replacement is mined and pays the customer nothing: nothing is credited.
+      await anvil.rpc.call('evm_mine');
+      await anvil.mine(CONFIRMATIONS);
+      await poll();
+      expect(await balanceOf(db, customer._id)).toBeUndefined();
+    } finally {
+      await anvil.rpc.call('evm_setAutomine', [true]);
+    }
+  });
 });
 
 describe.each(DATABASE_KINDS)('EVM nodes with fewer trace APIs (trace_* or debug_* refused, as geth or hosted providers do), on %s', (kind) => {

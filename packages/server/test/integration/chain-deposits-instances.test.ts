@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import { DepositCreditsService } from '../../src/modules/chain/deposit-credits.service';
 import { ReferenceDataCache } from '../../src/modules/reference-data/reference-data.cache';
 import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
@@ -41,6 +42,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('chain watchers across
     return app;
   };
   const watcherOf = (app: TestApp) => app.app.get(ChainWatcherService);
+  const creditsOf = (app: TestApp) => app.app.get(DepositCreditsService);
   const dbOf = (app: TestApp) => app.app.get<Database>(DATABASE);
   const rows = async <T>(app: TestApp, query: ReturnType<typeof sql>) => ((await dbOf(app).execute(query)) as unknown as { rows: T[] }).rows;
   const deposit = async (app: TestApp, txid: string) =>
@@ -127,7 +129,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('chain watchers across
       )})`,
     );
     expect(ids).toHaveLength(3);
-    const second = await Promise.all(ids.flatMap(({ id }) => [watcherOf(a).credit(chainA, id), watcherOf(b).credit(chainB, id)]));
+    const second = await Promise.all(ids.flatMap(({ id }) => [creditsOf(a).credit(chainA, id), creditsOf(b).credit(chainB, id)]));
     expect(second.every((credited) => credited === false)).toBe(true);
     for (const txid of txids) {
       expect(await deposit(a, txid)).toEqual([expect.objectContaining({ state: 'credited' })]);

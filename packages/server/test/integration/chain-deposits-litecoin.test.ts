@@ -5,6 +5,7 @@ import { DATABASE, type Database } from '../../src/db/database';
 import { ChainConnections } from '../../src/modules/chain/chain-connections';
 import { ChainDepositsRepository } from '../../src/modules/chain/chain-deposits.repository';
 import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import { DepositCreditsService } from '../../src/modules/chain/deposit-credits.service';
 import { deriveDepositAddress, parseAccountKey } from '../../src/modules/chain/derivation';
 import { DATABASE_KINDS } from '../support/databases';
 import { RegtestLitecoind, litecoindInstalled } from '../support/litecoind';
@@ -182,7 +183,7 @@ describe.skipIf(!litecoindInstalled).each(DATABASE_KINDS)('deposits from a regte
     await poll();
     const chain = t.app.get(ChainConnections).get('litecoin')!;
     const id = ((await db.execute(sql`select id from chain_deposits where txid = ${txid}`)) as unknown as { rows: Array<{ id: string }> }).rows[0].id;
-    expect(await watcher.credit(chain, id)).toBe(false);
+    expect(await t.app.get(DepositCreditsService).credit(chain, id)).toBe(false);
     expect(await creditEntries(txid)).toBe(1);
 
     const notifications = (await t.http.get('/api/user/get-notifications').set(bearer(customer.token)).expect(200)).body as Array<{

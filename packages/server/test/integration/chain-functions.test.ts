@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import type { ConnectedChain } from '../../src/modules/chain/chain-connections';
 import { CREDIT_CHAIN_DEPOSIT, FAIL_PAYOUT } from '../../src/modules/chain/chain-functions';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import { DepositCreditsService } from '../../src/modules/chain/deposit-credits.service';
 import { LedgerService } from '../../src/modules/ledger/ledger.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer } from '../support/test-app';
@@ -21,7 +21,7 @@ describe.each(DATABASE_KINDS)('the chain money functions on %s', (kind) => {
   let t: WalletApp;
   let db: Database;
   let ledger: LedgerService;
-  let watcher: ChainWatcherService;
+  let credits: DepositCreditsService;
   /** What `credit` uses of a connected network. */
   const bitcoin = { network: 'bitcoin', confirmations: REQUIRED } as ConnectedChain;
 
@@ -36,7 +36,7 @@ describe.each(DATABASE_KINDS)('the chain money functions on %s', (kind) => {
     t = await startWalletApp(kind);
     db = t.app.get(DATABASE);
     ledger = t.app.get(LedgerService);
-    watcher = t.app.get(ChainWatcherService);
+    credits = t.app.get(DepositCreditsService);
     await db.execute(sql`insert into chain_cursors (network, height, block_hash) values ('bitcoin', ${CURSOR}, ${`b${CURSOR}`})`);
     for (let height = 90; height <= CURSOR; height++) {
       await db.execute(
@@ -78,12 +78,12 @@ describe.each(DATABASE_KINDS)('the chain money functions on %s', (kind) => {
     it('credits a deposit with its confirmations once: History row approved, one movement, the notification and the mail', async () => {
       const customer = await newCustomer(t);
       const found = await deposit(customer._id, CURSOR - REQUIRED + 1);
-      expect(await watcher.credit(bitcoin, found.id)).toBe(true);
+      expect(await credits.credit(bitcoin, found.id)).toBe(true);
       expect(await state(found.id)).toEqual({ state: 'credited', confirmations: REQUIRED });
       expect(await history(found.transactionId!)).toEqual({ status: 'approved', confirmations: REQUIRED });
       expect(await balance(customer._id)).toMatch(/^0\.001(0*)$/);
       // Again (a replayed poll, a second instance): nothing moves twice, nothing is told twice.
-      expect(await watcher.credit(bitcoin, found.id)).toBe(false);
+      expect(await credits.credit(bitcoin, found.id)).toBe(false);
       expect(await entries('chain_deposit_credit', found.transactionId)).toBe(1);
       const notices = (await t.http.get('/api/user/get-notifications').set(bearer(customer.token)).expect(200)).body as Array<{
         title: string;
@@ -102,7 +102,7 @@ describe.each(DATABASE_KINDS)('the chain money functions on %s', (kind) => {
     it('credits nothing before the confirmations are reached, nor for more confirmations than the cursor has', async () => {
       const customer = await newCustomer(t);
       const found = await deposit(customer._id, CURSOR - REQUIRED + 2);
-      expect(await watcher.credit(bitcoin, found.id)).toBe(false);
+      expect(await credits.credit(bitcoin, found.id)).toBe(false);
       // A caller that claims the count (its texts would say so) while the cursor has one less.
       expect(await ledger.run(CREDIT_CHAIN_DEPOSIT, (shard) => [found.id, REQUIRED, REQUIRED, shard, null, null])).toBeNull();
       // A count below the network's requirement, however the cursor stands.
@@ -116,8 +116,8 @@ describe.each(DATABASE_KINDS)('the chain money functions on %s', (kind) => {
       const customer = await newCustomer(t);
       const orphaned = await deposit(customer._id, 95, { blockHash: 'orphaned-95' });
       const rowless = await deposit(customer._id, 95, { noRow: true });
-      expect(await watcher.credit(bitcoin, orphaned.id)).toBe(false);
-      expect(await watcher.credit(bitcoin, rowless.id)).toBe(false);
+      expect(await credits.credit(bitcoin, orphaned.id)).toBe(false);
+      expect(await credits.credit(bitcoin, rowless.id)).toBe(false);
       expect(await state(orphaned.id)).toEqual({ state: 'confirming', confirmations: 1 });
       expect(await state(rowless.id)).toEqual({ state: 'confirming', confirmations: 1 });
       expect(await balance(customer._id)).toBe('0');
@@ -127,7 +127,7 @@ describe.each(DATABASE_KINDS)('the chain money functions on %s', (kind) => {
       const customer = await newCustomer(t);
       const found = await deposit(customer._id, 95);
       await db.execute(sql`update transactions set voided_at = now() where id = ${found.transactionId}`);
-      expect(await watcher.credit(bitcoin, found.id)).toBe(false);
+      expect(await credits.credit(bitcoin, found.id)).toBe(false);
       expect(await state(found.id)).toEqual({ state: 'dropped', confirmations: CURSOR - 95 + 1 });
       expect(await entries('chain_deposit_credit', found.transactionId)).toBe(0);
       expect(await balance(customer._id)).toBe('0');

@@ -10,7 +10,6 @@ import { DATABASE, type Database } from '../../src/db/database';
 import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import type { ConnectedChain } from '../../src/modules/chain/chain-connections';
 import { DepositCreditsService } from '../../src/modules/chain/deposit-credits.service';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer, uniqueEmail } from '../support/test-app';
 import { ADDRESSES, expectLedgerClean, newCustomer, startWalletApp, type WalletApp } from '../support/wallet';
@@ -22,7 +21,6 @@ const LIMIT_WORDS = "Held: above your verification level's deposit limit — ver
 describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind) => {
   let t: WalletApp;
   let db: Database;
-  let watcher: ChainWatcherService;
   let credits: DepositCreditsService;
   const bitcoin = { network: 'bitcoin', confirmations: REQUIRED } as ConnectedChain;
 
@@ -61,7 +59,6 @@ describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind
   beforeAll(async () => {
     t = await startWalletApp(kind, { KYC_LIMITS: 'on', APPROVAL_THRESHOLD_USD: '5000' });
     db = t.app.get(DATABASE);
-    watcher = t.app.get(ChainWatcherService);
     credits = t.app.get(DepositCreditsService);
     await db.execute(sql`insert into chain_cursors (network, height, block_hash) values ('bitcoin', ${CURSOR}, ${`b${CURSOR}`})`);
     for (let height = 90; height <= CURSOR; height++) {
@@ -82,8 +79,8 @@ describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind
     // Level 0: 1,000 USD of deposits a day. 600 fits; 600 more would pass it.
     const first = await deposit(user._id, 600);
     const second = await deposit(user._id, 600);
-    expect(await watcher.credit(bitcoin, first.id)).toBe(true);
-    expect(await watcher.credit(bitcoin, second.id)).toBe(false);
+    expect(await credits.credit(bitcoin, first.id)).toBe(true);
+    expect(await credits.credit(bitcoin, second.id)).toBe(false);
     expect(await state(second.id)).toEqual({ state: 'held', hold: 'limit', releasedBy: null });
     expect(await balance(user._id)).toMatch(/^0\.001(0*)$/);
     expect(await historyRow(user.token, second.transactionId)).toMatchObject({ status: 'pending', hold: 'limit', note: LIMIT_WORDS });
@@ -94,7 +91,7 @@ describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind
     // The limit counts only what was credited: what is left today is the 400 USD.
     expect((await t.http.get('/api/user/verification').set(bearer(user.token)).expect(200)).body.left.depositToday).toBe('400.00');
     // Again (a replayed poll): nothing more happens to a held deposit.
-    expect(await watcher.credit(bitcoin, second.id)).toBe(false);
+    expect(await credits.credit(bitcoin, second.id)).toBe(false);
     expect(await rows(sql`select action from audit_log where target_id = ${second.transactionId}`)).toEqual([{ action: 'chain.deposit_hold' }]);
 
     // The watcher's pass: the level still does not allow it.
@@ -126,13 +123,13 @@ describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind
     await setLevel(user._id, 1);
     // Level 1: 10,000 a day and 50,000 per 30 days. 45,000 credited 2 days ago.
     const old = await deposit(user._id, 9000);
-    expect(await watcher.credit(bitcoin, old.id)).toBe(true);
+    expect(await credits.credit(bitcoin, old.id)).toBe(true);
     await db.execute(sql`update transactions set usd_amount = 45000, created_at = now() - interval '2 days' where id = ${old.transactionId}`);
     const big = await deposit(user._id, 6000);
     const small = await deposit(user._id, 100);
-    expect(await watcher.credit(bitcoin, big.id)).toBe(false);
+    expect(await credits.credit(bitcoin, big.id)).toBe(false);
     // The small one fits but is the customer's later deposit: credited at once (the rule is per deposit as it confirms).
-    expect(await watcher.credit(bitcoin, small.id)).toBe(true);
+    expect(await credits.credit(bitcoin, small.id)).toBe(true);
     expect((await state(big.id)).hold).toBe('limit');
     const later = await deposit(user._id, 100);
     await db.execute(sql`update chain_deposits set state = 'held', hold = 'limit', held_at = now() where id = ${later.id}`);
@@ -151,7 +148,7 @@ describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind
     await db.execute(sql`
       insert into sanctions_hits (user_id, kind, network, address, token, amount, txid, chain_deposit_id)
       values (${user._id}, 'deposit', 'bitcoin', 'bc1qsanctioned', 'bitcoin', 0.001, ${found.txid}, ${found.id})`);
-    expect(await watcher.credit(bitcoin, found.id)).toBe(false);
+    expect(await credits.credit(bitcoin, found.id)).toBe(false);
     expect(await state(found.id)).toEqual({ state: 'held', hold: 'sanctions', releasedBy: null });
     expect(await credits.releaseDue('bitcoin')).toBe(0);
     expect(await historyRow(user.token, found.transactionId)).toMatchObject({
@@ -174,8 +171,8 @@ describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind
     const user = await newCustomer(t);
     const small = await deposit(user._id, 1500);
     const large = await deposit(user._id, 6000);
-    expect(await watcher.credit(bitcoin, small.id)).toBe(false);
-    expect(await watcher.credit(bitcoin, large.id)).toBe(false);
+    expect(await credits.credit(bitcoin, small.id)).toBe(false);
+    expect(await credits.credit(bitcoin, large.id)).toBe(false);
     const release = (id: string, token = t.admin) => t.http.post(`/api/admin/chain/deposit-holds/${id}/release`).set(bearer(token));
     expect((await release(small.id).send({}).expect(400)).body.error).toContain('A reason is required.');
     await release('not-a-uuid').send({ reason: 'x' }).expect(404);
@@ -211,7 +208,7 @@ describe.each(DATABASE_KINDS)('held chain deposits on %s (KYC_LIMITS=on)', (kind
   it('a held deposit whose block was orphaned is not released (it is decided anew once mined again)', async () => {
     const user = await newCustomer(t);
     const found = await deposit(user._id, 1100);
-    expect(await watcher.credit(bitcoin, found.id)).toBe(false);
+    expect(await credits.credit(bitcoin, found.id)).toBe(false);
     await db.execute(sql`update chain_deposits set block_hash = 'orphaned-95' where id = ${found.id}`);
     await t.http.post(`/api/admin/chain/deposit-holds/${found.id}/release`).set(bearer(t.admin)).send({ reason: 'x' }).expect(409);
     expect((await state(found.id)).state).toBe('held');

@@ -1,7 +1,7 @@
 // An admin's decision on a chain deposit orphaned after credit (drizzle/0017_deposit_review.sql), through the routes:
 // "take back" (cp_reverse_chain_deposit, a four-eyes money action) and "keep" (cp_keep_chain_deposit), and the drop of
 // a deposit never mined again (cp_drop_chain_deposit). The rows a node would have led to are written directly and the
-// credit goes through the watcher's own money call, so every rule is checked on PGlite and PostgreSQL; the chain tests
+// credit goes through the watcher's own money call (DepositCreditsService), so every rule is checked on PGlite and PostgreSQL; the chain tests
 // (chain-deposit-drops.test.ts, e2e/deposit-review.test.ts) drive them through real nodes.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE, type Database } from '../../src/db/database';
 import { addAdministrator } from '../../src/modules/admin/add-administrator';
 import type { ConnectedChain } from '../../src/modules/chain/chain-connections';
-import { ChainWatcherService } from '../../src/modules/chain/chain-watcher.service';
+import { DepositCreditsService } from '../../src/modules/chain/deposit-credits.service';
 import { DepositDropsService } from '../../src/modules/chain/deposit-drops.service';
 import { DATABASE_KINDS } from '../support/databases';
 import { bearer } from '../support/test-app';
@@ -37,7 +37,7 @@ function world(t: () => WalletApp) {
         );
       }
     },
-    /** A deposit of `btc` found in a block, credited through the watcher, then orphaned by a reorganisation (flagged). */
+    /** A deposit of `btc` found in a block, credited as the watcher credits it (DepositCreditsService), then orphaned by a reorganisation (flagged). */
     async flagged(customer: Customer, btc: string) {
       const txid = randomUUID().replaceAll('-', '');
       const transactionId = randomUUID();
@@ -49,7 +49,7 @@ function world(t: () => WalletApp) {
         insert into chain_deposits (network, txid, output_index, user_id, token, address, amount_base, amount, block_height, block_hash, confirmations, required_confirmations, state, transaction_id)
         values ('bitcoin', ${txid}, 0, ${customer._id}, 'bitcoin', ${ADDRESSES.bitcoin}, ${Math.round(Number(btc) * 1e8)}, ${btc}, ${CURSOR - REQUIRED + 1}, ${`b${CURSOR - REQUIRED + 1}`}, 1, ${REQUIRED}, 'confirming', ${transactionId})
         returning id`);
-      expect(await t().app.get(ChainWatcherService).credit(bitcoin, row.id)).toBe(true);
+      expect(await t().app.get(DepositCreditsService).credit(bitcoin, row.id)).toBe(true);
       // What the watcher's rewind does to a credited deposit whose block is orphaned.
       await db().execute(sql`update chain_deposits set review = 'orphaned_after_credit', block_height = null, block_hash = null where id = ${row.id}`);
       return { id: row.id, txid, transactionId };

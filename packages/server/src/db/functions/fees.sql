@@ -311,16 +311,25 @@ $function$;
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_withdrawal_fee(text)
 -- Created in drizzle/0050_fees.sql.
+-- Changed in drizzle/0067_withdrawal_terms_plpgsql.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- A send's fee in coins of its token (the schedule's, out of the amount: the recipient gets the amount less it and
 -- less the network fee).
+--
+-- Changed in drizzle/0067_withdrawal_terms_plpgsql.sql:
+-- cp_withdrawal_terms and cp_withdrawal_fee as PL/pgSQL (issue 36's note), as 0064 did for cp_fee_schedule: a
+-- LANGUAGE sql function with a SET clause is never inlined, and called from PL/pgSQL it is planned again on every call.
+-- Both are on every send's path (cp_send reads the terms under its locks; the Send confirm step reads them first).
+-- Same answers: the network's entry of the token's schedule, else the token's withdrawal fee with the network fee
+-- passed through (mode 'network'), else 0.
 CREATE OR REPLACE FUNCTION public.cp_withdrawal_fee(p_token text)
  RETURNS numeric
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
- SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
-  SELECT (cp_fee_schedule(p_token)).withdrawal_fee
+BEGIN
+  RETURN (cp_fee_schedule(p_token)).withdrawal_fee;
+END
 $function$;
 
 -- ---------------------------------------------------------------------------------------------------------------------
@@ -356,17 +365,22 @@ CREATE TRIGGER withdrawal_fee_follows_status AFTER UPDATE OF status, voided_at O
 -- ---------------------------------------------------------------------------------------------------------------------
 -- function cp_withdrawal_terms(text,text)
 -- Created in drizzle/0062_withdrawal_fee_modes.sql.
+-- Changed in drizzle/0067_withdrawal_terms_plpgsql.sql.
 -- ---------------------------------------------------------------------------------------------------------------------
 -- The withdrawal fee of a send of p_token on p_network and its mode: the network's entry, else the token's
 -- withdrawal_fee with the network fee passed through (mode 'network'), else 0.
 CREATE OR REPLACE FUNCTION public.cp_withdrawal_terms(p_token text, p_network text, OUT mode text, OUT fee numeric)
  RETURNS record
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
- SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
-  SELECT coalesce(n.entry->>'mode', 'network'), coalesce((n.entry->>'fee')::numeric, cp_withdrawal_fee(p_token))
-  FROM (SELECT (SELECT withdrawal_networks->p_network FROM fee_schedule WHERE token = p_token) AS entry) AS n
+DECLARE
+  v_entry jsonb;
+BEGIN
+  SELECT withdrawal_networks->p_network INTO v_entry FROM fee_schedule WHERE token = p_token;
+  mode := coalesce(v_entry->>'mode', 'network');
+  fee := coalesce((v_entry->>'fee')::numeric, cp_withdrawal_fee(p_token));
+END
 $function$;
 
 -- ---------------------------------------------------------------------------------------------------------------------

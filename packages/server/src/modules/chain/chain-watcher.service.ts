@@ -423,11 +423,7 @@ export class ChainWatcherService implements OnApplicationBootstrap, OnModuleDest
         await this.publishBalances(users, chain.nativeCoins[0], tx);
       });
     }
-    for (const deposit of due) await this.credit(chain, deposit.id);
-  }
-
-  /** Credits (or holds) one deposit exactly once: see DepositCreditsService. True when this call credited it. */
-  credit(chain: ConnectedChain, depositId: string): Promise<boolean> {
-    return this.credits.credit(chain, depositId);
+    // Each credited (or held) exactly once: see DepositCreditsService.
+    for (const deposit of due) await this.credits.credit(chain, deposit.id);
   }
 }

@@ -13,6 +13,7 @@ import { toMoney, usdNumber } from '../ledger/money';
 import { holdWordsForAdmins } from '../wallet/hold-words';
 import { describe as describeAmount } from '../wallet/wallet-common';
 import { RELEASE_DEPOSIT_HOLD } from './chain-functions';
+import { chainDepositFields } from './chain-deposit-fields';
 import { DepositCreditsService } from './deposit-credits.service';
 import { DepositHoldsRepository, type HeldDepositRecord } from './deposit-holds.repository';
 import { UUID_TEXT } from '../../common/page-cursor';
@@ -21,20 +22,11 @@ const NOT_FOUND = 'No held deposit has this id.';
 
 function toHeldDto(row: HeldDepositRecord): HeldDepositDto {
   return {
-    _id: row.id,
-    network: row.network,
-    txHash: row.txid,
-    outputIndex: row.outputIndex,
-    userId: row.userId,
-    userEmail: row.userEmail,
-    token: row.token,
-    symbol: (row.symbol ?? row.token).toUpperCase(),
-    amount: toMoney(row.amount).toFixed(),
+    ...chainDepositFields(row),
     usdAmount: usdNumber(row.usdAmount ?? '0'),
     hold: row.hold,
     holdText: holdWordsForAdmins(row.hold),
     heldAt: row.heldAt?.toISOString() ?? null,
-    transactionId: row.transactionId,
   };
 }
 

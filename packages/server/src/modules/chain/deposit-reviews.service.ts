@@ -17,6 +17,7 @@ import { MailService } from '../mail/mail.service';
 import { PriceService } from '../market/price.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { describe as describeAmount } from '../wallet/wallet-common';
+import { chainDepositFields } from './chain-deposit-fields';
 import { KEEP_CHAIN_DEPOSIT, PLAN_CHAIN_DEPOSIT_REVERSAL, REVERSE_CHAIN_DEPOSIT } from './deposit-review-functions';
 import { type DepositReviewRecord, DepositReviewsRepository } from './deposit-reviews.repository';
 import { UUID_TEXT } from '../../common/page-cursor';
@@ -33,18 +34,9 @@ interface ReversalPlan {
 
 function toReviewDto(row: DepositReviewRecord): ChainDepositReviewDto {
   return {
-    _id: row.id,
-    network: row.network,
-    txHash: row.txid,
-    outputIndex: row.outputIndex,
-    userId: row.userId,
-    userEmail: row.userEmail,
-    token: row.token,
-    symbol: (row.symbol ?? row.token).toUpperCase(),
-    amount: toMoney(row.amount).toFixed(),
+    ...chainDepositFields(row),
     state: row.state,
     blockHeight: row.blockHeight,
-    transactionId: row.transactionId,
     resolution: row.resolution,
     reason: row.reason,
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
