@@ -3,23 +3,14 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { DATABASE, type Database, type Executor } from '../../db/database';
 import { chainDeposits, coins, transactions, users } from '../../db/schema';
 import type { DepositHold } from '../wallet/hold-words';
+import type { ChainDepositRow } from './chain-deposit-fields';
 
 /** A held deposit as the release and the back office read it. */
-export interface HeldDepositRecord {
-  id: string;
-  network: string;
-  txid: string;
-  outputIndex: number;
-  userId: string;
-  userEmail: string;
+export interface HeldDepositRecord extends ChainDepositRow {
   userName: string;
-  token: string;
-  symbol: string | null;
-  amount: string;
   usdAmount: string | null;
   hold: DepositHold;
   heldAt: Date | null;
-  transactionId: string | null;
 }
 
 const heldColumns = {

@@ -3,22 +3,13 @@ import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm
 import { DATABASE, type Database, type Executor, type Tx } from '../../db/database';
 import { alias } from 'drizzle-orm/pg-core';
 import { chainDeposits, coins, transactions, users } from '../../db/schema';
+import type { ChainDepositRow } from './chain-deposit-fields';
 
 /** A flagged deposit (credited, then orphaned) as the review list and the decision's texts read it. */
-export interface DepositReviewRecord {
-  id: string;
-  network: string;
-  txid: string;
-  outputIndex: number;
-  userId: string;
+export interface DepositReviewRecord extends ChainDepositRow {
   userName: string;
-  userEmail: string;
-  token: string;
-  symbol: string | null;
-  amount: string;
   state: string;
   blockHeight: number | null;
-  transactionId: string | null;
   /** The History row's USD value (the four-eyes value when the token has no price now). */
   usdAmount: string | null;
   resolution: 'taken_back' | 'kept' | null;
