@@ -34,7 +34,7 @@ const autocannon = requireFromServer('autocannon');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-// Five rounds: one round's pair swings from 0.6 to 1.1 on two shared cores (where the scheduler puts the server and the load
+// Five rounds: one round's pair swings from 0.5 to 1.5 on two shared cores (where the scheduler puts the server and the load
 // generator), so the median of three still moved by ±0.1 between runs of the same code.
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const PATH = '/api/crypto/get-crypto';

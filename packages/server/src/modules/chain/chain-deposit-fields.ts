@@ -1,20 +1,20 @@
-import { toMoney } from '../ledger/money';
+import { plain } from '../ledger/money';
 
-/** What every back-office row of one chain deposit (a held one, one under review) reads of it. */
+/** What every back-office view of one chain deposit (the chain status list, a held one, one under review) reads of it. */
 export interface ChainDepositRow {
   id: string;
   network: string;
   txid: string;
   outputIndex: number;
   userId: string;
-  userEmail: string;
   token: string;
+  /** The coin's symbol (null for a coin no longer listed: its id stands in). */
   symbol: string | null;
   amount: string;
   transactionId: string | null;
 }
 
-/** The fields the back office shows for any chain deposit (held, or under review), as the contract names them. */
+/** The fields every back-office view shows of a chain deposit, as the contract names them. */
 export function chainDepositFields(row: ChainDepositRow) {
   return {
     _id: row.id,
@@ -22,10 +22,9 @@ export function chainDepositFields(row: ChainDepositRow) {
     txHash: row.txid,
     outputIndex: row.outputIndex,
     userId: row.userId,
-    userEmail: row.userEmail,
     token: row.token,
     symbol: (row.symbol ?? row.token).toUpperCase(),
-    amount: toMoney(row.amount).toFixed(),
+    amount: plain(row.amount),
     transactionId: row.transactionId,
   };
 }

@@ -10,7 +10,7 @@ import { ChainConnections } from './chain-connections';
 import { ChainDepositsRepository } from './chain-deposits.repository';
 import { ChainWatcherService } from './chain-watcher.service';
 import { EvmNode } from '../../chain-core/evm-node';
-import { plain } from '../ledger/money';
+import { type ChainDepositRow, chainDepositFields } from './chain-deposit-fields';
 
 /** The Chain status screen and the chain metrics: per network what its watcher last saw, and the deposits by state. */
 @Injectable()
@@ -104,39 +104,25 @@ export class ChainStatusService implements OnModuleInit {
 }
 
 /** A deposit from the chain as the back office reads it (also the `data` of the deposit.review_required webhook). */
-export function toChainDepositDto(row: {
-  id: string;
-  network: string;
-  txid: string;
-  outputIndex: number;
-  userId: string;
-  token: string;
-  /** The coin's symbol and name (null for a coin no longer listed: its id stands in). */
-  symbol: string | null;
-  tokenName: string | null;
-  address: string;
-  amount: string;
-  state: ChainDepositDto['state'];
-  confirmations: number;
-  requiredConfirmations: number;
-  blockHeight: number | null;
-  review: ChainDepositDto['review'];
-  reviewResolution: ChainDepositDto['reviewResolution'];
-  hold?: 'limit' | 'sanctions' | null;
-  transactionId: string | null;
-  createdAt: Date;
-}): ChainDepositDto {
+export function toChainDepositDto(
+  row: ChainDepositRow & {
+    /** The coin's name (null for a coin no longer listed: its id stands in). */
+    tokenName: string | null;
+    address: string;
+    state: ChainDepositDto['state'];
+    confirmations: number;
+    requiredConfirmations: number;
+    blockHeight: number | null;
+    review: ChainDepositDto['review'];
+    reviewResolution: ChainDepositDto['reviewResolution'];
+    hold?: 'limit' | 'sanctions' | null;
+    createdAt: Date;
+  },
+): ChainDepositDto {
   return {
-    _id: row.id,
-    network: row.network,
-    txHash: row.txid,
-    outputIndex: row.outputIndex,
-    userId: row.userId,
-    token: row.token,
-    symbol: (row.symbol ?? row.token).toUpperCase(),
+    ...chainDepositFields(row),
     tokenName: row.tokenName ?? row.token,
     address: row.address,
-    amount: plain(row.amount),
     state: row.state,
     confirmations: row.confirmations,
     requiredConfirmations: row.requiredConfirmations,
@@ -144,7 +130,6 @@ export function toChainDepositDto(row: {
     review: row.review,
     reviewResolution: row.reviewResolution,
     hold: row.hold ?? null,
-    transactionId: row.transactionId,
     createdAt: row.createdAt.toISOString(),
   };
 }

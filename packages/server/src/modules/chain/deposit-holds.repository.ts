@@ -7,6 +7,7 @@ import type { ChainDepositRow } from './chain-deposit-fields';
 
 /** A held deposit as the release and the back office read it. */
 export interface HeldDepositRecord extends ChainDepositRow {
+  userEmail: string;
   userName: string;
   usdAmount: string | null;
   hold: DepositHold;

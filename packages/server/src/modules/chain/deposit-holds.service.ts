@@ -23,6 +23,7 @@ const NOT_FOUND = 'No held deposit has this id.';
 function toHeldDto(row: HeldDepositRecord): HeldDepositDto {
   return {
     ...chainDepositFields(row),
+    userEmail: row.userEmail,
     usdAmount: usdNumber(row.usdAmount ?? '0'),
     hold: row.hold,
     holdText: holdWordsForAdmins(row.hold),

@@ -7,6 +7,7 @@ import type { ChainDepositRow } from './chain-deposit-fields';
 
 /** A flagged deposit (credited, then orphaned) as the review list and the decision's texts read it. */
 export interface DepositReviewRecord extends ChainDepositRow {
+  userEmail: string;
   userName: string;
   state: string;
   blockHeight: number | null;

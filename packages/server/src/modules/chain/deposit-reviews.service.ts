@@ -35,6 +35,7 @@ interface ReversalPlan {
 function toReviewDto(row: DepositReviewRecord): ChainDepositReviewDto {
   return {
     ...chainDepositFields(row),
+    userEmail: row.userEmail,
     state: row.state,
     blockHeight: row.blockHeight,
     resolution: row.resolution,
