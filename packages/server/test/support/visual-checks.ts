@@ -4,8 +4,25 @@ import type { Locator, Page } from 'playwright-core';
 /** What a person sees, measured in the browser: axe's findings, and anything wider than its place. */
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
+/**
+ * Waits for every animation that ends (a toast fading in or out, a panel sliding) to end; spinners and skeletons loop
+ * and are left running. axe measures colours as drawn at that instant, so a toast half-faded out reads as grey text on
+ * white (contrast 1.5) though a person only ever reads it whole.
+ */
+async function settledAnimations(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 /** axe-core's WCAG 2.1 A/AA and best-practice findings on the page, one line per rule with its nodes. */
 export async function axeViolations(page: Page): Promise<string[]> {
+  await settledAnimations(page);
   // Evaluated (not a script tag): the app's Content-Security-Policy refuses inline scripts.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
