@@ -4,25 +4,8 @@ import type { Locator, Page } from 'playwright-core';
 /** What a person sees, measured in the browser: axe's findings, and anything wider than its place. */
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/**
- * Waits for every animation that ends (a toast fading in or out, a panel sliding) to end; spinners and skeletons loop
- * and are left running. axe measures colours as drawn at that instant, so a toast half-faded out reads as grey text on
- * white (contrast 1.5) though a person only ever reads it whole.
- */
-async function settledAnimations(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-}
-
 /** axe-core's WCAG 2.1 A/AA and best-practice findings on the page, one line per rule with its nodes. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await settledAnimations(page);
   // Evaluated (not a script tag): the app's Content-Security-Policy refuses inline scripts.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
@@ -36,11 +19,23 @@ export async function axeViolations(page: Page): Promise<string[]> {
         };
       }
     ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      // Tagged "experimental" in axe-core, so off unless named: a control's name must contain the words it shows.
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-    });
+    // axe measures colours as drawn at one instant, so a toast fading in or out (react-hot-toast animates its
+    // opacity, and under load a fade can start while axe runs) reads as grey text on white, though a person only ever
+    // reads it whole. While axe runs every animation and transition shows its end state. A constructed sheet: the
+    // app's Content-Security-Policy refuses <style> elements it did not write; `!important` beats inline styles.
+    const settled = new CSSStyleSheet();
+    settled.replaceSync('*, *::before, *::after { animation-duration: 0s !important; animation-delay: 0s !important; transition: none !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, settled];
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const result = await axe
+      .run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+        // Tagged "experimental" in axe-core, so off unless named: a control's name must contain the words it shows.
+        rules: { 'label-content-name-mismatch': { enabled: true } },
+      })
+      .finally(() => {
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== settled);
+      });
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`);
   });
 }
