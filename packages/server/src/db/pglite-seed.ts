@@ -1,7 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SERVER_ROOT } from '../config/config';
 
 /**
@@ -34,12 +36,42 @@ export function migrationsFingerprint(migrationsDir: string): string {
 
 /** The seed as a Blob for PGlite's `loadDataDir`, when one exists for these migrations and `dataDir` is empty. */
 export function seedFor(dataDir: string, migrationsDir: string, seedFile = PGLITE_SEED_FILE): Blob | undefined {
-  if (existsSync(join(dataDir, 'PG_VERSION')) || !existsSync(seedFile) || !existsSync(`${seedFile}.json`)) return undefined;
+  if (existsSync(join(dataDir, 'PG_VERSION')) || !seedIsCurrent(migrationsDir, seedFile)) return undefined;
   try {
-    const { migrations } = JSON.parse(readFileSync(`${seedFile}.json`, 'utf8')) as { migrations?: string };
-    if (migrations !== migrationsFingerprint(migrationsDir)) return undefined;
     return new Blob([readFileSync(seedFile)]);
   } catch {
     return undefined;
+  }
+}
+
+/** Whether `seedFile` holds a seed for exactly these migrations. */
+export function seedIsCurrent(migrationsDir: string, seedFile = PGLITE_SEED_FILE): boolean {
+  try {
+    const { migrations } = JSON.parse(readFileSync(`${seedFile}.json`, 'utf8')) as { migrations?: string };
+    return existsSync(seedFile) && migrations === migrationsFingerprint(migrationsDir);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Packs a fresh PGlite data directory migrated with `migrationsDir` into `seedFile`, with its sidecar. Each file is
+ * written aside and renamed into place, the sidecar last, so a process starting meanwhile (or a second writer: the
+ * browser and integration tests may both build it) reads either no seed or a whole one.
+ */
+export async function writePgliteSeed(migrationsDir: string, seedFile = PGLITE_SEED_FILE): Promise<void> {
+  const pglite = new PGlite({ startParams: PGLITE_START_PARAMS });
+  try {
+    await migrate(drizzle(pglite), { migrationsFolder: migrationsDir });
+    const dump = await pglite.dumpDataDir('gzip');
+    mkdirSync(dirname(seedFile), { recursive: true });
+    const place = (file: string, content: string | Buffer) => {
+      writeFileSync(`${file}.${process.pid}.tmp`, content);
+      renameSync(`${file}.${process.pid}.tmp`, file);
+    };
+    place(seedFile, Buffer.from(await dump.arrayBuffer()));
+    place(`${seedFile}.json`, JSON.stringify({ migrations: migrationsFingerprint(migrationsDir) }) + '\n');
+  } finally {
+    await pglite.close();
   }
 }

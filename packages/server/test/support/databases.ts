@@ -1,18 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { inject } from 'vitest';
 
 /** Which databases the integration tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DATABASE_KINDS: Array<'pglite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-/** Creates a fresh, empty PostgreSQL database for one app and returns its URL and a drop function. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Creates a fresh PostgreSQL database for one app and returns its URL and a drop function. Empty, or with `migrated`
+ * a copy of the run's template database (every migration applied, see global-setup.ts) when there is one: copying
+ * takes a fifth of the time migrating does, and the app then finds nothing to migrate.
+ */
+export async function createPostgresDatabase({ migrated = false }: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `coinpurse_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const template = migrated ? inject('postgresTemplate') : undefined;
   const admin = new Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {

@@ -42,7 +42,7 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
   const shared = options.shareDatabaseWith;
   if (shared && (kind !== 'postgres' || !shared.config.databaseUrl)) throw new Error('Only PostgreSQL databases can be shared by two apps');
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'coinpurse-test-'));
-  const postgres = kind === 'postgres' && !shared ? await createPostgresDatabase() : undefined;
+  const postgres = kind === 'postgres' && !shared ? await createPostgresDatabase({ migrated: true }) : undefined;
   const databaseUrl = shared?.config.databaseUrl ?? postgres?.url;
   const config = loadConfig({
     NODE_ENV: 'test',
