@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { type AppConfig, loadConfig } from '../../src/config/config';
+import { inject } from 'vitest';
 import { createPostgresDatabase } from './databases';
 import type { DestinationStream } from 'pino';
 
@@ -42,7 +43,7 @@ export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<stri
   const shared = options.shareDatabaseWith;
   if (shared && (kind !== 'postgres' || !shared.config.databaseUrl)) throw new Error('Only PostgreSQL databases can be shared by two apps');
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'coinpurse-test-'));
-  const postgres = kind === 'postgres' && !shared ? await createPostgresDatabase({ migrated: true }) : undefined;
+  const postgres = kind === 'postgres' && !shared ? await createPostgresDatabase({ template: inject('postgresTemplate') }) : undefined;
   const databaseUrl = shared?.config.databaseUrl ?? postgres?.url;
   const config = loadConfig({
     NODE_ENV: 'test',
